@@ -1,0 +1,76 @@
+// The course's program.ts, as a test oracle.
+//
+//   node program.mjs hook-match FILE   -> {"matches":[...],"exits":[...]}
+//   node program.mjs hook-apply FILE   -> {"effects":[...]}
+//   node program.mjs batch < REQUEST   -> one JSON answer for a whole test run
+//
+// Batch mode exists so a test spawns the runtime once, not once per case. REQUEST is
+// {"programs": [{"command", "path"}], "matches": [{"matcher"?, "tool"}],
+//  "exits": [{"code"?, "stderr"?}], "applies": [{"output"?, "input"?}],
+//  "regexes": [{"pattern", "subject"}]}; a missing key stands for `undefined`.
+// Each answer is what the program would print (without the newline) or, where the
+// reference throws, {"throws": "<Error name>: <message>"}.
+import { readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+import { applyPreToolUse, interpretExitCode, matchHook } from "./hooks.mjs";
+
+const programs = {
+  "hook-match": (c) => ({
+    matches: c.cases.map((x) => matchHook(x.matcher, x.tool)),
+    exits: c.exitCases.map((x) => interpretExitCode(x.code, x.stderr)),
+  }),
+  "hook-apply": (c) => ({
+    effects: c.cases.map((x) => applyPreToolUse(x.output, x.input)),
+  }),
+};
+
+/** What `program.ts COMMAND PATH` prints, without console.log's newline. */
+export function runProgram(command, path) {
+  return JSON.stringify(programs[command](JSON.parse(readFileSync(path, "utf8"))));
+}
+
+function answer(thunk) {
+  try {
+    return thunk();
+  } catch (e) {
+    return { throws: `${e.name}: ${e.message}` };
+  }
+}
+
+function regexAnswer({ pattern, subject }) {
+  let re;
+  try {
+    re = new RegExp(pattern);
+  } catch (e) {
+    return { valid: false, test: false, error: e.message };
+  }
+  return { valid: true, test: re.test(subject), error: null };
+}
+
+function batch(request) {
+  return {
+    runtime: typeof Bun === "undefined" ? `node ${process.version}` : `bun ${Bun.version}`,
+    programs: (request.programs ?? []).map((p) => answer(() => runProgram(p.command, p.path))),
+    matches: (request.matches ?? []).map((x) => answer(() => matchHook(x.matcher, x.tool))),
+    exits: (request.exits ?? []).map((x) =>
+      answer(() => JSON.stringify(interpretExitCode(x.code, x.stderr))),
+    ),
+    applies: (request.applies ?? []).map((x) =>
+      answer(() => JSON.stringify(applyPreToolUse(x.output, x.input))),
+    ),
+    regexes: (request.regexes ?? []).map(regexAnswer),
+  };
+}
+
+function main([command, path]) {
+  if (command === "batch") {
+    console.log(JSON.stringify(batch(JSON.parse(readFileSync(0, "utf8")))));
+  } else if (command in programs && path !== undefined) {
+    console.log(runProgram(command, path));
+  } else {
+    console.error("usage: program.mjs hook-match FILE | hook-apply FILE | batch < REQUEST");
+    process.exit(2);
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) main(process.argv.slice(2));
