@@ -1,0 +1,190 @@
+"""JSON as JavaScript reads it (``JSON.parse``) and writes it (``JSON.stringify``).
+
+Parsing uses CPython's C scanner (``_json``) directly: ``json`` itself would
+import ``re``, which the grader's cold start cannot afford, and the scanner is
+the same code ``json.loads`` runs.
+"""
+
+from __future__ import annotations
+
+import math
+
+from hookcourse.js import UNDEFINED, js_number, number_to_string
+
+try:
+    from _json import encode_basestring as _quote_basic
+    from _json import make_scanner as _make_scanner
+except ImportError:  # an interpreter without the accelerator: json's own Python code
+    from json.encoder import py_encode_basestring as _quote_basic
+    from json.scanner import make_scanner as _make_scanner
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Final
+
+    from hookcourse.js import JSValue
+
+_MAX_ARRAY_INDEX: Final = 2**32 - 2
+_JSON_WHITESPACE: Final = " \t\n\r"
+
+
+class JSONSyntaxError(ValueError):
+    """Text that ``JSON.parse`` rejects; ``line`` and ``column`` are 1-based (0 = unknown)."""
+
+    def __init__(self, message: str, line: int = 0, column: int = 0) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.column = column
+
+    @classmethod
+    def at(cls, message: str, text: str, index: int) -> JSONSyntaxError:
+        """An error at character ``index`` of ``text``."""
+        line = text.count("\n", 0, index) + 1
+        return cls(message, line, index - (text.rfind("\n", 0, index) + 1) + 1)
+
+    def __str__(self) -> str:
+        if self.line:
+            return f"{self.message} at line {self.line}, column {self.column}"
+        return self.message
+
+
+def _reject_constant(name: str) -> JSValue:
+    # The C scanner accepts NaN and Infinity; JSON.parse does not.
+    raise ValueError(f"{name} is not JSON")
+
+
+class _ScannerContext:
+    """The settings json.JSONDecoder hands its scanner, JavaScript's way."""
+
+    strict = True  # raw control characters in strings are errors, as in JSON.parse
+    object_hook = None
+    object_pairs_hook = None  # a plain dict: a repeated key keeps its first place, last value
+    memo: dict[str, str] = {}  # noqa: RUF012 (the scanner reads it as a plain attribute)
+
+    def __init__(self) -> None:
+        self.parse_float = float
+        self.parse_int = float  # JavaScript has one number type
+        self.parse_constant = _reject_constant
+
+
+_scan = _make_scanner(_ScannerContext())  # type: ignore[arg-type]
+
+
+def _skip_whitespace(text: str, index: int) -> int:
+    while index < len(text) and text[index] in _JSON_WHITESPACE:
+        index += 1
+    return index
+
+
+def parse(text: str) -> JSValue:
+    """``JSON.parse(text)``: numbers become doubles; NaN, Infinity and a BOM are errors."""
+    start = _skip_whitespace(text, 0)
+    try:
+        value, end = _scan(text, start)
+    except StopIteration as stop:
+        raise JSONSyntaxError.at("Expecting a value", text, stop.value) from None
+    except RecursionError:
+        raise JSONSyntaxError("JSON is nested too deeply to read") from None
+    except ValueError as error:  # json.JSONDecodeError carries its own position
+        position = getattr(error, "pos", None)
+        message = getattr(error, "msg", str(error))
+        if position is None:
+            raise JSONSyntaxError(message) from None
+        raise JSONSyntaxError.at(message, text, position) from None
+    end = _skip_whitespace(text, end)
+    if end != len(text):
+        raise JSONSyntaxError.at("Unexpected text after the JSON value", text, end)
+    return value  # type: ignore[no-any-return]
+
+
+def quote(text: str) -> str:
+    """A JSON string literal as ``JSON.stringify`` writes it, lone surrogates escaped."""
+    quoted: str = _quote_basic(text)
+    try:
+        quoted.encode("utf-8")
+    except UnicodeEncodeError:
+        return _escape_surrogates(quoted)
+    return quoted
+
+
+def _escape_surrogates(quoted: str) -> str:
+    """Join split surrogate pairs and write lone surrogates as ``\\udxxx``, as ES2019 does."""
+    out: list[str] = []
+    i = 0
+    while i < len(quoted):
+        point = ord(quoted[i])
+        if (
+            0xD800 <= point <= 0xDBFF
+            and i + 1 < len(quoted)
+            and "\udc00" <= quoted[i + 1] <= "\udfff"
+        ):
+            out.append(chr(0x10000 + ((point - 0xD800) << 10) + (ord(quoted[i + 1]) - 0xDC00)))
+            i += 2
+            continue
+        out.append(f"\\u{point:04x}" if 0xD800 <= point <= 0xDFFF else quoted[i])
+        i += 1
+    return "".join(out)
+
+
+def _is_array_index(key: str) -> bool:
+    return (
+        key.isascii()
+        and key.isdigit()
+        and (key == "0" or key[0] != "0")
+        and int(key) <= _MAX_ARRAY_INDEX
+    )
+
+
+def js_key_order(keys: list[str]) -> list[str]:
+    """Object keys in JavaScript's own-property order: array indices ascending, then the rest."""
+    indices = sorted((k for k in keys if _is_array_index(k)), key=int)
+    return indices + [k for k in keys if not _is_array_index(k)]
+
+
+def stringify(value: object) -> str:
+    """``JSON.stringify(value)`` without indentation; top-level ``undefined`` gives ``"null"``.
+
+    ``value`` is JSON-shaped, with ``UNDEFINED`` allowed anywhere; anything else is a TypeError.
+    """
+    parts: list[str] = []
+    _write(value, parts.append)
+    return "".join(parts)
+
+
+def _write(value: object, emit: Callable[[str], object]) -> None:
+    if value is None or value is UNDEFINED:
+        emit("null")
+    elif value is True:
+        emit("true")
+    elif value is False:
+        emit("false")
+    elif isinstance(value, int | float):
+        number = js_number(value)
+        emit(number_to_string(number) if math.isfinite(number) else "null")
+    elif isinstance(value, str):
+        emit(quote(value))
+    elif isinstance(value, list):
+        emit("[")
+        for index, item in enumerate(value):
+            if index:
+                emit(",")
+            _write(item, emit)
+        emit("]")
+    elif isinstance(value, dict):
+        emit("{")
+        first = True
+        for key in js_key_order(list(value)):
+            item = value[key]
+            if item is UNDEFINED:
+                continue
+            if not first:
+                emit(",")
+            first = False
+            emit(quote(key))
+            emit(":")
+            _write(item, emit)
+        emit("}")
+    else:
+        raise TypeError(f"not a JSON value: {type(value).__name__}")

@@ -1,0 +1,124 @@
+"""Does a hook's matcher select this tool (or this event value)?
+
+Two rule sets, never mixed:
+
+* ``course``: the graded stage. ``undefined``, ``""`` and ``"*"`` match all;
+  a matcher of only ``/^[\\w|]+$/`` characters is a list of exact names split on
+  ``|``; anything else is ``new RegExp(matcher).test(name)`` under Node.
+* ``claude-code``: the current reference. The exact-list characters are letters,
+  digits, ``_``, ``-``, space, ``,`` and ``|`` (split on ``|`` or ``,``,
+  surrounding spaces dropped); FileChanged and StopFailure keep the narrow
+  course set (``narrow=True``). Regexes run as Bun runs them.
+"""
+
+from __future__ import annotations
+
+from hookcourse.js import js_to_string
+from hookcourse.jsjson import quote
+from hookcourse.record import Choice, Record
+
+TYPE_CHECKING = False  # typing, enum and re would dominate the grader's cold start
+if TYPE_CHECKING:
+    from typing import ClassVar, Final
+
+    from hookcourse.js import JSValue, Undefined
+
+
+class RuleSet(Choice):
+    """Which matcher rules apply (compare with ``==``; plain strings work too)."""
+
+    __slots__ = ()
+    COURSE: ClassVar[RuleSet]
+    CLAUDE_CODE: ClassVar[RuleSet]
+
+
+RuleSet.COURSE = RuleSet("course")
+RuleSet.CLAUDE_CODE = RuleSet("claude-code")
+
+
+class MatchBranch(Choice):
+    """The branch a matcher takes, decided by its characters alone."""
+
+    __slots__ = ()
+    ALL: ClassVar[MatchBranch]
+    EXACT: ClassVar[MatchBranch]
+    REGEX: ClassVar[MatchBranch]
+
+
+MatchBranch.ALL = MatchBranch("all")
+MatchBranch.EXACT = MatchBranch("exact")
+MatchBranch.REGEX = MatchBranch("regex")
+
+
+class MatchResult(Record):
+    """Whether a matcher matched, the branch it took, and why, in one sentence."""
+
+    _fields = ("matched", "branch", "why")
+    __slots__ = _fields
+    matched: bool
+    branch: MatchBranch
+    why: str
+
+    def __init__(self, matched: bool, branch: MatchBranch, why: str) -> None:
+        self._fill(matched, branch, why)
+
+
+# JavaScript's \w is ASCII-only, so the classes are spelled out.
+_WORD: Final = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+_NARROW_EXACT: Final = _WORD | {"|"}
+_WIDE_EXACT: Final = _WORD | {"|", "-", " ", ","}
+
+
+def _exact_names(matcher: str, rules: str, narrow: bool) -> list[str] | None:
+    """The exact names a matcher lists, or None when it takes the regex branch."""
+    if rules == RuleSet.COURSE or narrow:
+        return matcher.split("|") if set(matcher) <= _NARROW_EXACT else None
+    if not set(matcher) <= _WIDE_EXACT:
+        return None
+    return [name.strip(" ") for name in matcher.replace(",", "|").split("|")]
+
+
+def _exact_charset(rules: str, narrow: bool) -> str:
+    if rules == RuleSet.COURSE or narrow:
+        return "letters, digits, _ and |"
+    return "letters, digits, _, -, spaces, commas and |"
+
+
+def explain_match(
+    matcher: str | None,
+    value: JSValue | Undefined,
+    rules: str = RuleSet.COURSE,
+    *,
+    narrow: bool = False,
+) -> MatchResult:
+    """Match ``matcher`` (None = omitted) against ``value`` and say which branch decided."""
+    shown = quote(js_to_string(value)) if isinstance(value, str) else js_to_string(value)
+    if matcher is None or matcher in ("", "*"):
+        how = "an omitted matcher" if matcher is None else f"the matcher {quote(matcher)}"
+        return MatchResult(True, MatchBranch.ALL, f"{how} matches everything")
+    names = _exact_names(matcher, rules, narrow)
+    if names is not None:
+        listed = ", ".join(quote(name) for name in names)
+        matched = isinstance(value, str) and value in names
+        verdict = "is" if matched else "is not"
+        why = (
+            f"{quote(matcher)} has only {_exact_charset(rules, narrow)}, so it is a list of "
+            f"exact names [{listed}]; {shown} {verdict} one of them"
+        )
+        return MatchResult(matched, MatchBranch.EXACT, why)
+    from hookcourse.jsregex import RegexEngine, regex_error, regex_test
+
+    engine = RegexEngine.NODE if rules == RuleSet.COURSE else RegexEngine.BUN
+    error = regex_error(matcher, engine)
+    lead = f"{quote(matcher)} has other characters, so it is a JavaScript regex"
+    if error is not None:
+        why = f"{lead}, but not a valid one ({error}), so it matches nothing"
+        return MatchResult(False, MatchBranch.REGEX, why)
+    matched = regex_test(matcher, js_to_string(value), engine)
+    found = "finds a match in" if matched else "finds no match anywhere in"
+    return MatchResult(matched, MatchBranch.REGEX, f"{lead}, unanchored; it {found} {shown}")
+
+
+def match_hook(matcher: str | None, tool_name: JSValue | Undefined) -> bool:
+    """The course's ``matchHook(matcher, toolName)``; ``None`` is an omitted matcher."""
+    return explain_match(matcher, tool_name, RuleSet.COURSE).matched
