@@ -1,0 +1,382 @@
+"""The handler ``if`` field: one permission rule, such as ``Bash(git *)`` or ``Edit(*.ts)``.
+
+A rule is ``Tool`` or ``Tool(specifier)``; ``Tool(*)`` means the same as ``Tool``.
+What the specifier is compared with depends on the tool:
+
+* ``Bash`` / ``PowerShell``: the command, split into subcommands on ``&&``, ``||``,
+  ``;``, ``|``, ``&`` and newlines outside quotes, leading ``VAR=value`` words
+  dropped. The rule applies when any subcommand matches the whole specifier,
+  where ``*`` is any run of characters. A trailing `` *`` also matches the bare
+  word (``git *`` matches ``git`` but not ``gitk``); the legacy ``prefix:*``
+  matches ``prefix`` alone or followed by a space. A command this module cannot
+  split (substitutions, subshells, here-documents, open quotes) is best-effort:
+  the hook runs.
+* File tools: the path, gitignore-style. ``//abs/path`` is absolute, ``~/p`` is
+  under the home directory, ``/p`` is under the project directory, ``p`` or
+  ``./p`` with a ``/`` inside is under the current directory, and a pattern with
+  no ``/`` (``*.ts``, ``.env``) matches a file or directory name at any depth.
+  ``*`` stays within one directory, ``**`` crosses any number, and a pattern
+  that matches a directory covers everything in it. ``Edit`` rules cover every
+  tool that edits files and ``Read`` rules every tool that reads them.
+* ``WebFetch(domain:host)``: the URL's host (``*.example.com`` covers subdomains).
+* ``Agent(type)``: the subagent type.
+* ``mcp__server`` (or ``mcp__server__*``) covers every tool of that MCP server.
+
+Any other specifier cannot be checked here, so the hook runs (best-effort).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Final
+from urllib.parse import urlsplit
+
+from hookcourse.js import JSValue
+from hookcourse.jsjson import quote
+
+SHELL_TOOLS: Final = frozenset({"Bash", "PowerShell"})
+# Edit rules apply to every built-in tool that edits files, Read rules to every one that
+# reads them (the permissions reference); the field each tool keeps its path in differs.
+RULE_TOOL_COVERS: Final[Mapping[str, frozenset[str]]] = {
+    "Edit": frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"}),
+    "Read": frozenset({"Read", "Grep", "Glob", "LS"}),
+}
+PATH_FIELDS: Final[Mapping[str, str]] = {
+    "Read": "file_path",
+    "Edit": "file_path",
+    "Write": "file_path",
+    "MultiEdit": "file_path",
+    "NotebookEdit": "notebook_path",
+    "Grep": "path",
+    "Glob": "path",
+    "LS": "path",
+}
+
+_RULE_SHAPE: Final = re.compile(r"\s*([^\s()]+)\s*(?:\((.*)\))?\s*", re.DOTALL)
+_ASSIGNMENT: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+
+
+class RuleSyntaxError(ValueError):
+    """An ``if`` value that is not ``Tool`` or ``Tool(specifier)``."""
+
+
+@dataclass(frozen=True)
+class PermissionRule:
+    """A parsed rule: the tool name, and the specifier (None when the rule is the bare tool)."""
+
+    tool: str
+    specifier: str | None
+
+    def __str__(self) -> str:
+        return self.tool if self.specifier is None else f"{self.tool}({self.specifier})"
+
+
+@dataclass(frozen=True)
+class RuleCheck:
+    """Whether a rule lets the hook run for this tool call, and why, in one sentence."""
+
+    applies: bool
+    why: str
+
+
+@dataclass(frozen=True)
+class CallPlace:
+    """Where a tool call happens: what relative path rules are resolved against."""
+
+    project_dir: str
+    cwd: str
+    home: str
+
+
+def parse_rule(text: str) -> PermissionRule:
+    """Parse ``Tool`` or ``Tool(specifier)``; raises RuleSyntaxError on anything else."""
+    shape = _RULE_SHAPE.fullmatch(text)
+    if shape is None:
+        raise RuleSyntaxError(
+            f"{quote(text)} is not a permission rule; write Tool or Tool(specifier), "
+            'such as "Bash(git *)" or "Edit(*.ts)"'
+        )
+    tool, specifier = shape.group(1), shape.group(2)
+    if specifier is not None and specifier.strip() == "":
+        raise RuleSyntaxError(
+            f"{quote(text)} has empty parentheses; write {tool} alone to match every call"
+        )
+    if specifier is not None and specifier.strip() == "*":
+        specifier = None
+    return PermissionRule(tool, specifier)
+
+
+def check_rule(
+    rule: PermissionRule, tool_name: str, tool_input: JSValue, place: CallPlace
+) -> RuleCheck:
+    """Does ``rule`` select this tool call, so that the hook with this ``if`` runs?"""
+    shown_rule = quote(str(rule))
+    if not _covers_tool(rule.tool, tool_name):
+        return RuleCheck(False, f"{shown_rule} is about {rule.tool}, not {tool_name}")
+    if rule.specifier is None:
+        return RuleCheck(True, f"{shown_rule} covers every {tool_name} call")
+    fields = tool_input if isinstance(tool_input, dict) else {}
+    if rule.tool in SHELL_TOOLS:
+        return _check_command(rule, shown_rule, fields.get("command"))
+    if tool_name in PATH_FIELDS:
+        field = PATH_FIELDS[tool_name]
+        value = fields.get(field, place.cwd if field == "path" else None)
+        return _check_path(rule.specifier, shown_rule, field, value, place)
+    if rule.tool == "WebFetch" and rule.specifier.startswith("domain:"):
+        return _check_domain(rule.specifier[len("domain:") :], shown_rule, fields.get("url"))
+    if rule.tool == "Agent":
+        return _check_literal(shown_rule, "subagent_type", rule.specifier, fields)
+    return RuleCheck(
+        True, f"{shown_rule}: a {rule.tool} specifier is not checked here, so the hook runs"
+    )
+
+
+def _covers_tool(rule_tool: str, tool_name: str) -> bool:
+    if rule_tool == tool_name or tool_name in RULE_TOOL_COVERS.get(rule_tool, ()):
+        return True
+    # mcp__server and mcp__server__* name every tool of one MCP server.
+    server = rule_tool.removesuffix("__*")
+    return (
+        server.startswith("mcp__")
+        and server.count("__") == 1
+        and (tool_name.startswith(server + "__"))
+    )
+
+
+# --- Bash and PowerShell -----------------------------------------------------------------
+
+
+class _Unsplittable(Exception):
+    """A command the splitter does not understand well enough to judge."""
+
+
+def split_command(command: str) -> list[str]:
+    """The simple commands of a shell command line, leading assignments dropped.
+
+    Raises _Unsplittable for constructs a text split cannot judge safely.
+    """
+    parts: list[str] = []
+    current: list[str] = []
+    quote_char = ""
+    i = 0
+    while i < len(command):
+        ch = command[i]
+        pair = command[i : i + 2]
+        if quote_char:
+            if ch == "\\" and quote_char == '"':
+                current.append(pair)
+                i += 2
+                continue
+            if ch == quote_char:
+                quote_char = ""
+            elif quote_char == '"' and (ch == "`" or pair == "$("):
+                raise _Unsplittable("a command substitution")
+            current.append(ch)
+            i += 1
+            continue
+        if ch == "\\":
+            current.append(pair)
+            i += 2
+            continue
+        if ch in "'\"":
+            quote_char = ch
+        elif ch == "`" or pair in ("$(", "<(", ">("):
+            raise _Unsplittable("a command or process substitution")
+        elif pair == "<<":
+            raise _Unsplittable("a here-document")
+        elif ch in "(){}" and not "".join(current).strip(" \t"):
+            raise _Unsplittable("a subshell or command group")
+        elif pair in ("&&", "||", "|&"):
+            parts.append("".join(current))
+            current = []
+            i += 2
+            continue
+        elif ch in ";|\n" or (ch == "&" and not _is_redirect_ampersand(command, i)):
+            parts.append("".join(current))
+            current = []
+            i += 1
+            continue
+        current.append(ch)
+        i += 1
+    if quote_char:
+        raise _Unsplittable(f"an unclosed {quote_char} quote")
+    parts.append("".join(current))
+    return [simple for simple in map(_drop_assignments, parts) if simple]
+
+
+def _is_redirect_ampersand(command: str, i: int) -> bool:
+    """``2>&1``, ``>&2`` and ``&>file`` use ``&`` without ending a command."""
+    return (i > 0 and command[i - 1] in "<>") or command[i + 1 : i + 2] == ">"
+
+
+def _drop_assignments(simple: str) -> str:
+    rest = simple.strip()
+    while True:
+        assignment = _ASSIGNMENT.match(rest)
+        if assignment is None:
+            return rest
+        end = _word_end(rest, assignment.end())
+        if end >= len(rest):
+            return ""
+        rest = rest[end:].lstrip()
+
+
+def _word_end(text: str, start: int) -> int:
+    """Index just after the shell word running from ``start`` (quotes kept together)."""
+    i, quote_char = start, ""
+    while i < len(text):
+        ch = text[i]
+        if quote_char:
+            if ch == quote_char:
+                quote_char = ""
+            elif ch == "\\" and quote_char == '"':
+                i += 1
+        elif ch in "'\"":
+            quote_char = ch
+        elif ch == "\\":
+            i += 1
+        elif ch in " \t":
+            return i
+        i += 1
+    return i
+
+
+def command_pattern(specifier: str) -> re.Pattern[str]:
+    """The regular expression a Bash specifier stands for, over one whole simple command."""
+    if specifier.endswith(":*") and "*" not in specifier[:-2]:
+        return re.compile(re.escape(specifier[:-2]) + r"(?: .*)?", re.DOTALL)
+    optional_tail = specifier.endswith(" *") and not specifier.endswith("\\ *")
+    body = specifier[:-2] if optional_tail else specifier
+    pieces: list[str] = []
+    i = 0
+    while i < len(body):
+        if body.startswith("\\*", i):
+            pieces.append(re.escape("*"))
+            i += 2
+        elif body[i] == "*":
+            pieces.append(".*")
+            i += 1
+        else:
+            pieces.append(re.escape(body[i]))
+            i += 1
+    return re.compile("".join(pieces) + (r"(?: .*)?" if optional_tail else ""), re.DOTALL)
+
+
+def _check_command(rule: PermissionRule, shown_rule: str, command: object) -> RuleCheck:
+    if not isinstance(command, str):
+        return RuleCheck(True, f"{shown_rule}: the call has no command string, so the hook runs")
+    try:
+        simple_commands = split_command(command)
+    except _Unsplittable as why:
+        return RuleCheck(
+            True, f"{shown_rule}: the command holds {why} and cannot be split, so the hook runs"
+        )
+    assert rule.specifier is not None
+    pattern = command_pattern(rule.specifier)
+    for simple in simple_commands:
+        if pattern.fullmatch(simple):
+            return RuleCheck(True, f"{shown_rule} matches the subcommand {quote(simple)}")
+    listed = ", ".join(quote(simple) for simple in simple_commands) or "nothing"
+    return RuleCheck(False, f"{shown_rule} matches none of the subcommands: {listed}")
+
+
+# --- file paths ----------------------------------------------------------------------------
+
+
+def path_pattern_root(pattern: str, place: CallPlace) -> tuple[str | None, str]:
+    """Split a path rule into the directory it is anchored at (None: any depth) and the glob."""
+    if pattern.startswith("//"):
+        return "/", pattern[2:]
+    if pattern.startswith("~/"):
+        return place.home, pattern[2:]
+    if pattern.startswith("/"):
+        return place.project_dir, pattern[1:]
+    if pattern.startswith("./"):
+        return place.cwd, pattern[2:]
+    if "/" in pattern.rstrip("/"):
+        return place.cwd, pattern
+    return None, pattern.rstrip("/")
+
+
+def glob_regex(glob: str) -> re.Pattern[str]:
+    """A gitignore glob as a regex over a ``/``-separated relative path."""
+    pieces: list[str] = []
+    i = 0
+    while i < len(glob):
+        if glob.startswith("**/", i):
+            pieces.append("(?:[^/]*/)*")
+            i += 3
+        elif glob.startswith("**", i):
+            pieces.append(".*")
+            i += 2
+        elif glob[i] == "*":
+            pieces.append("[^/]*")
+            i += 1
+        elif glob[i] == "?":
+            pieces.append("[^/]")
+            i += 1
+        elif glob[i] == "[" and "]" in glob[i + 2 :]:
+            end = glob.index("]", i + 2)
+            body = glob[i + 1 : end]
+            negated = body[:1] in ("!", "^")
+            inner = re.escape(body[1:] if negated else body).replace("\\-", "-")
+            pieces.append(f"[{'^' if negated else ''}{inner}]")
+            i = end + 1
+        elif glob[i] == "\\" and i + 1 < len(glob):
+            pieces.append(re.escape(glob[i + 1]))
+            i += 2
+        else:
+            pieces.append(re.escape(glob[i]))
+            i += 1
+    return re.compile("".join(pieces), re.DOTALL)
+
+
+def path_matches(specifier: str, path: str, place: CallPlace) -> bool:
+    """Does the gitignore-style ``specifier`` cover ``path`` (itself or a directory above it)?"""
+    absolute = posixpath.normpath(posixpath.join(place.cwd, path))
+    root, glob = path_pattern_root(specifier, place)
+    pattern = glob_regex(glob.rstrip("/"))
+    if root is None:
+        names = [name for name in absolute.split("/") if name]
+        return any(pattern.fullmatch(name) for name in names)
+    root = posixpath.normpath(root)
+    relative = posixpath.relpath(absolute, root)
+    if relative == ".." or relative.startswith("../"):
+        return False
+    steps = relative.split("/")
+    return any(pattern.fullmatch("/".join(steps[:n])) for n in range(1, len(steps) + 1))
+
+
+def _check_path(
+    specifier: str, shown_rule: str, field: str, value: object, place: CallPlace
+) -> RuleCheck:
+    if not isinstance(value, str) or value == "":
+        return RuleCheck(True, f"{shown_rule}: the call has no {field} string, so the hook runs")
+    if path_matches(specifier, value, place):
+        return RuleCheck(True, f"{shown_rule} covers {field} {quote(value)}")
+    return RuleCheck(False, f"{shown_rule} does not cover {field} {quote(value)}")
+
+
+def _check_domain(domain: str, shown_rule: str, url: object) -> RuleCheck:
+    host = urlsplit(url).hostname if isinstance(url, str) else None
+    if host is None:
+        return RuleCheck(True, f"{shown_rule}: the call has no URL with a host, so the hook runs")
+    wanted = domain.lower()
+    covered = host == wanted or (
+        wanted.startswith("*.") and host.endswith(wanted[1:]) and host != wanted[2:]
+    )
+    verb = "covers" if covered else "does not cover"
+    return RuleCheck(covered, f"{shown_rule} {verb} the host {quote(host)}")
+
+
+def _check_literal(
+    shown_rule: str, field: str, wanted: str, fields: Mapping[str, JSValue]
+) -> RuleCheck:
+    value = fields.get(field)
+    if not isinstance(value, str):
+        return RuleCheck(True, f"{shown_rule}: the call has no {field} string, so the hook runs")
+    verb = "matches" if value == wanted else "does not match"
+    return RuleCheck(value == wanted, f"{shown_rule} {verb} {field} {quote(value)}")

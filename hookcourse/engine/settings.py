@@ -1,0 +1,534 @@
+"""Settings files: read, validate the three-layer hook shape, merge.
+
+Hooks live under ``hooks`` in every settings file: event name -> list of matcher
+groups ``{matcher, hooks: [handler, ...]}``. Files do not override each other's
+hooks; every group from every file is kept. Only ``disableAllHooks`` follows
+settings precedence (managed > ``--settings`` > local > project > user), only the
+managed file can switch managed hooks off, and a managed ``allowManagedHooksOnly``
+keeps managed hooks alone.
+
+A file that is not JSON, or whose top level has the wrong shape, is an error
+(``InputError``: file, JSON path, fix). As in Claude Code since 2.1.101, an unknown
+event name or a malformed group or handler no longer invalidates the file: it is
+dropped and reported as a warning with the same file-and-path line.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+from collections.abc import Collection, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from pathlib import Path
+from typing import Final
+
+from hookcourse import jsjson
+from hookcourse.errors import InputError, json_path
+from hookcourse.js import JSValue, is_js_number
+from hookcourse.jsjson import quote
+
+from .permission_rule import PermissionRule, RuleSyntaxError, parse_rule
+
+HANDLER_TYPES: Final = ("command", "http", "mcp_tool", "prompt", "agent")
+MANAGED_SETTINGS_ENV: Final = "HOOKCOURSE_MANAGED_SETTINGS"
+"""Environment variable naming the managed-settings.json to read (``--managed-settings``)."""
+
+
+class SettingsSource(StrEnum):
+    """Where a settings file comes from."""
+
+    USER = "user"
+    PROJECT = "project"
+    LOCAL = "local"
+    FLAG = "flag"
+    MANAGED = "managed"
+
+
+# Highest precedence first: who decides disableAllHooks.
+PRECEDENCE: Final = (
+    SettingsSource.MANAGED,
+    SettingsSource.FLAG,
+    SettingsSource.LOCAL,
+    SettingsSource.PROJECT,
+    SettingsSource.USER,
+)
+JSONPath = tuple[str | int, ...]
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where an entry was written: the file's source, its name, and the JSON path inside it."""
+
+    source: SettingsSource
+    file: str
+    path: JSONPath
+
+    def __str__(self) -> str:
+        return f"{self.source} settings {self.file} {json_path(self.path)}"
+
+
+@dataclass(frozen=True)
+class Handler:
+    """One hook handler, validated; fields that do not apply to its type are None."""
+
+    type: str
+    origin: Origin
+    command: str | None = None
+    args: tuple[str, ...] | None = None
+    shell: str | None = None
+    is_async: bool = False
+    url: str | None = None
+    headers: tuple[tuple[str, str], ...] = ()
+    allowed_env_vars: tuple[str, ...] = ()
+    prompt: str | None = None
+    model: str | None = None
+    continue_on_block: bool = False
+    server: str | None = None
+    tool: str | None = None
+    timeout_s: float | None = None
+    if_rule: PermissionRule | None = None
+    status_message: str | None = None
+
+    @property
+    def is_managed(self) -> bool:
+        return self.origin.source is SettingsSource.MANAGED
+
+    def dedupe_key(self) -> tuple[object, ...]:
+        """Identical handlers run once: a command by string plus args, http by URL."""
+        if self.type == "command":
+            return ("command", self.command, self.args)
+        if self.type == "http":
+            return ("http", self.url)
+        if self.type == "mcp_tool":
+            return ("mcp_tool", self.server, self.tool)
+        return (self.type, self.prompt, self.model)
+
+    def describe(self) -> str:
+        """A short label: what this handler runs."""
+        if self.type == "command":
+            if self.args is None:
+                return f"command {quote(self.command or '')}"
+            words = " ".join(quote(word) for word in (self.command or "", *self.args))
+            return f"command (exec form) {words}"
+        if self.type == "http":
+            return f"http POST {self.url}"
+        if self.type == "mcp_tool":
+            return f"mcp_tool {self.server}/{self.tool}"
+        return f"{self.type} hook {quote(_shorten(self.prompt or '', 60))}"
+
+
+@dataclass(frozen=True)
+class MatcherGroup:
+    """One matcher group: the event it is under, its matcher (None = omitted), its handlers."""
+
+    event: str
+    matcher: str | None
+    handlers: tuple[Handler, ...]
+    origin: Origin
+
+
+@dataclass(frozen=True)
+class SettingsLayer:
+    """What one settings file says about hooks."""
+
+    source: SettingsSource
+    file: str
+    groups: tuple[MatcherGroup, ...] = ()
+    disable_all_hooks: bool | None = None
+    allow_managed_hooks_only: bool | None = None
+    warnings: tuple[InputError, ...] = ()
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every settings layer read, and the hooks that survive disableAllHooks and friends."""
+
+    layers: tuple[SettingsLayer, ...]
+    groups: tuple[MatcherGroup, ...]
+    notes: tuple[str, ...] = ()
+    warnings: tuple[InputError, ...] = ()
+
+    def groups_for(self, event: str) -> tuple[MatcherGroup, ...]:
+        return tuple(group for group in self.groups if group.event == event)
+
+
+def _shorten(text: str, limit: int) -> str:
+    one_line = " ".join(text.split())
+    return one_line if len(one_line) <= limit else one_line[: limit - 1] + "…"
+
+
+# --- parsing one file (pure) -----------------------------------------------------------------
+
+
+class _Reader:
+    """Validates one parsed settings document and collects what it drops."""
+
+    def __init__(self, source: SettingsSource, file: str, known_events: Collection[str]) -> None:
+        self.source = source
+        self.file = file
+        self.known_events = known_events
+        self.warnings: list[InputError] = []
+
+    def issue(self, path: JSONPath, problem: str, fix: str) -> InputError:
+        return InputError(self.file, problem, fix, path)
+
+    def warn(self, path: JSONPath, problem: str, fix: str) -> None:
+        self.warnings.append(self.issue(path, problem, fix))
+
+    def origin(self, path: JSONPath) -> Origin:
+        return Origin(self.source, self.file, path)
+
+    def layer(self, document: JSValue) -> SettingsLayer:
+        if not isinstance(document, dict):
+            raise self.issue(
+                (),
+                f"the settings file holds {_kind(document)}, not an object",
+                'write an object such as {"hooks": {"PreToolUse": [...]}}',
+            )
+        disable = self.flag(document, "disableAllHooks")
+        managed_only = self.flag(document, "allowManagedHooksOnly")
+        if managed_only is not None and self.source is not SettingsSource.MANAGED:
+            self.warn(
+                ("allowManagedHooksOnly",),
+                "allowManagedHooksOnly has an effect only in managed settings, so it is ignored",
+                "move it to the managed-settings.json file",
+            )
+            managed_only = None
+        hooks = document.get("hooks")
+        groups: list[MatcherGroup] = []
+        if hooks is not None:
+            if not isinstance(hooks, dict):
+                raise self.issue(
+                    ("hooks",),
+                    f"hooks is {_kind(hooks)}, not an object of event names",
+                    'write "hooks": {"EventName": [{"matcher": "...", "hooks": [...]}]}',
+                )
+            for event, entries in hooks.items():
+                groups.extend(self.event_groups(event, entries))
+        return SettingsLayer(
+            self.source, self.file, tuple(groups), disable, managed_only, tuple(self.warnings)
+        )
+
+    def flag(self, document: Mapping[str, JSValue], key: str) -> bool | None:
+        value = document.get(key)
+        if value is None or isinstance(value, bool):
+            return value
+        raise self.issue(
+            (key,), f"{key} is {_kind(value)}, not true or false", f'write "{key}": true'
+        )
+
+    def event_groups(self, event: str, entries: JSValue) -> Iterator[MatcherGroup]:
+        path: JSONPath = ("hooks", event)
+        if event not in self.known_events:
+            close = difflib.get_close_matches(event, list(self.known_events), n=1)
+            hint = f"did you mean {close[0]}?" if close else "see `hookcourse events`"
+            self.warn(path, f"{quote(event)} is not a hook event, so its hooks never run", hint)
+            return
+        if not isinstance(entries, list):
+            self.warn(
+                path,
+                f"{event} holds {_kind(entries)}, not a list of matcher groups; it is ignored",
+                f'write "{event}": [{{"matcher": "...", "hooks": [...]}}]',
+            )
+            return
+        for index, entry in enumerate(entries):
+            group = self.group(event, entry, (*path, index))
+            if group is not None:
+                yield group
+
+    def group(self, event: str, entry: JSValue, path: JSONPath) -> MatcherGroup | None:
+        if not isinstance(entry, dict):
+            self.warn(
+                path,
+                f"a matcher group is {_kind(entry)}, not an object; it is ignored",
+                'write {"matcher": "...", "hooks": [{"type": "command", "command": "..."}]}',
+            )
+            return None
+        matcher = entry.get("matcher")
+        if matcher is not None and not isinstance(matcher, str):
+            self.warn(
+                (*path, "matcher"),
+                f"the matcher is {_kind(matcher)}, not a string; the group is ignored",
+                'write a string such as "Bash" or "Edit|Write", or leave it out to match all',
+            )
+            return None
+        handlers = entry.get("hooks")
+        if not isinstance(handlers, list):
+            self.warn(
+                (*path, "hooks"),
+                f"the group's hooks is {_kind(handlers)}, not a list of handlers; "
+                "the group is ignored",
+                'write "hooks": [{"type": "command", "command": "..."}]',
+            )
+            return None
+        parsed = [self.handler(item, (*path, "hooks", i)) for i, item in enumerate(handlers)]
+        kept = tuple(handler for handler in parsed if handler is not None)
+        return MatcherGroup(event, matcher, kept, self.origin(path))
+
+    def handler(self, item: JSValue, path: JSONPath) -> Handler | None:
+        try:
+            return self.checked_handler(item, path)
+        except InputError as dropped:
+            self.warnings.append(dropped)
+            return None
+
+    def checked_handler(self, item: JSValue, path: JSONPath) -> Handler:
+        if not isinstance(item, dict):
+            raise self.issue(
+                path,
+                f"a hook handler is {_kind(item)}, not an object; it is ignored",
+                'write {"type": "command", "command": "..."}',
+            )
+        kind = item.get("type")
+        if kind not in HANDLER_TYPES:
+            shown = quote(kind) if isinstance(kind, str) else _kind(kind)
+            raise self.issue(
+                (*path, "type"),
+                f"the handler type is {shown}; the handler is ignored",
+                "set type to one of " + ", ".join(HANDLER_TYPES),
+            )
+        assert isinstance(kind, str)
+        fields = _Fields(self, item, path)
+        base = Handler(
+            type=kind,
+            origin=self.origin(path),
+            timeout_s=fields.timeout(),
+            if_rule=fields.if_rule(),
+            status_message=fields.text("statusMessage"),
+        )
+        if kind == "command":
+            return replace(
+                base,
+                command=fields.text("command", required=True),
+                args=fields.strings("args"),
+                shell=fields.choice("shell", ("bash", "powershell")),
+                is_async=bool(fields.boolean("async") or fields.boolean("asyncRewake")),
+            )
+        if kind == "http":
+            return replace(
+                base,
+                url=fields.url(),
+                headers=fields.headers(),
+                allowed_env_vars=fields.strings("allowedEnvVars") or (),
+            )
+        if kind == "mcp_tool":
+            return replace(
+                base,
+                server=fields.text("server", required=True),
+                tool=fields.text("tool", required=True),
+            )
+        return replace(
+            base, prompt=fields.text("prompt", required=True), model=fields.text("model")
+        )
+
+
+class _Fields:
+    """Typed access to one handler object's fields; a wrong field drops the handler."""
+
+    def __init__(self, reader: _Reader, item: Mapping[str, JSValue], path: JSONPath) -> None:
+        self.reader = reader
+        self.item = item
+        self.path = path
+
+    def wrong(self, key: str, problem: str, fix: str) -> InputError:
+        return self.reader.issue((*self.path, key), f"{problem}; the handler is ignored", fix)
+
+    def text(self, key: str, *, required: bool = False) -> str | None:
+        value = self.item.get(key)
+        if value is None and not required:
+            return None
+        if not isinstance(value, str) or (required and value.strip() == ""):
+            return_what = "missing" if value is None else _kind(value)
+            raise self.wrong(key, f"{key} is {return_what}, not a non-empty string", f"set {key}")
+        return value
+
+    def boolean(self, key: str) -> bool | None:
+        value = self.item.get(key)
+        if value is None or isinstance(value, bool):
+            return value
+        raise self.wrong(key, f"{key} is {_kind(value)}, not true or false", f'write "{key}": true')
+
+    def strings(self, key: str) -> tuple[str, ...] | None:
+        value = self.item.get(key)
+        if value is None:
+            return None
+        if not isinstance(value, list) or not all(isinstance(word, str) for word in value):
+            raise self.wrong(
+                key, f"{key} is {_kind(value)}, not a list of strings", f'write "{key}": ["..."]'
+            )
+        return tuple(word for word in value if isinstance(word, str))
+
+    def choice(self, key: str, allowed: Sequence[str]) -> str | None:
+        value = self.text(key)
+        if value is not None and value not in allowed:
+            raise self.wrong(
+                key, f"{key} is {quote(value)}", f"use one of {', '.join(allowed)} or leave it out"
+            )
+        return value
+
+    def timeout(self) -> float | None:
+        value = self.item.get("timeout")
+        if value is None:
+            return None
+        seconds = value if is_js_number(value) else None
+        if not isinstance(seconds, int | float) or not math.isfinite(seconds) or seconds <= 0:
+            raise self.wrong(
+                "timeout",
+                f"timeout is {jsjson.stringify(value)}, not a positive number of seconds",
+                'write seconds, such as "timeout": 30 (not milliseconds)',
+            )
+        return float(seconds)
+
+    def if_rule(self) -> PermissionRule | None:
+        text = self.text("if")
+        if text is None:
+            return None
+        try:
+            return parse_rule(text)
+        except RuleSyntaxError as error:
+            fix = 'use permission-rule syntax such as "Bash(git *)"'
+            raise self.wrong("if", str(error), fix) from None
+
+    def url(self) -> str:
+        url = self.text("url", required=True)
+        assert url is not None
+        if not url.startswith(("http://", "https://")):
+            raise self.wrong("url", f"url {quote(url)} is not http(s)", "write an http:// URL")
+        return url
+
+    def headers(self) -> tuple[tuple[str, str], ...]:
+        value = self.item.get("headers")
+        if value is None:
+            return ()
+        if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
+            raise self.wrong(
+                "headers",
+                f"headers is {_kind(value)}, not an object of strings",
+                'write "headers": {"Authorization": "Bearer $TOKEN"}',
+            )
+        return tuple((name, text) for name, text in value.items() if isinstance(text, str))
+
+
+def _kind(value: object) -> str:
+    """How a JSON value is described in a message."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f"the string {quote(_shorten(value, 40))}"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    if is_js_number(value):
+        return f"the number {jsjson.stringify(value)}"
+    return "missing"
+
+
+def parse_settings(
+    text: str, source: SettingsSource, file: str, known_events: Collection[str]
+) -> SettingsLayer:
+    """Read one settings document; raises InputError when the file as a whole is unusable."""
+    try:
+        document = jsjson.parse(text)
+    except jsjson.JSONSyntaxError as error:
+        raise InputError(
+            file, f"not valid JSON ({error})", "fix the JSON syntax (a trailing comma?)"
+        ) from None
+    return _Reader(source, file, known_events).layer(document)
+
+
+# --- merging (pure) --------------------------------------------------------------------------
+
+
+def merge_layers(layers: Sequence[SettingsLayer]) -> Settings:
+    """All groups from all layers, minus those disableAllHooks / allowManagedHooksOnly remove."""
+    by_precedence = sorted(layers, key=lambda layer: PRECEDENCE.index(layer.source))
+    deciding = next((ly for ly in by_precedence if ly.disable_all_hooks is not None), None)
+    managed = [ly for ly in layers if ly.source is SettingsSource.MANAGED]
+    managed_off = any(ly.disable_all_hooks for ly in managed)
+    managed_only = any(ly.allow_managed_hooks_only for ly in managed)
+    others_off = deciding is not None and bool(deciding.disable_all_hooks)
+    notes: list[str] = []
+    if others_off and deciding is not None:
+        notes.append(
+            f"disableAllHooks is true in {deciding.source} settings {deciding.file} "
+            "(the highest-precedence file that sets it): "
+            + ("no hook runs" if managed_off else "only managed hooks run")
+        )
+    elif deciding is not None and any(ly.disable_all_hooks for ly in layers):
+        notes.append(
+            f"disableAllHooks is false in {deciding.source} settings {deciding.file}, "
+            "which outranks the files that set it to true"
+        )
+    if managed_only and not others_off:
+        notes.append("allowManagedHooksOnly is true in managed settings: only managed hooks run")
+    groups: list[MatcherGroup] = []
+    for layer in layers:
+        is_managed = layer.source is SettingsSource.MANAGED
+        if is_managed and managed_off:
+            continue
+        if not is_managed and (others_off or managed_only):
+            continue
+        groups.extend(layer.groups)
+    warnings = tuple(warning for layer in layers for warning in layer.warnings)
+    return Settings(tuple(layers), tuple(groups), tuple(notes), warnings)
+
+
+# --- finding and reading the files (I/O) -----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SettingsPlaces:
+    """Which settings files to read.
+
+    ``extra`` holds ``--settings`` values, each a file path or an inline JSON object;
+    ``sources`` limits which of user, project and local are read (``--setting-sources``).
+    """
+
+    project_dir: Path
+    home: Path | None
+    extra: tuple[str, ...] = ()
+    managed: Path | None = None
+    sources: frozenset[SettingsSource] = frozenset(
+        {SettingsSource.USER, SettingsSource.PROJECT, SettingsSource.LOCAL}
+    )
+
+
+def load_settings(places: SettingsPlaces, known_events: Collection[str]) -> Settings:
+    """Read every settings file that applies and merge them; raises InputError."""
+    layers: list[SettingsLayer] = []
+    standard = [
+        (SettingsSource.USER, places.home / ".claude" / "settings.json" if places.home else None),
+        (SettingsSource.PROJECT, places.project_dir / ".claude" / "settings.json"),
+        (SettingsSource.LOCAL, places.project_dir / ".claude" / "settings.local.json"),
+    ]
+    for source, path in standard:
+        if path is not None and source in places.sources and path.exists():
+            layers.append(_read_file(path, source, known_events))
+    for value in places.extra:
+        if value.lstrip().startswith("{"):
+            layers.append(
+                parse_settings(value, SettingsSource.FLAG, "--settings (inline JSON)", known_events)
+            )
+        else:
+            layers.append(_read_file(Path(value), SettingsSource.FLAG, known_events))
+    if places.managed is not None:
+        layers.append(_read_file(places.managed, SettingsSource.MANAGED, known_events))
+    return merge_layers(layers)
+
+
+def _read_file(path: Path, source: SettingsSource, known_events: Collection[str]) -> SettingsLayer:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(
+            str(path), f"the {source} settings file does not exist", "check the path"
+        ) from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise InputError(
+            str(path), f"cannot read the {source} settings file ({error})", "check the file"
+        ) from None
+    return parse_settings(text, source, str(path), known_events)
