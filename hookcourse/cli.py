@@ -1,0 +1,228 @@
+"""``hookcourse fire`` and ``hookcourse events``: the Claude Code hook engine from a shell.
+
+Exit status of ``fire``: 2 when the outcome stops the action (deny, block, exit 2 on
+a blocking event, ``continue: false``), 0 when it goes ahead, 1 for bad input or
+settings (one line on stderr: what, where, how to fix). Engine modules are imported
+inside the subcommands so that ``--help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn
+
+if TYPE_CHECKING:
+    from hookcourse.engine.settings import SettingsSource
+
+BAD_INPUT = 1
+
+SOURCES_HELP = "comma-separated subset of user,project,local to read (default: all three)"
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports a usage error as one line and exit 1 (2 means 'blocked')."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(BAD_INPUT, f"{self.prog}: {message}; fix: see `{self.prog} --help`\n")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="hookcourse",
+        description="Fire Claude Code hook events for real, and browse the event catalogue.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    fire = commands.add_parser(
+        "fire",
+        help="run the hooks your settings configure for one event",
+        description=(
+            "Select the hooks the settings configure for EVENT, run them in parallel on "
+            "the payload, and show how Claude Code would read and merge their results. "
+            "Exit status: 2 when the action is stopped, 0 when it goes ahead, 1 for bad "
+            "input or settings."
+        ),
+    )
+    fire.add_argument("event", metavar="EVENT", help="the hook event, such as PreToolUse")
+    fire.add_argument(
+        "--payload", required=True, metavar="FILE", help="the event's JSON input; - for stdin"
+    )
+    fire.add_argument(
+        "--settings",
+        action="append",
+        default=[],
+        metavar="FILE_OR_JSON",
+        help="an extra settings file or inline JSON, like claude --settings (repeatable)",
+    )
+    fire.add_argument(
+        "--project-dir",
+        metavar="DIR",
+        help="the project root: .claude/settings.json and settings.local.json are read "
+        "from it and it is ${CLAUDE_PROJECT_DIR} (default: $CLAUDE_PROJECT_DIR, else .)",
+    )
+    fire.add_argument(
+        "--managed-settings",
+        metavar="FILE",
+        help="a managed-settings.json to apply (default: $HOOKCOURSE_MANAGED_SETTINGS; "
+        "none when unset)",
+    )
+    fire.add_argument("--setting-sources", metavar="LIST", help=SOURCES_HELP)
+    fire.add_argument(
+        "--evaluator",
+        metavar="CMD",
+        help="shell command that answers prompt and agent hooks: the prompt arrives on "
+        'stdin, it prints {"ok": true|false, "reason": "..."} (default: '
+        "$HOOKCOURSE_EVALUATOR; with none, such hooks report that no model was asked)",
+    )
+    fire.add_argument(
+        "--stop-blocks",
+        type=int,
+        default=0,
+        metavar="N",
+        help="Stop/SubagentStop: consecutive blocks before this one (default 0)",
+    )
+    fire.add_argument(
+        "--stop-block-cap",
+        type=int,
+        metavar="N",
+        help="consecutive Stop blocks allowed before Claude Code overrides them "
+        "(default: $CLAUDE_CODE_STOP_HOOK_BLOCK_CAP, else 8; 0 disables the cap)",
+    )
+    fire.add_argument("--plugin-root", metavar="DIR", help="value of ${CLAUDE_PLUGIN_ROOT}")
+    fire.add_argument("--plugin-data", metavar="DIR", help="value of ${CLAUDE_PLUGIN_DATA}")
+    fire.add_argument(
+        "--strict", action="store_true", help="treat settings warnings as errors (exit 1)"
+    )
+    fire.add_argument("--json", action="store_true", help="print one JSON object")
+    events = commands.add_parser(
+        "events",
+        help="print the hook event catalogue",
+        description="Without NAME, one row per event; with NAME, everything about that event.",
+    )
+    events.add_argument("name", nargs="?", metavar="NAME", help="one event, such as Stop")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    args = _parser().parse_args(argv)
+    from hookcourse.errors import InputError
+
+    try:
+        if args.command == "events":
+            return _events(args.name)
+        return _fire(args)
+    except InputError as error:
+        print(f"hookcourse: {error}", file=sys.stderr)
+        return BAD_INPUT
+
+
+def _events(name: str | None) -> int:
+    from hookcourse.engine.catalogue import describe_event, describe_events, load_catalogue
+    from hookcourse.engine.fire import event_spec
+
+    if name is None:
+        print(describe_events(load_catalogue().values()))
+    else:
+        print(describe_event(event_spec(name)))
+    return 0
+
+
+def _fire(args: argparse.Namespace) -> int:
+    from hookcourse import jsjson
+    from hookcourse.engine.fire import FireRequest, fire
+    from hookcourse.engine.outcome import DEFAULT_STOP_BLOCK_CAP
+    from hookcourse.engine.runner import CommandEvaluator
+    from hookcourse.engine.settings import MANAGED_SETTINGS_ENV, SettingsPlaces
+    from hookcourse.errors import InputError
+
+    project_dir = Path(args.project_dir or os.environ.get("CLAUDE_PROJECT_DIR") or ".")
+    if not project_dir.is_dir():
+        raise InputError("--project-dir", f"{project_dir} is not a directory", "pass a directory")
+    managed = args.managed_settings or os.environ.get(MANAGED_SETTINGS_ENV) or None
+    home = os.environ.get("HOME")
+    places = SettingsPlaces(
+        project_dir=project_dir,
+        home=Path(home) if home else None,
+        extra=tuple(args.settings),
+        managed=Path(managed) if managed else None,
+        sources=_sources(args.setting_sources),
+    )
+    evaluator_command = args.evaluator or os.environ.get("HOOKCOURSE_EVALUATOR")
+    cap = args.stop_block_cap
+    if cap is None:
+        cap = _int_env("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP", DEFAULT_STOP_BLOCK_CAP)
+    if cap < 0 or args.stop_blocks < 0:
+        raise InputError("--stop-blocks", "counts cannot be negative", "pass 0 or more")
+    request = FireRequest(
+        event=args.event,
+        payload_text=_read_payload(args.payload),
+        payload_name="stdin" if args.payload == "-" else args.payload,
+        places=places,
+        evaluator=CommandEvaluator(evaluator_command) if evaluator_command else None,
+        consecutive_stop_blocks=args.stop_blocks,
+        stop_block_cap=cap,
+        plugin_root=args.plugin_root,
+        plugin_data=args.plugin_data,
+    )
+    report = fire(request)
+    if args.strict and report.settings.warnings:
+        raise report.settings.warnings[0]
+    if args.json:
+        print(jsjson.stringify(report.to_json()))
+    else:
+        for warning in report.warnings:
+            print(f"hookcourse: warning: {warning}", file=sys.stderr)
+        print(report.render())
+    return report.exit_status
+
+
+def _read_payload(name: str) -> str:
+    from hookcourse.errors import InputError
+
+    try:
+        if name == "-":
+            return sys.stdin.read()
+        return Path(name).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        where = "stdin" if name == "-" else name
+        reason = getattr(error, "strerror", None) or str(error)
+        raise InputError(where, f"cannot read the payload ({reason})", "check the path") from None
+
+
+def _sources(text: str | None) -> frozenset[SettingsSource]:
+    from hookcourse.engine.settings import SettingsSource
+    from hookcourse.errors import InputError
+
+    allowed = {SettingsSource.USER, SettingsSource.PROJECT, SettingsSource.LOCAL}
+    if text is None:
+        return frozenset(allowed)
+    chosen = set()
+    for word in filter(None, (part.strip() for part in text.split(","))):
+        if word not in allowed:
+            raise InputError(
+                "--setting-sources", f"{word!r} is not a settings source", "use user,project,local"
+            )
+        chosen.add(SettingsSource(word))
+    return frozenset(chosen)
+
+
+def _int_env(name: str, default: int) -> int:
+    from hookcourse.errors import InputError
+
+    text = os.environ.get(name)
+    if text is None or text == "":
+        return default
+    try:
+        return int(text)
+    except ValueError:
+        raise InputError(
+            name, f"{text!r} is not a whole number", f"unset {name} or fix it"
+        ) from None
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,495 @@
+"""Fire one event as Claude Code would: select, run, read, merge, report.
+
+1. The settings' matcher groups for the event; each group's matcher is compared
+   with the event's own payload field under the ``claude-code`` rules (ignored
+   where the event has no matcher support).
+2. In every matching group, the handlers the event accepts; on tool events a
+   handler's ``if`` rule must also select the call (elsewhere a handler with ``if``
+   never runs); identical handlers run once.
+3. All of them in parallel (``runner``), each read as the event reads it
+   (``reading``), merged in the order they finished (``outcome``).
+
+``plan_hooks`` (steps 1-2) and ``FireReport`` are pure; ``fire`` does the I/O.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import posixpath
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from hookcourse import jsjson
+from hookcourse.errors import InputError, json_path
+from hookcourse.js import UNDEFINED, JSValue, Undefined
+from hookcourse.jsjson import quote
+from hookcourse.matcher import RuleSet, explain_match
+
+from .catalogue import EventSpec, common_input_fields, get_event, load_catalogue
+from .outcome import DEFAULT_STOP_BLOCK_CAP, Outcome, merge_readings
+from .permission_rule import CallPlace, RuleCheck, check_rule
+from .reading import HookReading, read_hook_result
+from .runner import Evaluator, Execution, Job, RunSetting, hook_exports, run_jobs
+from .settings import Handler, MatcherGroup, Settings, SettingsPlaces, load_settings
+
+NO_MATCHER_SUPPORT = "ignored"
+"""The branch reported for a group on an event without matcher support."""
+
+
+@dataclass(frozen=True)
+class PlannedHandler:
+    """One handler of a matching group: whether it runs, and if not, why not."""
+
+    handler: Handler
+    runs: bool
+    skipped_because: str | None = None
+    if_check: RuleCheck | None = None
+    timeout_s: float | None = None
+
+
+@dataclass(frozen=True)
+class GroupPlan:
+    """One matcher group of the event: did it match, by which branch, and why."""
+
+    group: MatcherGroup
+    matched: bool
+    branch: str
+    why: str
+    handlers: tuple[PlannedHandler, ...]
+
+
+def matcher_subject(spec: EventSpec, payload: Mapping[str, JSValue]) -> JSValue | Undefined:
+    """The payload value an event's matcher is compared with (a basename for FileChanged)."""
+    if spec.matcher_field is None:
+        return UNDEFINED
+    value = payload.get(spec.matcher_field, UNDEFINED)
+    if spec.matcher_compares_basename and isinstance(value, str):
+        return posixpath.basename(value)
+    return value
+
+
+def plan_hooks(
+    spec: EventSpec,
+    groups: Sequence[MatcherGroup],
+    payload: Mapping[str, JSValue],
+    place: CallPlace,
+) -> tuple[GroupPlan, ...]:
+    """Which groups match and which of their handlers run (steps 1 and 2 above)."""
+    subject = matcher_subject(spec, payload)
+    seen: dict[tuple[object, ...], Handler] = {}
+    plans: list[GroupPlan] = []
+    for group in groups:
+        if spec.matcher_field is None:
+            matched, branch = True, NO_MATCHER_SUPPORT
+            why = f"{spec.name} has no matcher support, so the matcher is ignored"
+            if group.matcher is None:
+                why = f"{spec.name} has no matcher support: every group fires"
+        else:
+            result = explain_match(
+                group.matcher, subject, RuleSet.CLAUDE_CODE, narrow=spec.narrow_exact
+            )
+            matched, branch, why = result.matched, str(result.branch), result.why
+        handlers = (
+            tuple(_plan_handler(spec, handler, payload, place, seen) for handler in group.handlers)
+            if matched
+            else ()
+        )
+        plans.append(GroupPlan(group, matched, branch, why, handlers))
+    return _with_timeouts(spec, plans)
+
+
+def _plan_handler(
+    spec: EventSpec,
+    handler: Handler,
+    payload: Mapping[str, JSValue],
+    place: CallPlace,
+    seen: dict[tuple[object, ...], Handler],
+) -> PlannedHandler:
+    if handler.type not in spec.handler_types:
+        return PlannedHandler(
+            handler,
+            False,
+            f"{spec.name} does not run {handler.type} hooks "
+            f"(it runs {', '.join(spec.handler_types)})",
+        )
+    check = None
+    if handler.if_rule is not None:
+        if not spec.is_tool_event:
+            return PlannedHandler(
+                handler,
+                False,
+                f'"if" is checked only on tool events, and on {spec.name} a handler '
+                "with it never runs",
+            )
+        tool_name = payload.get("tool_name")
+        check = check_rule(
+            handler.if_rule,
+            tool_name if isinstance(tool_name, str) else "",
+            payload.get("tool_input", {}),
+            place,
+        )
+        if not check.applies:
+            return PlannedHandler(handler, False, check.why, check)
+    first = seen.setdefault(handler.dedupe_key(), handler)
+    if first is not handler:
+        return PlannedHandler(
+            handler,
+            False,
+            f"identical to the handler at {first.origin}, which runs once for both",
+            check,
+        )
+    return PlannedHandler(handler, True, None, check)
+
+
+def _with_timeouts(spec: EventSpec, plans: list[GroupPlan]) -> tuple[GroupPlan, ...]:
+    """Give each running handler its timeout: its own, else the type's default for the event."""
+    running = [p.handler for plan in plans for p in plan.handlers if p.runs]
+    shared = spec.shared_budget_for([h.timeout_s for h in running if h.timeout_s is not None])
+
+    def timeout(handler: Handler) -> float:
+        if shared is not None:
+            return shared
+        if handler.timeout_s is not None:
+            return handler.timeout_s
+        return spec.default_timeout_s(handler.type)
+
+    return tuple(
+        GroupPlan(
+            plan.group,
+            plan.matched,
+            plan.branch,
+            plan.why,
+            tuple(
+                PlannedHandler(p.handler, p.runs, p.skipped_because, p.if_check, timeout(p.handler))
+                if p.runs
+                else p
+                for p in plan.handlers
+            ),
+        )
+        for plan in plans
+    )
+
+
+# --- the report --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HookReport:
+    """One handler that ran: what it did and how its event read it."""
+
+    planned: PlannedHandler
+    execution: Execution
+    reading: HookReading
+
+    @property
+    def is_async(self) -> bool:
+        return self.planned.handler.is_async
+
+    def to_json(self) -> dict[str, JSValue]:
+        handler = self.planned.handler
+        run = self.execution.run
+        return {
+            "source": str(handler.origin.source),
+            "file": handler.origin.file,
+            "path": json_path(handler.origin.path),
+            "type": handler.type,
+            "handler": handler.describe(),
+            "argv": None if self.execution.argv is None else list(self.execution.argv),
+            "if": None if handler.if_rule is None else str(handler.if_rule),
+            "async": handler.is_async,
+            "timeout_s": self.planned.timeout_s,
+            "exit_code": run.exit_code,
+            "duration_ms": round(self.execution.duration_ms, 1),
+            "timed_out": run.timed_out,
+            "start_error": run.start_error,
+            "http_status": run.http_status,
+            "evaluator": as_json_value(run.evaluator),
+            "evaluator_missing": run.evaluator_missing,
+            "stdout": run.stdout,
+            "stderr": run.stderr,
+            "truncated": list(self.execution.truncated),
+            "finish_order": self.execution.finish_index,
+            "classification": str(self.reading.classification),
+            "how": self.reading.how,
+            "reading": self.reading.to_json(),
+            "notes": list(self.execution.notes),
+        }
+
+
+def as_json_value(value: object) -> JSValue:
+    """Python data (an evaluator's answer) as a JSON value; anything else becomes its repr."""
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if isinstance(value, list | tuple):
+        return [as_json_value(item) for item in value]
+    if isinstance(value, Mapping):
+        return {str(key): as_json_value(item) for key, item in value.items()}
+    return repr(value)
+
+
+@dataclass(frozen=True)
+class FireReport:
+    """Everything ``hookcourse fire`` shows: matching, each run, and the merged outcome."""
+
+    event: str
+    matcher_field: str | None
+    matcher_subject: JSValue | Undefined
+    settings: Settings
+    groups: tuple[GroupPlan, ...]
+    hooks: tuple[HookReport, ...]
+    outcome: Outcome
+    cwd: str
+    warnings: tuple[str, ...]
+
+    @property
+    def exit_status(self) -> int:
+        """2 when the outcome stops the action, 0 when it goes ahead."""
+        return 2 if self.outcome.blocked else 0
+
+    def to_json(self) -> dict[str, JSValue]:
+        return {
+            "event": self.event,
+            "exit_status": self.exit_status,
+            "outcome": self.outcome.to_json(),
+            "hooks": [hook.to_json() for hook in self.hooks],
+            "groups": [_group_json(plan) for plan in self.groups],
+            "matcher": {"field": self.matcher_field, "value": _or_null(self.matcher_subject)},
+            "settings": {
+                "files": [
+                    {"source": str(layer.source), "file": layer.file}
+                    for layer in self.settings.layers
+                ],
+                "notes": list(self.settings.notes),
+            },
+            "cwd": self.cwd,
+            "warnings": list(self.warnings),
+        }
+
+    def render(self) -> str:
+        """The human report, one fact a line."""
+        return "\n".join(_render_lines(self))
+
+
+def _or_null(value: JSValue | Undefined) -> JSValue:
+    return None if isinstance(value, Undefined) else value
+
+
+def _group_json(plan: GroupPlan) -> dict[str, JSValue]:
+    group = plan.group
+    return {
+        "source": str(group.origin.source),
+        "file": group.origin.file,
+        "path": json_path(group.origin.path),
+        "matcher": group.matcher,
+        "matched": plan.matched,
+        "branch": plan.branch,
+        "why": plan.why,
+        "handlers": [
+            {
+                "path": json_path(p.handler.origin.path),
+                "handler": p.handler.describe(),
+                "runs": p.runs,
+                "skipped_because": p.skipped_because,
+                "if": None if p.if_check is None else p.if_check.why,
+            }
+            for p in plan.handlers
+        ],
+    }
+
+
+def _render_lines(report: FireReport) -> list[str]:
+    lines: list[str] = []
+    subject = report.matcher_subject
+    if report.matcher_field is None:
+        lines.append(f"{report.event}: no matcher support; every group fires")
+    else:
+        shown = "(missing)" if subject is UNDEFINED else jsjson.stringify(subject)
+        lines.append(f"{report.event}: matchers are compared with {report.matcher_field} = {shown}")
+    files = ", ".join(f"{layer.source} {layer.file}" for layer in report.settings.layers)
+    lines.append(f"settings: {files or 'none found'}")
+    lines.extend(f"  {note}" for note in report.settings.notes)
+    lines.extend(f"warning: {warning}" for warning in report.warnings)
+    if not report.groups:
+        lines.append(f"no matcher group for {report.event}")
+    by_plan = {id(hook.planned): hook for hook in report.hooks}
+    for plan in report.groups:
+        group = plan.group
+        matcher = "(omitted)" if group.matcher is None else quote(group.matcher)
+        verdict = "matched" if plan.matched else "did not match"
+        lines.append(
+            f"group {json_path(group.origin.path)} in {group.origin.source} settings, "
+            f"matcher {matcher}: {verdict} [{plan.branch}] {plan.why}"
+        )
+        for planned in plan.handlers:
+            lines.append(f"  hook {planned.handler.describe()}")
+            if planned.if_check is not None:
+                lines.append(f"    if: {planned.if_check.why}")
+            if not planned.runs:
+                lines.append(f"    not run: {planned.skipped_because}")
+                continue
+            lines.extend(_render_run(by_plan[id(planned)]))
+    lines.extend(_render_outcome(report))
+    return lines
+
+
+def _render_run(hook: HookReport) -> list[str]:
+    run = hook.execution.run
+    took = f"{hook.execution.duration_ms:.0f} ms"
+    if run.timed_out:
+        status = f"timed out after {hook.planned.timeout_s:g} s"
+    elif run.start_error is not None:
+        status = f"could not start: {run.start_error}"
+    elif run.http_status is not None:
+        status = f"HTTP {run.http_status}"
+    elif run.evaluator_missing:
+        status = "no evaluator configured"
+    elif run.evaluator is not None:
+        status = f"evaluator answered {jsjson.stringify(as_json_value(run.evaluator))}"
+    else:
+        status = f"exit {run.exit_code}"
+    lines = [f"    {status} in {took}" + (" (async: cannot block)" if hook.is_async else "")]
+    for name, text in (("stdout", run.stdout), ("stderr", run.stderr)):
+        if text and run.evaluator is None:
+            body = text.rstrip("\n").replace("\n", "\n" + " " * 12)
+            lines.append(f"    {name}: {body}")
+    lines.extend(f"    note: {note}" for note in hook.execution.notes)
+    lines.append(f"    read as: {hook.reading.how}")
+    return lines
+
+
+def _render_outcome(report: FireReport) -> list[str]:
+    outcome = report.outcome
+    state = "blocked" if outcome.blocked else "goes ahead"
+    lines = [f"outcome: {state}; decision {outcome.decision or 'none'}"]
+    if outcome.reason is not None:
+        lines.append(f"  reason: {outcome.reason}")
+    lines.extend(f"  additionalContext: {text}" for text in outcome.additional_context)
+    if not isinstance(outcome.updated_input, Undefined):
+        lines.append(f"  updatedInput: {jsjson.stringify(outcome.updated_input)}")
+    if not outcome.continue_:
+        lines.append(f"  continue: false; stopReason: {outcome.stop_reason or '(none)'}")
+    lines.extend(f"  conflict: {conflict}" for conflict in outcome.conflicts)
+    lines.extend(f"  notice: {notice}" for notice in outcome.notices)
+    lines.extend(f"  {line}" for line in outcome.explanation)
+    lines.append(f"exit status {report.exit_status}")
+    return lines
+
+
+# --- firing (I/O) ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FireRequest:
+    """What to fire, with which payload, and where settings are found."""
+
+    event: str
+    payload_text: str
+    payload_name: str
+    places: SettingsPlaces
+    evaluator: Evaluator | None = None
+    consecutive_stop_blocks: int = 0
+    stop_block_cap: int = DEFAULT_STOP_BLOCK_CAP
+    plugin_root: str | None = None
+    plugin_data: str | None = None
+    base_env: Mapping[str, str] | None = None
+
+
+def event_spec(name: str) -> EventSpec:
+    """The event called ``name``; InputError naming close matches otherwise."""
+    spec = get_event(name)
+    if spec is None:
+        close = difflib.get_close_matches(name, list(load_catalogue()), n=1)
+        fix = f"did you mean {close[0]}?" if close else "run `hookcourse events` for the list"
+        raise InputError("EVENT", f"{quote(name)} is not a hook event", fix)
+    return spec
+
+
+def read_payload(
+    spec: EventSpec, text: str, name: str
+) -> tuple[dict[str, JSValue], tuple[str, ...]]:
+    """The payload object, ``hook_event_name`` filled in, and warnings about missing fields."""
+    try:
+        payload = jsjson.parse(text)
+    except jsjson.JSONSyntaxError as error:
+        raise InputError(name, f"the payload is not valid JSON ({error})", "fix the JSON") from None
+    if not isinstance(payload, dict):
+        raise InputError(
+            name,
+            "the payload is not a JSON object",
+            f'send an object such as {{"hook_event_name": "{spec.name}", ...}}',
+        )
+    warnings: list[str] = []
+    stated = payload.get("hook_event_name")
+    if stated is not None and stated != spec.name:
+        warnings.append(
+            f"{name}: hook_event_name is {jsjson.stringify(stated)}, but {spec.name} is fired; "
+            f"the hooks receive {quote(spec.name)}"
+        )
+    payload["hook_event_name"] = spec.name
+    missing = [
+        field
+        for field in spec.required_payload_fields(common_input_fields())
+        if field not in payload
+    ]
+    if missing:
+        warnings.append(
+            f"{name}: the payload lacks {', '.join(missing)}, which Claude Code always sends "
+            f"on {spec.name}"
+        )
+    return payload, tuple(warnings)
+
+
+def fire(request: FireRequest) -> FireReport:
+    """Fire ``request.event``: raises InputError for a bad event, payload or settings file."""
+    spec = event_spec(request.event)
+    payload, warnings = read_payload(spec, request.payload_text, request.payload_name)
+    settings = load_settings(request.places, load_catalogue().keys())
+    project_dir = str(request.places.project_dir.resolve())
+    stated_cwd = payload.get("cwd")
+    cwd = stated_cwd if isinstance(stated_cwd, str) and os.path.isdir(stated_cwd) else project_dir
+    home = str(request.places.home) if request.places.home else os.path.expanduser("~")
+    plans = plan_hooks(
+        spec, settings.groups_for(spec.name), payload, CallPlace(project_dir, cwd, home)
+    )
+    planned = [p for plan in plans for p in plan.handlers if p.runs]
+    placeholders, exports = hook_exports(
+        project_dir, payload, request.plugin_root, request.plugin_data
+    )
+    setting = RunSetting(
+        cwd=cwd,
+        event=spec.name,
+        base_env=dict(os.environ if request.base_env is None else request.base_env),
+        placeholders=placeholders,
+        exports=exports,
+        evaluator=request.evaluator,
+    )
+    jobs = [Job(p.handler, p.timeout_s or spec.default_timeout_s(p.handler.type)) for p in planned]
+    executions = run_jobs(jobs, jsjson.stringify(payload), setting)
+    hooks = tuple(
+        HookReport(p, execution, read_hook_result(spec, execution.run))
+        for p, execution in zip(planned, executions, strict=True)
+    )
+    # Async hooks report on the next turn and cannot block, so they stay out of the merge.
+    finished = sorted(
+        (hook for hook in hooks if not hook.is_async), key=lambda h: h.execution.finish_index
+    )
+    outcome = merge_readings(
+        spec,
+        [hook.reading for hook in finished],
+        payload,
+        consecutive_stop_blocks=request.consecutive_stop_blocks,
+        stop_block_cap=request.stop_block_cap,
+    )
+    all_warnings = (*(str(w) for w in settings.warnings), *warnings)
+    return FireReport(
+        event=spec.name,
+        matcher_field=spec.matcher_field,
+        matcher_subject=matcher_subject(spec, payload),
+        settings=settings,
+        groups=plans,
+        hooks=hooks,
+        outcome=outcome,
+        cwd=cwd,
+        warnings=all_warnings,
+    )
