@@ -267,7 +267,7 @@ class FireReport:
         }
 
     def render(self) -> str:
-        """The human report, one fact a line."""
+        """The human report, one fact a line; warnings are left to the caller (stderr)."""
         return "\n".join(_render_lines(self))
 
 
@@ -309,7 +309,6 @@ def _render_lines(report: FireReport) -> list[str]:
     files = ", ".join(f"{layer.source} {layer.file}" for layer in report.settings.layers)
     lines.append(f"settings: {files or 'none found'}")
     lines.extend(f"  {note}" for note in report.settings.notes)
-    lines.extend(f"warning: {warning}" for warning in report.warnings)
     if not report.groups:
         lines.append(f"no matcher group for {report.event}")
     by_plan = {id(hook.planned): hook for hook in report.hooks}
@@ -343,12 +342,14 @@ def _render_run(hook: HookReport) -> list[str]:
     elif run.http_status is not None:
         status = f"HTTP {run.http_status}"
     elif run.evaluator_missing:
-        status = "no evaluator configured"
+        status = "not judged: no evaluator configured"
     elif run.evaluator is not None:
         status = f"evaluator answered {jsjson.stringify(as_json_value(run.evaluator))}"
     else:
         status = f"exit {run.exit_code}"
-    lines = [f"    {status} in {took}" + (" (async: cannot block)" if hook.is_async else "")]
+    if not run.evaluator_missing:
+        status += f" in {took}"
+    lines = [f"    {status}" + (" (async: cannot block)" if hook.is_async else "")]
     for name, text in (("stdout", run.stdout), ("stderr", run.stderr)):
         if text and run.evaluator is None:
             body = text.rstrip("\n").replace("\n", "\n" + " " * 12)
