@@ -1,0 +1,99 @@
+"""ipywidgets front ends for the labs; each only wires controls to ``hookcourse.labs.logic``.
+
+Each builder returns a ``Lab``: display it in a cell, or drive it from code with
+``lab.set(name=value, ...)``, which returns the text the lab now shows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import ipywidgets as widgets
+
+from hookcourse.labs.logic import Readout, decide_readout, exit_code_readout, matcher_readout
+from hookcourse.matcher import RuleSet
+
+_WIDE: Any = widgets.Layout(width="36em")
+_BOX: Any = widgets.Layout(width="36em", height="7em")
+_LABELS: Any = {"description_width": "9em"}
+
+
+@dataclass
+class Lab:
+    """Named controls, an HTML readout, and the plain function that fills it."""
+
+    controls: dict[str, Any]
+    compute: Callable[[dict[str, Any]], Readout]
+    readout: Any = field(default_factory=widgets.HTML)
+    last: Readout = field(init=False)
+
+    def __post_init__(self) -> None:
+        for control in self.controls.values():
+            control.observe(self.refresh, names="value")
+        self.view = widgets.VBox([*self.controls.values(), self.readout])
+        self.refresh()
+
+    def refresh(self, _change: object = None) -> None:
+        """Recompute from the controls' values and show the result."""
+        values = {name: control.value for name, control in self.controls.items()}
+        self.last = self.compute(values)
+        self.readout.value = self.last.html()
+
+    def set(self, **values: object) -> str:
+        """Set controls by name, as a learner would by typing; returns what the lab shows."""
+        for name, value in values.items():
+            self.controls[name].value = value
+        return self.text()
+
+    def text(self) -> str:
+        """What the readout shows, as plain text."""
+        return self.last.text()
+
+    def _repr_mimebundle_(self, **kwargs: object) -> dict[str, Any]:
+        # Displaying the lab displays its widgets.
+        bundle: dict[str, Any] = self.view._repr_mimebundle_(**kwargs)
+        return bundle
+
+
+def _text(description: str, value: str) -> Any:
+    return widgets.Text(value=value, description=description, layout=_WIDE, style=_LABELS)
+
+
+def _area(description: str, value: str) -> Any:
+    return widgets.Textarea(value=value, description=description, layout=_BOX, style=_LABELS)
+
+
+def matcher_lab(matcher: str = "Edit|Write", tool: str = "Write") -> Lab:
+    """Type a matcher and a tool name; see the branch taken, the result and why."""
+    controls = {
+        "matcher": _text("matcher", matcher),
+        "omitted": widgets.Checkbox(value=False, description="leave the matcher key out"),
+        "tool": _text("tool_name", tool),
+        "rules": widgets.ToggleButtons(
+            options=[(rules.value, rules) for rules in RuleSet], value=RuleSet.COURSE
+        ),
+        "narrow": widgets.Checkbox(value=False, description="FileChanged / StopFailure"),
+    }
+
+    def compute(values: dict[str, Any]) -> Readout:
+        controls["matcher"].disabled = values["omitted"]
+        chosen = None if values["omitted"] else values["matcher"]
+        return matcher_readout(chosen, values["tool"], values["rules"], narrow=values["narrow"])
+
+    return Lab(controls, compute)
+
+
+def exit_code_lab(code: str = "2", stderr: str = "Blocked: no force-push from Claude\n") -> Lab:
+    """Type an exit code (as JSON) and stderr; see the verdict and what it means."""
+    controls = {"code": _text("exit code", code), "stderr": _area("stderr", stderr)}
+    return Lab(controls, lambda values: exit_code_readout(values["code"], values["stderr"]))
+
+
+def decide_lab(
+    output: str = '{"updatedInput": {"command": "ls"}}', tool_input: str = '{"command": "rm"}'
+) -> Lab:
+    """Edit a hook's JSON output and the tool input; see the effect on the pending call."""
+    controls = {"output": _area("hook stdout", output), "input": _area("tool_input", tool_input)}
+    return Lab(controls, lambda values: decide_readout(values["output"], values["input"]))
