@@ -1,0 +1,503 @@
+"""Self-checks for the notebook exercises: a learner's function against a stage's fixtures.
+
+``check_matcher(match_hook)``, ``check_exit_code(interpret_exit_code)`` and
+``check_apply(apply_pre_tool_use)`` run every case of the stage's fixtures
+(``fixtures/<stage>/case.json`` and each ``extra/<name>/case.json``) through the
+learner's function, exactly as the grader feeds the package's own, and compare
+with ``expected.json``. Nothing the learner's function does escapes as a
+traceback: a raise or a wrong return type is a failing case with its message.
+"""
+
+from __future__ import annotations
+
+import copy
+import html
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from importlib import resources
+from pathlib import Path
+from typing import Final, TypeAlias
+
+from hookcourse import jsjson
+from hookcourse.grader import _describe as describe_value
+from hookcourse.js import (
+    UNDEFINED,
+    JSValue,
+    Undefined,
+    is_js_number,
+    is_nullish,
+    js_trim,
+    strict_equals_number,
+)
+from hookcourse.jsregex import RegexEngine, regex_error, regex_test
+from hookcourse.labs.logic import python_re_search, python_thinks_name_list
+from hookcourse.matcher import MatchBranch, explain_match
+
+FIXTURES: Final = Path(__file__).resolve().parent.parent / "fixtures"
+
+Arguments: TypeAlias = "tuple[JSValue | Undefined, ...]"
+
+
+class Exercise(StrEnum):
+    """The notebook exercises, named after the function the learner writes."""
+
+    MATCH_HOOK = "match_hook"
+    INTERPRET_EXIT_CODE = "interpret_exit_code"
+    APPLY_PRE_TOOL_USE = "apply_pre_tool_use"
+
+
+class CaseProblem(ValueError):
+    """A fixture case the exercise cannot turn into a call; the message says what to fix."""
+
+
+class WrongReturn(ValueError):
+    """A learner's return value of the wrong shape; the message says what was expected."""
+
+
+def _member(case: JSValue, key: str) -> JSValue | Undefined:
+    return case.get(key, UNDEFINED) if isinstance(case, dict) else UNDEFINED
+
+
+# -- how each exercise reads a case (as hookcourse.grader does) --------------------------------
+
+
+def _match_arguments(case: JSValue) -> Arguments:
+    matcher = _member(case, "matcher")
+    if not isinstance(matcher, str | Undefined):
+        raise CaseProblem(f"matcher must be a string or left out, got {describe_value(matcher)}")
+    return (None if isinstance(matcher, Undefined) else matcher, _member(case, "tool"))
+
+
+def _exit_arguments(case: JSValue) -> Arguments:
+    code, stderr = _member(case, "code"), _member(case, "stderr")
+    if isinstance(stderr, str):
+        return (code, stderr)
+    if strict_equals_number(code, 0):
+        return (code, "")
+    raise CaseProblem(f"stderr must be a string when code is not 0, got {describe_value(stderr)}")
+
+
+def _apply_arguments(case: JSValue) -> Arguments:
+    output = _member(case, "output")
+    if is_nullish(output):
+        raise CaseProblem(f"output must be the hook's JSON output, got {describe_value(output)}")
+    return (output if isinstance(output, dict) else {}, _member(case, "input"))
+
+
+# -- case families: which misreading of JavaScript a case catches (hints are keyed by these) ---
+
+
+def _match_family(arguments: Arguments) -> str:
+    matcher, tool = arguments
+    result = explain_match(matcher if isinstance(matcher, str) else None, tool)
+    if result.branch is MatchBranch.ALL:
+        return "match-all"
+    if not isinstance(matcher, str) or not isinstance(tool, str):
+        return "tool-not-a-string"
+    if result.branch is MatchBranch.EXACT:
+        as_regex = regex_test(matcher, tool, RegexEngine.NODE)
+        return "name-list" if as_regex != result.matched else "exact"
+    if python_thinks_name_list(matcher):
+        return "ascii-word"
+    if regex_error(matcher, RegexEngine.NODE) is not None:
+        return "invalid-regex"
+    if python_re_search(matcher, tool) != result.matched:
+        return "js-not-python"
+    if regex_test(f"^(?:{matcher})$", tool, RegexEngine.NODE) != result.matched:
+        return "unanchored"
+    return "regex"
+
+
+def _exit_family(arguments: Arguments) -> str:
+    code, stderr = arguments
+    if not is_js_number(code):
+        return "strict-equality"
+    if strict_equals_number(code, 0):
+        return "success"
+    text = stderr if isinstance(stderr, str) else ""
+    if js_trim(text) != text.strip():
+        return "js-trim"
+    if strict_equals_number(code, 2):
+        return "block" if js_trim(text) else "block-default-reason"
+    return "warn" if js_trim(text) else "warn-no-reason"
+
+
+def _python_falsy_kept(value: JSValue | Undefined) -> bool:
+    """Kept by ``??`` but dropped by Python's ``or``: "", 0, false, {} and []."""
+    return not is_nullish(value) and not value
+
+
+def _apply_family(arguments: Arguments) -> str:
+    output, _ = arguments
+    fields = output if isinstance(output, dict) else {}
+    decision = fields.get("decision", UNDEFINED)
+    rewritten = fields.get("updatedInput", UNDEFINED)
+    context = fields.get("additionalContext", UNDEFINED)
+    if decision == "block":
+        reason = fields.get("reason", UNDEFINED)
+        if not is_nullish(rewritten):
+            return "block-keeps-input"
+        if not is_nullish(context):
+            return "block-no-context"
+        if _python_falsy_kept(reason):
+            return "nullish-not-falsy"
+        return "block-default-reason" if is_nullish(reason) else "block"
+    if not is_nullish(decision):
+        return "only-block-blocks"
+    if _python_falsy_kept(rewritten) or _python_falsy_kept(context):
+        return "nullish-not-falsy"
+    if rewritten is None or context is None:
+        return "null-falls-back"
+    if not is_nullish(rewritten):
+        return "rewrite"
+    return "inject" if not is_nullish(context) else "pass-through"
+
+
+# -- what a learner's function returned, as JSON -----------------------------------------------
+
+
+def _as_boolean(value: object) -> JSValue:
+    if isinstance(value, bool):
+        return value
+    if value is None:
+        raise WrongReturn("returned None: does every branch return True or False?")
+    raise WrongReturn(f"returned {value!r} ({type(value).__name__}); return True or False")
+
+
+def _as_object(keys: str) -> Callable[[object], JSValue]:
+    def read(value: object) -> JSValue:
+        to_json = getattr(value, "to_json", None)
+        if callable(to_json):
+            value = to_json()
+        if not isinstance(value, Mapping):
+            got = "None" if value is None else f"a {type(value).__name__}"
+            raise WrongReturn(f"returned {got}; return a dict with the keys {keys}")
+        try:
+            # JSON.stringify's view: undefined members vanish, every number is a double.
+            return jsjson.parse(jsjson.stringify(dict(value)))
+        except Exception as error:
+            raise WrongReturn(f"returned a dict JSON cannot hold ({error})") from None
+
+    return read
+
+
+@dataclass(frozen=True)
+class _Spec:
+    stage: str
+    case_key: str
+    expected_key: str
+    arguments: Callable[[JSValue], Arguments]
+    family: Callable[[Arguments], str]
+    result: Callable[[object], JSValue]
+
+
+_SPECS: Final = {
+    Exercise.MATCH_HOOK: _Spec(
+        "matcher-and-dispatch", "cases", "matches", _match_arguments, _match_family, _as_boolean
+    ),
+    Exercise.INTERPRET_EXIT_CODE: _Spec(
+        "matcher-and-dispatch",
+        "exitCases",
+        "exits",
+        _exit_arguments,
+        _exit_family,
+        _as_object("block, warn, reason"),
+    ),
+    Exercise.APPLY_PRE_TOOL_USE: _Spec(
+        "decide-and-modify",
+        "cases",
+        "effects",
+        _apply_arguments,
+        _apply_family,
+        _as_object("allowed, input, injectedContext, reason"),
+    ),
+}
+
+
+def hints() -> dict[str, dict[str, str]]:
+    """The hint for each exercise's case families (``data/exercise_hints.json``)."""
+    text = resources.files("hookcourse").joinpath("data/exercise_hints.json").read_text("utf-8")
+    loaded: dict[str, dict[str, str]] = json.loads(text)
+    return loaded
+
+
+def same_json(expected: JSValue, got: JSValue) -> bool:
+    """Deep equality as a JSON comparison sees it: ``true`` is not ``1``, key order is free."""
+    if isinstance(expected, dict):
+        return (
+            isinstance(got, dict)
+            and expected.keys() == got.keys()
+            and all(same_json(expected[key], got[key]) for key in expected)
+        )
+    if isinstance(expected, list):
+        return (
+            isinstance(got, list)
+            and len(expected) == len(got)
+            and all(same_json(e, g) for e, g in zip(expected, got, strict=True))
+        )
+    if is_js_number(expected) or is_js_number(got):
+        return is_js_number(expected) and is_js_number(got) and expected == got
+    return type(expected) is type(got) and expected == got
+
+
+def _difference(expected: JSValue, got: JSValue) -> str | None:
+    """The first top-level key that differs between two objects, in words."""
+    if not isinstance(expected, dict) or not isinstance(got, dict):
+        return None
+    for key in expected:
+        if key not in got:
+            return f"the key {jsjson.quote(key)} is missing"
+        if not same_json(expected[key], got[key]):
+            return (
+                f"{key} should be {jsjson.stringify(expected[key])}, "
+                f"not {jsjson.stringify(got[key])}"
+            )
+    extra = [key for key in got if key not in expected]
+    return f"unexpected key {jsjson.quote(extra[0])}" if extra else None
+
+
+# -- fixtures ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FixtureCase:
+    """One case: where it is written, the call it makes, and the expected result as JSON."""
+
+    where: str
+    arguments: Arguments
+    expected: JSValue
+
+
+def _read_json(path: Path, root: Path) -> JSValue:
+    try:
+        return jsjson.parse(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as error:
+        raise CaseProblem(f"{path.relative_to(root)} cannot be read ({error})") from None
+    except jsjson.JSONSyntaxError as error:
+        raise CaseProblem(f"{path.relative_to(root)} is not valid JSON ({error})") from None
+
+
+def load_cases(
+    exercise: Exercise, fixtures: Path = FIXTURES
+) -> tuple[list[FixtureCase], list[str]]:
+    """The exercise's cases from the seed fixture and every ``extra/<name>`` one, and problems."""
+    spec = _SPECS[exercise]
+    stage = fixtures / spec.stage
+    if not (stage / "case.json").is_file():
+        return [], [f"no fixtures at {stage}: open the notebook from the hookcourse checkout"]
+    extras = sorted(p for p in (stage / "extra").glob("*") if (p / "case.json").is_file())
+    cases: list[FixtureCase] = []
+    problems: list[str] = []
+    for folder in [stage, *extras]:
+        name = "case.json" if folder == stage else f"extra/{folder.name}"
+        try:
+            case_file = _read_json(folder / "case.json", stage)
+            expected_file = _read_json(folder / "expected.json", stage)
+        except CaseProblem as problem:
+            problems.append(str(problem))
+            continue
+        inputs = _member(case_file, spec.case_key)
+        outputs = _member(expected_file, spec.expected_key)
+        if isinstance(inputs, Undefined) and isinstance(outputs, Undefined):
+            continue
+        if not isinstance(inputs, list) or not isinstance(outputs, list):
+            problems.append(f"{name}: {spec.case_key} and {spec.expected_key} must both be lists")
+            continue
+        if len(inputs) != len(outputs):
+            problems.append(
+                f"{name}: {len(inputs)} {spec.case_key} but {len(outputs)} {spec.expected_key}"
+            )
+            continue
+        for index, (case, expected) in enumerate(zip(inputs, outputs, strict=True)):
+            where = f"{name} {spec.case_key}[{index}]"
+            try:
+                cases.append(FixtureCase(where, spec.arguments(case), expected))
+            except CaseProblem as problem:
+                problems.append(f"{where}: {problem}")
+    return cases, problems
+
+
+# -- running and reporting ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CaseOutcome:
+    """One case run through the learner's function."""
+
+    case: FixtureCase
+    family: str
+    passed: bool
+    got: str  # the result as JSON, or what went wrong instead
+    detail: str | None = None  # the precise difference, when there is one
+    not_implemented: bool = False
+
+    def call(self, name: str) -> str:
+        """The call as Python source, e.g. ``match_hook('Edit|Write', 'MultiEdit')``."""
+        return f"{name}({', '.join(repr(argument) for argument in self.case.arguments)})"
+
+
+def run_case(exercise: Exercise, fn: Callable[..., object], case: FixtureCase) -> CaseOutcome:
+    """Call ``fn`` on one case (with its own copy of the arguments) and judge the result."""
+    spec = _SPECS[exercise]
+    family = spec.family(case.arguments)
+    try:
+        returned = fn(*copy.deepcopy(case.arguments))
+    except NotImplementedError:
+        return CaseOutcome(case, family, False, "raised NotImplementedError", None, True)
+    except Exception as error:
+        return CaseOutcome(case, family, False, f"raised {type(error).__name__}: {error}")
+    try:
+        got = spec.result(returned)
+    except WrongReturn as wrong:
+        return CaseOutcome(case, family, False, str(wrong))
+    passed = same_json(case.expected, got)
+    detail = None if passed else _difference(case.expected, got)
+    return CaseOutcome(case, family, passed, jsjson.stringify(got), detail)
+
+
+def _clip(text: str, width: int = 72) -> str:
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+@dataclass(frozen=True, repr=False)
+class CheckResult:
+    """The outcome of ``check``: a table by case family, and the first failing case in full."""
+
+    name: str
+    outcomes: tuple[CaseOutcome, ...]
+    problems: tuple[str, ...] = ()
+
+    @property
+    def passed(self) -> bool:
+        """True when every case passes and the fixtures had no problems."""
+        return bool(self.outcomes) and not self.problems and all(o.passed for o in self.outcomes)
+
+    @property
+    def not_yet(self) -> bool:
+        """True when the function is still the starter (every case raised NotImplementedError)."""
+        return bool(self.outcomes) and all(o.not_implemented for o in self.outcomes)
+
+    @property
+    def first_failure(self) -> CaseOutcome | None:
+        """The first failing case in fixture order, or None."""
+        return next((o for o in self.outcomes if not o.passed), None)
+
+    def hint(self) -> str | None:
+        """The hint for the first failing case's family."""
+        failure = self.first_failure
+        return None if failure is None else hints()[self.name].get(failure.family)
+
+    def summary(self) -> str:
+        """One line: passed, not yet, or how many cases pass."""
+        if self.not_yet:
+            return (
+                f"{self.name}: not yet. Your function still raises NotImplementedError: "
+                "write its body, then run this cell again."
+            )
+        total = len(self.outcomes)
+        if not total:
+            return f"{self.name}: cannot run, see the problems below"
+        passing = sum(o.passed for o in self.outcomes)
+        if self.passed:
+            return f"{self.name}: passed, all {total} cases"
+        return f"{self.name}: {passing} of {total} cases pass"
+
+    def families(self) -> list[tuple[str, int, int]]:
+        """(family, passing, total) in the order families first appear."""
+        counts: dict[str, list[int]] = {}
+        for outcome in self.outcomes:
+            tally = counts.setdefault(outcome.family, [0, 0])
+            tally[0] += outcome.passed
+            tally[1] += 1
+        return [(family, passing, total) for family, (passing, total) in counts.items()]
+
+    def failure_rows(self) -> list[tuple[str, str]]:
+        """The first failing case as labelled rows: where, call, expected, got, hint."""
+        failure = self.first_failure
+        if failure is None or self.not_yet:
+            return []
+        rows = [
+            ("case", failure.case.where),
+            ("call", failure.call(self.name)),
+            ("expected", jsjson.stringify(failure.case.expected)),
+            ("got", failure.got),
+        ]
+        if failure.detail:
+            rows.append(("difference", failure.detail))
+        hint = self.hint()
+        if hint:
+            rows.append(("hint", f"({failure.family}) {hint}"))
+        return rows
+
+    def text(self) -> str:
+        """The whole report as plain text."""
+        lines = [self.summary()]
+        lines += [f"  fixture problem: {problem}" for problem in self.problems]
+        if self.not_yet:
+            return "\n".join(lines)
+        for family, passing, total in self.families():
+            mark = "ok  " if passing == total else "FAIL"
+            lines.append(f"  {mark}  {family:<22} {passing}/{total}")
+        rows = self.failure_rows()
+        if rows:
+            lines.append("First failing case:")
+            lines += [f"  {label:<10}  {value}" for label, value in rows]
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return self.text()
+
+    def _repr_html_(self) -> str:
+        colour = "#1a7f37" if self.passed else "#9a6700" if self.not_yet else "#b42318"
+        parts = [f"<p><b style='color:{colour}'>{html.escape(self.summary())}</b></p>"]
+        parts += [f"<p>fixture problem: {html.escape(p)}</p>" for p in self.problems]
+        if self.not_yet:
+            return "".join(parts)
+        parts.append("<table><tr><th>case family</th><th>pass</th><th></th></tr>")
+        for family, passing, total in self.families():
+            mark = "&#10003;" if passing == total else "&#10007;"
+            parts.append(f"<tr><td>{family}</td><td>{passing}/{total}</td><td>{mark}</td></tr>")
+        parts.append("</table>")
+        rows = self.failure_rows()
+        if rows:
+            cells = "".join(
+                f"<tr><th style='text-align:left'>{label}</th>"
+                f"<td><code>{html.escape(_clip(value, 400))}</code></td></tr>"
+                for label, value in rows
+            )
+            parts.append(f"<p>First failing case:</p><table>{cells}</table>")
+        return "".join(parts)
+
+
+def check(
+    exercise: Exercise | str, fn: Callable[..., object], fixtures: Path = FIXTURES
+) -> CheckResult:
+    """Run ``fn`` over every fixture case of ``exercise`` and report; never raises."""
+    names = [member.value for member in Exercise]
+    if exercise not in names:
+        problem = f"no exercise named {exercise!r}; choose one of {', '.join(names)}"
+        return CheckResult(str(exercise), (), (problem,))
+    chosen = Exercise(exercise)
+    if not callable(fn):
+        problem = f"pass your function itself, e.g. check({chosen.value!r}, {chosen.value})"
+        return CheckResult(chosen.value, (), (f"{problem}; got {fn!r}",))
+    cases, problems = load_cases(chosen, fixtures)
+    outcomes = tuple(run_case(chosen, fn, case) for case in cases)
+    return CheckResult(chosen.value, outcomes, tuple(problems))
+
+
+def check_matcher(fn: Callable[..., object], fixtures: Path = FIXTURES) -> CheckResult:
+    """Check a learner's ``match_hook(matcher, tool_name)``."""
+    return check(Exercise.MATCH_HOOK, fn, fixtures)
+
+
+def check_exit_code(fn: Callable[..., object], fixtures: Path = FIXTURES) -> CheckResult:
+    """Check a learner's ``interpret_exit_code(code, stderr)``."""
+    return check(Exercise.INTERPRET_EXIT_CODE, fn, fixtures)
+
+
+def check_apply(fn: Callable[..., object], fixtures: Path = FIXTURES) -> CheckResult:
+    """Check a learner's ``apply_pre_tool_use(output, tool_input)``."""
+    return check(Exercise.APPLY_PRE_TOOL_USE, fn, fixtures)
