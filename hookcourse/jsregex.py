@@ -8,9 +8,13 @@ JavaScript engines that matter here:
   regress accepts it.
 * Without the ``u`` flag, ``\\u{41}`` is the letter ``u`` then ``{41}``;
   regress decodes it as a code point escape.
-* JavaScript matches UTF-16 code units; regress matches code points. Surrogate
-  code units are mapped to a private-use block on both sides, so ``.`` matches
-  one half of an emoji, as it does in JavaScript.
+* JavaScript matches UTF-16 code units; regress matches code points. Every
+  surrogate code unit, in the pattern and in the subject, is written as a
+  stand-in from the supplementary private-use block U+F0000-U+F07FF, which no
+  rewritten text can otherwise contain (astral characters are split into their
+  units first). So ``.`` matches one half of an emoji, as in JavaScript, and a
+  class range that spans surrogates, such as ``[\\u0000-\\uffff]``, is split
+  into its parts below, inside and above the surrogate block.
 * Node 20 (V8) predates ES2025: it rejects modifier groups ``(?i:...)`` and
   duplicate group names. Bun (JavaScriptCore), which Claude Code ships on,
   accepts both, as regress does.
@@ -44,51 +48,49 @@ class _Invalid(Exception):
 
 
 _SURROGATE_FIRST: Final = 0xD800
-_SURROGATE_COUNT: Final = 0x800
-# Private-use blocks the size of the surrogate range, tried in order; the first one
-# that neither the pattern nor the subject uses stands in for the surrogates.
-_STAND_IN_BLOCKS: Final = (0xE000, 0xF000)
+_SURROGATE_LAST: Final = 0xDFFF
+_BMP_AFTER_SURROGATES: Final = 0xE000
+# Stand-in for surrogate unit u: chr(_STAND_IN + u - 0xD800), in Supplementary Private Use
+# Area-A. After the rewrite no other astral code point is left, so it cannot collide.
+_STAND_IN: Final = 0xF0000
 _HEX: Final = frozenset("0123456789abcdefABCDEF")
 _DIGITS: Final = frozenset("0123456789")
+_OCTAL: Final = frozenset("01234567")
+_CLASS_ESCAPES: Final = frozenset("dDwWsS")
+_CONTROL_ESCAPES: Final = {"b": 8, "t": 9, "n": 10, "v": 11, "f": 12, "r": 13, "-": 45}
 _CACHE_LIMIT: Final = 4096
-# (pattern, engine, stand-in block) -> (compiled regex, None) or (None, SyntaxError text)
-_compiled: dict[tuple[str, str, int], tuple[regress.Regex | None, str | None]] = {}
+# (pattern, engine) -> (compiled regex, None) or (None, SyntaxError text)
+_compiled: dict[tuple[str, str], tuple[regress.Regex | None, str | None]] = {}
 
 
-def _stand_in_base(*texts: str) -> int:
-    if all(text.isascii() for text in texts):
-        return _STAND_IN_BLOCKS[0]
-    for base in _STAND_IN_BLOCKS:
-        low, high = chr(base), chr(base + _SURROGATE_COUNT - 1)
-        if not any(low <= ch <= high for text in texts for ch in text):
-            return base
-    return _STAND_IN_BLOCKS[0]
+def _is_surrogate(unit: int) -> bool:
+    return _SURROGATE_FIRST <= unit <= _SURROGATE_LAST
 
 
-def _has_wide_or_surrogate(text: str) -> bool:
+def _stand_in(unit: int) -> str:
+    return chr(_STAND_IN + unit - _SURROGATE_FIRST)
+
+
+def _code_units(ch: str) -> list[int]:
+    """The UTF-16 code units of one character (a lone surrogate is its own unit)."""
+    point = ord(ch)
+    if point < 0x10000:
+        return [point]
+    point -= 0x10000
+    return [0xD800 + (point >> 10), 0xDC00 + (point & 0x3FF)]
+
+
+def _unit_text(unit: int) -> str:
+    """How regress is shown one code unit: itself, or its stand-in if it is a surrogate."""
+    return _stand_in(unit) if _is_surrogate(unit) else chr(unit)
+
+
+def _to_code_units(text: str) -> str:
+    """``text`` as regress should see it: one code point per UTF-16 code unit."""
     # Pure ASCII is the common case and str.isascii() is a single C call.
-    return not text.isascii() and any(
-        ch >= "\U00010000" or "\ud800" <= ch <= "\udfff" for ch in text
-    )
-
-
-def _to_code_units(text: str, base: int) -> str:
-    """Rewrite astral characters and surrogates as stand-ins for their UTF-16 code units."""
-    if not _has_wide_or_surrogate(text):
+    if text.isascii():
         return text
-    out: list[str] = []
-    for ch in text:
-        point = ord(ch)
-        if point >= 0x10000:
-            point -= 0x10000
-            high, low = 0xD800 + (point >> 10), 0xDC00 + (point & 0x3FF)
-            out.append(chr(base + high - _SURROGATE_FIRST))
-            out.append(chr(base + low - _SURROGATE_FIRST))
-        elif _SURROGATE_FIRST <= point < _SURROGATE_FIRST + _SURROGATE_COUNT:
-            out.append(chr(base + point - _SURROGATE_FIRST))
-        else:
-            out.append(ch)
-    return "".join(out)
+    return "".join(_unit_text(unit) for ch in text for unit in _code_units(ch))
 
 
 def _quantifier_at(pattern: str, index: int) -> bool:
@@ -134,68 +136,215 @@ def _group_name(pattern: str, start: int) -> str | None:
     return "".join(name)
 
 
-def _prepass(pattern: str, engine: str, base: int) -> str:
-    """The pattern regress should compile; raises _Invalid where JavaScript throws."""
-    out: list[str] = []
-    names: set[str] = set()
+def _opens_named_group(pattern: str, index: int) -> bool:
+    return pattern.startswith("(?<", index) and pattern[index + 3 : index + 4] not in ("=", "!")
+
+
+def _named_groups(pattern: str) -> dict[str, list[int]]:
+    """Each group name outside classes, with the numbers of the groups that carry it."""
+    groups: dict[str, list[int]] = {}
+    count = 0
     in_class = False
     i = 0
     while i < len(pattern):
         ch = pattern[i]
-        if ch == "\\" and i + 1 < len(pattern):
-            escaped = pattern[i + 1]
-            if escaped in "bB" and not in_class and _quantifier_at(pattern, i + 2):
-                raise _Invalid("Nothing to repeat")
-            if escaped == "u" and pattern.startswith("{", i + 2):
-                out.append(
-                    "u"
-                )  # an identity escape; the braces after it are literal or a quantifier
-                i += 2
-                continue
-            unit = _hex_at(pattern, i + 2, 4) if escaped == "u" else None
-            if unit is not None and _SURROGATE_FIRST <= unit < _SURROGATE_FIRST + _SURROGATE_COUNT:
-                out.append(f"\\u{base + unit - _SURROGATE_FIRST:04x}")
-                i += 6
-                continue
-            out.append(pattern[i : i + 2])
+        if ch == "\\":
             i += 2
             continue
         if in_class:
             in_class = ch != "]"
         elif ch == "[":
-            # In JavaScript "[]" and "[^]" are complete classes: a "]" right after "[" or
-            # "[^" closes the class instead of being a literal.
-            opener = 2 if pattern.startswith("[^", i) else 1
-            out.append(pattern[i : i + opener])
-            i += opener
-            in_class = not pattern.startswith("]", i)
-            if not in_class:
-                out.append("]")
-                i += 1
-            continue
-        elif ch == "(" and pattern.startswith("(?", i) and engine == RegexEngine.NODE:
-            kind = pattern[i + 2 : i + 3]
-            if kind not in (":", "=", "!", "<"):
-                raise _Invalid("Invalid group")
-            if kind == "<" and pattern[i + 3 : i + 4] not in ("=", "!"):
-                name = _group_name(pattern, i + 3)
-                if name is not None and name in names:
-                    raise _Invalid("Duplicate capture group name")
-                if name is not None:
-                    names.add(name)
-        out.append(ch)
+            in_class = True
+        elif ch == "(" and not pattern.startswith("(?", i):
+            count += 1
+        elif _opens_named_group(pattern, i):
+            count += 1
+            groups.setdefault(_group_name(pattern, i + 3) or "", []).append(count)
         i += 1
-    return _to_code_units("".join(out), base)
+    return groups
 
 
-def _compile(pattern: str, engine: str, base: int) -> tuple[regress.Regex | None, str | None]:
-    key = (pattern, engine, base)
+class _Atom:
+    """One class atom: its text for regress, and its code unit (None for ``\\d`` and kin)."""
+
+    __slots__ = ("dash", "text", "unit")
+
+    def __init__(self, text: str, unit: int | None, dash: bool = False) -> None:
+        self.text = text
+        self.unit = unit
+        self.dash = dash  # an unescaped "-", which can make a range
+
+
+def _literal_atoms(ch: str, prefix: str = "") -> list[_Atom]:
+    units = _code_units(ch)
+    atoms = [_Atom(_unit_text(unit), unit) for unit in units]
+    atoms[0].text = prefix + atoms[0].text
+    return atoms
+
+
+def _class_escape(pattern: str, i: int, named: bool) -> tuple[list[_Atom], int]:
+    """The atoms of the escape at ``pattern[i]`` inside a class, and where it ends."""
+    if i + 1 >= len(pattern):
+        raise _Invalid("\\ at end of pattern")
+    escaped = pattern[i + 1]
+    if escaped in _CLASS_ESCAPES:
+        return [_Atom(pattern[i : i + 2], None)], i + 2
+    if escaped in _CONTROL_ESCAPES:
+        return [_Atom(f"\\x{_CONTROL_ESCAPES[escaped]:02x}", _CONTROL_ESCAPES[escaped])], i + 2
+    if escaped == "c":
+        letter = pattern[i + 2 : i + 3]
+        # Annex B: inside a class, \c also takes a digit or _ (ClassControlLetter).
+        if letter and letter.isascii() and (letter.isalnum() or letter == "_"):
+            unit = ord(letter) % 32
+            return [_Atom(f"\\x{unit:02x}", unit)], i + 3
+        return [_Atom("\\\\", ord("\\"))], i + 1  # a backslash; the "c" is read next
+    if escaped in "xu":
+        count = 2 if escaped == "x" else 4
+        value = _hex_at(pattern, i + 2, count)
+        if value is None:  # without the u flag, \x4 and \u{41} start with a plain x or u
+            return [_Atom(escaped, ord(escaped))], i + 2
+        text = _stand_in(value) if _is_surrogate(value) else pattern[i : i + 2 + count]
+        return [_Atom(text, value)], i + 2 + count
+    if escaped in _OCTAL:  # Annex B legacy octal: at most \377
+        end = i + 2
+        longest = i + (4 if escaped in "0123" else 3)
+        while end < longest and end < len(pattern) and pattern[end] in _OCTAL:
+            end += 1
+        unit = int(pattern[i + 1 : end], 8)
+        return [_Atom(f"\\x{unit:02x}", unit)], end
+    if escaped == "k" and named:
+        raise _Invalid("Invalid escape")
+    return _literal_atoms(escaped, prefix="\\"), i + 2  # an identity escape
+
+
+def _split_range(low: int, high: int) -> str:
+    """A class range over code units, as regress ranges over code points and stand-ins."""
+    parts = []
+    if low < _SURROGATE_FIRST:
+        parts.append(f"\\u{low:04x}-\\u{min(high, _SURROGATE_FIRST - 1):04x}")
+    inner_low, inner_high = max(low, _SURROGATE_FIRST), min(high, _SURROGATE_LAST)
+    if inner_low <= inner_high:
+        parts.append(f"{_stand_in(inner_low)}-{_stand_in(inner_high)}")
+    if high >= _BMP_AFTER_SURROGATES:
+        parts.append(f"\\u{max(low, _BMP_AFTER_SURROGATES):04x}-\\u{high:04x}")
+    return "".join(parts)
+
+
+def _char_class(pattern: str, i: int, named: bool) -> tuple[str, int]:
+    """The class opening at ``pattern[i]``, rewritten for regress, and where it ends."""
+    j = i + 1
+    opener = "[^" if pattern.startswith("^", j) else "["
+    j += len(opener) - 1
+    atoms: list[_Atom] = []
+    # In JavaScript "[]" and "[^]" are complete classes: the first "]" always closes.
+    while j < len(pattern) and pattern[j] != "]":
+        if pattern[j] == "\\":
+            more, j = _class_escape(pattern, j, named)
+        else:
+            more = (
+                [_Atom("\\-", ord("-"), dash=True)]  # escaped: regress must not join neighbours
+                if pattern[j] == "-"
+                else _literal_atoms(pattern[j])
+            )
+            j += 1
+        atoms.extend(more)
+    if j >= len(pattern):
+        raise _Invalid("Unterminated character class")
+    parts = [opener]
+    k = 0
+    while k < len(atoms):
+        low = atoms[k]
+        if k + 2 < len(atoms) and atoms[k + 1].dash:
+            high = atoms[k + 2]
+            k += 3
+            if low.unit is None or high.unit is None:
+                # Annex B: a range with a class escape at either end is the union of the parts.
+                parts.append(f"{low.text}\\-{high.text}")
+            elif low.unit > high.unit:
+                raise _Invalid("Range out of order in character class")
+            elif high.unit < _SURROGATE_FIRST or low.unit > _SURROGATE_LAST:
+                parts.append(f"{low.text}-{high.text}")
+            else:
+                parts.append(_split_range(low.unit, high.unit))
+            continue
+        parts.append(low.text)
+        k += 1
+    parts.append("]")
+    return "".join(parts), j + 1
+
+
+def _escape(pattern: str, i: int, named: dict[str, list[int]]) -> tuple[str, int]:
+    """The escape at ``pattern[i]`` outside classes, rewritten for regress, and where it ends."""
+    if i + 1 >= len(pattern):
+        return "\\", i + 1  # regress reports the dangling backslash
+    escaped = pattern[i + 1]
+    if escaped in "bB" and _quantifier_at(pattern, i + 2):
+        raise _Invalid("Nothing to repeat")
+    if escaped == "u":
+        unit = _hex_at(pattern, i + 2, 4)
+        if unit is None:  # without the u flag, \u{41} and \u12 start with a plain u
+            return "u", i + 2
+        return (_stand_in(unit) if _is_surrogate(unit) else pattern[i : i + 6]), i + 6
+    if escaped == "k" and named and pattern.startswith("<", i + 2):
+        end = pattern.find(">", i + 3)
+        numbers = named.get(_group_name(pattern, i + 3) or "", [])
+        if end > 0 and len(numbers) > 1:
+            # A name shared by groups in different alternatives (ES2025): at most one of
+            # them takes part in a match, and a reference to a group that did not is
+            # empty, so referring to all of them in a row is the reference to the one
+            # that did. regress would instead refer to one of them only.
+            return "(?:" + "".join(f"\\{number}" for number in numbers) + ")", end + 1
+        if end > 0:  # a named reference: the name is copied as written, like the group's
+            return pattern[i : end + 1], end + 1
+    return "\\" + _to_code_units(escaped), i + 2
+
+
+def _group_opening(pattern: str, i: int, engine: str, names: set[str]) -> tuple[str, int]:
+    """The ``(?`` construct at ``pattern[i]``: named groups verbatim, Node 20's syntax checked."""
+    if _opens_named_group(pattern, i):
+        end = pattern.find(">", i + 3)
+        if end < 0:
+            raise _Invalid("Invalid capture group name")
+        if engine == RegexEngine.NODE:
+            name = _group_name(pattern, i + 3)
+            if name in names:
+                raise _Invalid("Duplicate capture group name")
+            names.add(name or "")
+        # regress reads names, \u escapes and astral letters included, as JavaScript does.
+        return pattern[i : end + 1], end + 1
+    if engine == RegexEngine.NODE and pattern[i + 2 : i + 3] not in (":", "=", "!", "<"):
+        raise _Invalid("Invalid group")
+    return "(?", i + 2
+
+
+def _prepass(pattern: str, engine: str) -> str:
+    """The pattern regress should compile; raises _Invalid where JavaScript throws."""
+    named = _named_groups(pattern)
+    out: list[str] = []
+    names: set[str] = set()
+    i = 0
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\":
+            text, i = _escape(pattern, i, named)
+        elif ch == "[":
+            text, i = _char_class(pattern, i, bool(named))
+        elif ch == "(" and pattern.startswith("(?", i):
+            text, i = _group_opening(pattern, i, engine, names)
+        else:
+            text, i = _to_code_units(ch), i + 1
+        out.append(text)
+    return "".join(out)
+
+
+def _compile(pattern: str, engine: str) -> tuple[regress.Regex | None, str | None]:
+    key = (pattern, engine)
     found = _compiled.get(key)
     if found is not None:
         return found
     try:
         result: tuple[regress.Regex | None, str | None] = (
-            regress.Regex(_prepass(pattern, engine, base)),
+            regress.Regex(_prepass(pattern, engine)),
             None,
         )
     except _Invalid as error:
@@ -210,17 +359,16 @@ def _compile(pattern: str, engine: str, base: int) -> tuple[regress.Regex | None
 
 def regex_error(pattern: str, engine: str) -> str | None:
     """The SyntaxError ``new RegExp(pattern)`` throws in ``engine``, or None when it compiles."""
-    return _compile(pattern, engine, _stand_in_base(pattern))[1]
+    return _compile(pattern, engine)[1]
 
 
 def regex_test(pattern: str, subject: str, engine: str) -> bool:
     """``new RegExp(pattern).test(subject)``; a pattern that does not compile gives False."""
-    base = _stand_in_base(pattern, subject)
-    regex = _compile(pattern, engine, base)[0]
+    regex = _compile(pattern, engine)[0]
     if regex is None:
         return False
     try:
-        return regex.find(_to_code_units(subject, base)) is not None
+        return regex.find(_to_code_units(subject)) is not None
     except Exception:  # defensive: regress refusing a subject must not escape as a traceback
         return False
 
