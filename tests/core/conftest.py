@@ -1,0 +1,306 @@
+"""The differential corpus, the JavaScript oracle and the real program, shared by tests/core.
+
+The corpus is tests/oracle/corpus.json: families of cases, each the product of two axes,
+and seeded fuzz families of random patterns. Every case is serialised once, as JSON
+text, and that same text reaches node, the Python functions (through jsjson.parse) and
+./your_program.sh (inside a generated case file), so all three read identical input.
+Node runs once per test session, in the oracle's batch mode.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+ORACLE_DIR = REPO / "tests" / "oracle"
+ORACLE_PROGRAM = ORACLE_DIR / "program.mjs"
+PROGRAM = REPO / "your_program.sh"
+FIXTURES = REPO / "fixtures"
+STAGE_COMMANDS: dict[str, str] = json.loads((ORACLE_DIR / "stages.json").read_text())
+# The course's JavaScript reference runs on Node 20; newer engines accept ES2025 syntax.
+REFERENCE_NODE = "node v20."
+
+# kind -> (the case file's list key, its stage command, the two axes as (key, plural)).
+KINDS: dict[str, tuple[str, str, tuple[str, str], tuple[str, str]]] = {
+    "matches": ("cases", "hook-match", ("matcher", "matchers"), ("tool", "tools")),
+    "exits": ("exitCases", "hook-match", ("code", "codes"), ("stderr", "stderrs")),
+    "applies": ("cases", "hook-apply", ("output", "outputs"), ("input", "inputs")),
+}
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def json_text(value: Any) -> str:
+    """Compact-ish JSON for ``value``, raw UTF-8 except lone surrogates, which are escaped."""
+    text = json.dumps(value, ensure_ascii=False)
+    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def shown(value: Any) -> str:
+    """A value as an ASCII JSON literal, for mismatch reports."""
+    return json.dumps(value)
+
+
+@dataclass(frozen=True)
+class Family:
+    """One corpus family: its cases as JSON texts, in the order node answers them."""
+
+    kind: str
+    name: str
+    cases: tuple[str, ...]
+    engine_dependent: bool = False
+    program_only: bool = False
+    documented: tuple[bool, ...] | None = None  # B7 table: the documented test() results
+
+    @property
+    def id(self) -> str:
+        return f"{self.kind}/{self.name}"
+
+    @property
+    def command(self) -> str:
+        return KINDS[self.kind][1]
+
+    def case_file_text(self) -> str:
+        key, _, _, _ = KINDS[self.kind]
+        body = "[\n  " + ",\n  ".join(self.cases) + "\n]" if self.cases else "[]"
+        lists = {"cases": "[]", "exitCases": "[]"} if self.kind != "applies" else {"cases": "[]"}
+        lists[key] = body
+        return "{" + ", ".join(f'"{k}": {v}' for k, v in lists.items()) + "}\n"
+
+    def regex_pairs(self) -> list[tuple[str, str]]:
+        """The (pattern, subject) pairs among the cases where both are strings."""
+        if self.kind != "matches":
+            return []
+        pairs = []
+        for text in self.cases:
+            case = json.loads(text)
+            matcher, tool = case.get("matcher"), case.get("tool")
+            if isinstance(matcher, str) and isinstance(tool, str):
+                pairs.append((matcher, tool))
+        return pairs
+
+
+def _case(fields: list[tuple[str, str | None]]) -> str:
+    return "{" + ", ".join(f'"{key}": {text}' for key, text in fields if text is not None) + "}"
+
+
+def _axis(spec: dict[str, Any], key: str, plural: str) -> list[str | None]:
+    texts: list[str | None] = [json_text(value) for value in spec[plural]]
+    if key in spec.get("also_omitted", ()):
+        texts.append(None)  # the key is left out: undefined in JavaScript
+    return texts
+
+
+def _family(kind: str, spec: dict[str, Any]) -> Family:
+    _, _, (key_a, plural_a), (key_b, plural_b) = KINDS[kind]
+    if "pairs" in spec:
+        cases = tuple(
+            _case([(key_a, json_text(a)), (key_b, json_text(b))]) for a, b, _ in spec["pairs"]
+        )
+        documented = tuple(bool(answer) for _, _, answer in spec["pairs"])
+    else:
+        cases = tuple(
+            _case([(key_a, a), (key_b, b)])
+            for a in _axis(spec, key_a, plural_a)
+            for b in _axis(spec, key_b, plural_b)
+        )
+        documented = None
+    return Family(
+        kind,
+        spec["family"],
+        cases,
+        engine_dependent=spec.get("engine_dependent", False),
+        program_only=spec.get("program_only", False),
+        documented=documented,
+    )
+
+
+def fuzz_family(spec: dict[str, Any]) -> Family:
+    """Seeded random patterns over the spec's tokens, each against a few of its subjects."""
+    rng = random.Random(spec["seed"])
+    cases: dict[str, None] = {}  # insertion-ordered set: a pattern drawn twice is kept once
+    for _ in range(spec["patterns"]):
+        tokens = (rng.choice(spec["tokens"]) for _ in range(rng.randint(1, spec["max_tokens"])))
+        pattern = spec.get("prefix", "") + "".join(tokens) + spec.get("suffix", "")
+        for subject in rng.sample(spec["subjects"], spec["subjects_each"]):
+            cases[_case([("matcher", json_text(pattern)), ("tool", json_text(subject))])] = None
+    return Family("matches", spec["family"], tuple(cases))
+
+
+def load_corpus() -> list[Family]:
+    """Every family of tests/oracle/corpus.json, the fuzz families last."""
+    data = json.loads((ORACLE_DIR / "corpus.json").read_text(encoding="utf-8"))
+    families = [_family(kind, spec) for kind in KINDS for spec in data[kind]]
+    return families + [fuzz_family(spec) for spec in data["fuzz"]]
+
+
+CORPUS = load_corpus()
+
+
+@dataclass(frozen=True)
+class FixtureCase:
+    """A fixture folder (case.json + expected.json) and the stage command that reads it."""
+
+    folder: Path
+    command: str
+
+    @property
+    def id(self) -> str:
+        return str(self.folder.relative_to(FIXTURES))
+
+
+def fixture_cases() -> list[FixtureCase]:
+    """Each stage's seed folder, then its extra/<name> folders."""
+    cases = []
+    for stage, command in STAGE_COMMANDS.items():
+        cases.append(FixtureCase(FIXTURES / stage, command))
+        extra = FIXTURES / stage / "extra"
+        if extra.is_dir():
+            folders = sorted(path for path in extra.iterdir() if path.is_dir())
+            cases.extend(FixtureCase(folder, command) for folder in folders)
+    return cases
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    selections = {
+        "match_family": [f for f in CORPUS if f.kind == "matches"],
+        "exit_family": [f for f in CORPUS if f.kind == "exits" and not f.program_only],
+        "apply_family": [f for f in CORPUS if f.kind == "applies" and not f.program_only],
+        "any_family": CORPUS,
+    }
+    for name, families in selections.items():
+        if name in metafunc.fixturenames:
+            metafunc.parametrize(name, families, ids=[f.id for f in families])
+    if "fixture_case" in metafunc.fixturenames:
+        cases = fixture_cases()
+        metafunc.parametrize("fixture_case", cases, ids=[c.id for c in cases])
+
+
+@dataclass
+class OracleRun:
+    """What one runtime answered for the whole corpus, split back per family."""
+
+    runtime: str
+    answers: dict[str, list[Any]]  # family id -> one answer per case
+    regexes: dict[str, list[dict[str, Any]]]  # family id -> one answer per regex pair
+    programs: dict[Path, Any]  # case file -> program output text, or {"throws": ...}
+
+    @property
+    def is_reference_node(self) -> bool:
+        return self.runtime.startswith(REFERENCE_NODE)
+
+
+def run_batch(command: list[str], families: list[Family], programs: list[tuple[str, Path]]) -> Any:
+    """One oracle process for everything; the request is built as text so cases stay exact."""
+    lists: dict[str, list[str]] = {kind: [] for kind in KINDS}
+    for family in families:
+        lists[family.kind].extend(family.cases)
+    regexes = [{"pattern": p, "subject": s} for f in families for p, s in f.regex_pairs()]
+    program_list = [{"command": c, "path": str(p)} for c, p in programs]
+    parts = [f'"{kind}": [' + ",\n".join(cases) + "]" for kind, cases in lists.items()]
+    parts.append(f'"regexes": {json_text(regexes)}')
+    parts.append(f'"programs": {json_text(program_list)}')
+    request = "{" + ",\n".join(parts) + "}"
+    done = subprocess.run(
+        [*command, str(ORACLE_PROGRAM), "batch"],
+        input=request.encode("utf-8"),
+        capture_output=True,
+        timeout=300,
+        check=False,
+    )
+    if done.returncode != 0:
+        pytest.fail(f"oracle {command} failed ({done.returncode}): {done.stderr.decode()[-2000:]}")
+    return json.loads(done.stdout.decode("utf-8"))
+
+
+def split_answers(
+    families: list[Family], answer: Any, programs: list[tuple[str, Path]]
+) -> OracleRun:
+    offsets = dict.fromkeys(KINDS, 0)
+    regex_offset = 0
+    run = OracleRun(answer["runtime"], {}, {}, {})
+    for family in families:
+        start = offsets[family.kind]
+        offsets[family.kind] += len(family.cases)
+        run.answers[family.id] = answer[family.kind][start : offsets[family.kind]]
+        count = len(family.regex_pairs())
+        run.regexes[family.id] = answer["regexes"][regex_offset : regex_offset + count]
+        regex_offset += count
+    for (_, path), output in zip(programs, answer["programs"], strict=True):
+        run.programs[path] = output
+    return run
+
+
+@pytest.fixture(scope="session")
+def corpus() -> list[Family]:
+    """Every corpus family, the fuzz families last."""
+    return CORPUS
+
+
+@pytest.fixture(scope="session")
+def corpus_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Each family written as a case file for ./your_program.sh, keyed by family id."""
+    folder = tmp_path_factory.mktemp("corpus")
+    files = {}
+    for family in CORPUS:
+        path = folder / f"{family.kind}-{family.name}.json"
+        path.write_text(family.case_file_text(), encoding="utf-8")
+        files[family.id] = path
+    return files
+
+
+@pytest.fixture(scope="session")
+def node_oracle(corpus_files: dict[str, Path]) -> OracleRun:
+    """node's answers for the corpus, the corpus case files and every fixture's case.json."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not on PATH: the JavaScript oracle cannot run")
+    programs = [(f.command, corpus_files[f.id]) for f in CORPUS]
+    programs += [(c.command, c.folder / "case.json") for c in fixture_cases()]
+    return split_answers(CORPUS, run_batch([node], CORPUS, programs), programs)
+
+
+@pytest.fixture(scope="session")
+def bun_oracle() -> OracleRun:
+    """Bun's answers (Claude Code's engine); skipped when no bun binary is available."""
+    bun = os.environ.get("HOOKCOURSE_BUN") or shutil.which("bun")
+    if bun is None:
+        pytest.skip("no bun: set HOOKCOURSE_BUN or put bun on PATH to check the claude-code engine")
+    families = [f for f in CORPUS if f.kind == "matches"]
+    return split_answers(families, run_batch([bun], families, []), [])
+
+
+@dataclass(frozen=True)
+class ProgramRun:
+    returncode: int
+    stdout: bytes
+    stderr: bytes
+
+
+def run_program(command: str, path: Path | str, *extra: str) -> ProgramRun:
+    """./your_program.sh COMMAND PATH as the grader runs it."""
+    done = subprocess.run(
+        [str(PROGRAM), command, str(path), *extra],
+        capture_output=True,
+        timeout=120,
+        check=False,
+        cwd=REPO,
+    )
+    return ProgramRun(done.returncode, done.stdout, done.stderr)
+
+
+@pytest.fixture(scope="session")
+def program() -> Callable[..., ProgramRun]:
+    """Runs the real ./your_program.sh: ``program("hook-match", path)``."""
+    return run_program
