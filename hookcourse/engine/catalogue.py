@@ -1,0 +1,442 @@
+"""The hook event catalogue: ``data/events.json`` read into ``EventSpec`` records.
+
+Everything an event does differently lives in the JSON; this module only gives it
+types and renders it as the text ``hookcourse events`` prints.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import cache
+from importlib import resources
+from typing import Any
+
+
+class FieldType(StrEnum):
+    """The JSON type an output field must have to pass the schema."""
+
+    STRING = "string"
+    BOOLEAN = "boolean"
+    OBJECT = "object"
+    ARRAY = "array"
+    STRING_LIST = "string_list"
+    ANY = "any"
+
+
+class FieldRole(StrEnum):
+    """What a valid output field does once read."""
+
+    ADDITIONAL_CONTEXT = "additional_context"
+    UPDATED_INPUT = "updated_input"
+    UPDATED_TOOL_OUTPUT = "updated_tool_output"
+    OUTPUT = "output"
+    CONTINUE = "continue"
+    STOP_REASON = "stop_reason"
+    SUPPRESS_OUTPUT = "suppress_output"
+    SYSTEM_MESSAGE = "system_message"
+
+
+class Recipient(StrEnum):
+    """Who gets a piece of hook output."""
+
+    CLAUDE = "claude"
+    USER = "user"
+    SUBAGENT = "subagent"
+    TERMINAL = "terminal"
+    DEBUG_LOG = "debug_log"
+    NOWHERE = "nowhere"
+    UNSTATED = "unstated"
+
+
+class Failures(StrEnum):
+    """Where a failed run (other exit codes, timeout, could not start) is reported."""
+
+    NOTICE = "notice"
+    DEBUG_LOG = "debug_log"
+    IGNORED = "ignored"
+
+
+class PlainStdout(StrEnum):
+    """What stdout that is not a JSON object becomes on exit 0."""
+
+    CONTEXT = "context"
+    DEBUG_LOG = "debug_log"
+    WORKTREE_PATH = "worktree_path"
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """One JSON output field: where it sits, its type, and what it does."""
+
+    path: tuple[str, ...]
+    type: FieldType
+    role: FieldRole
+    when: tuple[str, ...] = ()
+    """Decision words it is honoured with; empty means always."""
+    capped: bool = False
+    """Subject to the 10,000-character cap."""
+    note: str = ""
+
+    @property
+    def dotted(self) -> str:
+        return ".".join(self.path)
+
+    @property
+    def name(self) -> str:
+        return self.path[-1]
+
+
+@dataclass(frozen=True)
+class DecisionSpec:
+    """Where an event's decision sits in the JSON and which words it maps to."""
+
+    path: tuple[str, ...]
+    values: Mapping[str, str]
+    """JSON value -> the event's decision word (PreToolUse's legacy ``approve`` -> ``allow``)."""
+    reason_path: tuple[str, ...] | None
+    reason_required: bool = False
+
+
+@dataclass(frozen=True)
+class EvaluatorSpec:
+    """What a prompt or agent evaluator's ``{ok: false}`` does on this event."""
+
+    on_false: str | None
+    """The decision word ``ok: false`` gives, or None when it has no effect."""
+    ends_turn: bool = False
+    """Without continueOnBlock the turn ends too (PreToolUse)."""
+    honours_impossible: bool = False
+
+
+@dataclass(frozen=True)
+class TextCap:
+    """The length cap on additionalContext, systemMessage and plain stdout."""
+
+    chars: int
+    preview_chars: int
+    note: str
+
+
+@dataclass(frozen=True)
+class EventSpec:
+    """One hook event as the 2026-08 Claude Code reference describes it."""
+
+    name: str
+    fires_when: str
+    added: str | None
+    matcher_field: str | None
+    """Payload field compared with the matcher; None = no matcher support (silently ignored)."""
+    matcher_values: tuple[str, ...]
+    narrow_exact: bool
+    matcher_compares_basename: bool
+    is_tool_event: bool
+    handler_types: tuple[str, ...]
+    input_fields: tuple[str, ...]
+    optional_input_fields: tuple[str, ...]
+    has_permission_mode: bool
+    can_block: bool
+    exit2_decision: str | None
+    """The decision word exit 2 gives, or None when exit 2 decides nothing here."""
+    exit2_stderr_to: Recipient
+    exit2_effect: str
+    failures: Failures
+    nonzero_fails: bool
+    json_discarded: bool
+    hook_specific_ignored_on_exit2: bool
+    plain_stdout: PlainStdout
+    decision: DecisionSpec | None
+    legacy_decision: DecisionSpec | None
+    precedence: tuple[str, ...]
+    """Decision words, most restrictive first."""
+    blocking_decisions: tuple[str, ...]
+    reason_to: Mapping[str, Recipient]
+    decision_notes: Mapping[str, str]
+    """What a winning decision word means beyond blocking or not (PreToolUse's defer)."""
+    output_fields: tuple[FieldSpec, ...]
+    universal_fields: tuple[FieldSpec, ...]
+    """Universal fields this event honours."""
+    discarded_universal: tuple[str, ...]
+    system_message_to: Recipient
+    unblockable_when: Mapping[str, tuple[str, ...]]
+    """Payload field -> values where a block is not honoured (ConfigChange's policy_settings)."""
+    stop_loop: bool
+    evaluator: EvaluatorSpec | None
+    timeouts_s: Mapping[str, float]
+    shared_budget_s: tuple[float, float] | None
+    """SessionEnd's (base, max) budget shared by all its hooks."""
+    notes: tuple[str, ...]
+    text_cap: TextCap
+
+    @property
+    def plain_stdout_is_context(self) -> bool:
+        return self.plain_stdout is PlainStdout.CONTEXT
+
+    def default_timeout_s(self, handler_type: str) -> float:
+        """Seconds a handler of this type may run on this event when it sets no ``timeout``.
+
+        SessionEnd returns its shared base budget; raise it with ``shared_budget_for``.
+        """
+        if handler_type not in self.handler_types:
+            raise ValueError(f"{self.name} does not run {handler_type!r} hooks")
+        if self.shared_budget_s is not None:
+            return self.shared_budget_s[0]
+        return self.timeouts_s[handler_type]
+
+    def shared_budget_for(self, configured_timeouts_s: Iterable[float]) -> float | None:
+        """SessionEnd's budget: the base, raised to the largest configured timeout, capped."""
+        if self.shared_budget_s is None:
+            return None
+        base, ceiling = self.shared_budget_s
+        return min(ceiling, max([base, *configured_timeouts_s]))
+
+    def required_payload_fields(self, common: Iterable[str]) -> tuple[str, ...]:
+        """Every field a payload for this event must carry, common ones first."""
+        mode = ("permission_mode",) if self.has_permission_mode else ()
+        return (*common, *mode, *self.input_fields)
+
+
+def _path(dotted: str) -> tuple[str, ...]:
+    return tuple(dotted.split("."))
+
+
+def _field(raw: Mapping[str, Any]) -> FieldSpec:
+    return FieldSpec(
+        path=_path(raw["path"]),
+        type=FieldType(raw["type"]),
+        role=FieldRole(raw["role"]),
+        when=tuple(raw.get("when", ())),
+        capped=bool(raw.get("capped", False)),
+        note=raw.get("note", ""),
+    )
+
+
+def _decision(raw: Mapping[str, Any] | None) -> DecisionSpec | None:
+    if raw is None:
+        return None
+    reason = raw.get("reason")
+    return DecisionSpec(
+        path=_path(raw["path"]),
+        values=dict(raw["values"]),
+        reason_path=_path(reason) if reason else None,
+        reason_required=bool(raw.get("reason_required", False)),
+    )
+
+
+def _evaluator(raw: Mapping[str, Any] | None) -> EvaluatorSpec | None:
+    if raw is None:
+        return None
+    return EvaluatorSpec(
+        on_false=raw["on_false"],
+        ends_turn=bool(raw.get("ends_turn", False)),
+        honours_impossible=bool(raw.get("honours_impossible", False)),
+    )
+
+
+def _event(raw: Mapping[str, Any], document: Mapping[str, Any]) -> EventSpec:
+    matcher = raw["matcher"] or {}
+    decision = raw.get("decision")
+    exit2 = raw["exit2"]
+    exit2_decision = exit2["decision"]
+    default_words = (exit2_decision,) if exit2_decision else ()
+    word_order = tuple(raw.get("precedence", default_words or ("block",)))
+    discarded = tuple(raw.get("discarded_universal", ()))
+    universal = tuple(
+        _field(item) for item in document["universal_fields"] if item["path"] not in discarded
+    )
+    budget = raw.get("shared_budget_s")
+    cap = document["text_cap"]
+    return EventSpec(
+        name=raw["name"],
+        fires_when=raw["fires_when"],
+        added=raw["added"],
+        matcher_field=matcher.get("field"),
+        matcher_values=tuple(matcher.get("values", ())),
+        narrow_exact=bool(matcher.get("narrow", False)),
+        matcher_compares_basename=matcher.get("compares") == "basename",
+        is_tool_event=bool(raw["tool_event"]),
+        handler_types=tuple(raw["handler_types"]),
+        input_fields=tuple(raw["input"]["fields"]),
+        optional_input_fields=tuple(raw["input"]["optional"]),
+        has_permission_mode=bool(raw["input"]["permission_mode"]),
+        can_block=bool(raw["can_block"]),
+        exit2_decision=exit2_decision,
+        exit2_stderr_to=Recipient(exit2["stderr_to"]),
+        exit2_effect=exit2["effect"],
+        failures=Failures(raw.get("failures", "notice")),
+        nonzero_fails=bool(raw.get("nonzero_fails", False)),
+        json_discarded=bool(raw.get("json_discarded", False)),
+        hook_specific_ignored_on_exit2=bool(raw.get("hook_specific_ignored_on_exit2", False)),
+        plain_stdout=PlainStdout(raw.get("plain_stdout", "debug_log")),
+        decision=_decision(decision),
+        legacy_decision=_decision((decision or {}).get("legacy")),
+        precedence=word_order,
+        blocking_decisions=tuple(raw.get("blocking", default_words or ("block",))),
+        reason_to={word: Recipient(to) for word, to in raw.get("reason_to", {}).items()},
+        decision_notes=dict(raw.get("decision_notes", {})),
+        output_fields=tuple(_field(item) for item in raw["fields"]),
+        universal_fields=universal,
+        discarded_universal=discarded,
+        system_message_to=Recipient(raw.get("system_message_to", "user")),
+        unblockable_when={k: tuple(v) for k, v in raw.get("unblockable_when", {}).items()},
+        stop_loop=bool(raw.get("stop_loop", False)),
+        evaluator=_evaluator(raw.get("evaluator")),
+        timeouts_s={**document["default_timeouts_s"], **raw.get("timeouts_s", {})},
+        shared_budget_s=(budget["base"], budget["max"]) if budget else None,
+        notes=tuple(raw.get("notes", ())),
+        text_cap=TextCap(cap["chars"], cap["preview_chars"], cap["note"]),
+    )
+
+
+@cache
+def _document() -> Mapping[str, Any]:
+    text = resources.files("hookcourse").joinpath("data/events.json").read_text("utf-8")
+    document: Mapping[str, Any] = json.loads(text)
+    return document
+
+
+@cache
+def load_catalogue() -> Mapping[str, EventSpec]:
+    """Every event, by name, in the reference's table order."""
+    document = _document()
+    return {raw["name"]: _event(raw, document) for raw in document["events"]}
+
+
+def common_input_fields() -> tuple[str, ...]:
+    """Fields every payload carries: session_id, transcript_path, cwd, hook_event_name."""
+    return tuple(_document()["common_input_fields"]["required"])
+
+
+def optional_common_fields(spec: EventSpec) -> tuple[str, ...]:
+    """Common fields a payload may carry (``effort`` only in a tool context)."""
+    common = _document()["common_input_fields"]
+    extra = common["tool_context_optional"] if spec.is_tool_event else []
+    return (*common["optional"], *extra)
+
+
+def get_event(name: str) -> EventSpec | None:
+    """The event called exactly ``name`` (case-sensitive, as in settings), or None."""
+    return load_catalogue().get(name)
+
+
+_RECIPIENT_TEXT = {
+    Recipient.CLAUDE: "Claude",
+    Recipient.USER: "the user",
+    Recipient.SUBAGENT: "the subagent's transcript",
+    Recipient.TERMINAL: "a terminal notification",
+    Recipient.DEBUG_LOG: "the debug log",
+    Recipient.NOWHERE: "nowhere",
+    Recipient.UNSTATED: "(the reference does not say)",
+}
+
+
+def recipient_text(recipient: Recipient) -> str:
+    """``Recipient.USER`` -> ``"the user"``."""
+    return _RECIPIENT_TEXT[recipient]
+
+
+def _matcher_text(spec: EventSpec) -> str:
+    if spec.matcher_field is None:
+        return "none (a matcher here is silently ignored; the hook fires every time)"
+    compared = f"basename of {spec.matcher_field}" if spec.matcher_compares_basename else None
+    text = compared or spec.matcher_field
+    if spec.matcher_values:
+        text += f" ({', '.join(spec.matcher_values)})"
+    if spec.narrow_exact:
+        text += "; narrow exact set: letters, digits, _ and | only"
+    return text
+
+
+def _decision_text(spec: EventSpec) -> str:
+    decision = spec.decision
+    if decision is None:
+        if spec.exit2_decision:
+            return f"none in the JSON; exit 2 gives {spec.exit2_decision}"
+        return "none"
+    words = " | ".join(decision.values)
+    text = f"{'.'.join(decision.path)}: {words}"
+    if decision.reason_path:
+        required = " (required)" if decision.reason_required else ""
+        text += f"; reason in {'.'.join(decision.reason_path)}{required}"
+    if len(spec.precedence) > 1:
+        text += f"; between hooks {' > '.join(spec.precedence)}"
+    legacy = spec.legacy_decision
+    if legacy is not None:
+        mapped = ", ".join(f"{old} -> {new}" for old, new in legacy.values.items())
+        text += f"; deprecated top-level {'.'.join(legacy.path)}: {mapped}"
+    return text
+
+
+def _fields_text(spec: EventSpec) -> str:
+    if spec.json_discarded:
+        return "none; the JSON is discarded"
+    parts = []
+    for item in spec.output_fields:
+        extras = [f"with {'/'.join(item.when)}"] if item.when else []
+        if item.note:
+            extras.append(item.note)
+        parts.append(item.dotted + (f" ({'; '.join(extras)})" if extras else ""))
+    return ", ".join(parts) or "no event-specific fields"
+
+
+_PLAIN_TEXT = {
+    PlainStdout.CONTEXT: "added to Claude's context",
+    PlainStdout.DEBUG_LOG: "goes to the debug log only",
+    PlainStdout.WORKTREE_PATH: "its last non-empty line is the worktree path",
+}
+
+
+def describe_event(spec: EventSpec) -> str:
+    """The text ``hookcourse events NAME`` prints: one labelled line per aspect."""
+    since = f" (added in {spec.added})" if spec.added else ""
+    timeouts = ", ".join(f"{kind} {spec.timeouts_s[kind]:g} s" for kind in spec.handler_types)
+    if spec.shared_budget_s is not None:
+        base, ceiling = spec.shared_budget_s
+        timeouts = (
+            f"all hooks share a {base:g} s budget, raised to the largest configured "
+            f"timeout up to {ceiling:g} s"
+        )
+    optional = f"; optional: {', '.join(spec.optional_input_fields)}"
+    lines = [
+        f"{spec.name}: {spec.fires_when}{since}",
+        f"  matcher:      {_matcher_text(spec)}",
+        f"  tool event:   {'yes (the handler `if` field applies)' if spec.is_tool_event else 'no'}",
+        f"  handlers:     {', '.join(spec.handler_types)}; default timeouts: {timeouts}",
+        f"  input:        {', '.join(spec.input_fields)}"
+        + (optional if spec.optional_input_fields else ""),
+        f"  can block:    {'yes' if spec.can_block else 'no'}",
+        f"  exit 2:       {spec.exit2_effect}",
+        f"  decision:     {_decision_text(spec)}",
+        f"  output:       {_fields_text(spec)}",
+        f"  plain stdout: {_PLAIN_TEXT[spec.plain_stdout]}",
+    ]
+    if spec.discarded_universal:
+        lines.append(f"  discarded:    {', '.join(spec.discarded_universal)}")
+    lines.extend(f"  note:         {note}" for note in spec.notes)
+    return "\n".join(lines)
+
+
+_TABLE_HEADINGS = ("event", "matcher field", "blocks", "handlers", "exit 2")
+
+
+def describe_events(specs: Iterable[EventSpec]) -> str:
+    """A compact table, one row per event, for ``hookcourse events`` with no name."""
+    rows = [_TABLE_HEADINGS] + [
+        (
+            spec.name,
+            spec.matcher_field or "-",
+            "yes" if spec.can_block else "no",
+            "all five" if len(spec.handler_types) == 5 else ", ".join(spec.handler_types),
+            spec.exit2_effect,
+        )
+        for spec in specs
+    ]
+    widths = [max(len(row[column]) for row in rows) for column in range(4)]
+    return "\n".join(
+        "  ".join(cell.ljust(width) for cell, width in zip(row[:4], widths, strict=True))
+        + "  "
+        + row[4]
+        for row in rows
+    )
