@@ -43,6 +43,7 @@ PLACEHOLDERS: Final = ("CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGI
 _PLACEHOLDER: Final = re.compile(r"\$\{([A-Z_]+)\}")
 _HEADER_VARIABLE: Final = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 _READ_CHUNK: Final = 65_536
+REAP_GRACE_S: Final = 1.0
 
 T = TypeVar("T")
 
@@ -113,7 +114,8 @@ class CommandEvaluator:
                 out, err = process.communicate(request.prompt.encode(), timeout=request.timeout_s)
             except subprocess.TimeoutExpired:
                 _kill_group(process.pid)
-                process.communicate()
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    process.communicate(timeout=REAP_GRACE_S)
                 raise EvaluatorError(f"the evaluator ran past {request.timeout_s:g} s") from None
         text = out.decode("utf-8", "replace").strip()
         if process.returncode != 0:
@@ -336,7 +338,7 @@ async def _run_command(job: Job, payload_json: str, setting: RunSetting) -> _Out
         _kill_group(process.pid)
         for task in (feeder, *readers):
             task.cancel()
-        await process.wait()
+        await _reap(process)
         killed = [f"killed after the {job.timeout_s:g} s timeout; output dropped"]
         if exited is not None:
             killed.append(
@@ -355,6 +357,18 @@ async def _run_command(job: Job, payload_json: str, setting: RunSetting) -> _Out
         stderr=err.decode("utf-8", "replace"),
     )
     return _Outcome(run, argv, truncated, notes)
+
+
+async def _reap(process: asyncio.subprocess.Process) -> None:
+    """Wait for the killed hook; let go of pipes a process that left the group still holds."""
+    try:
+        await asyncio.wait_for(asyncio.shield(process.wait()), REAP_GRACE_S)
+    except TimeoutError:
+        # wait() also waits for the pipes to close, which a process that started its own
+        # session (and so escaped the group kill) may never do.
+        transport = getattr(process, "_transport", None)
+        if isinstance(transport, asyncio.SubprocessTransport):
+            transport.close()
 
 
 async def _feed(stdin: asyncio.StreamWriter, data: bytes) -> None:

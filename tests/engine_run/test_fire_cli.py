@@ -326,7 +326,7 @@ def test_timeout_kills_the_process_group_and_drops_output(project: Project) -> N
     pid_file = project.scratch / "grandchild.pid"
     body = f'echo started; echo on-stderr >&2; sleep 60 & echo $! > "{pid_file}"; sleep 60'
     slow = project.script("slow.sh", body)
-    project.hooks("PreToolUse", command(str(slow), timeout=1), matcher="Bash")
+    project.hooks("PreToolUse", command(str(slow), timeout=3), matcher="Bash")
     fired = project.fire("PreToolUse", project.bash_call("rm -rf /"))
     assert fired.returncode == 0, "a timed-out PreToolUse hook does not block"
     (hook,) = fired.hooks

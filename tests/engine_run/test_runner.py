@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
+import time
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -117,3 +119,16 @@ def test_headers_fill_only_allowed_variables() -> None:
         allowed_env_vars=("ONE", "TWO"),
     )
     assert interpolate_headers(http, {"ONE": "1", "THREE": "3"}) == {"A": "1--"}
+
+
+def test_a_process_that_escapes_the_group_does_not_stall_the_runner(tmp_path: Path) -> None:
+    """It started its own session, so the group kill misses it, and it holds the pipes open."""
+    pid_file = tmp_path / "escaped.pid"
+    body = f'setsid sleep 30 & echo $! > "{pid_file}"; sleep 30'
+    start = time.monotonic()
+    (execution,) = run_jobs([Job(handler("command", command=body), 0.5)], "{}", setting(tmp_path))
+    elapsed = time.monotonic() - start
+    os.kill(int(pid_file.read_text()), signal.SIGKILL)
+    assert execution.run.timed_out is True
+    # Bounded by the timeout plus the reaping grace, far below the escapee's 30 s.
+    assert elapsed < 10
