@@ -485,7 +485,7 @@ def _read_exit_two(
                 where = " (in the subagent's transcript)"
             notice = f"{event.name} hook error{where}: {_first_line(run.stderr)}"
             reading = replace(reading, notices=(*reading.notices, notice))
-        how = f"exit 2 on {event.name}, which cannot block: {_lower_first(event.exit2_effect)}"
+        how = f"exit 2 on {event.name} does not block: {_lower_first(event.exit2_effect)}"
         return _done(reading, Classification.NON_BLOCKING_ERROR, how)
     said = "exit 2 with JSON that fails the schema" if errors else "exit 2"
     json_word = reading.decision
