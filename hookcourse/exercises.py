@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Final, TypeAlias
 
 from hookcourse import jsjson
-from hookcourse.grader import _describe as describe_value
+from hookcourse.grader import CaseError, apply_arguments, exit_arguments, match_arguments, member
 from hookcourse.js import (
     UNDEFINED,
     JSValue,
@@ -54,36 +54,6 @@ class CaseProblem(ValueError):
 
 class WrongReturn(ValueError):
     """A learner's return value of the wrong shape; the message says what was expected."""
-
-
-def _member(case: JSValue, key: str) -> JSValue | Undefined:
-    return case.get(key, UNDEFINED) if isinstance(case, dict) else UNDEFINED
-
-
-# -- how each exercise reads a case (as hookcourse.grader does) --------------------------------
-
-
-def _match_arguments(case: JSValue) -> Arguments:
-    matcher = _member(case, "matcher")
-    if not isinstance(matcher, str | Undefined):
-        raise CaseProblem(f"matcher must be a string or left out, got {describe_value(matcher)}")
-    return (None if isinstance(matcher, Undefined) else matcher, _member(case, "tool"))
-
-
-def _exit_arguments(case: JSValue) -> Arguments:
-    code, stderr = _member(case, "code"), _member(case, "stderr")
-    if isinstance(stderr, str):
-        return (code, stderr)
-    if strict_equals_number(code, 0):
-        return (code, "")
-    raise CaseProblem(f"stderr must be a string when code is not 0, got {describe_value(stderr)}")
-
-
-def _apply_arguments(case: JSValue) -> Arguments:
-    output = _member(case, "output")
-    if is_nullish(output):
-        raise CaseProblem(f"output must be the hook's JSON output, got {describe_value(output)}")
-    return (output if isinstance(output, dict) else {}, _member(case, "input"))
 
 
 # -- case families: which misreading of JavaScript a case catches (hints are keyed by these) ---
@@ -195,13 +165,13 @@ class _Spec:
 
 _SPECS: Final = {
     Exercise.MATCH_HOOK: _Spec(
-        "matcher-and-dispatch", "cases", "matches", _match_arguments, _match_family, _as_boolean
+        "matcher-and-dispatch", "cases", "matches", match_arguments, _match_family, _as_boolean
     ),
     Exercise.INTERPRET_EXIT_CODE: _Spec(
         "matcher-and-dispatch",
         "exitCases",
         "exits",
-        _exit_arguments,
+        exit_arguments,
         _exit_family,
         _as_object("block, warn, reason"),
     ),
@@ -209,7 +179,7 @@ _SPECS: Final = {
         "decide-and-modify",
         "cases",
         "effects",
-        _apply_arguments,
+        apply_arguments,
         _apply_family,
         _as_object("allowed, input, injectedContext, reason"),
     ),
@@ -298,8 +268,8 @@ def load_cases(
         except CaseProblem as problem:
             problems.append(str(problem))
             continue
-        inputs = _member(case_file, spec.case_key)
-        outputs = _member(expected_file, spec.expected_key)
+        inputs = member(case_file, spec.case_key)
+        outputs = member(expected_file, spec.expected_key)
         if isinstance(inputs, Undefined) and isinstance(outputs, Undefined):
             continue
         if not isinstance(inputs, list) or not isinstance(outputs, list):
@@ -314,8 +284,8 @@ def load_cases(
             where = f"{name} {spec.case_key}[{index}]"
             try:
                 cases.append(FixtureCase(where, spec.arguments(case), expected))
-            except CaseProblem as problem:
-                problems.append(f"{where}: {problem}")
+            except CaseError as error:
+                problems.append(f"{where}: {error.problem}")
     return cases, problems
 
 

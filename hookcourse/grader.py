@@ -30,7 +30,8 @@ EXIT_BAD_INPUT: Final = 2
 USAGE: Final = "usage: your_program.sh hook-match FILE | hook-apply FILE"
 
 
-def _describe(value: JSValue | Undefined) -> str:
+def describe_value(value: JSValue | Undefined) -> str:
+    """A JSON value in words, for error messages: "null", "the number 2", "an object"."""
     if value is UNDEFINED:
         return "nothing (the key is missing)"
     if value is None:
@@ -44,9 +45,64 @@ def _describe(value: JSValue | Undefined) -> str:
     return "an array" if isinstance(value, list) else "an object"
 
 
-def _member(value: JSValue | Undefined, key: str) -> JSValue | Undefined:
+def member(value: JSValue | Undefined, key: str) -> JSValue | Undefined:
     """``value[key]`` for a non-null value: primitives and arrays have none of our keys."""
     return value.get(key, UNDEFINED) if isinstance(value, dict) else UNDEFINED
+
+
+class CaseError(ValueError):
+    """One case the JavaScript reference would throw on; ``key`` is the offending field."""
+
+    def __init__(self, key: str | None, problem: str, fix: str) -> None:
+        super().__init__(problem)
+        self.key = key
+        self.problem = problem
+        self.fix = fix
+
+
+def _not_null(case: JSValue) -> JSValue:
+    if case is None:  # reading a property of null throws in JavaScript
+        raise CaseError(None, "a case is null", "write the case as an object")
+    return case
+
+
+def match_arguments(case: JSValue) -> tuple[str | None, JSValue | Undefined]:
+    """``(c.matcher, c.tool)`` for matchHook; None stands for an omitted matcher."""
+    matcher = member(_not_null(case), "matcher")
+    if not isinstance(matcher, str | Undefined):
+        raise CaseError(
+            "matcher",
+            f"matcher must be a string or left out, got {describe_value(matcher)}",
+            'write the matcher as a string such as "Bash", or leave the key out',
+        )
+    return (matcher if isinstance(matcher, str) else None, member(case, "tool"))
+
+
+def exit_arguments(case: JSValue) -> tuple[JSValue | Undefined, str]:
+    """``(e.code, e.stderr)`` for interpretExitCode; stderr is unread (so "") on code 0."""
+    code, stderr = member(_not_null(case), "code"), member(case, "stderr")
+    if isinstance(stderr, str):
+        return (code, stderr)
+    if strict_equals_number(code, 0):
+        return (code, "")
+    # JavaScript calls stderr.trim() on every code but 0, which throws for a non-string.
+    raise CaseError(
+        "stderr",
+        f"stderr must be a string when code is not 0, got {describe_value(stderr)}",
+        'give the case a "stderr" string (it may be "")',
+    )
+
+
+def apply_arguments(case: JSValue) -> tuple[dict[str, JSValue], JSValue | Undefined]:
+    """``(x.output, x.input)`` for applyPreToolUse; a non-object output has none of its keys."""
+    output = member(_not_null(case), "output")
+    if output is None or isinstance(output, Undefined):
+        raise CaseError(
+            "output",
+            f"output must be the hook's JSON output, got {describe_value(output)}",
+            'give the case an "output" object, e.g. {}',
+        )
+    return (output if isinstance(output, dict) else {}, member(case, "input"))
 
 
 def read_fixture(path: str) -> JSValue:
@@ -76,65 +132,44 @@ def read_fixture(path: str) -> JSValue:
 def _case_list(path: str, fixture: JSValue, key: str) -> list[JSValue]:
     if fixture is None:
         raise InputError(path, "the fixture is null", f'write an object with a "{key}" list')
-    cases = _member(fixture, key)
+    cases = member(fixture, key)
     if not isinstance(cases, list):
-        raise InputError(
-            path, f"{key} must be a list, got {_describe(cases)}", f'make "{key}" an array', [key]
-        )
+        problem = f"{key} must be a list, got {describe_value(cases)}"
+        raise InputError(path, problem, f'make "{key}" an array', [key])
     return cases
 
 
-def _each_case(path: str, key: str, cases: list[JSValue]) -> list[tuple[int, JSValue]]:
-    for index, case in enumerate(cases):
-        if case is None:
-            raise InputError(path, "a case is null", "write the case as an object", [key, index])
-    return list(enumerate(cases))
+def _map_cases(
+    path: str, fixture: JSValue, key: str, run_case: Callable[[JSValue], object]
+) -> list[object]:
+    """``fixture[key].map(run_case)``, a throwing case reported with its JSON path."""
+    results: list[object] = []
+    for index, case in enumerate(_case_list(path, fixture, key)):
+        try:
+            results.append(run_case(case))
+        except CaseError as error:
+            steps: list[str | int] = [key, index] if error.key is None else [key, index, error.key]
+            raise InputError(path, error.problem, error.fix, steps) from None
+    return results
 
 
 def hook_match(path: str, fixture: JSValue) -> dict[str, object]:
     """``{matches, exits}``: matchHook over ``cases``, interpretExitCode over ``exitCases``."""
-    matches: list[bool] = []
-    for index, case in _each_case(path, "cases", _case_list(path, fixture, "cases")):
-        matcher = _member(case, "matcher")
-        if not isinstance(matcher, str | Undefined):
-            raise InputError(
-                path,
-                f"matcher must be a string or left out, got {_describe(matcher)}",
-                'write the matcher as a string such as "Bash", or leave the key out',
-                ["cases", index, "matcher"],
-            )
-        tool = _member(case, "tool")
-        matches.append(match_hook(matcher if isinstance(matcher, str) else None, tool))
-    exits: list[object] = []
-    for index, case in _each_case(path, "exitCases", _case_list(path, fixture, "exitCases")):
-        code, stderr = _member(case, "code"), _member(case, "stderr")
-        if not isinstance(stderr, str) and not strict_equals_number(code, 0):
-            # JavaScript calls stderr.trim() on every code but 0, which throws for a non-string.
-            raise InputError(
-                path,
-                f"stderr must be a string when code is not 0, got {_describe(stderr)}",
-                'give the case a "stderr" string (it may be "")',
-                ["exitCases", index, "stderr"],
-            )
-        exits.append(interpret_exit_code(code, stderr if isinstance(stderr, str) else "").to_json())
+    matches = _map_cases(path, fixture, "cases", lambda case: match_hook(*match_arguments(case)))
+    exits = _map_cases(
+        path,
+        fixture,
+        "exitCases",
+        lambda case: interpret_exit_code(*exit_arguments(case)).to_json(),
+    )
     return {"matches": matches, "exits": exits}
 
 
 def hook_apply(path: str, fixture: JSValue) -> dict[str, object]:
     """``{effects}``: applyPreToolUse(x.output, x.input) over ``cases``."""
-    effects: list[object] = []
-    for index, case in _each_case(path, "cases", _case_list(path, fixture, "cases")):
-        output = _member(case, "output")
-        if output is None or isinstance(output, Undefined):
-            raise InputError(
-                path,
-                f"output must be the hook's JSON output, got {_describe(output)}",
-                'give the case an "output" object, e.g. {}',
-                ["cases", index, "output"],
-            )
-        fields = output if isinstance(output, dict) else {}
-        effect = apply_pre_tool_use(fields, _member(case, "input"))
-        effects.append(effect.to_json())
+    effects = _map_cases(
+        path, fixture, "cases", lambda case: apply_pre_tool_use(*apply_arguments(case)).to_json()
+    )
     return {"effects": effects}
 
 

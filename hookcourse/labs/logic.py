@@ -15,7 +15,7 @@ from typing import Final
 
 from hookcourse import jsjson
 from hookcourse.effects import HookEffect, apply_pre_tool_use
-from hookcourse.grader import _describe as describe_value
+from hookcourse.grader import describe_value
 from hookcourse.js import UNDEFINED, JSValue, Undefined, is_js_number
 from hookcourse.jsregex import engine_dependent
 from hookcourse.matcher import MatchBranch, RuleSet, explain_match
