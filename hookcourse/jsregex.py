@@ -273,7 +273,44 @@ def _char_class(pattern: str, i: int, named: bool) -> tuple[str, int]:
     return "".join(parts), j + 1
 
 
-def _escape(pattern: str, i: int, named: dict[str, list[int]]) -> tuple[str, int]:
+def _identifier_char(ch: str, first: bool) -> bool:
+    if first:
+        return ch in "$_" or ch.isidentifier()
+    return ch in "$\u200c\u200d" or ("a" + ch).isidentifier()
+
+
+def _identifier_escape_end(pattern: str, i: int) -> tuple[str, int] | None:
+    """The character a ``\\uXXXX`` or ``\\u{X...}`` escape at ``i`` spells, and its end."""
+    if not pattern.startswith("\\u", i):
+        return None
+    unit = _hex_at(pattern, i + 2, 4)
+    if unit is not None:
+        return chr(unit), i + 6
+    close = pattern.find("}", i + 3) if pattern.startswith("{", i + 2) else -1
+    digits = pattern[i + 3 : close]
+    if close < 0 or not digits or not set(digits) <= _HEX or int(digits, 16) > 0x10FFFF:
+        return None
+    return chr(int(digits, 16)), close + 1
+
+
+def _check_bun_reference_text(pattern: str, i: int) -> None:
+    """JavaScriptCore reads an identifier after ``\\k<`` even in a pattern without group
+    names, and throws on a backslash in it that is not a ``\\u`` escape."""
+    first = True
+    while i < len(pattern):
+        if pattern[i] == "\\":
+            escape = _identifier_escape_end(pattern, i)
+            if escape is None:
+                raise _Invalid("invalid Unicode \\u escape")
+            ch, end = escape
+        else:
+            ch, end = pattern[i], i + 1
+        if not _identifier_char(ch, first):
+            return
+        first, i = False, end
+
+
+def _escape(pattern: str, i: int, named: dict[str, list[int]], engine: str) -> tuple[str, int]:
     """The escape at ``pattern[i]`` outside classes, rewritten for regress, and where it ends."""
     if i + 1 >= len(pattern):
         return "\\", i + 1  # regress reports the dangling backslash
@@ -296,6 +333,8 @@ def _escape(pattern: str, i: int, named: dict[str, list[int]]) -> tuple[str, int
             return "(?:" + "".join(f"\\{number}" for number in numbers) + ")", end + 1
         if end > 0:  # a named reference: the name is copied as written, like the group's
             return pattern[i : end + 1], end + 1
+    if escaped == "k" and engine == RegexEngine.BUN and pattern.startswith("<", i + 2):
+        _check_bun_reference_text(pattern, i + 3)
     return "\\" + _to_code_units(escaped), i + 2
 
 
@@ -326,7 +365,7 @@ def _prepass(pattern: str, engine: str) -> str:
     while i < len(pattern):
         ch = pattern[i]
         if ch == "\\":
-            text, i = _escape(pattern, i, named)
+            text, i = _escape(pattern, i, named, engine)
         elif ch == "[":
             text, i = _char_class(pattern, i, bool(named))
         elif ch == "(" and pattern.startswith("(?", i):
