@@ -9,11 +9,14 @@ Node runs once per test session, in the oracle's batch mode.
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import math
 import os
 import random
 import re
 import shutil
+import struct
 import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -126,23 +129,51 @@ def _family(kind: str, spec: dict[str, Any]) -> Family:
     )
 
 
+def _load_fuzz_tool() -> Any:
+    spec = importlib.util.spec_from_file_location("fuzz_regex", ORACLE_DIR / "fuzz_regex.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def fuzz_family(spec: dict[str, Any]) -> Family:
-    """Seeded random patterns over the spec's tokens, each against a few of its subjects."""
-    rng = random.Random(spec["seed"])
-    cases: dict[str, None] = {}  # insertion-ordered set: a pattern drawn twice is kept once
-    for _ in range(spec["patterns"]):
-        tokens = (rng.choice(spec["tokens"]) for _ in range(rng.randint(1, spec["max_tokens"])))
-        pattern = spec.get("prefix", "") + "".join(tokens) + spec.get("suffix", "")
-        for subject in rng.sample(spec["subjects"], spec["subjects_each"]):
-            cases[_case([("matcher", json_text(pattern)), ("tool", json_text(subject))])] = None
+    """The spec's seeded random patterns, drawn as tests/oracle/fuzz_regex.py draws them."""
+    pairs = _load_fuzz_tool().draw_pairs(spec, spec["seed"], spec["patterns"])
+    cases = (_case([("matcher", json_text(p)), ("tool", json_text(s))]) for p, s in pairs)
     return Family("matches", spec["family"], tuple(cases))
+
+
+def _random_double(rng: random.Random) -> float:
+    """Any finite double: half from raw bit patterns, half from decimal scales."""
+    while True:
+        if rng.random() < 0.5:
+            (number,) = struct.unpack("<d", struct.pack("<Q", rng.getrandbits(64)))
+        else:
+            number = rng.uniform(-1e6, 1e6) * 10.0 ** rng.randint(-30, 30)
+        if math.isfinite(number):
+            return float(number)
+
+
+def number_fuzz_family(spec: dict[str, Any]) -> Family:
+    """Seeded random doubles echoed through updatedInput, in the shortest form Python prints."""
+    rng = random.Random(spec["seed"])
+    cases = []
+    for _ in range(spec["cases"]):
+        numbers = [_random_double(rng) for _ in range(spec["numbers_each"])]
+        cases.append(_case([("output", json_text({"updatedInput": numbers}))]))
+    return Family("applies", spec["family"], tuple(cases))
 
 
 def load_corpus() -> list[Family]:
     """Every family of tests/oracle/corpus.json, the fuzz families last."""
     data = json.loads((ORACLE_DIR / "corpus.json").read_text(encoding="utf-8"))
     families = [_family(kind, spec) for kind in KINDS for spec in data[kind]]
-    return families + [fuzz_family(spec) for spec in data["fuzz"]]
+    fuzz = [
+        number_fuzz_family(spec) if spec.get("kind") == "applies" else fuzz_family(spec)
+        for spec in data["fuzz"]
+    ]
+    return families + fuzz
 
 
 CORPUS = load_corpus()
