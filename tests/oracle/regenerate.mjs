@@ -8,6 +8,12 @@ import { fileURLToPath } from "node:url";
 import { runProgram } from "./program.mjs";
 import stages from "./stages.json" with { type: "json" };
 
+// The course's reference runs on Node 20; later engines accept ES2025 regex syntax
+// (modifier groups, duplicate group names) that Node 20 rejects.
+if (!process.version.startsWith("v20.")) {
+  console.error(`regenerate.mjs: run it with Node 20 (this is ${process.version})`);
+  process.exit(1);
+}
 const root = fileURLToPath(new URL("../../fixtures/", import.meta.url));
 for (const [stage, command] of Object.entries(stages)) {
   const extra = join(root, stage, "extra");
