@@ -12,6 +12,27 @@ command -v node >/dev/null 2>&1 || {
   echo "test.sh: node is not on PATH; fix: install Node.js (the differential tests run the JavaScript reference)" >&2
   exit 1
 }
+# Bun runs the claude-code rule set's regexes in tests/core (Claude Code ships on Bun).
+# Its npm package carries the binary, so npm is the only download; without it those
+# tests skip and say why.
+if [ -z "${HOOKCOURSE_BUN:-}" ] && ! command -v bun >/dev/null 2>&1; then
+  case "$(uname -m)" in
+    x86_64) bun_package=@oven/bun-linux-x64 ;;
+    aarch64 | arm64) bun_package=@oven/bun-linux-aarch64 ;;
+    *) bun_package="" ;;
+  esac
+  bun_dir="$root/.venv/bun"
+  bun_bin="$bun_dir/node_modules/$bun_package/bin/bun"
+  if [ -n "$bun_package" ] && [ ! -x "$bun_bin" ] && command -v npm >/dev/null 2>&1; then
+    echo "== installing $bun_package@1.4.5 into $bun_dir (for the claude-code regex tests)"
+    npm install --silent --no-audit --no-fund --prefix "$bun_dir" "$bun_package@1.4.5" >&2 ||
+      echo "test.sh: could not install bun; the claude-code differential tests will skip" >&2
+  fi
+  # A CPU without AVX2 cannot run the default build; then the tests skip rather than fail.
+  if [ -x "$bun_bin" ] && "$bun_bin" --version >/dev/null 2>&1; then
+    export HOOKCOURSE_BUN="$bun_bin"
+  fi
+fi
 echo "== ruff" && .venv/bin/ruff check . && .venv/bin/ruff format --check .
 echo "== mypy" && .venv/bin/mypy
 echo "== pytest" && exec .venv/bin/pytest "$@"
