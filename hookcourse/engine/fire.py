@@ -421,8 +421,8 @@ def read_payload(
             f'send an object such as {{"hook_event_name": "{spec.name}", ...}}',
         )
     warnings: list[str] = []
-    stated = payload.get("hook_event_name")
-    if stated is not None and stated != spec.name:
+    stated = payload.get("hook_event_name", UNDEFINED)
+    if not isinstance(stated, Undefined) and stated != spec.name:
         warnings.append(
             f"{name}: hook_event_name is {jsjson.stringify(stated)}, but {spec.name} is fired; "
             f"the hooks receive {quote(spec.name)}"

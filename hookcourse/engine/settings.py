@@ -25,7 +25,7 @@ from typing import Final
 
 from hookcourse import jsjson
 from hookcourse.errors import InputError, json_path
-from hookcourse.js import JSValue, is_js_number
+from hookcourse.js import UNDEFINED, JSValue, is_js_number
 from hookcourse.jsjson import quote
 
 from .permission_rule import PermissionRule, RuleSyntaxError, parse_rule
@@ -195,9 +195,9 @@ class _Reader:
                 "move it to the managed-settings.json file",
             )
             managed_only = None
-        hooks = document.get("hooks")
+        hooks = document.get("hooks", UNDEFINED)
         groups: list[MatcherGroup] = []
-        if hooks is not None:
+        if hooks is not UNDEFINED:
             if not isinstance(hooks, dict):
                 raise self.issue(
                     ("hooks",),
@@ -211,8 +211,10 @@ class _Reader:
         )
 
     def flag(self, document: Mapping[str, JSValue], key: str) -> bool | None:
-        value = document.get(key)
-        if value is None or isinstance(value, bool):
+        value = document.get(key, UNDEFINED)
+        if value is UNDEFINED:
+            return None
+        if isinstance(value, bool):
             return value
         raise self.issue(
             (key,), f"{key} is {_kind(value)}, not true or false", f'write "{key}": true'
@@ -245,15 +247,15 @@ class _Reader:
                 'write {"matcher": "...", "hooks": [{"type": "command", "command": "..."}]}',
             )
             return None
-        matcher = entry.get("matcher")
-        if matcher is not None and not isinstance(matcher, str):
+        matcher = entry.get("matcher", UNDEFINED)
+        if matcher is not UNDEFINED and not isinstance(matcher, str):
             self.warn(
                 (*path, "matcher"),
                 f"the matcher is {_kind(matcher)}, not a string; the group is ignored",
                 'write a string such as "Bash" or "Edit|Write", or leave it out to match all',
             )
             return None
-        handlers = entry.get("hooks")
+        handlers = entry.get("hooks", UNDEFINED)
         if not isinstance(handlers, list):
             self.warn(
                 (*path, "hooks"),
@@ -264,7 +266,9 @@ class _Reader:
             return None
         parsed = [self.handler(item, (*path, "hooks", i)) for i, item in enumerate(handlers)]
         kept = tuple(handler for handler in parsed if handler is not None)
-        return MatcherGroup(event, matcher, kept, self.origin(path))
+        return MatcherGroup(
+            event, matcher if isinstance(matcher, str) else None, kept, self.origin(path)
+        )
 
     def handler(self, item: JSValue, path: JSONPath) -> Handler | None:
         try:
@@ -280,7 +284,7 @@ class _Reader:
                 f"a hook handler is {_kind(item)}, not an object; it is ignored",
                 'write {"type": "command", "command": "..."}',
             )
-        kind = item.get("type")
+        kind = item.get("type", UNDEFINED)
         if kind not in HANDLER_TYPES:
             shown = quote(kind) if isinstance(kind, str) else _kind(kind)
             raise self.issue(
@@ -335,23 +339,24 @@ class _Fields:
         return self.reader.issue((*self.path, key), f"{problem}; the handler is ignored", fix)
 
     def text(self, key: str, *, required: bool = False) -> str | None:
-        value = self.item.get(key)
-        if value is None and not required:
+        value = self.item.get(key, UNDEFINED)
+        if value is UNDEFINED and not required:
             return None
         if not isinstance(value, str) or (required and value.strip() == ""):
-            return_what = "missing" if value is None else _kind(value)
-            raise self.wrong(key, f"{key} is {return_what}, not a non-empty string", f"set {key}")
+            raise self.wrong(key, f"{key} is {_kind(value)}, not a non-empty string", f"set {key}")
         return value
 
     def boolean(self, key: str) -> bool | None:
-        value = self.item.get(key)
-        if value is None or isinstance(value, bool):
+        value = self.item.get(key, UNDEFINED)
+        if value is UNDEFINED:
+            return None
+        if isinstance(value, bool):
             return value
         raise self.wrong(key, f"{key} is {_kind(value)}, not true or false", f'write "{key}": true')
 
     def strings(self, key: str) -> tuple[str, ...] | None:
-        value = self.item.get(key)
-        if value is None:
+        value = self.item.get(key, UNDEFINED)
+        if value is UNDEFINED:
             return None
         if not isinstance(value, list) or not all(isinstance(word, str) for word in value):
             raise self.wrong(
@@ -368,8 +373,8 @@ class _Fields:
         return value
 
     def timeout(self) -> float | None:
-        value = self.item.get("timeout")
-        if value is None:
+        value = self.item.get("timeout", UNDEFINED)
+        if value is UNDEFINED:
             return None
         seconds = value if is_js_number(value) else None
         if not isinstance(seconds, int | float) or not math.isfinite(seconds) or seconds <= 0:
@@ -398,8 +403,8 @@ class _Fields:
         return url
 
     def headers(self) -> tuple[tuple[str, str], ...]:
-        value = self.item.get("headers")
-        if value is None:
+        value = self.item.get("headers", UNDEFINED)
+        if value is UNDEFINED:
             return ()
         if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
             raise self.wrong(

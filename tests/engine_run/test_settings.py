@@ -106,6 +106,43 @@ def test_each_malformed_field_is_named(handler: dict[str, object], path: str) ->
     assert f"$.hooks.Stop[0].{path}" in str(settings.warnings[0])
 
 
+@pytest.mark.parametrize(
+    ("handler", "path"),
+    [
+        (command("x", timeout=None), "hooks[0].timeout"),
+        (command("x", args=None), "hooks[0].args"),
+        (command("x", **{"if": None}), "hooks[0].if"),
+        (command("x", **{"async": None}), "hooks[0].async"),
+        (command("x", statusMessage=None), "hooks[0].statusMessage"),
+    ],
+)
+def test_a_null_field_is_not_a_left_out_field(handler: dict[str, object], path: str) -> None:
+    # Claude Code's settings schema makes these fields optional, not nullable: JSON null
+    # fails validation (the handler is dropped) where leaving the key out would not.
+    settings = parse(hooks("Stop", handler))
+    assert settings.groups_for("Stop")[0].handlers == ()
+    assert f"$.hooks.Stop[0].{path}" in str(settings.warnings[0])
+    assert "null" in str(settings.warnings[0])
+
+
+def test_a_null_matcher_drops_the_group_instead_of_matching_everything() -> None:
+    settings = parse({"hooks": {"PreToolUse": [{"matcher": None, "hooks": [command("x")]}]}})
+    assert settings.groups_for("PreToolUse") == ()
+    (warning,) = settings.warnings
+    assert "$.hooks.PreToolUse[0].matcher" in str(warning) and "null" in str(warning)
+
+
+@pytest.mark.parametrize(
+    ("text", "path"),
+    [('{"hooks": null}', "$.hooks"), ('{"disableAllHooks": null}', "$.disableAllHooks")],
+)
+def test_a_null_top_level_field_is_an_error(text: str, path: str) -> None:
+    with pytest.raises(InputError) as caught:
+        parse_settings(text, SettingsSource.USER, "u.json", EVENTS)
+    assert f"u.json: {path}" in str(caught.value)
+    assert "null" in str(caught.value)
+
+
 def test_unknown_event_is_a_warning_and_the_rest_of_the_file_stands() -> None:
     document = {
         "hooks": {"PreToolUs": [{"hooks": [command("a")]}], "Stop": [{"hooks": [command("b")]}]}
