@@ -481,6 +481,7 @@ def fire(request: FireRequest) -> FireReport:
         payload,
         consecutive_stop_blocks=request.consecutive_stop_blocks,
         stop_block_cap=request.stop_block_cap,
+        in_background=len(hooks) - len(finished),
     )
     all_warnings = (*(str(w) for w in settings.warnings), *warnings)
     return FireReport(

@@ -203,14 +203,25 @@ def merge_readings(
     *,
     consecutive_stop_blocks: int = 0,
     stop_block_cap: int = DEFAULT_STOP_BLOCK_CAP,
+    in_background: int = 0,
 ) -> Outcome:
-    """Combine ``readings`` (in the order the hooks finished) as ``event`` combines them."""
+    """Combine ``readings`` (in the order the hooks finished) as ``event`` combines them.
+
+    ``in_background`` counts the async hooks that also ran: they are not in ``readings``
+    because their results arrive on the next turn and cannot block.
+    """
     named = [(_name(index, r), r) for index, r in enumerate(readings, 1)]
+    waited = " that Claude Code waits for" if in_background else ""
     explanation = [
-        f"{len(readings)} hook(s) ran for {event.name}, read in the order they finished."
+        f"{len(readings)} hook(s){waited} ran for {event.name}, read in the order they finished."
         if readings
-        else f"No hook ran for {event.name}; the action goes ahead."
+        else f"No hook{waited} ran for {event.name}; the action goes ahead."
     ]
+    if in_background:
+        explanation.append(
+            f"{in_background} async hook(s) also ran; their results arrive on the next turn "
+            "and cannot block, so they are not merged."
+        )
     explanation.extend(f"{name}: {r.how}." for name, r in named)
     conflicts: list[str] = []
     decided = _decide(event, named, explanation, conflicts)
