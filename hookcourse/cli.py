@@ -121,8 +121,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _events(name: str | None) -> int:
-    from hookcourse.engine.catalogue import describe_event, describe_events, load_catalogue
-    from hookcourse.engine.fire import event_spec
+    from hookcourse.engine.catalogue import (
+        describe_event,
+        describe_events,
+        event_spec,
+        load_catalogue,
+    )
 
     if name is None:
         print(describe_events(load_catalogue().values()))

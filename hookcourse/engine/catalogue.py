@@ -6,6 +6,7 @@ types and renders it as the text ``hookcourse events`` prints.
 
 from __future__ import annotations
 
+import difflib
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -13,6 +14,9 @@ from enum import StrEnum
 from functools import cache
 from importlib import resources
 from typing import Any
+
+from hookcourse.errors import InputError
+from hookcourse.jsjson import quote
 
 
 class FieldType(StrEnum):
@@ -319,6 +323,16 @@ def optional_common_fields(spec: EventSpec) -> tuple[str, ...]:
 def get_event(name: str) -> EventSpec | None:
     """The event called exactly ``name`` (case-sensitive, as in settings), or None."""
     return load_catalogue().get(name)
+
+
+def event_spec(name: str) -> EventSpec:
+    """The event called ``name``; InputError naming the closest event name otherwise."""
+    spec = get_event(name)
+    if spec is None:
+        close = difflib.get_close_matches(name, list(load_catalogue()), n=1)
+        fix = f"did you mean {close[0]}?" if close else "run `hookcourse events` for the list"
+        raise InputError("EVENT", f"{quote(name)} is not a hook event", fix)
+    return spec
 
 
 _RECIPIENT_TEXT = {

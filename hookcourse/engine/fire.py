@@ -14,7 +14,6 @@
 
 from __future__ import annotations
 
-import difflib
 import os
 import posixpath
 from collections.abc import Mapping, Sequence
@@ -26,7 +25,7 @@ from hookcourse.js import UNDEFINED, JSValue, Undefined
 from hookcourse.jsjson import quote
 from hookcourse.matcher import RuleSet, explain_match
 
-from .catalogue import EventSpec, common_input_fields, get_event, load_catalogue
+from .catalogue import EventSpec, common_input_fields, event_spec, load_catalogue
 from .outcome import DEFAULT_STOP_BLOCK_CAP, Outcome, merge_readings
 from .permission_rule import CallPlace, RuleCheck, check_rule
 from .reading import HookReading, read_hook_result
@@ -394,16 +393,6 @@ class FireRequest:
     plugin_root: str | None = None
     plugin_data: str | None = None
     base_env: Mapping[str, str] | None = None
-
-
-def event_spec(name: str) -> EventSpec:
-    """The event called ``name``; InputError naming close matches otherwise."""
-    spec = get_event(name)
-    if spec is None:
-        close = difflib.get_close_matches(name, list(load_catalogue()), n=1)
-        fix = f"did you mean {close[0]}?" if close else "run `hookcourse events` for the list"
-        raise InputError("EVENT", f"{quote(name)} is not a hook event", fix)
-    return spec
 
 
 def read_payload(
