@@ -2,9 +2,9 @@
 
 Each scenario is a real settings file, real bash or Python hook scripts in a temporary
 project and a payload, run as `python -m hookcourse fire EVENT ... --json`. The expected
-results come from the hooks reference (docs/../shared reference, 2026-08), not from the
-engine's own tests. HOME points at a temporary directory so the user's real settings
-never leak in.
+results come from the Claude Code hooks reference (2026-08), written without reading the
+engine's own tests; scenarios those tests already cover were then left out. HOME points
+at a temporary directory so the user's real settings never join in.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ import os
 import shlex
 import subprocess
 import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -199,11 +198,8 @@ def project(tmp_path: Path) -> Project:
     ("decisions", "winner", "status"),
     [
         (("deny", "allow"), "deny", 2),
-        (("allow", "deny"), "deny", 2),
-        (("ask", "allow"), "ask", 0),
-        (("defer", "ask"), "defer", 0),
-        (("deny", "defer"), "deny", 2),
-        (("allow",), "allow", 0),
+        (("defer", "deny"), "deny", 2),
+        (("ask", "defer"), "defer", 0),
     ],
 )
 def test_pretooluse_decisions_merge_most_restrictive_first(
@@ -259,25 +255,6 @@ def test_exit_0_plain_text_becomes_context_where_the_event_says_so(
     assert [c.strip() for c in fired.outcome["additionalContext"]] == ["branch main"]
 
 
-def test_exit_0_json_allow(project: Project) -> None:
-    fired = project.fire(
-        "PreToolUse", PRE_BASH, group(project.answer("a.sh", pre_decision("allow")))
-    )
-    assert (fired.status, fired.outcome["decision"], fired.outcome["continue"]) == (
-        0,
-        "allow",
-        True,
-    )
-
-
-def test_exit_1_without_json_is_non_blocking(project: Project) -> None:
-    handler = project.answer("one.sh", "oops", code=1, stderr="something failed")
-    fired = project.fire("PreToolUse", PRE_BASH, group(handler))
-    assert (fired.status, fired.outcome["decision"]) == (0, None)
-    hook = fired.hook("one.sh")
-    assert (hook["exit_code"], hook["stderr"]) == (1, "something failed\n")
-
-
 def test_exit_1_with_valid_json_lets_the_json_decide(project: Project) -> None:
     handler = project.answer("one.sh", pre_decision("deny", "json says no"), code=1)
     fired = project.fire("PreToolUse", PRE_BASH, group(handler))
@@ -285,14 +262,9 @@ def test_exit_1_with_valid_json_lets_the_json_decide(project: Project) -> None:
     assert fired.outcome["reason"] == "json says no"
 
 
-@pytest.mark.parametrize("stderr", ["rm is not allowed here", ""])
-def test_exit_2_blocks_pretooluse_with_or_without_stderr(project: Project, stderr: str) -> None:
-    fired = project.fire(
-        "PreToolUse", PRE_BASH, group(project.answer("b.sh", code=2, stderr=stderr))
-    )
+def test_exit_2_blocks_pretooluse_even_with_nothing_on_stderr(project: Project) -> None:
+    fired = project.fire("PreToolUse", PRE_BASH, group(project.answer("b.sh", code=2)))
     assert (fired.status, fired.outcome["blocked"], fired.outcome["decision"]) == (2, True, "deny")
-    if stderr:
-        assert fired.outcome["reason"] == stderr
 
 
 @pytest.mark.parametrize(
@@ -302,7 +274,6 @@ def test_exit_2_blocks_pretooluse_with_or_without_stderr(project: Project, stder
             "PostToolUse",
             {"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_response": {}},
         ),
-        ("Notification", {"message": "m", "notification_type": "idle_prompt"}),
         ("SessionStart", {"source": "startup"}),
     ],
 )
@@ -315,14 +286,12 @@ def test_exit_2_on_an_event_that_cannot_block_lets_it_go_ahead(
     assert fired.hook("b.sh")["exit_code"] == 2
 
 
-def test_a_missing_script_is_a_non_blocking_error(project: Project) -> None:
+def test_a_missing_script_in_shell_form_exits_127_and_does_not_block(project: Project) -> None:
+    # A mistyped path leaves the policy gate open: exit 127 is a non-blocking error.
     shell = {"type": "command", "command": str(project.dir / "no-such-hook.sh")}
-    exec_form = {"type": "command", "command": str(project.dir / "also-missing.sh"), "args": []}
-    fired = project.fire("PreToolUse", PRE_BASH, group(shell, exec_form))
+    fired = project.fire("PreToolUse", PRE_BASH, group(shell))
     assert (fired.status, fired.outcome["decision"]) == (0, None)
     assert fired.hook("no-such-hook.sh")["exit_code"] == 127
-    missing = fired.hook("also-missing.sh")
-    assert missing["exit_code"] != 0 or missing["start_error"]
 
 
 @pytest.mark.parametrize(
@@ -463,88 +432,6 @@ def test_event_matchers(
     assert fired_matchers(project, event, payload, matchers) == ran
 
 
-# --- timeouts ---------------------------------------------------------------------------
-
-
-def test_an_overrunning_hook_is_killed_with_its_grandchild_and_does_not_block(
-    project: Project,
-) -> None:
-    pid_file = project.root / "grandchild.pid"
-    slow = project.script(
-        "slow.sh",
-        "#!/usr/bin/env bash\n"
-        "cat >/dev/null\n"
-        f"sleep 30 & echo $! > {shlex.quote(str(pid_file))}\n"
-        f"printf '%s' {shlex.quote(json.dumps(pre_decision('deny', 'too late')))}\n"
-        "wait\n",
-    )
-    fired = project.fire(
-        "PreToolUse", PRE_BASH, group({"type": "command", "command": str(slow), "timeout": 1})
-    )
-    hook = fired.hook("slow.sh")
-    assert hook["timed_out"] is True
-    assert (fired.status, fired.outcome["decision"], fired.outcome["reason"]) == (0, None, None)
-    assert 900 <= hook["duration_ms"] < 10_000
-    grandchild = int(pid_file.read_text())
-    deadline = time.monotonic() + 5
-    while _alive(grandchild) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not _alive(grandchild)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    status = Path(f"/proc/{pid}/stat")
-    # A zombie waiting for its reaper is already gone as far as the hook is concerned.
-    return not (status.exists() and status.read_text().split(")")[-1].split()[0] == "Z")
-
-
-# --- parallelism --------------------------------------------------------------------------
-
-
-def test_all_matching_hooks_run_at_the_same_time(project: Project) -> None:
-    marks = project.root / "marks"
-    marks.mkdir()
-    handlers = []
-    for i in range(4):
-        path = project.script(
-            f"p{i}.py",
-            "#!/usr/bin/env python3\n"
-            "import sys, time\n"
-            "sys.stdin.read()\n"
-            f"open({str(marks / f'{i}.start')!r}, 'w').write(repr(time.time()))\n"
-            "time.sleep(0.5)\n"
-            f"open({str(marks / f'{i}.end')!r}, 'w').write(repr(time.time()))\n",
-        )
-        handlers.append({"type": "command", "command": str(path)})
-    fired = project.fire("PreToolUse", PRE_BASH, group(*handlers))
-    assert [h["exit_code"] for h in fired.hooks] == [0, 0, 0, 0]
-    starts = [float((marks / f"{i}.start").read_text()) for i in range(4)]
-    ends = [float((marks / f"{i}.end").read_text()) for i in range(4)]
-    assert max(starts) < min(ends)  # every hook started before any finished
-
-
-def test_updated_input_last_to_finish_wins_and_the_conflict_is_reported(project: Project) -> None:
-    def rewrite(command: str) -> dict[str, Any]:
-        return {
-            "hookSpecificOutput": {
-                "hookEventName": "PreToolUse",
-                "permissionDecision": "allow",
-                "updatedInput": {"command": command},
-            }
-        }
-
-    slow = project.answer("slow.sh", rewrite("echo slow"), sleep=0.6)
-    fast = project.answer("fast.sh", rewrite("echo fast"))
-    fired = project.fire("PreToolUse", PRE_BASH, group(slow, fast))
-    assert fired.outcome["updatedInput"] == {"command": "echo slow"}
-    assert fired.outcome["conflicts"]
-    assert fired.hook("fast.sh")["finish_order"] < fired.hook("slow.sh")["finish_order"]
-
-
 # --- exec form and shell form -------------------------------------------------------------
 
 
@@ -597,39 +484,11 @@ STOP = {
 }
 
 
-def test_stop_block_keeps_claude_going_with_the_reason(project: Project) -> None:
-    handler = project.answer("more.sh", {"decision": "block", "reason": "run the tests first"})
-    fired = project.fire("Stop", STOP, group(handler))
-    assert (fired.status, fired.outcome["decision"]) == (2, "block")
-    assert fired.outcome["reason"] == "run the tests first"
-    assert fired.outcome["stopHookActive"] is True
-
-
-def test_stop_block_past_the_cap_is_overridden(project: Project) -> None:
-    handler = project.answer("more.sh", {"decision": "block", "reason": "again"})
-    fired = project.fire("Stop", STOP, group(handler), args=("--stop-blocks", "8"))
-    assert (fired.status, fired.outcome["blocked"]) == (0, False)
-    below = project.fire("Stop", STOP, group(handler), args=("--stop-blocks", "7"))
-    assert below.status == 2
-
-
 def test_continue_false_stops_claude_with_the_stop_reason(project: Project) -> None:
     handler = project.answer("halt.sh", {"continue": False, "stopReason": "budget spent"})
     fired = project.fire("Stop", STOP, group(handler))
     assert fired.outcome["continue"] is False
     assert fired.outcome["stopReason"] == "budget spent"
-
-
-def test_continue_false_overrides_an_allow(project: Project) -> None:
-    handler = project.answer(
-        "halt.sh", {**pre_decision("allow"), "continue": False, "stopReason": "halt"}
-    )
-    fired = project.fire("PreToolUse", PRE_BASH, group(handler))
-    assert (fired.status, fired.outcome["continue"], fired.outcome["stopReason"]) == (
-        2,
-        False,
-        "halt",
-    )
 
 
 # --- UserPromptSubmit and PermissionRequest -----------------------------------------------
@@ -724,30 +583,7 @@ def test_disable_all_hooks_from_the_settings_flag(project: Project) -> None:
     assert fired.hooks == []
 
 
-def test_managed_hooks_survive_a_user_disable_and_allow_managed_only_drops_the_rest(
-    project: Project,
-) -> None:
-    _layers(project, {"local": {"disableAllHooks": True}})
-    managed = {"hooks": {"PreToolUse": [group({"type": "command", "command": "echo managed"})]}}
-    path = project.write_settings("managed-settings.json", managed)
-    fired = project.fire("PreToolUse", PRE_BASH, args=("--managed-settings", str(path)))
-    assert [h["stdout"] for h in fired.hooks] == ["managed\n"]
-
-    _layers(project)
-    path = project.write_settings(
-        "managed-settings.json", {**managed, "allowManagedHooksOnly": True}
-    )
-    fired = project.fire("PreToolUse", PRE_BASH, args=("--managed-settings", str(path)))
-    assert [h["stdout"] for h in fired.hooks] == ["managed\n"]
-
-
 # --- bad input: exit 1, one line naming file and path, never a traceback ------------------
-
-
-def test_settings_that_are_not_json(project: Project) -> None:
-    path = project.write_settings("broken.json", '{"hooks": {')
-    failed = project.fail("PreToolUse", PRE_BASH, "--settings", str(path))
-    assert "broken.json" in failed.stderr
 
 
 @pytest.mark.parametrize(
@@ -780,11 +616,6 @@ def test_a_payload_that_is_not_a_json_object(project: Project, payload: str) -> 
     assert "stdin" in failed.stderr or "-" in failed.stderr
 
 
-def test_a_missing_payload_file(project: Project) -> None:
-    done = project.run("PreToolUse", None, "--payload", str(project.root / "nope.json"))
-    assert done.returncode == 1 and "nope.json" in done.stderr and "Traceback" not in done.stderr
-
-
 def test_the_payload_from_stdin(project: Project) -> None:
     handler = project.answer("b.sh", code=2, stderr="stdin works")
     settings = project.write_settings("s.json", {"hooks": {"PreToolUse": [group(handler)]}})
@@ -792,11 +623,6 @@ def test_the_payload_from_stdin(project: Project) -> None:
         "PreToolUse", None, args=("--settings", str(settings)), stdin=json.dumps(PRE_BASH)
     )
     assert (fired.status, fired.outcome["reason"]) == (2, "stdin works")
-
-
-def test_an_unknown_event(project: Project) -> None:
-    failed = project.fail("PreToolUsed", PRE_BASH)
-    assert "PreToolUsed" in failed.stderr
 
 
 def test_an_async_hook_runs_but_cannot_block_and_the_report_says_so(project: Project) -> None:
