@@ -183,6 +183,8 @@ def _stop_cap_overrides(consecutive: int, cap: int, explanation: list[str]) -> b
 
 
 def _verdict(event: EventSpec, *, blocked: bool, stopped: bool, going: bool) -> str:
+    if stopped and event.stop_loop:
+        return "Outcome: the turn ends; Claude stops entirely."
     if stopped:
         return "Outcome: blocked; Claude stops entirely."
     if event.stop_loop:
@@ -253,12 +255,14 @@ def merge_readings(
         stops = keeps_going = False
     stoppers = [(name, r) for name, r in named if not r.continue_]
     if stoppers:
+        # On Stop/SubagentStop the action is ending the turn: continue:false lets it happen.
         keeps_going = False
+        stops = stops and not event.stop_loop
         overrides = f", overriding {quote(decided.word)}" if decided.word else ""
         explanation.append(
             f"continue: false from {stoppers[0][0]}: Claude stops entirely{overrides}."
         )
-    blocked = stops or bool(stoppers)
+    blocked = stops or (bool(stoppers) and not event.stop_loop)
     if blocked and not isinstance(updated_input, Undefined):
         explanation.append("updatedInput is dropped: the call it would rewrite does not run.")
         updated_input = UNDEFINED

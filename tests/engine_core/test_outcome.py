@@ -183,7 +183,15 @@ def test_stop_continue_false_ends_the_turn_even_over_a_block(read: Read, merge: 
     block = read("Stop", stdout={"decision": "block", "reason": "go on"})
     halt = read("Stop", stdout={"continue": False, "stopReason": "budget spent"})
     outcome = merge("Stop", [block, halt])
-    assert outcome.blocked and not outcome.keeps_going and not outcome.continue_
+    # Ending the turn is Stop's action, and continue:false lets it happen: not blocked.
+    assert not outcome.blocked and not outcome.keeps_going and not outcome.continue_
+    assert outcome.explanation[-1] == "Outcome: the turn ends; Claude stops entirely."
+
+
+def test_continue_false_on_a_tool_event_blocks_the_call(read: Read, merge: Merge) -> None:
+    halt = read("PreToolUse", stdout={"continue": False, "stopReason": "budget spent"})
+    outcome = merge("PreToolUse", [halt])
+    assert outcome.blocked and not outcome.continue_
 
 
 def test_evaluator_ok_false_on_stop_blocks_with_its_reason(read: Read, merge: Merge) -> None:

@@ -489,6 +489,8 @@ def test_continue_false_stops_claude_with_the_stop_reason(project: Project) -> N
     fired = project.fire("Stop", STOP, group(handler))
     assert fired.outcome["continue"] is False
     assert fired.outcome["stopReason"] == "budget spent"
+    assert fired.outcome["blocked"] is False  # the turn ends: Stop's own action goes ahead
+    assert fired.status == 0
 
 
 # --- UserPromptSubmit and PermissionRequest -----------------------------------------------
