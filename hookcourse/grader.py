@@ -126,7 +126,12 @@ def read_fixture(path: str) -> JSValue:
     try:
         return jsjson.parse(text)
     except jsjson.JSONSyntaxError as error:
-        raise InputError(path, f"is not valid JSON ({error})", "fix the JSON syntax") from None
+        fix = (
+            "save the file as UTF-8 without a byte-order mark"
+            if text.startswith("\ufeff")
+            else "fix the JSON syntax at that line and column"
+        )
+        raise InputError(path, f"is not valid JSON ({error})", fix) from None
 
 
 def _case_list(path: str, fixture: JSValue, key: str) -> list[JSValue]:

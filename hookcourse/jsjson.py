@@ -93,6 +93,8 @@ def _scan_value(text: str, start: int) -> tuple[JSValue, int]:
 
 def parse(text: str) -> JSValue:
     """``JSON.parse(text)``: numbers become doubles; NaN, Infinity and a BOM are errors."""
+    if text.startswith("\ufeff"):
+        raise JSONSyntaxError.at("Unexpected byte-order mark (U+FEFF) before the value", text, 0)
     start = _skip_whitespace(text, 0)
     try:
         value, end = _scan_value(text, start)

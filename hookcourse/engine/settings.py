@@ -440,7 +440,7 @@ def parse_settings(
         document = jsjson.parse(text)
     except jsjson.JSONSyntaxError as error:
         raise InputError(
-            file, f"not valid JSON ({error})", "fix the JSON syntax (a trailing comma?)"
+            file, f"not valid JSON ({error})", "fix the JSON syntax at that line and column"
         ) from None
     return _Reader(source, file, known_events).layer(document)
 
