@@ -57,6 +57,11 @@ def is_nullish(value: object) -> bool:
     return value is None or value is UNDEFINED
 
 
+def js_length(text: str) -> int:
+    """``text.length``: UTF-16 code units, so an astral character counts two."""
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
 def nullish_or(value: JSValue | Undefined, fallback: _Fallback) -> JSValue | _Fallback:
     """``value ?? fallback``: only null and undefined fall back; ``""``, 0 and ``{}`` stay."""
     if value is None or isinstance(value, Undefined):

@@ -21,7 +21,7 @@ from hookcourse.engine.catalogue import (
     PlainStdout,
     Recipient,
 )
-from hookcourse.js import UNDEFINED, JSValue, Undefined, js_trim
+from hookcourse.js import UNDEFINED, JSValue, Undefined, js_length, js_trim
 from hookcourse.jsjson import JSONSyntaxError, parse, quote, stringify
 
 NO_STDERR: Final = "No stderr output"
@@ -135,11 +135,6 @@ def _hook_error(event: EventSpec, reading: HookReading, detail: str) -> HookRead
 
 
 # ---------------------------------------------------------------- text helpers
-
-
-def js_length(text: str) -> int:
-    """``text.length``: UTF-16 code units, so an astral character counts two."""
-    return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
 def _js_prefix(text: str, units: int) -> str:

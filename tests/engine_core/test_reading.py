@@ -15,11 +15,10 @@ from hookcourse.engine.reading import (
     Classification,
     HookReading,
     HookRun,
-    js_length,
     read_hook_result,
     stdout_object,
 )
-from hookcourse.js import UNDEFINED
+from hookcourse.js import UNDEFINED, js_length
 from hookcourse.jsjson import stringify
 
 Read = Callable[..., HookReading]
