@@ -40,12 +40,16 @@ class Readout:
         """The same content as an HTML fragment for an ``HTML`` widget."""
         colour = "#1a7f37" if self.ok else "#b42318"
         cells = "".join(
-            f"<tr><th style='text-align:left;padding-right:1em;vertical-align:top'>"
+            # nowrap: a two-word label such as "Python re" must stay on one line.
+            f"<tr><th style='text-align:left;padding-right:1em;vertical-align:top;"
+            f"white-space:nowrap'>"
             f"{html.escape(label)}</th><td><code>{html.escape(value)}</code></td></tr>"
             for label, value in self.rows
         )
+        # The HTML widget's line height (one control's height) would double-space wrapped rows.
         return (
-            f"<div><b style='color:{colour}'>{html.escape(self.headline)}</b>"
+            f"<div style='line-height:1.5'><b style='color:{colour}'>"
+            f"{html.escape(self.headline)}</b>"
             f"<table>{cells}</table></div>"
         )
 

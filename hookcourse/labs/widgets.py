@@ -24,6 +24,7 @@ _LABELS: Any = {"description_width": "9em"}
 class Lab:
     """Named controls, an HTML readout, and the plain function that fills it."""
 
+    name: str
     controls: dict[str, Any]
     compute: Callable[[dict[str, Any]], Readout]
     readout: Any = field(default_factory=widgets.HTML)
@@ -51,14 +52,26 @@ class Lab:
         """What the readout shows, as plain text."""
         return self.last.text()
 
+    def placeholder(self) -> str:
+        """What a front end that cannot draw the widgets shows instead of them."""
+        return f"[the {self.name}: run this cell to use it]\n{self.text()}"
+
     def _repr_mimebundle_(self, **kwargs: object) -> dict[str, Any]:
-        # Displaying the lab displays its widgets.
+        # Displaying the lab displays its widgets. JupyterLab draws the widgets only once
+        # the cell has run in this browser; until then (an untrusted notebook, GitHub,
+        # nbconvert) it shows text/plain, which would otherwise be a VBox(...) repr.
         bundle: dict[str, Any] = self.view._repr_mimebundle_(**kwargs)
+        bundle["text/plain"] = self.placeholder()
         return bundle
 
 
 def _text(description: str, value: str) -> Any:
     return widgets.Text(value=value, description=description, layout=_WIDE, style=_LABELS)
+
+
+def _tick(description: str) -> Any:
+    # The same label width as the boxes keeps every control's left edge in one column.
+    return widgets.Checkbox(value=False, description=description, layout=_WIDE, style=_LABELS)
 
 
 def _area(description: str, value: str) -> Any:
@@ -69,12 +82,18 @@ def matcher_lab(matcher: str = "Edit|Write", tool: str = "Write") -> Lab:
     """Type a matcher and a tool name; see the branch taken, the result and why."""
     controls = {
         "matcher": _text("matcher", matcher),
-        "omitted": widgets.Checkbox(value=False, description="leave the matcher key out"),
+        "omitted": _tick("leave the matcher key out"),
         "tool": _text("tool_name", tool),
-        "rules": widgets.ToggleButtons(
-            options=[(rules.value, rules) for rules in RuleSet], value=RuleSet.COURSE
+        # A Dropdown, not ToggleButtons: ToggleButtons put their label above the buttons,
+        # out of the column the other labels share.
+        "rules": widgets.Dropdown(
+            options=[(rules.value, rules) for rules in RuleSet],
+            value=RuleSet.COURSE,
+            description="rules",
+            layout=widgets.Layout(width="20em"),
+            style=_LABELS,
         ),
-        "narrow": widgets.Checkbox(value=False, description="FileChanged / StopFailure"),
+        "narrow": _tick("the event is FileChanged or StopFailure"),
     }
 
     def compute(values: dict[str, Any]) -> Readout:
@@ -82,13 +101,17 @@ def matcher_lab(matcher: str = "Edit|Write", tool: str = "Write") -> Lab:
         chosen = None if values["omitted"] else values["matcher"]
         return matcher_readout(chosen, values["tool"], values["rules"], narrow=values["narrow"])
 
-    return Lab(controls, compute)
+    return Lab("matcher lab", controls, compute)
 
 
 def exit_code_lab(code: str = "2", stderr: str = "Blocked: no force-push from Claude\n") -> Lab:
     """Type an exit code (as JSON) and stderr; see the verdict and what it means."""
     controls = {"code": _text("exit code", code), "stderr": _area("stderr", stderr)}
-    return Lab(controls, lambda values: exit_code_readout(values["code"], values["stderr"]))
+    return Lab(
+        "exit-code lab",
+        controls,
+        lambda values: exit_code_readout(values["code"], values["stderr"]),
+    )
 
 
 def decide_lab(
@@ -96,4 +119,6 @@ def decide_lab(
 ) -> Lab:
     """Edit a hook's JSON output and the tool input; see the effect on the pending call."""
     controls = {"output": _area("hook stdout", output), "input": _area("tool_input", tool_input)}
-    return Lab(controls, lambda values: decide_readout(values["output"], values["input"]))
+    return Lab(
+        "decide lab", controls, lambda values: decide_readout(values["output"], values["input"])
+    )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,34 @@ def shown(lab: Lab) -> str:
     """What the learner sees: the readout widget's HTML."""
     value: str = lab.readout.value
     return value
+
+
+# -- every lab -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("build", "name"),
+    [(matcher_lab, "matcher lab"), (exit_code_lab, "exit-code lab"), (decide_lab, "decide lab")],
+)
+def test_a_lab_not_yet_run_reads_as_its_name_and_readout(
+    build: Callable[[], Lab], name: str
+) -> None:
+    # JupyterLab shows text/plain until the cell runs in the learner's browser.
+    lab = build()
+    bundle = lab._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    plain = bundle["text/plain"]
+    assert plain == f"[the {name}: run this cell to use it]\n{lab.text()}"
+    assert "VBox" not in plain
+
+
+def test_readout_row_labels_never_wrap() -> None:
+    # A two-word label ("Python re") wrapped onto two lines in JupyterLab.
+    lab = matcher_lab()
+    lab.set(matcher="(?i)bash", tool="Bash")
+    page = shown(lab)
+    assert "Python re</th>" in page
+    assert page.count("<th ") == page.count("white-space:nowrap'>") == len(lab.last.rows)
 
 
 # -- matcher lab -------------------------------------------------------------------------------
