@@ -81,6 +81,9 @@ def test_interactive_displays_are_ignored_by_nbval_and_asserted_beside(path: Pat
         shows_widget = any(WIDGET_VIEW in output.get("data", {}) for output in cell["outputs"])
         assert shows_widget == source(cell).startswith(IGNORE), source(cell)
         if shows_widget:
+            # What a learner sees before running the cell (and what GitHub shows).
+            plain = "".join("".join(output["data"]["text/plain"]) for output in cell["outputs"])
+            assert plain.startswith("[the "), source(cell)
             lab = source(cell).splitlines()[1].split(" = ")[0]
             beside = source(cells[index + 1])
             assert f"{lab}.set(" in beside and cells[index + 1]["outputs"]
