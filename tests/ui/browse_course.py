@@ -1,0 +1,133 @@
+"""Drive the course in Chromium as a learner would; print what the page showed, as JSON.
+
+tests/ui/test_lab_in_browser.py runs this with a Python that has Playwright (the
+project's environment does not need it):
+
+    python browse_course.py OPENED CHROMIUM SHOTS MATCHER TOOL
+
+OPENED is the page JupyterLab handed the browser; the script lands on notebook 00,
+opens notebook 01, runs all its cells, then types MATCHER and TOOL into the matcher
+lab. Screenshots go to the folder SHOTS. On any failure it saves failure.png there,
+prints one line on stderr and exits 1.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+from playwright.sync_api import Error, Locator, Page, expect, sync_playwright
+
+# Debian's chromium in a container: no sandbox, no GPU, nothing fetched in the background.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+READY_MS = 60_000  # a readiness wait (kernel start, a cell's run), not a speed limit
+NOTEBOOK = ".jp-NotebookPanel:not(.lm-mod-hidden)"
+BROKEN_WIDGET = ("Loading widget", "Error displaying widget", "Traceback")
+
+
+def wait_for_idle_kernel(page: Page) -> str:
+    """Wait for the status bar to show a started kernel that is idle; return the bar's text."""
+    status = page.locator("#jp-main-statusbar")
+    expect(status).to_contain_text(re.compile(r"Python 3 \(ipykernel\) \| Idle"), timeout=READY_MS)
+    return status.inner_text()
+
+
+def current_tab(page: Page) -> str:
+    return page.locator("#jp-main-dock-panel .lm-TabBar-tab.jp-mod-current").inner_text().strip()
+
+
+def run_all_cells(page: Page) -> None:
+    page.locator("li.lm-MenuBar-item", has_text="Run").click()
+    page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+    # Run All marks every queued cell [*]; it is done when none is left and the kernel idles.
+    pending = page.locator(f"{NOTEBOOK} .jp-InputArea-prompt", has_text="[*]")
+    expect(pending).to_have_count(0, timeout=READY_MS)
+    wait_for_idle_kernel(page)
+
+
+def shown_text(element: Locator) -> str:
+    """The element's text as laid out on screen (table cells tab-separated)."""
+    # innerText is empty while a cell is scrolled out of view (content-visibility: auto).
+    element.scroll_into_view_if_needed()
+    expect(element).to_have_text(re.compile(r"\S"), use_inner_text=True, timeout=READY_MS)
+    return element.inner_text()
+
+
+def control(lab: Locator, label: str, kind: str) -> Locator:
+    box = lab.locator(f".widget-{kind}", has=lab.page.locator("label", has_text=label))
+    return box.locator("input" if kind == "text" else kind)
+
+
+def type_into(box: Locator, text: str) -> None:
+    box.click()
+    box.press("Control+a")
+    box.press("Delete")
+    box.press_sequentially(text, delay=20)
+
+
+def browse(page: Page, opened: str, shots: Path, matcher: str, tool: str) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    page.goto(opened)
+    expect(page.locator(NOTEBOOK)).to_have_count(1, timeout=READY_MS)
+    seen["first_tab"] = current_tab(page)
+    seen["first_status"] = wait_for_idle_kernel(page)
+    page.screenshot(path=shots / "00_opened.png")
+
+    origin = urlparse(page.url)
+    page.goto(f"{origin.scheme}://{origin.netloc}/lab/tree/01_matcher_and_dispatch.ipynb")
+    wait_for_idle_kernel(page)
+    cells = page.locator(f"{NOTEBOOK} .jp-CodeCell")
+    lab_cell = cells.filter(has_text="lab = matcher_lab()")
+    seen["before_run"] = shown_text(lab_cell.locator(".jp-OutputArea-output"))
+
+    run_all_cells(page)
+    outputs = page.locator(f"{NOTEBOOK} .jp-OutputArea-output").all_text_contents()
+    seen["broken"] = [text for text in outputs if any(mark in text for mark in BROKEN_WIDGET)]
+    seen["views"] = page.locator(f"{NOTEBOOK} .jp-OutputArea-output .widget-vbox").count()
+
+    lab_cell.scroll_into_view_if_needed()
+    lab = lab_cell.locator(".widget-vbox").first
+    readout = lab.locator(".widget-html")
+    seen["readout_before"] = shown_text(readout)
+    type_into(control(lab, "matcher", "text"), matcher)
+    type_into(control(lab, "tool_name", "text"), tool)
+    # The kernel answers each keystroke; wait for the last one's answer to be shown.
+    expect(readout).to_contain_text(json.dumps(tool), timeout=READY_MS)
+    seen["readout_after"] = shown_text(readout)
+    lab_cell.screenshot(path=shots / "01_matcher_lab_typed.png")
+    return seen
+
+
+def main(argv: list[str]) -> int:
+    opened, chromium, shots_dir, matcher, tool = argv
+    shots = Path(shots_dir)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1400, "height": 900})
+        try:
+            seen = browse(page, opened, shots, matcher, tool)
+        except (Error, AssertionError) as error:
+            page.screenshot(path=shots / "failure.png")
+            first_line = str(error).strip().splitlines()[0]
+            print(f"browse_course.py: {first_line} (see {shots / 'failure.png'})", file=sys.stderr)
+            return 1
+        finally:
+            browser.close()
+    print(json.dumps(seen))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

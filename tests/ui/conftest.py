@@ -1,0 +1,154 @@
+"""The course as a learner starts it: a checkout, `scripts/lab.sh`, and the page it opens.
+
+The checkout is copied to a temporary folder whose ``.venv`` lends the project's
+installed Python and JupyterLab; its ``python -m pip`` only records the call, so
+nothing is installed (the install step belongs to ``scripts/bootstrap.sh``).
+``BROWSER`` is a recorder, so a test sees the page JupyterLab asks the learner's
+browser to open, and can open that same page in a real one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shlex
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PIP_RECORDER = """#!/bin/sh
+if [ "$1" = "-m" ] && [ "$2" = "pip" ]; then
+  echo "$@" >> "$(dirname "$0")/../pip-calls"
+  exit 0
+fi
+exec {python} "$@"
+"""
+
+BROWSER_RECORDER = """#!/bin/sh
+echo "$1" >> {opened}
+"""
+
+# JupyterLab settings for a browser driven by a test: no news prompt that could cover a
+# control, and no autosave writing the copied notebooks back while the test runs them.
+LAB_SETTINGS = {
+    "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {"fetchNews": "false"},
+    "@jupyterlab/docmanager-extension/plugin.jupyterlab-settings": {"autosave": False},
+}
+
+
+@dataclass(frozen=True)
+class Course:
+    """A running `scripts/lab.sh`: where it lives and what it asked the browser to open."""
+
+    checkout: Path
+    base_url: str  # http://127.0.0.1:<port>
+    opened: str  # the first page handed to the browser (a file:// page that redirects)
+    log: Path
+
+    def get(self, path: str) -> tuple[int, str]:
+        """The status and body of ``path`` on the server."""
+        return fetch(self.base_url + path)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def fetch(url: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return response.status, response.read().decode("utf-8")
+    except urllib.error.HTTPError as error:
+        return error.code, ""
+
+
+def write_executable(path: Path, text: str) -> None:
+    path.write_text(text, encoding="utf-8")
+    path.chmod(0o755)
+
+
+# Module scope: one server serves every test in a file (each start costs seconds).
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("course")
+
+
+@pytest.fixture(scope="module")
+def checkout(workdir: Path) -> Path:
+    """The course files a learner clones, with a ``.venv`` borrowed from this one."""
+    root = workdir / "hookcourse"
+    for name in ("scripts", "notebooks"):
+        shutil.copytree(ROOT / name, root / name)
+    shutil.copy(ROOT / "pyproject.toml", root / "pyproject.toml")
+    bin_dir = root / ".venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    write_executable(bin_dir / "python", PIP_RECORDER.format(python=sys.executable))
+    (bin_dir / "jupyter").symlink_to(Path(sys.executable).parent / "jupyter")
+    return root
+
+
+@pytest.fixture(scope="module")
+def course(checkout: Path, workdir: Path) -> Iterator[Course]:
+    """``scripts/lab.sh`` running on a free port with no token, until the test ends."""
+    port = free_port()
+    opened = workdir / "browser-calls"
+    recorder = workdir / "browser"
+    write_executable(recorder, BROWSER_RECORDER.format(opened=shlex.quote(str(opened))))
+    settings = workdir / "settings"
+    for name, value in LAB_SETTINGS.items():
+        (settings / name).parent.mkdir(parents=True, exist_ok=True)
+        (settings / name).write_text(json.dumps(value), encoding="utf-8")
+    env = dict(os.environ, BROWSER=f"{shlex.quote(str(recorder))} %s")
+    for variable, folder in [
+        ("JUPYTER_CONFIG_DIR", "config"),
+        ("JUPYTER_RUNTIME_DIR", "runtime"),
+        ("JUPYTERLAB_SETTINGS_DIR", "settings"),
+        ("JUPYTERLAB_WORKSPACES_DIR", "workspaces"),
+    ]:
+        env[variable] = str(workdir / folder)
+    argv = [
+        str(checkout / "scripts" / "lab.sh"),
+        f"--port={port}",
+        "--ip=127.0.0.1",
+        "--ServerApp.port_retries=0",
+        "--IdentityProvider.token=",
+        "--ServerApp.disable_check_xsrf=True",
+    ]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        argv.append("--allow-root")
+    log = workdir / "lab.log"
+    with log.open("w") as sink:
+        server = subprocess.Popen(
+            argv, env=env, stdout=sink, stderr=subprocess.STDOUT, start_new_session=True
+        )
+    base_url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 90  # a readiness wait, not a speed assertion
+        ready = False
+        while not ready and time.monotonic() < deadline and server.poll() is None:
+            with contextlib.suppress(OSError):  # not listening yet
+                ready = fetch(f"{base_url}/api/status")[0] == 200 and opened.exists()
+            time.sleep(0.3)
+        assert ready, log.read_text()
+        first = opened.read_text(encoding="utf-8").splitlines()[0]
+        yield Course(checkout, base_url, first, log)
+    finally:
+        if server.poll() is None:  # it may have exited on its own (see the log)
+            os.killpg(server.pid, signal.SIGTERM)
+            server.wait(timeout=30)
