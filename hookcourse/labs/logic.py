@@ -38,7 +38,9 @@ class Readout:
 
     def html(self) -> str:
         """The same content as an HTML fragment for an ``HTML`` widget."""
-        colour = "#1a7f37" if self.ok else "#b42318"
+        # Red marks a box the lab cannot read; a result keeps the page's colour, since green
+        # on "blocked" or "does not fire" would read as "good".
+        colour = "inherit" if self.ok else "#b42318"
         cells = "".join(
             # nowrap: a two-word label such as "Python re" must stay on one line.
             f"<tr><th style='text-align:left;padding-right:1em;vertical-align:top;"

@@ -133,6 +133,7 @@ def test_decide_lab_shows_block_rewrite_and_inject() -> None:
     blocked = lab.set(output='{"decision": "block", "updatedInput": {"command": "ls"}}')
     assert '"input":{"command":"rm"}' in blocked
     assert 'the model is told "blocked by hook"' in blocked
+    assert "color:inherit" in shown(lab)  # a result, even a block, is not an input error
     injected = lab.set(output='{"additionalContext": ""}')
     assert "its original input" in injected and 'the model also sees ""' in injected
 
