@@ -69,6 +69,11 @@ def nullish_or(value: JSValue | Undefined, fallback: _Fallback) -> JSValue | _Fa
     return value
 
 
+def null_if_undefined(value: JSValue | Undefined) -> JSValue:
+    """``value ?? null``: a report field that is always present, ``null`` when undefined."""
+    return None if isinstance(value, Undefined) else value
+
+
 def is_js_number(value: object) -> bool:
     """True for a JavaScript number; ``True`` and ``False`` are booleans, not numbers."""
     return isinstance(value, int | float) and not isinstance(value, bool)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from hookcourse import jsjson
 from hookcourse.errors import InputError, json_path
-from hookcourse.js import UNDEFINED, JSValue, Undefined
+from hookcourse.js import UNDEFINED, JSValue, Undefined, null_if_undefined
 from hookcourse.jsjson import quote
 from hookcourse.matcher import RuleSet, explain_match
 
@@ -253,7 +253,10 @@ class FireReport:
             "outcome": self.outcome.to_json(),
             "hooks": [hook.to_json() for hook in self.hooks],
             "groups": [_group_json(plan) for plan in self.groups],
-            "matcher": {"field": self.matcher_field, "value": _or_null(self.matcher_subject)},
+            "matcher": {
+                "field": self.matcher_field,
+                "value": null_if_undefined(self.matcher_subject),
+            },
             "settings": {
                 "files": [
                     {"source": str(layer.source), "file": layer.file}
@@ -268,10 +271,6 @@ class FireReport:
     def render(self) -> str:
         """The human report, one fact a line; warnings are left to the caller (stderr)."""
         return "\n".join(_render_lines(self))
-
-
-def _or_null(value: JSValue | Undefined) -> JSValue:
-    return None if isinstance(value, Undefined) else value
 
 
 def _group_json(plan: GroupPlan) -> dict[str, JSValue]:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from hookcourse.engine.catalogue import EventSpec, Recipient, recipient_text
 from hookcourse.engine.reading import HookReading
-from hookcourse.js import UNDEFINED, JSValue, Undefined
+from hookcourse.js import UNDEFINED, JSValue, Undefined, null_if_undefined
 from hookcourse.jsjson import quote, stringify
 
 DEFAULT_STOP_BLOCK_CAP = 8
@@ -53,14 +53,8 @@ class Outcome:
             "reason": self.reason,
             "reasonTo": None if self.reason_to is None else str(self.reason_to),
             "additionalContext": list(self.additional_context),
-            "updatedInput": None
-            if isinstance(self.updated_input, Undefined)
-            else self.updated_input,
-            "updatedToolOutput": (
-                None
-                if isinstance(self.updated_tool_output, Undefined)
-                else self.updated_tool_output
-            ),
+            "updatedInput": null_if_undefined(self.updated_input),
+            "updatedToolOutput": null_if_undefined(self.updated_tool_output),
             "continue": self.continue_,
             "stopReason": self.stop_reason,
             "systemMessages": list(self.system_messages),

@@ -21,7 +21,7 @@ from hookcourse.engine.catalogue import (
     PlainStdout,
     Recipient,
 )
-from hookcourse.js import UNDEFINED, JSValue, Undefined, js_length, js_trim
+from hookcourse.js import UNDEFINED, JSValue, Undefined, js_length, js_trim, null_if_undefined
 from hookcourse.jsjson import JSONSyntaxError, parse, quote, stringify
 
 NO_STDERR: Final = "No stderr output"
@@ -103,8 +103,8 @@ class HookReading:
             "reason": self.reason,
             "reasonTo": None if self.reason_to is None else str(self.reason_to),
             "additionalContext": self.additional_context,
-            "updatedInput": _or_null(self.updated_input),
-            "updatedToolOutput": _or_null(self.updated_tool_output),
+            "updatedInput": null_if_undefined(self.updated_input),
+            "updatedToolOutput": null_if_undefined(self.updated_tool_output),
             "continue": self.continue_,
             "stopReason": self.stop_reason,
             "systemMessage": self.system_message,
@@ -113,10 +113,6 @@ class HookReading:
             "notices": list(self.notices),
             "notes": list(self.notes),
         }
-
-
-def _or_null(value: JSValue | Undefined) -> JSValue:
-    return None if isinstance(value, Undefined) else value
 
 
 def _done(reading: HookReading, classification: Classification, how: str) -> HookReading:
