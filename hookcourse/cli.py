@@ -15,6 +15,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
+from hookcourse.errors import InputError
+
 if TYPE_CHECKING:
     from hookcourse.engine.settings import SettingsSource
 
@@ -109,8 +111,6 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     args = _parser().parse_args(argv)
-    from hookcourse.errors import InputError
-
     try:
         if args.command == "events":
             return _events(args.name)
@@ -141,7 +141,6 @@ def _fire(args: argparse.Namespace) -> int:
     from hookcourse.engine.outcome import DEFAULT_STOP_BLOCK_CAP
     from hookcourse.engine.runner import CommandEvaluator
     from hookcourse.engine.settings import MANAGED_SETTINGS_ENV, SettingsPlaces
-    from hookcourse.errors import InputError
 
     project_dir = Path(args.project_dir or os.environ.get("CLAUDE_PROJECT_DIR") or ".")
     if not project_dir.is_dir():
@@ -185,8 +184,6 @@ def _fire(args: argparse.Namespace) -> int:
 
 
 def _read_payload(name: str) -> str:
-    from hookcourse.errors import InputError
-
     try:
         if name == "-":
             return sys.stdin.read()
@@ -198,15 +195,13 @@ def _read_payload(name: str) -> str:
 
 
 def _sources(text: str | None) -> frozenset[SettingsSource]:
-    from hookcourse.engine.settings import SettingsSource
-    from hookcourse.errors import InputError
+    from hookcourse.engine.settings import STANDARD_SOURCES, SettingsSource
 
-    allowed = {SettingsSource.USER, SettingsSource.PROJECT, SettingsSource.LOCAL}
     if text is None:
-        return frozenset(allowed)
+        return STANDARD_SOURCES
     chosen = set()
     for word in filter(None, (part.strip() for part in text.split(","))):
-        if word not in allowed:
+        if word not in STANDARD_SOURCES:
             raise InputError(
                 "--setting-sources", f"{word!r} is not a settings source", "use user,project,local"
             )
@@ -215,8 +210,6 @@ def _sources(text: str | None) -> frozenset[SettingsSource]:
 
 
 def _int_env(name: str, default: int) -> int:
-    from hookcourse.errors import InputError
-
     text = os.environ.get(name)
     if text is None or text == "":
         return default

@@ -53,6 +53,10 @@ PRECEDENCE: Final = (
     SettingsSource.PROJECT,
     SettingsSource.USER,
 )
+STANDARD_SOURCES: Final = frozenset(
+    {SettingsSource.USER, SettingsSource.PROJECT, SettingsSource.LOCAL}
+)
+"""The files ``--setting-sources`` chooses among; all three are read by default."""
 JSONPath = tuple[str | int, ...]
 
 
@@ -497,9 +501,7 @@ class SettingsPlaces:
     home: Path | None
     extra: tuple[str, ...] = ()
     managed: Path | None = None
-    sources: frozenset[SettingsSource] = frozenset(
-        {SettingsSource.USER, SettingsSource.PROJECT, SettingsSource.LOCAL}
-    )
+    sources: frozenset[SettingsSource] = STANDARD_SOURCES
 
 
 def load_settings(places: SettingsPlaces, known_events: Collection[str]) -> Settings:
