@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import posixpath
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from hookcourse import jsjson
 from hookcourse.errors import InputError, json_path
@@ -154,16 +154,10 @@ def _with_timeouts(spec: EventSpec, plans: list[GroupPlan]) -> tuple[GroupPlan, 
         return spec.default_timeout_s(handler.type)
 
     return tuple(
-        GroupPlan(
-            plan.group,
-            plan.matched,
-            plan.branch,
-            plan.why,
-            tuple(
-                PlannedHandler(p.handler, p.runs, p.skipped_because, p.if_check, timeout(p.handler))
-                if p.runs
-                else p
-                for p in plan.handlers
+        replace(
+            plan,
+            handlers=tuple(
+                replace(p, timeout_s=timeout(p.handler)) if p.runs else p for p in plan.handlers
             ),
         )
         for plan in plans
