@@ -74,9 +74,12 @@ def read_json_box(text: str, box: str, example: str) -> JSValue:
         except jsjson.JSONSyntaxError as error:
             problem = f"not valid JSON: {error}"
     fix = f"type JSON such as {example} (strings need double quotes)"
-    raise BoxError(
-        Readout(f"The {box} box cannot be read", (("problem", problem), ("fix", fix)), False)
-    )
+    raise BoxError(unreadable_box(box, problem, fix))
+
+
+def unreadable_box(box: str, problem: str, fix: str) -> Readout:
+    """The readout for a text box the lab cannot use: what is wrong with it and the fix."""
+    return Readout(f"The {box} box cannot be read", (("problem", problem), ("fix", fix)), False)
 
 
 def shown(value: JSValue | Undefined) -> str:
@@ -205,9 +208,7 @@ def decide_readout(output_text: str, input_text: str) -> Readout:
     if not isinstance(output, dict):
         problem = f"it holds {describe_value(output)}; a hook prints a JSON object"
         fix = 'wrap it in braces, e.g. {"decision": "block"} or {}'
-        return Readout(
-            "The hook output box cannot be read", (("problem", problem), ("fix", fix)), False
-        )
+        return unreadable_box("hook output", problem, fix)
     effect = apply_pre_tool_use(output, tool_input)
     rows = (
         ("effect", jsjson.stringify(effect.to_json())),
