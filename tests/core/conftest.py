@@ -319,10 +319,10 @@ class ProgramRun:
     stderr: bytes
 
 
-def run_program(command: str, path: Path | str, *extra: str) -> ProgramRun:
-    """./your_program.sh COMMAND PATH as the grader runs it."""
+def run_program(*args: str | Path) -> ProgramRun:
+    """./your_program.sh COMMAND PATH (or any other arguments) as the grader runs it."""
     done = subprocess.run(
-        [str(PROGRAM), command, str(path), *extra],
+        [str(PROGRAM), *map(str, args)],
         capture_output=True,
         timeout=120,
         check=False,
