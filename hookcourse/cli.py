@@ -158,8 +158,15 @@ def _fire(args: argparse.Namespace) -> int:
     cap = args.stop_block_cap
     if cap is None:
         cap = _int_env("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP", DEFAULT_STOP_BLOCK_CAP)
-    if cap < 0 or args.stop_blocks < 0:
-        raise InputError("--stop-blocks", "counts cannot be negative", "pass 0 or more")
+    if args.stop_blocks < 0:
+        raise InputError("--stop-blocks", "a count cannot be negative", "pass 0 or more")
+    if cap < 0:
+        where = (
+            "--stop-block-cap"
+            if args.stop_block_cap is not None
+            else "CLAUDE_CODE_STOP_HOOK_BLOCK_CAP"
+        )
+        raise InputError(where, "the cap cannot be negative", "pass 0 (no cap) or more")
     request = FireRequest(
         event=args.event,
         payload_text=_read_payload(args.payload),
