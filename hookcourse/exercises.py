@@ -11,6 +11,7 @@ traceback: a raise or a wrong return type is a failing case with its message.
 from __future__ import annotations
 
 import copy
+import functools
 import html
 import json
 from collections.abc import Callable, Mapping
@@ -186,8 +187,9 @@ _SPECS: Final = {
 }
 
 
+@functools.cache
 def hints() -> dict[str, dict[str, str]]:
-    """The hint for each exercise's case families (``data/exercise_hints.json``)."""
+    """The hint for each exercise's case families (``data/exercise_hints.json``), read once."""
     text = resources.files("hookcourse").joinpath("data/exercise_hints.json").read_text("utf-8")
     loaded: dict[str, dict[str, str]] = json.loads(text)
     return loaded
