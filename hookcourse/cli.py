@@ -136,11 +136,11 @@ def _events(name: str | None) -> int:
 
 
 def _fire(args: argparse.Namespace) -> int:
-    from hookcourse import jsjson
     from hookcourse.engine.fire import FireRequest, fire
     from hookcourse.engine.outcome import DEFAULT_STOP_BLOCK_CAP
     from hookcourse.engine.runner import CommandEvaluator
     from hookcourse.engine.settings import MANAGED_SETTINGS_ENV, SettingsPlaces
+    from hookcourse.js import json as jsjson
 
     project_dir = Path(args.project_dir or os.environ.get("CLAUDE_PROJECT_DIR") or ".")
     if not project_dir.is_dir():

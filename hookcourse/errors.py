@@ -14,7 +14,7 @@ _IDENTIFIER_SAFE: Final = frozenset(
 
 def json_path(steps: Sequence[str | int]) -> str:
     """``["cases", 3, "matcher"]`` -> ``$.cases[3].matcher``."""
-    from hookcourse.jsjson import quote
+    from hookcourse.js.json import quote
 
     parts = ["$"]
     for step in steps:

@@ -12,19 +12,19 @@ from __future__ import annotations
 
 import sys
 
-from hookcourse import jsjson
-from hookcourse.effects import apply_pre_tool_use
 from hookcourse.errors import InputError
-from hookcourse.js import UNDEFINED, Undefined, js_to_string, strict_equals_number
-from hookcourse.matcher import match_hook
-from hookcourse.verdicts import interpret_exit_code
+from hookcourse.js import json as jsjson
+from hookcourse.js.values import UNDEFINED, Undefined, js_to_string, strict_equals_number
+from hookcourse.stages.effects import apply_pre_tool_use
+from hookcourse.stages.matcher import match_hook
+from hookcourse.stages.verdicts import interpret_exit_code
 
 TYPE_CHECKING = False  # typing alone would add half a node start-up to the grader
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from typing import Final
 
-    from hookcourse.js import JSValue
+    from hookcourse.js.values import JSValue
 
 EXIT_BAD_INPUT: Final = 2
 USAGE: Final = "usage: your_program.sh hook-match FILE | hook-apply FILE"

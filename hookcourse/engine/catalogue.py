@@ -16,7 +16,7 @@ from importlib import resources
 from typing import Any
 
 from hookcourse.errors import InputError
-from hookcourse.jsjson import quote
+from hookcourse.js.json import quote
 
 
 class FieldType(StrEnum):

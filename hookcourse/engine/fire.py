@@ -19,11 +19,11 @@ import posixpath
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from hookcourse import jsjson
 from hookcourse.errors import InputError, json_path
-from hookcourse.js import UNDEFINED, JSValue, Undefined, null_if_undefined
-from hookcourse.jsjson import quote
-from hookcourse.matcher import RuleSet, explain_match
+from hookcourse.js import json as jsjson
+from hookcourse.js.json import quote
+from hookcourse.js.values import UNDEFINED, JSValue, Undefined, null_if_undefined
+from hookcourse.stages.matcher import RuleSet, explain_match
 
 from .catalogue import EventSpec, common_input_fields, event_spec, load_catalogue
 from .outcome import DEFAULT_STOP_BLOCK_CAP, Outcome, merge_readings

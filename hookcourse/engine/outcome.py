@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 from hookcourse.engine.catalogue import EventSpec, Recipient, recipient_text
 from hookcourse.engine.reading import HookReading
-from hookcourse.js import UNDEFINED, JSValue, Undefined, null_if_undefined
-from hookcourse.jsjson import quote, stringify
+from hookcourse.js.json import quote, stringify
+from hookcourse.js.values import UNDEFINED, JSValue, Undefined, null_if_undefined
 
 DEFAULT_STOP_BLOCK_CAP = 8
 

@@ -34,8 +34,8 @@ from dataclasses import dataclass
 from typing import Final
 from urllib.parse import urlsplit
 
-from hookcourse.js import JSValue
-from hookcourse.jsjson import quote
+from hookcourse.js.json import quote
+from hookcourse.js.values import JSValue
 
 SHELL_TOOLS: Final = frozenset({"Bash", "PowerShell"})
 # Edit rules apply to every built-in tool that edits files, Read rules to every one that

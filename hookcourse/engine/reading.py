@@ -21,8 +21,15 @@ from hookcourse.engine.catalogue import (
     PlainStdout,
     Recipient,
 )
-from hookcourse.js import UNDEFINED, JSValue, Undefined, js_length, js_trim, null_if_undefined
-from hookcourse.jsjson import JSONSyntaxError, parse, quote, stringify
+from hookcourse.js.json import JSONSyntaxError, parse, quote, stringify
+from hookcourse.js.values import (
+    UNDEFINED,
+    JSValue,
+    Undefined,
+    js_length,
+    js_trim,
+    null_if_undefined,
+)
 
 NO_STDERR: Final = "No stderr output"
 NO_EVALUATOR: Final = "no evaluator configured; no model was asked"

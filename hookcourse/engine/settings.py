@@ -23,10 +23,10 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Final
 
-from hookcourse import jsjson
 from hookcourse.errors import InputError, json_path
-from hookcourse.js import UNDEFINED, JSValue, is_js_number
-from hookcourse.jsjson import quote
+from hookcourse.js import json as jsjson
+from hookcourse.js.json import quote
+from hookcourse.js.values import UNDEFINED, JSValue, is_js_number
 
 from .permission_rule import PermissionRule, RuleSyntaxError, parse_rule
 

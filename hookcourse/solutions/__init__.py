@@ -1,7 +1,7 @@
 """The teacher's solutions to the notebook exercises, in the shapes the learner writes.
 
 No notebook imports this package: learners write these functions themselves and
-``hookcourse.exercises`` checks them. A teacher can compare a learner's cell with
+``hookcourse.course.exercises`` checks them. A teacher can compare a learner's cell with
 these, or run ``check_matcher(match_hook)`` and friends to see a green table.
 """
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from hookcourse.js import UNDEFINED, JSValue, Undefined, is_nullish
+from hookcourse.js.values import UNDEFINED, JSValue, Undefined, is_nullish
 
 
 def apply_pre_tool_use(

@@ -1,8 +1,8 @@
 """Stage ``matcher-and-dispatch``: ``match_hook`` and ``interpret_exit_code``.
 
 Written with the helpers the notebook hands the learner, so a teacher can show it
-line by line. The package's own implementations are ``hookcourse.matcher`` and
-``hookcourse.verdicts``; these must agree with them on every fixture case.
+line by line. The package's own implementations are ``hookcourse.stages.matcher`` and
+``hookcourse.stages.verdicts``; these must agree with them on every fixture case.
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from hookcourse.js import JSValue, Undefined, js_to_string, js_trim, strict_equals_number
-from hookcourse.jsregex import RegexEngine, regex_test
+from hookcourse.js.regex import RegexEngine, regex_test
+from hookcourse.js.values import JSValue, Undefined, js_to_string, js_trim, strict_equals_number
 
 # JavaScript's /^[\w|]+$/: its \w is ASCII only, Python's is Unicode, so spell it out.
 NAME_LIST: Final = re.compile(r"[A-Za-z0-9_|]+")

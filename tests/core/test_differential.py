@@ -15,12 +15,12 @@ from typing import Any
 
 import pytest
 
-from hookcourse import jsjson
-from hookcourse.effects import apply_pre_tool_use
-from hookcourse.js import UNDEFINED
-from hookcourse.jsregex import RegexEngine, engine_dependent, regex_error, regex_test
-from hookcourse.matcher import match_hook
-from hookcourse.verdicts import interpret_exit_code
+from hookcourse.js import json as jsjson
+from hookcourse.js.regex import RegexEngine, engine_dependent, regex_error, regex_test
+from hookcourse.js.values import UNDEFINED
+from hookcourse.stages.effects import apply_pre_tool_use
+from hookcourse.stages.matcher import match_hook
+from hookcourse.stages.verdicts import interpret_exit_code
 
 MIN_MATCH_PAIRS = 500
 REPORT_LIMIT = 40

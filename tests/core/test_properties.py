@@ -11,12 +11,13 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hookcourse import grader, jsjson
-from hookcourse.effects import apply_pre_tool_use
-from hookcourse.js import UNDEFINED, is_nullish
-from hookcourse.jsregex import RegexEngine, regex_error, regex_test
-from hookcourse.matcher import match_hook
-from hookcourse.verdicts import interpret_exit_code
+from hookcourse import grader
+from hookcourse.js import json as jsjson
+from hookcourse.js.regex import RegexEngine, regex_error, regex_test
+from hookcourse.js.values import UNDEFINED, is_nullish
+from hookcourse.stages.effects import apply_pre_tool_use
+from hookcourse.stages.matcher import match_hook
+from hookcourse.stages.verdicts import interpret_exit_code
 
 # Text that reaches the corners: lone surrogates, astral characters, JS-only whitespace.
 _ODD_CHARACTERS = (

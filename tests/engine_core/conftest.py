@@ -10,7 +10,7 @@ import pytest
 from hookcourse.engine.catalogue import EventSpec, get_event
 from hookcourse.engine.outcome import Outcome, merge_readings
 from hookcourse.engine.reading import HookReading, HookRun, read_hook_result
-from hookcourse.jsjson import stringify
+from hookcourse.js.json import stringify
 
 
 def _spec(name: str) -> EventSpec:

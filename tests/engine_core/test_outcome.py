@@ -10,7 +10,7 @@ import pytest
 
 from hookcourse.engine.outcome import Outcome
 from hookcourse.engine.reading import HookReading
-from hookcourse.jsjson import parse, stringify
+from hookcourse.js.json import parse, stringify
 
 Read = Callable[..., HookReading]
 Merge = Callable[..., Outcome]

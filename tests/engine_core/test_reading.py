@@ -18,8 +18,8 @@ from hookcourse.engine.reading import (
     read_hook_result,
     stdout_object,
 )
-from hookcourse.js import UNDEFINED, js_length
-from hookcourse.jsjson import stringify
+from hookcourse.js.json import stringify
+from hookcourse.js.values import UNDEFINED, js_length
 
 Read = Callable[..., HookReading]
 Specific = Callable[..., dict[str, Any]]

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from hookcourse import effects, matcher, solutions, verdicts
-from hookcourse.exercises import (
+from hookcourse import solutions
+from hookcourse.course.exercises import (
     Exercise,
     check,
     check_apply,
@@ -19,8 +19,9 @@ from hookcourse.exercises import (
     load_cases,
     run_case,
 )
-from hookcourse.js import UNDEFINED, is_nullish, js_trim, strict_equals_number
-from hookcourse.jsregex import RegexEngine, regex_test
+from hookcourse.js.regex import RegexEngine, regex_test
+from hookcourse.js.values import UNDEFINED, is_nullish, js_trim, strict_equals_number
+from hookcourse.stages import effects, matcher, verdicts
 
 WriteStage = Callable[[str, dict[str, object]], Path]
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from hookcourse.labs.journal import Journal
-from hookcourse.labs.logic import run_pre_tool_use_loop
-from hookcourse.labs.widgets import Lab, decide_lab, exit_code_lab, matcher_lab
+from hookcourse.course.labs.journal import Journal
+from hookcourse.course.labs.logic import run_pre_tool_use_loop
+from hookcourse.course.labs.widgets import Lab, decide_lab, exit_code_lab, matcher_lab
 
 
 def shown(lab: Lab) -> str:
@@ -194,8 +194,9 @@ def test_the_journal_refuses_malformed_input_without_writing(tmp_path: Path) -> 
 def test_core_grader_exercises_and_lab_logic_never_import_ipywidgets() -> None:
     code = (
         "import sys\n"
-        "import hookcourse.grader, hookcourse.exercises, hookcourse.solutions\n"
-        "import hookcourse.labs, hookcourse.labs.logic, hookcourse.labs.journal\n"
+        "import hookcourse.grader, hookcourse.course.exercises, hookcourse.solutions\n"
+        "import hookcourse.course.labs, hookcourse.course.labs.logic\n"
+        "import hookcourse.course.labs.journal\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('ipywidgets', 'IPython')))\n"
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -1,4 +1,4 @@
-"""Random regex patterns through the oracle and through hookcourse.jsregex, compared.
+"""Random regex patterns through the oracle and through hookcourse.js.regex, compared.
 
 The test suite runs the corpus's fuzz families at their fixed seeds; this script
 draws as many more as you like, from the same token lists, and reports every
@@ -52,7 +52,7 @@ def main() -> int:
     args = parser.parse_args()
 
     sys.path.insert(0, str(ORACLE_DIR.parent.parent))
-    from hookcourse.jsregex import RegexEngine, regex_error, regex_test
+    from hookcourse.js.regex import RegexEngine, regex_error, regex_test
 
     engine = RegexEngine.NODE if args.engine == "node" else RegexEngine.BUN
     pairs = [

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from hookcourse.labs.logic import matcher_readout
-from hookcourse.labs.widgets import matcher_lab
+from hookcourse.course.labs.logic import matcher_readout
+from hookcourse.course.labs.widgets import matcher_lab
 
 if TYPE_CHECKING:
     from conftest import Course

@@ -13,13 +13,13 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Final
 
-from hookcourse import jsjson
-from hookcourse.effects import HookEffect, apply_pre_tool_use
 from hookcourse.grader import describe_value
-from hookcourse.js import UNDEFINED, JSValue, Undefined, is_js_number
-from hookcourse.jsregex import engine_dependent
-from hookcourse.matcher import MatchBranch, RuleSet, explain_match
-from hookcourse.verdicts import ExitVerdict, interpret_exit_code
+from hookcourse.js import json as jsjson
+from hookcourse.js.regex import engine_dependent
+from hookcourse.js.values import UNDEFINED, JSValue, Undefined, is_js_number
+from hookcourse.stages.effects import HookEffect, apply_pre_tool_use
+from hookcourse.stages.matcher import MatchBranch, RuleSet, explain_match
+from hookcourse.stages.verdicts import ExitVerdict, interpret_exit_code
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from hookcourse.js import UNDEFINED, js_number, number_to_string
+from hookcourse.js.values import UNDEFINED, js_number, number_to_string
 
 try:
     from _json import encode_basestring as _quote_basic
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Final
 
-    from hookcourse.js import JSValue
+    from hookcourse.js.values import JSValue
 
 _MAX_ARRAY_INDEX: Final = 2**32 - 2
 _JSON_WHITESPACE: Final = " \t\n\r"

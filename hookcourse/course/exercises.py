@@ -21,9 +21,11 @@ from importlib import resources
 from pathlib import Path
 from typing import Final, TypeAlias
 
-from hookcourse import jsjson
+from hookcourse.course.labs.logic import python_re_search, python_thinks_name_list
 from hookcourse.grader import CaseError, apply_arguments, exit_arguments, match_arguments, member
-from hookcourse.js import (
+from hookcourse.js import json as jsjson
+from hookcourse.js.regex import RegexEngine, regex_error, regex_test
+from hookcourse.js.values import (
     UNDEFINED,
     JSValue,
     Undefined,
@@ -32,11 +34,9 @@ from hookcourse.js import (
     js_trim,
     strict_equals_number,
 )
-from hookcourse.jsregex import RegexEngine, regex_error, regex_test
-from hookcourse.labs.logic import python_re_search, python_thinks_name_list
-from hookcourse.matcher import MatchBranch, explain_match
+from hookcourse.stages.matcher import MatchBranch, explain_match
 
-FIXTURES: Final = Path(__file__).resolve().parent.parent / "fixtures"
+FIXTURES: Final = Path(__file__).resolve().parents[2] / "fixtures"
 
 Arguments: TypeAlias = "tuple[JSValue | Undefined, ...]"
 

@@ -1,4 +1,4 @@
-"""ipywidgets front ends for the labs; each only wires controls to ``hookcourse.labs.logic``.
+"""ipywidgets front ends for the labs; each only wires controls to ``hookcourse.course.labs.logic``.
 
 Each builder returns a ``Lab``: display it in a cell, or drive it from code with
 ``lab.set(name=value, ...)``, which returns the text the lab now shows.
@@ -12,8 +12,8 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from hookcourse.labs.logic import Readout, decide_readout, exit_code_readout, matcher_readout
-from hookcourse.matcher import RuleSet
+from hookcourse.course.labs.logic import Readout, decide_readout, exit_code_readout, matcher_readout
+from hookcourse.stages.matcher import RuleSet
 
 _WIDE: Any = widgets.Layout(width="36em")
 _BOX: Any = widgets.Layout(width="36em", height="7em")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hookcourse import jsjson
-from hookcourse.js import JSValue, Undefined
+from hookcourse.js import json as jsjson
+from hookcourse.js.values import JSValue, Undefined
 
 
 class Journal:

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from hookcourse.js import UNDEFINED, nullish_or
+from hookcourse.js.values import UNDEFINED, nullish_or
 from hookcourse.record import Record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from hookcourse.js import JSValue, Undefined
+    from hookcourse.js.values import JSValue, Undefined
 
 
 class HookEffect(Record):

@@ -13,15 +13,15 @@ Two rule sets, never mixed:
 
 from __future__ import annotations
 
-from hookcourse.js import js_to_string
-from hookcourse.jsjson import quote
+from hookcourse.js.json import quote
+from hookcourse.js.values import js_to_string
 from hookcourse.record import Choice, Record
 
 TYPE_CHECKING = False  # typing, enum and re would dominate the grader's cold start
 if TYPE_CHECKING:
     from typing import ClassVar, Final
 
-    from hookcourse.js import JSValue, Undefined
+    from hookcourse.js.values import JSValue, Undefined
 
 
 class RuleSet(Choice):
@@ -106,7 +106,7 @@ def explain_match(
             f"exact names [{listed}]; {shown} {verdict} one of them"
         )
         return MatchResult(matched, MatchBranch.EXACT, why)
-    from hookcourse.jsregex import RegexEngine, regex_error, regex_test
+    from hookcourse.js.regex import RegexEngine, regex_error, regex_test
 
     engine = RegexEngine.NODE if rules == RuleSet.COURSE else RegexEngine.BUN
     error = regex_error(matcher, engine)

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from hookcourse.js import js_trim, strict_equals_number
+from hookcourse.js.values import js_trim, strict_equals_number
 from hookcourse.record import Record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from hookcourse.js import JSValue
+    from hookcourse.js.values import JSValue
 
 
 class ExitVerdict(Record):
