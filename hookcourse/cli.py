@@ -105,6 +105,38 @@ def _parser() -> argparse.ArgumentParser:
         description="Without NAME, one row per event; with NAME, everything about that event.",
     )
     events.add_argument("name", nargs="?", metavar="NAME", help="one event, such as Stop")
+    reset = commands.add_parser(
+        "reset",
+        help="restore notebooks in your working copy from the course (keeps a backup)",
+        description="Restore notebooks in my-notebooks/ from the course, outputs cleared; "
+        "your version moves to my-notebooks/backups/ first.",
+    )
+    reset.add_argument("notebooks", nargs="*", metavar="NOTEBOOK", help="e.g. 01 or 01_matcher")
+    reset.add_argument("--all", action="store_true", help="every notebook of the course")
+    workshop = commands.add_parser(
+        "workshop",
+        help="teacher and student builds of the course, and a class progress report",
+    )
+    actions = workshop.add_subparsers(dest="action", required=True, parser_class=_Parser)
+    build = actions.add_parser(
+        "build",
+        help="write the course with solutions (executed) or with starters",
+        description="--teacher DIR: exercise cells solved from hookcourse/solutions/ between "
+        "# BEGIN SOLUTION / # END SOLUTION, executed, every check green. --student DIR: the "
+        "starters, outputs cleared.",
+    )
+    audience = build.add_mutually_exclusive_group(required=True)
+    audience.add_argument("--teacher", metavar="DIR", help="write the teacher build here")
+    audience.add_argument("--student", metavar="DIR", help="write the student build here")
+    report = actions.add_parser(
+        "report",
+        help="a class table from learners' progress files",
+        description="Read progress.jsonl files (or folders holding them, one a learner) and "
+        "write a table of learner by stage, the most-missed case families and who is stuck.",
+    )
+    report.add_argument("paths", nargs="+", metavar="PATH", help="progress files or folders")
+    report.add_argument("--html", metavar="FILE", help="write a self-contained HTML page")
+    report.add_argument("--csv", metavar="FILE", help="write CSV in nbgrader's grades.csv columns")
     return parser
 
 
@@ -114,6 +146,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "events":
             return _events(args.name)
+        if args.command in ("workshop", "reset"):
+            from hookcourse.course.workshop import run_command
+
+            return run_command(args)
         return _fire(args)
     except InputError as error:
         print(f"hookcourse: {error}", file=sys.stderr)

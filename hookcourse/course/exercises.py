@@ -21,6 +21,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Final, TypeAlias
 
+from hookcourse.course import progress
 from hookcourse.course.labs.logic import python_re_search, python_thinks_name_list
 from hookcourse.grader import CaseError, apply_arguments, exit_arguments, match_arguments, member
 from hookcourse.js import json as jsjson
@@ -457,7 +458,11 @@ def check(
         return CheckResult(chosen.value, (), (f"{problem}; got {fn!r}",))
     cases, problems = load_cases(chosen, fixtures)
     outcomes = tuple(run_case(chosen, fn, case) for case in cases)
-    return CheckResult(chosen.value, outcomes, tuple(problems))
+    result = CheckResult(chosen.value, outcomes, tuple(problems))
+    failing = [family for family, passing, total in result.families() if passing < total]
+    passed = sum(o.passed for o in outcomes)
+    progress.record(_SPECS[chosen].stage, chosen.value, passed, len(outcomes), failing, "check")
+    return result
 
 
 def check_matcher(fn: Callable[..., object], fixtures: Path = FIXTURES) -> CheckResult:
