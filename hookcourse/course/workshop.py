@@ -401,7 +401,8 @@ def execute_build(built: Iterable[Built], timeout: int = 300) -> None:
         ) from None
     for item in built:
         # nbformat's readers carry no type hints.
-        notebook = nbformat.from_dict(read_notebook(item.notebook))  # type: ignore[no-untyped-call]
+        text = item.notebook.read_text(encoding="utf-8")
+        notebook = nbformat.reads(text, as_version=4)  # type: ignore[no-untyped-call]
         client = nbclient.NotebookClient(
             notebook,
             timeout=timeout,
@@ -410,10 +411,12 @@ def execute_build(built: Iterable[Built], timeout: int = 300) -> None:
         )
         try:
             client.execute()
-        except nbclient.exceptions.CellExecutionError as error:
-            first = str(error).strip().splitlines()[-1] if str(error).strip() else "an error"
+        except Exception as error:  # a cell's error, a timeout, a kernel that died
+            said = str(error).strip().splitlines()
             raise InputError(
-                str(item.notebook), f"a cell failed: {first}", "fix the solution or the notebook"
+                str(item.notebook),
+                f"did not run to the end ({said[-1] if said else type(error).__name__})",
+                "fix the solution or the notebook",
             ) from None
         write_notebook(item.notebook, notebook)
         summaries = check_summaries(notebook)

@@ -90,9 +90,13 @@ def browse(page: Page, opened: str, shots: Path, matcher: str, tool: str) -> dic
     wait_for_idle_kernel(page)
     cells = page.locator(f"{NOTEBOOK} .jp-CodeCell")
     lab_cell = cells.filter(has_text="lab = matcher_lab()")
-    seen["before_run"] = shown_text(lab_cell.locator(".jp-OutputArea-output"))
+    # The working copy opens with outputs cleared: nothing is revealed before it runs.
+    lab_cell.scroll_into_view_if_needed()  # the notebook is rendered down to the lab
+    seen["outputs_before_run"] = page.locator(f"{NOTEBOOK} .jp-OutputArea-output").count()
 
     run_all_cells(page)
+    ran = re.compile(r"\[\d+\]")
+    expect(lab_cell.locator(".jp-InputArea-prompt")).to_have_text(ran, timeout=READY_MS)
     outputs = page.locator(f"{NOTEBOOK} .jp-OutputArea-output").all_text_contents()
     seen["broken"] = [text for text in outputs if any(mark in text for mark in BROKEN_WIDGET)]
     seen["views"] = page.locator(f"{NOTEBOOK} .jp-OutputArea-output .widget-vbox").count()
@@ -107,6 +111,11 @@ def browse(page: Page, opened: str, shots: Path, matcher: str, tool: str) -> dic
     expect(readout).to_contain_text(json.dumps(tool), timeout=READY_MS)
     seen["readout_after"] = shown_text(readout)
     lab_cell.screenshot(path=shots / "01_matcher_lab_typed.png")
+    # Save as a learner does; the saved file lands in the working copy, not the course.
+    page.locator(f"{NOTEBOOK} .jp-Toolbar [data-command='docmanager:save']").click()
+    dirty = page.locator("#jp-main-dock-panel .lm-TabBar-tab.jp-mod-current.jp-mod-dirty")
+    expect(dirty).to_have_count(0, timeout=READY_MS)
+    seen["news_prompts"] = page.get_by_text("official Jupyter news").count()
     return seen
 
 

@@ -10,7 +10,6 @@ browser to open, and can open that same page in a real one.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import shlex
 import shutil
@@ -41,13 +40,6 @@ BROWSER_RECORDER = """#!/bin/sh
 echo "$1" >> {opened}
 """
 
-# JupyterLab settings for a browser driven by a test: no news prompt that could cover a
-# control, and no autosave writing the copied notebooks back while the test runs them.
-LAB_SETTINGS = {
-    "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {"fetchNews": "false"},
-    "@jupyterlab/docmanager-extension/plugin.jupyterlab-settings": {"autosave": False},
-}
-
 
 @dataclass(frozen=True)
 class Course:
@@ -61,6 +53,10 @@ class Course:
     def get(self, path: str) -> tuple[int, str]:
         """The status and body of ``path`` on the server."""
         return fetch(self.base_url + path)
+
+    def git(self, *arguments: str) -> str:
+        """git's stdout for a command run in the checkout."""
+        return git(self.checkout, *arguments)
 
 
 def free_port() -> int:
@@ -89,17 +85,39 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("course")
 
 
+def git(checkout: Path, *arguments: str) -> str:
+    """Run git in the checkout; its stdout."""
+    identity = ["-c", "user.name=learner", "-c", "user.email=learner@example.invalid"]
+    done = subprocess.run(
+        ["git", *identity, *arguments],
+        cwd=checkout,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    return done.stdout
+
+
 @pytest.fixture(scope="module")
 def checkout(workdir: Path) -> Path:
-    """The course files a learner clones, with a ``.venv`` borrowed from this one."""
+    """The course files a learner clones (a git repository, so a test can ask git what
+    changed), with a ``.venv`` borrowed from this one."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
     root = workdir / "hookcourse"
-    for name in ("scripts", "notebooks"):
+    for name in ("scripts", "notebooks", "locks"):
         shutil.copytree(ROOT / name, root / name)
-    shutil.copy(ROOT / "pyproject.toml", root / "pyproject.toml")
+    for name in ("pyproject.toml", ".gitignore"):
+        shutil.copy(ROOT / name, root / name)
+    git(root, "init", "--quiet")
+    git(root, "add", "--all")
+    git(root, "commit", "--quiet", "-m", "the course")
     bin_dir = root / ".venv" / "bin"
     bin_dir.mkdir(parents=True)
     write_executable(bin_dir / "python", PIP_RECORDER.format(python=sys.executable))
-    (bin_dir / "jupyter").symlink_to(Path(sys.executable).parent / "jupyter")
+    for tool in ("jupyter", "jupyter-lab"):
+        (bin_dir / tool).symlink_to(Path(sys.executable).parent / tool)
     return root
 
 
@@ -110,11 +128,9 @@ def course(checkout: Path, workdir: Path) -> Iterator[Course]:
     opened = workdir / "browser-calls"
     recorder = workdir / "browser"
     write_executable(recorder, BROWSER_RECORDER.format(opened=shlex.quote(str(opened))))
-    settings = workdir / "settings"
-    for name, value in LAB_SETTINGS.items():
-        (settings / name).parent.mkdir(parents=True, exist_ok=True)
-        (settings / name).write_text(json.dumps(value), encoding="utf-8")
-    env = dict(os.environ, BROWSER=f"{shlex.quote(str(recorder))} %s")
+    # The recording python stands in for pip; HOOKCOURSE_INSTALLER=pip makes
+    # bootstrap.sh call it rather than uv.
+    env = dict(os.environ, BROWSER=f"{shlex.quote(str(recorder))} %s", HOOKCOURSE_INSTALLER="pip")
     for variable, folder in [
         ("JUPYTER_CONFIG_DIR", "config"),
         ("JUPYTER_RUNTIME_DIR", "runtime"),
@@ -130,8 +146,6 @@ def course(checkout: Path, workdir: Path) -> Iterator[Course]:
         "--IdentityProvider.token=",
         "--ServerApp.disable_check_xsrf=True",
     ]
-    if hasattr(os, "geteuid") and os.geteuid() == 0:
-        argv.append("--allow-root")
     log = workdir / "lab.log"
     with log.open("w") as sink:
         server = subprocess.Popen(

@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING
 import pytest
 
 from hookcourse.course.labs.logic import matcher_readout
-from hookcourse.course.labs.widgets import matcher_lab
 
 if TYPE_CHECKING:
     from conftest import Course
@@ -76,10 +75,16 @@ def test_a_newcomer_lands_on_notebook_00_and_the_matcher_lab_answers_typing(
 
     assert seen["first_tab"] == "00_hook_contract.ipynb"
     assert "Python 3 (ipykernel) | Idle" in seen["first_status"]
-    # Before its cell runs, the lab says so instead of showing a VBox(...) repr.
-    assert seen["before_run"].splitlines()[0] == matcher_lab().placeholder().splitlines()[0]
+    assert seen["outputs_before_run"] == 0
     assert seen["broken"] == []
     assert seen["views"] == 2  # the matcher lab and the exit-code lab
+
+    assert seen["news_prompts"] == 0  # switched off by scripts/jupyter's overrides
+    # Everything the learner ran and saved went to the working copy; the clone is clean.
+    assert course.git("status", "--porcelain") == ""
+    work = course.checkout / "my-notebooks"
+    saved = [json.loads(path.read_text(encoding="utf-8")) for path in work.glob("*.ipynb")]
+    assert any(cell.get("outputs") for notebook in saved for cell in notebook["cells"])
 
     expected = matcher_readout(matcher, tool)
     after = seen["readout_after"]
