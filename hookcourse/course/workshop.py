@@ -422,10 +422,10 @@ def execute_build(built: Iterable[Built], timeout: int = 300) -> None:
         summaries = check_summaries(notebook)
         for name in item.exercises:
             if not any(line.startswith(f"{name}: passed") for line in summaries):
-                said = next((line for line in summaries if line.startswith(f"{name}: ")), None)
+                shown = next((line for line in summaries if line.startswith(f"{name}: ")), None)
                 raise InputError(
                     str(item.notebook),
-                    f"the {name} check did not pass ({said or 'it printed no report'})",
+                    f"the {name} check did not pass ({shown or 'it printed no report'})",
                     f"fix {name} in hookcourse/solutions/",
                 )
 
