@@ -100,7 +100,7 @@ def read_sources(sources: Iterable[Source]) -> tuple[list[tuple[str, Progress]],
         if len(good) < len(lines):
             bad = len(lines) - len(good)
             warnings.append(
-                f"{item.path}: {bad} of {len(lines)} lines are not progress; skipped those"
+                f"{item.path}: {bad} of {len(lines)} lines are not progress records; skipped those"
             )
         runs += [(run.learner or item.learner, run) for run in good]
     return runs, warnings

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
@@ -119,23 +120,30 @@ def browse(page: Page, opened: str, shots: Path, matcher: str, tool: str) -> dic
     return seen
 
 
-def main(argv: list[str]) -> int:
-    opened, chromium, shots_dir, matcher, tool = argv
-    shots = Path(shots_dir)
+def drive(chromium: str, shots: Path, look: Callable[[Page], dict[str, Any]]) -> int:
+    """Open Chromium, let ``look`` use a page, print what it returns as JSON; on a failure
+    save failure.png in ``shots``, print one line on stderr and return 1."""
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1400, "height": 900})
         try:
-            seen = browse(page, opened, shots, matcher, tool)
+            seen = look(page)
         except (Error, AssertionError) as error:
             page.screenshot(path=shots / "failure.png")
             first_line = str(error).strip().splitlines()[0]
-            print(f"browse_course.py: {first_line} (see {shots / 'failure.png'})", file=sys.stderr)
+            script = Path(sys.argv[0]).name
+            print(f"{script}: {first_line} (see {shots / 'failure.png'})", file=sys.stderr)
             return 1
         finally:
             browser.close()
     print(json.dumps(seen))
     return 0
+
+
+def main(argv: list[str]) -> int:
+    opened, chromium, shots_dir, matcher, tool = argv
+    shots = Path(shots_dir)
+    return drive(chromium, shots, lambda page: browse(page, opened, shots, matcher, tool))
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ browser to open, and can open that same page in a real one.
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import os
 import shlex
 import shutil
@@ -166,3 +167,39 @@ def course(checkout: Path, workdir: Path) -> Iterator[Course]:
         if server.poll() is None:  # it may have exited on its own (see the log)
             os.killpg(server.pid, signal.SIGTERM)
             server.wait(timeout=30)
+
+
+# -- the real browser: Chromium driven by Playwright under a Python that has it ------------
+
+INSTALL = (
+    "apt-get install -y chromium; python3 -m venv /tmp/uivenv && "
+    "/tmp/uivenv/bin/pip install playwright; then run with "
+    "HOOKCOURSE_UI_PYTHON=/tmp/uivenv/bin/python"
+)
+
+
+def playwright_python() -> str:
+    """This Python if it has Playwright, else $HOOKCOURSE_UI_PYTHON if that one has it."""
+    if importlib.util.find_spec("playwright") is not None:
+        return sys.executable
+    other = os.environ.get("HOOKCOURSE_UI_PYTHON", "")
+    if not other:
+        pytest.skip(f"Playwright is not importable and HOOKCOURSE_UI_PYTHON is unset; {INSTALL}")
+    probe = subprocess.run([other, "-c", "import playwright"], capture_output=True, timeout=60)
+    if probe.returncode != 0:
+        pytest.skip(f"HOOKCOURSE_UI_PYTHON={other} cannot import playwright; {INSTALL}")
+    return other
+
+
+def chromium() -> str:
+    """$HOOKCOURSE_CHROMIUM, else `chromium` on PATH (Debian's package)."""
+    found = os.environ.get("HOOKCOURSE_CHROMIUM") or shutil.which("chromium")
+    if not found:
+        pytest.skip(f"no chromium on PATH and HOOKCOURSE_CHROMIUM is unset; {INSTALL}")
+    return found
+
+
+@pytest.fixture(scope="module")
+def browser_tools() -> tuple[str, str]:
+    """(a Python with Playwright, Chromium); module scope, so a skip comes before the server."""
+    return playwright_python(), chromium()

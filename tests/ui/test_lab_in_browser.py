@@ -8,16 +8,10 @@ Python. Without them the test is skipped, saying how to install them.
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import os
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
-
-import pytest
 
 from hookcourse.course.labs.logic import matcher_readout
 
@@ -25,38 +19,6 @@ if TYPE_CHECKING:
     from conftest import Course
 
 DRIVER = Path(__file__).with_name("browse_course.py")
-INSTALL = (
-    "apt-get install -y chromium; python3 -m venv /tmp/uivenv && "
-    "/tmp/uivenv/bin/pip install playwright; then run with "
-    "HOOKCOURSE_UI_PYTHON=/tmp/uivenv/bin/python"
-)
-
-
-def playwright_python() -> str:
-    """This Python if it has Playwright, else $HOOKCOURSE_UI_PYTHON if that one has it."""
-    if importlib.util.find_spec("playwright") is not None:
-        return sys.executable
-    other = os.environ.get("HOOKCOURSE_UI_PYTHON", "")
-    if not other:
-        pytest.skip(f"Playwright is not importable and HOOKCOURSE_UI_PYTHON is unset; {INSTALL}")
-    probe = subprocess.run([other, "-c", "import playwright"], capture_output=True, timeout=60)
-    if probe.returncode != 0:
-        pytest.skip(f"HOOKCOURSE_UI_PYTHON={other} cannot import playwright; {INSTALL}")
-    return other
-
-
-def chromium() -> str:
-    """$HOOKCOURSE_CHROMIUM, else `chromium` on PATH (Debian's package)."""
-    found = os.environ.get("HOOKCOURSE_CHROMIUM") or shutil.which("chromium")
-    if not found:
-        pytest.skip(f"no chromium on PATH and HOOKCOURSE_CHROMIUM is unset; {INSTALL}")
-    return found
-
-
-@pytest.fixture(scope="module")
-def browser_tools() -> tuple[str, str]:
-    """(a Python with Playwright, Chromium); module scope, so a skip comes before the server."""
-    return playwright_python(), chromium()
 
 
 def test_a_newcomer_lands_on_notebook_00_and_the_matcher_lab_answers_typing(
