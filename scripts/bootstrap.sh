@@ -61,6 +61,7 @@ find_uv() {
     local partial
     partial="$(mktemp -d "$boot/.uv-XXXXXX")"
     if ! "$python" -m pip install --quiet --disable-pip-version-check --no-warn-script-location \
+      --no-deps --no-compile --only-binary :all: \
       --target "$partial" -r "$root/locks/uv.txt" >&2 || ! "$partial/bin/uv" --version >/dev/null 2>&1; then
       rm -rf "$partial"
       return 1
