@@ -84,7 +84,7 @@ install() {
     return 0
   fi
   if uv="$(find_uv)"; then
-    export UV_PYTHON_DOWNLOADS=never UV_LINK_MODE="${UV_LINK_MODE:-copy}"
+    export UV_PYTHON_DOWNLOADS=never
     [ -x "$venv/bin/python" ] || "$uv" venv --quiet --allow-existing --python "$python" "$venv"
     echo "hookcourse: installing hookcourse${extra:+[$extra]} into $venv with uv (locks/${lock##*/})"
     "$uv" pip install --quiet --python "$venv/bin/python" -r "$lock"
