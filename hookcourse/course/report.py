@@ -108,15 +108,14 @@ def read_sources(sources: Iterable[Source]) -> tuple[list[tuple[str, Progress]],
 
 def _course_order() -> list[Column]:
     """Stages in course order; in each, its exercises, then the graded program."""
-    from hookcourse.course.exercises import _SPECS
+    from hookcourse.stages.registry import STAGES
 
-    stages = dict.fromkeys(spec.stage for spec in _SPECS.values())
     return [
         column
-        for stage in stages
+        for stage in STAGES
         for column in [
-            *((stage, exercise.value) for exercise, spec in _SPECS.items() if spec.stage == stage),
-            (stage, PROGRAM_TASK),
+            *((stage.slug, exercise.function) for exercise in stage.exercises),
+            (stage.slug, PROGRAM_TASK),
         ]
     ]
 

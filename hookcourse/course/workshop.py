@@ -175,10 +175,10 @@ def reset(
 
 
 def exercise_names() -> list[str]:
-    """The function each notebook exercise asks the learner to write."""
-    from hookcourse.course import exercises
+    """The function each notebook exercise asks the learner to write, in course order."""
+    from hookcourse.stages.registry import STAGES
 
-    return [exercise.value for exercise in exercises.Exercise]
+    return [exercise.function for stage in STAGES for exercise in stage.exercises]
 
 
 def _defined_function(text: str, names: Iterable[str]) -> str | None:
