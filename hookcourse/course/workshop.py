@@ -161,14 +161,31 @@ def reset(
     done = []
     for original in chosen:
         target = work / original.name
+        fresh = cleared(read_notebook(original))
         backup = None
-        if target.exists():
-            backup = work / BACKUPS / f"{original.stem}.{stamp}.ipynb"
-            backup.parent.mkdir(exist_ok=True)
+        if target.exists() and _notebook_or_none(target) != fresh:
+            backup = _free_name(work / BACKUPS, f"{original.stem}.{stamp}", ".ipynb")
             target.replace(backup)
-        _copy_item(original, target)
+        write_notebook(target, fresh)
         done.append(Reset(target, backup))
     return done
+
+
+def _notebook_or_none(path: Path) -> Notebook | None:
+    try:
+        return read_notebook(path)
+    except InputError:  # the learner's file is broken: back it up all the same
+        return None
+
+
+def _free_name(folder: Path, stem: str, suffix: str) -> Path:
+    """``folder/stem.suffix``, or ``stem-2.suffix`` and so on: never an existing file."""
+    folder.mkdir(exist_ok=True)
+    candidate, number = folder / f"{stem}{suffix}", 1
+    while candidate.exists():
+        number += 1
+        candidate = folder / f"{stem}-{number}{suffix}"
+    return candidate
 
 
 # -- exercise cells and their solutions ----------------------------------------------------------

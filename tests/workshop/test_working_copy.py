@@ -69,6 +69,28 @@ def test_reset_restores_from_the_course_and_backs_up_the_learners_version(
     assert len(restored["cells"]) > 0 and outputs(mine) == 0
 
 
+def test_two_resets_in_one_second_keep_both_backups(course: Path, tmp_path: Path) -> None:
+    work = tmp_path / "my-notebooks"
+    workshop.prepare_work(course, work)
+    now = datetime(2026, 12, 1, 9, 30, tzinfo=UTC)
+    backups = []
+    for attempt in ("first", "second"):
+        (work / "00_hook_contract.ipynb").write_text(f'{{"cells": [], "{attempt}": 1}}')
+        backups += [done.backup for done in workshop.reset(["00"], course, work, now)]
+    assert [path.name for path in backups if path] == [
+        "00_hook_contract.2026-12-01T09-30-00.ipynb",
+        "00_hook_contract.2026-12-01T09-30-00-2.ipynb",
+    ]
+    assert "first" in backups[0].read_text() and "second" in backups[1].read_text()
+
+
+def test_an_untouched_notebook_is_restored_without_a_backup(course: Path, tmp_path: Path) -> None:
+    work = tmp_path / "my-notebooks"
+    workshop.prepare_work(course, work)
+    [done] = workshop.reset(["00"], course, work)
+    assert done.backup is None and not (work / "backups").exists()
+
+
 def test_reset_of_a_notebook_the_learner_deleted_needs_no_backup(
     course: Path, tmp_path: Path
 ) -> None:
