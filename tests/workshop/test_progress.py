@@ -60,6 +60,7 @@ def test_a_starter_records_zero_passed(work: Path) -> None:
     assert check_apply(apply_pre_tool_use).not_yet
     [line] = lines(work)
     assert line["passed"] == 0 and line["stage"] == "decide-and-modify"
+    assert line["failing"] == []  # nothing tried, so no trap to count
 
 
 def test_a_subfolder_of_the_working_copy_records_in_the_copy(work: Path) -> None:
