@@ -64,7 +64,11 @@ def find_sources(arguments: Sequence[str]) -> tuple[list[Source], list[str]]:
     for argument in arguments:
         path = Path(argument)
         if path.is_dir():
-            found = sorted(p for p in path.rglob(FILE_NAME) if p.is_file())
+            try:
+                found = sorted(p for p in path.rglob(FILE_NAME) if p.is_file())
+            except OSError as error:
+                warnings.append(f"{argument}: cannot be searched ({error.strerror}); skipped")
+                continue
             if not found:
                 warnings.append(f"{argument}: no {FILE_NAME} in this folder; skipped")
                 continue

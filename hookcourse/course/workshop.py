@@ -36,6 +36,7 @@ BACKUPS: Final = "backups"
 # Never copied out of the course: editor and interpreter leftovers.
 LEFTOVERS: Final = frozenset({".ipynb_checkpoints", "__pycache__"})
 EXERCISE_TAG: Final = "exercise"
+INTERRUPTED: Final = 130  # the shell's status for Ctrl-C
 BEGIN: Final = "# BEGIN SOLUTION"
 END: Final = "# END SOLUTION"
 
@@ -519,14 +520,6 @@ def _lab_main(argv: list[str]) -> int:
     return 2
 
 
-if __name__ == "__main__":
-    try:
-        sys.exit(_lab_main(sys.argv[1:]))
-    except InputError as error:
-        print(f"hookcourse: {error}", file=sys.stderr)
-        sys.exit(1)
-
-
 # -- the command line: `hookcourse reset` and `hookcourse workshop` ------------------------------
 
 
@@ -538,21 +531,36 @@ def _write(path: str, text: str) -> None:
 
 
 def run_command(args: Any) -> int:
-    """Run ``reset`` or ``workshop build|report`` from parsed arguments; the exit status."""
-    if args.command == "reset":
-        return _reset_command(args.notebooks, args.all)
-    if args.action == "build":
-        teacher = args.teacher is not None
-        target = Path(args.teacher if teacher else args.student)
-        built = build(target, teacher)
-        if teacher:
-            print(f"hookcourse: executing {len(built)} notebooks in {target}", file=sys.stderr)
-            execute_build(built)
-        solved = sum(len(item.exercises) for item in built)
-        kind = f"teacher build ({solved} exercises solved, every check passed)"
-        print(f"wrote the {kind if teacher else 'student build (starters)'}: {target}")
-        return 0
-    return _report_command(args.paths, args.html, args.csv)
+    """Run ``reset`` or ``workshop build|report`` from parsed arguments; the exit status.
+
+    A file system error is one line (InputError); an interrupt is one line and 130.
+    """
+    try:
+        if args.command == "reset":
+            return _reset_command(args.notebooks, args.all)
+        if args.action == "build":
+            return _build_command(args.teacher, args.student)
+        return _report_command(args.paths, args.html, args.csv)
+    except OSError as error:
+        where = error.filename or args.command
+        reason = error.strerror or str(error)
+        raise InputError(str(where), reason, "check the path and its permissions") from None
+    except KeyboardInterrupt:
+        print("hookcourse: interrupted; what it was writing may be incomplete", file=sys.stderr)
+        return INTERRUPTED
+
+
+def _build_command(teacher_dir: str | None, student_dir: str | None) -> int:
+    teacher = teacher_dir is not None
+    target = Path(teacher_dir or student_dir or ".")
+    built = build(target, teacher)
+    if teacher:
+        print(f"hookcourse: executing {len(built)} notebooks in {target}", file=sys.stderr)
+        execute_build(built)
+    solved = sum(len(item.exercises) for item in built)
+    kind = f"teacher build ({solved} exercises solved, every check passed)"
+    print(f"wrote the {kind if teacher else 'student build (starters)'}: {target}")
+    return 0
 
 
 def _reset_command(names: list[str], every: bool) -> int:
@@ -590,3 +598,16 @@ def _report_command(paths: list[str], html_file: str | None, csv_file: str | Non
         written = " and ".join(name for name in (html_file, csv_file) if name)
         print(f"class report: {len(summary.learners)} learners, written to {written}")
     return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(_lab_main(sys.argv[1:]))
+    except InputError as error:
+        print(f"hookcourse: {error}", file=sys.stderr)
+        sys.exit(1)
+    except OSError as error:
+        print(f"hookcourse: {error.filename}: {error.strerror or error}", file=sys.stderr)
+        sys.exit(1)
+    except KeyboardInterrupt:
+        sys.exit(INTERRUPTED)
