@@ -30,7 +30,7 @@ if [ "$(id -u)" = 0 ]; then
 fi
 
 cd "$work"
-"$venv/bin/jupyter-lab" --ServerApp.root_dir="$work" ${as_root[@]+"${as_root[@]}"} $first "$@" &
+"$venv/bin/jupyter-lab" --ServerApp.root_dir="$work" ${as_root[@]+"${as_root[@]}"} ${first:+"$first"} "$@" &
 server=$!
 trap 'kill -TERM "$server" 2>/dev/null || true' INT TERM HUP
 "$venv/bin/python" -m hookcourse.course.workshop url "$server" "$first" || true
