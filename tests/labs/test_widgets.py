@@ -11,7 +11,13 @@ import pytest
 
 from hookcourse.course.labs.journal import Journal
 from hookcourse.course.labs.logic import run_pre_tool_use_loop
-from hookcourse.course.labs.widgets import Lab, decide_lab, exit_code_lab, matcher_lab
+from hookcourse.course.labs.widgets import (
+    RESTART_NOTE,
+    Lab,
+    decide_lab,
+    exit_code_lab,
+    matcher_lab,
+)
 
 
 def shown(lab: Lab) -> str:
@@ -75,7 +81,7 @@ def test_matcher_lab_flags_python_re_and_engine_differences() -> None:
     lab = matcher_lab()
     text = lab.set(matcher="(?i)bash", tool="Bash")
     assert "does not fire" in text
-    assert "re.search would say True: JavaScript's RegExp is not re" in text
+    assert "re.search would say true: JavaScript's RegExp is not re" in text
     text = lab.set(matcher="(?i:bash)")
     assert "Node 20 and Bun disagree" in text and "does not fire" in text
     assert "fires" in lab.set(rules="claude-code").splitlines()[0]
@@ -201,3 +207,114 @@ def test_core_grader_exercises_and_lab_logic_never_import_ipywidgets() -> None:
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert run.stdout.strip() == "[]"
+
+
+# -- the "why" rows and the traps each lab names ------------------------------------------------
+
+
+def rows(text: str) -> dict[str, str]:
+    """A readout's rows by label (the text form: two spaces, label, padding, value)."""
+    found = {}
+    for line in text.splitlines()[1:]:
+        label, _, value = line.strip().partition("  ")
+        found[label] = value.strip()
+    return found
+
+
+def test_matcher_lab_flags_spaces_in_a_name_list_under_course_rules_only() -> None:
+    lab = matcher_lab()
+    course = rows(lab.set(matcher="Edit | Write", tool="Write"))
+    assert course["branch"] == "regex" and course["result"].startswith("false")
+    assert "the spaces make this a regex" in course["spaces"]
+    assert "write Edit|Write" in course["spaces"]
+    claude_code = rows(lab.set(rules="claude-code"))
+    assert claude_code["branch"] == "exact" and "spaces" not in claude_code
+
+
+def test_matcher_lab_flags_an_unanchored_regex_matching_part_of_a_name() -> None:
+    lab = matcher_lab()
+    loose = rows(lab.set(matcher="Edit.*", tool="NotebookEdit"))
+    assert 'matched only part of "NotebookEdit"' in loose["unanchored"]
+    assert "write ^Edit.*$" in loose["unanchored"]
+    assert "unanchored" not in rows(lab.set(tool="EditFile"))
+    either = rows(lab.set(matcher="Edit|Write$", tool="NotebookEdit"))
+    assert "write ^(?:Edit|Write$)$" in either["unanchored"]
+
+
+def test_matcher_lab_says_when_python_re_agrees_and_when_it_does_not() -> None:
+    lab = matcher_lab()
+    agree = rows(lab.set(matcher="mcp__.*", tool="mcp__github__create"))
+    assert agree["Python re"] == "re.search agrees here (true); on other input it may not"
+    names = rows(lab.set(matcher="Edit|Write", tool="MultiEdit"))
+    assert names["Python re"] == "re.search would say true: it reads a regex, not a name list"
+    assert "Python re" not in rows(lab.set(matcher="*", tool="Bash"))
+
+
+def test_matcher_lab_says_the_narrow_tick_box_is_for_claude_code_rules() -> None:
+    lab = matcher_lab()
+    ticked = rows(lab.set(narrow=True))
+    assert "only changes the claude-code rules" in ticked["tick box"]
+    assert "tick box" not in rows(lab.set(rules="claude-code"))
+
+
+@pytest.mark.parametrize(
+    ("code", "stderr", "why"),
+    [
+        ("0", "ignored", "code === 0, so success; stderr is not read"),
+        ("2", "  no  ", "code === 2, so block; the reason is stderr.trim()"),
+        ("2", " \n", 'stderr is blank after trim(), so the reason is the default "hook blocked"'),
+        ("1", "", "code is neither 0 nor 2, so warn; stderr is blank after trim(), so the reason "),
+        ("true", "", "the boolean true is not a number, so code === 0 and code === 2 are false"),
+    ],
+)
+def test_exit_code_lab_says_why(code: str, stderr: str, why: str) -> None:
+    assert why in rows(exit_code_lab().set(code=code, stderr=stderr))["why"]
+
+
+DENY = (
+    '{"hookSpecificOutput": {"hookEventName": "PreToolUse", '
+    '"permissionDecision": "deny", "permissionDecisionReason": "no rm"}}'
+)
+
+
+def test_decide_lab_shows_what_claude_codes_own_format_means() -> None:
+    shown_rows = rows(decide_lab().set(output=DENY, input='{"command": "rm"}'))
+    assert shown_rows["effect"].startswith('{"allowed":true')
+    assert shown_rows["Claude Code"] == 'denies the call, telling Claude "no rm"'
+    assert "nests them in hookSpecificOutput" in shown_rows["format"]
+
+
+@pytest.mark.parametrize(
+    ("output", "why", "claude_code"),
+    [
+        ('{"decision": "Block"}', 'decision is "Block", not "block": === is exact', "JSON valid"),
+        (
+            '{"updatedInput": {}}',
+            "updatedInput {} is not null or undefined, so ?? keeps it (Python's `or` would drop",
+            "updatedInput means nothing on PreToolUse",
+        ),
+        ('{"additionalContext": ""}', 'additionalContext "" is not null or undefined', ""),
+        ('{"updatedInput": null}', "updatedInput is null, so ?? falls back to the original", ""),
+        ('{"decision": "block"}', 'reason is null or left out, so ?? gives "blocked by hook"', ""),
+        ('{"decision": "allow"}', 'decision is "allow", not "block", so the call is allowed', ""),
+    ],
+)
+def test_decide_lab_says_why(output: str, why: str, claude_code: str) -> None:
+    shown_rows = rows(decide_lab().set(output=output))
+    assert why in shown_rows["why"]
+    assert claude_code.replace("JSON valid", "JSON validation failed") in shown_rows["Claude Code"]
+
+
+# -- a kernel restart ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("build", [matcher_lab, exit_code_lab, decide_lab])
+def test_every_readout_carries_the_restart_note_hidden_until_disconnected(
+    build: Callable[[], Lab],
+) -> None:
+    page = shown(build())
+    assert page.startswith(RESTART_NOTE)
+    # Shown only under ipywidgets' class for a view whose kernel connection is gone.
+    assert ".hookcourse-restart{display:none}" in page
+    assert ".jupyter-widgets-disconnected .hookcourse-restart{display:block" in page
+    assert "run this cell again" in page

@@ -19,6 +19,18 @@ _WIDE: Any = widgets.Layout(width="36em")
 _BOX: Any = widgets.Layout(width="36em", height="7em")
 _LABELS: Any = {"description_width": "9em"}
 
+# After a kernel restart (or when a saved notebook is reopened) the widgets' models lose
+# their kernel, and ipywidgets marks every view with the jupyter-widgets-disconnected class.
+# CSS alone then shows this note and greys the readout, so a lab never silently goes stale.
+RESTART_NOTE: str = (
+    "<style>.hookcourse-restart{display:none}"
+    ".jupyter-widgets-disconnected .hookcourse-restart{display:block;color:#b42318;"
+    "font-weight:bold}"
+    ".jupyter-widgets-disconnected .hookcourse-live{opacity:0.45}</style>"
+    "<div class='hookcourse-restart'>The kernel has restarted, so this no longer answers: "
+    "run this cell again.</div>"
+)
+
 
 class Shown(Protocol):
     """Anything a lab shows: HTML for the page, plain text for tests and placeholders."""
@@ -53,7 +65,7 @@ class Lab:
         """Recompute from the controls' values and show the result."""
         values = {name: control.value for name, control in self.controls.items()}
         self.last = self.compute(values)
-        self.readout.value = self.last.html()
+        self.readout.value = f"{RESTART_NOTE}<div class='hookcourse-live'>{self.last.html()}</div>"
 
     def set(self, **values: object) -> str:
         """Set controls by name, as a learner would by typing; returns what the lab shows."""
