@@ -14,6 +14,7 @@ from hookcourse.course.labs.logic import run_pre_tool_use_loop
 from hookcourse.course.labs.widgets import (
     RESTART_NOTE,
     Lab,
+    answer_lab,
     decide_lab,
     exit_code_lab,
     matcher_lab,
@@ -31,7 +32,12 @@ def shown(lab: Lab) -> str:
 
 @pytest.mark.parametrize(
     ("build", "name"),
-    [(matcher_lab, "matcher lab"), (exit_code_lab, "exit-code lab"), (decide_lab, "decide lab")],
+    [
+        (answer_lab, "answer lab"),
+        (matcher_lab, "matcher lab"),
+        (exit_code_lab, "exit-code lab"),
+        (decide_lab, "decide lab"),
+    ],
 )
 def test_a_lab_not_yet_run_reads_as_its_name_and_readout(
     build: Callable[[], Lab], name: str
@@ -52,6 +58,32 @@ def test_readout_row_labels_never_wrap() -> None:
     page = shown(lab)
     assert "Python re</th>" in page
     assert page.count("<th ") == page.count("white-space:nowrap'>") == len(lab.last.rows)
+
+
+# -- answer lab (notebook 00) -------------------------------------------------------------------
+
+
+def test_answer_lab_reads_the_three_channels_as_claude_code_does() -> None:
+    lab = answer_lab()
+    blocked = lab.text()
+    assert blocked.splitlines()[0] == "Claude Code: blocked: the tool does not run"
+    assert rows(blocked)["reason"] == '"Blocked: no force-push from Claude", shown to Claude'
+    warned = rows(lab.set(code="1", stderr="oops"))
+    assert "non-blocking error; the action goes ahead" in warned["why"]
+    assert warned["user sees"].endswith("Failed with non-blocking status code: oops")
+    answered = lab.set(code="0", stdout='{"decision": "block", "reason": "not on main"}')
+    assert answered.splitlines()[0] == "Claude Code: blocked: the tool does not run"
+    assert rows(answered)["stderr"].startswith("ignored: only exit 2")
+    plain = lab.set(stdout="hello", stderr="")
+    assert "the usual permission rules" in plain.splitlines()[0]
+    assert "debug log only" in rows(plain)["why"]
+
+
+@pytest.mark.parametrize("typed", ["", "two", "-1", "256", "2.0", "\u0662"])
+def test_answer_lab_takes_only_a_real_exit_status(typed: str) -> None:
+    text = answer_lab().set(code=typed)
+    assert text.splitlines()[0] == "The exit code box cannot be read"
+    assert "type a whole number from 0 to 255" in text
 
 
 # -- matcher lab -------------------------------------------------------------------------------
@@ -308,7 +340,7 @@ def test_decide_lab_says_why(output: str, why: str, claude_code: str) -> None:
 # -- a kernel restart ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("build", [matcher_lab, exit_code_lab, decide_lab])
+@pytest.mark.parametrize("build", [answer_lab, matcher_lab, exit_code_lab, decide_lab])
 def test_every_readout_carries_the_restart_note_hidden_until_disconnected(
     build: Callable[[], Lab],
 ) -> None:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Final
 
-from hookcourse.engine.catalogue import event_spec
+from hookcourse.engine.catalogue import event_spec, recipient_text
 from hookcourse.engine.reading import HookReading, HookRun, read_hook_result
 from hookcourse.grader import describe_value
 from hookcourse.js import json as jsjson
@@ -109,6 +109,50 @@ _PYTHON_NAME_LIST: Final = re.compile(r"[\w|]+")
 def python_thinks_name_list(matcher: str) -> bool:
     """True when ``re.fullmatch(r"[\\w|]+", matcher)`` would call it a name list."""
     return _PYTHON_NAME_LIST.fullmatch(matcher) is not None
+
+
+# -- answer lab (notebook 00): one hook's three channels, read as Claude Code reads them ------
+
+_OUTCOMES: Final = {
+    "deny": "blocked: the tool does not run",
+    "allow": "allowed without asking the user",
+    "ask": "the user is asked to confirm",
+}
+
+
+def read_exit_status(text: str) -> int:
+    """A process exit status typed in a box: a whole number 0 to 255, or a BoxError."""
+    typed = text.strip()
+    if typed.isascii() and typed.isdigit() and int(typed) <= 255:
+        return int(typed)
+    problem = "it is empty" if not typed else f"{jsjson.quote(typed)} is not an exit status"
+    fix = "type a whole number from 0 to 255, such as 0, 1 or 2"
+    raise BoxError(unreadable_box("exit code", problem, fix))
+
+
+def answer_readout(code_text: str, stderr: str, stdout: str) -> Readout:
+    """The answer lab: a PreToolUse hook's exit code, stderr and stdout, read by Claude Code."""
+    try:
+        code = read_exit_status(code_text)
+    except BoxError as error:
+        return error.readout
+    run = HookRun("command", code, stdout, stderr, timed_out=False, start_error=None)
+    reading = read_hook_result(event_spec("PreToolUse"), run)
+    if reading.decision is not None:
+        outcome = _OUTCOMES.get(reading.decision, f"decision {jsjson.quote(reading.decision)}")
+    elif reading.notices:
+        outcome = "the tool goes ahead; the user sees a hook error"
+    else:
+        outcome = "the tool goes ahead under the usual permission rules"
+    rows = [("why", reading.how)]
+    if reading.reason is not None and reading.reason_to is not None:
+        to = recipient_text(reading.reason_to)
+        rows.append(("reason", f"{jsjson.quote(reading.reason)}, shown to {to}"))
+    rows.extend(("user sees", notice) for notice in reading.notices)
+    rows.extend(("note", note) for note in reading.notes)
+    if code != 2 and stderr.strip() and not reading.notices:
+        rows.append(("stderr", "ignored: only exit 2 (or a failure) passes stderr on"))
+    return Readout(f"Claude Code: {outcome}", tuple(rows))
 
 
 # -- matcher lab -----------------------------------------------------------------------------

@@ -12,7 +12,12 @@ from typing import Any, Protocol
 
 import ipywidgets as widgets
 
-from hookcourse.course.labs.logic import Readout, decide_readout, exit_code_readout, matcher_readout
+from hookcourse.course.labs.logic import (
+    answer_readout,
+    decide_readout,
+    exit_code_readout,
+    matcher_readout,
+)
 from hookcourse.stages.matcher import RuleSet
 
 _WIDE: Any = widgets.Layout(width="36em")
@@ -104,6 +109,22 @@ def _area(description: str, value: str) -> Any:
     return widgets.Textarea(value=value, description=description, layout=_BOX, style=_LABELS)
 
 
+def answer_lab(
+    code: str = "2", stderr: str = "Blocked: no force-push from Claude\n", stdout: str = ""
+) -> Lab:
+    """Type a hook's exit code, stderr and stdout; see what Claude Code does on PreToolUse."""
+    controls = {
+        "code": _text("exit code", code),
+        "stderr": _area("stderr", stderr),
+        "stdout": _area("stdout", stdout),
+    }
+    return Lab(
+        "answer lab",
+        controls,
+        lambda values: answer_readout(values["code"], values["stderr"], values["stdout"]),
+    )
+
+
 def matcher_lab(matcher: str = "Edit|Write", tool: str = "Write") -> Lab:
     """Type a matcher and a tool name; see the branch taken, the result and why."""
     controls = {
@@ -122,7 +143,7 @@ def matcher_lab(matcher: str = "Edit|Write", tool: str = "Write") -> Lab:
         "narrow": _tick("the event is FileChanged or StopFailure"),
     }
 
-    def compute(values: dict[str, Any]) -> Readout:
+    def compute(values: dict[str, Any]) -> Shown:
         controls["matcher"].disabled = values["omitted"]
         chosen = None if values["omitted"] else values["matcher"]
         return matcher_readout(chosen, values["tool"], values["rules"], narrow=values["narrow"])
