@@ -45,8 +45,8 @@ def stored_text(cell: dict[str, Any]) -> str:
 def test_the_course_has_its_three_notebooks_in_order() -> None:
     assert [path.name for path in NOTEBOOKS] == [
         "00_hook_contract.ipynb",
-        "01_matcher_and_dispatch.ipynb",
-        "02_decide_modify_inject.ipynb",
+        "01_matcher.ipynb",
+        "03_decide_modify_inject.ipynb",
     ]
 
 

@@ -86,7 +86,7 @@ def browse(page: Page, opened: str, shots: Path, matcher: str, tool: str) -> dic
     page.screenshot(path=shots / "00_opened.png")
 
     origin = urlparse(page.url)
-    page.goto(f"{origin.scheme}://{origin.netloc}/lab/tree/01_matcher_and_dispatch.ipynb")
+    page.goto(f"{origin.scheme}://{origin.netloc}/lab/tree/01_matcher.ipynb")
     wait_for_idle_kernel(page)
     cells = page.locator(f"{NOTEBOOK} .jp-CodeCell")
     lab_cell = cells.filter(has_text="lab = matcher_lab()")
