@@ -79,7 +79,7 @@ def test_a_newcomer_lands_on_notebook_00_and_the_matcher_lab_answers_typing(
     # Before its cell runs, the lab says so instead of showing a VBox(...) repr.
     assert seen["before_run"].splitlines()[0] == matcher_lab().placeholder().splitlines()[0]
     assert seen["broken"] == []
-    assert seen["views"] == 2  # the matcher lab and the exit-code lab
+    assert seen["views"] == 3  # the matcher lab and two quizzes
 
     expected = matcher_readout(matcher, tool)
     after = seen["readout_after"]

@@ -21,11 +21,6 @@ def rich(text: str) -> str:
     return _CODE.sub(r"<code>\1</code>", html.escape(text))
 
 
-def plain(text: str) -> str:
-    """Text without its backticks, for places that cannot show code (radio labels)."""
-    return _CODE.sub(r"\1", text)
-
-
 @dataclass(frozen=True)
 class Option:
     """One choice: what it says, why it is right or wrong, and whether it is the answer."""
@@ -36,8 +31,8 @@ class Option:
     right: bool
 
     def label(self) -> str:
-        """The choice as a radio button shows it: ``B. Edit and Write only``."""
-        return f"{self.letter}. {plain(self.text)}"
+        """The choice as a radio button shows it (backticks and all): ``B. Edit and Write only``."""
+        return f"{self.letter}. {self.text}"
 
 
 @dataclass(frozen=True)
@@ -50,15 +45,14 @@ class Feedback:
 
     def text(self) -> str:
         """Plain text, for printing and tests."""
-        lines = [self.headline] + [f"  {label}: {plain(why)}" for label, why in self.reasons]
+        lines = [self.headline] + [f"  {label}: {why}" for label, why in self.reasons]
         return "\n".join(lines)
 
     def html(self) -> str:
         """The same as an HTML fragment (green for right, red for wrong, plain before)."""
         colour = {None: "inherit", True: "#067647", False: "#b42318"}[self.right]
         items = "".join(
-            f"<li><b>{html.escape(plain(label))}</b>: {rich(why)}</li>"
-            for label, why in self.reasons
+            f"<li><b>{html.escape(label)}</b>: {rich(why)}</li>" for label, why in self.reasons
         )
         listed = f"<ul style='margin:0.2em 0'>{items}</ul>" if items else ""
         return f"<div><b style='color:{colour}'>{html.escape(self.headline)}</b>{listed}</div>"
@@ -118,4 +112,4 @@ class Question:
 
     def text(self) -> str:
         """The question and its options as plain text (what a front end without widgets shows)."""
-        return "\n".join([plain(self.prompt), *(f"  {o.label()}" for o in self.options)])
+        return "\n".join([self.prompt, *(f"  {o.label()}" for o in self.options)])
