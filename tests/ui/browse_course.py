@@ -6,8 +6,10 @@ project's environment does not need it):
     python browse_course.py OPENED CHROMIUM SHOTS MATCHER TOOL
 
 OPENED is the page JupyterLab handed the browser; the script lands on notebook 00,
-opens notebook 01, runs all its cells, then types MATCHER and TOOL into the matcher
-lab. Screenshots go to the folder SHOTS. On any failure it saves failure.png there,
+opens notebook 01, runs all its cells, types MATCHER and TOOL into the matcher lab,
+answers the first quiz wrongly and then rightly, restarts the kernel, and then, as a
+learner coming back would, runs only the lab cell and only the exercise and check
+cells. Screenshots go to the folder SHOTS. On any failure it saves failure.png there,
 prints one line on stderr and exits 1.
 """
 
@@ -77,6 +79,29 @@ def type_into(box: Locator, text: str) -> None:
     box.press_sequentially(text, delay=20)
 
 
+def restart_kernel(page: Page) -> None:
+    page.locator("li.lm-MenuBar-item", has_text="Kernel").click()
+    page.get_by_role("menuitem", name=re.compile(r"^Restart Kernel…")).first.click()
+    page.locator(".jp-Dialog .jp-mod-accept").click()
+    wait_for_idle_kernel(page)
+
+
+def run_cell(cell: Locator) -> None:
+    """Run one cell as a learner does: click into it, Shift+Enter, wait for its result."""
+    cell.locator(".jp-InputArea-editor").click()
+    cell.press("Shift+Enter")
+    prompt = cell.locator(".jp-InputArea-prompt")
+    expect(prompt).not_to_have_text(re.compile(r"\[\*\]|\[ \]"), timeout=READY_MS)
+
+
+def choose(quiz: Locator, letter: str) -> str:
+    """Click a quiz option by its letter; the feedback the learner then reads."""
+    quiz.locator("label", has_text=re.compile(f"^{letter}\\. ")).click()
+    feedback = quiz.locator(".widget-html").last
+    expect(feedback).to_contain_text(f"{letter} is", timeout=READY_MS)
+    return shown_text(feedback)
+
+
 def browse(page: Page, opened: str, shots: Path, matcher: str, tool: str) -> dict[str, Any]:
     seen: dict[str, Any] = {}
     page.goto(opened)
@@ -107,6 +132,37 @@ def browse(page: Page, opened: str, shots: Path, matcher: str, tool: str) -> dic
     expect(readout).to_contain_text(json.dumps(tool), timeout=READY_MS)
     seen["readout_after"] = shown_text(readout)
     lab_cell.screenshot(path=shots / "01_matcher_lab_typed.png")
+
+    quiz = cells.filter(has_text="quiz(").first.locator(".widget-vbox").first
+    quiz.scroll_into_view_if_needed()
+    seen["quiz_wrong"] = choose(quiz, "A")
+    seen["quiz_right"] = choose(quiz, "B")
+    quiz.screenshot(path=shots / "01_quiz_answered.png")
+
+    # A kernel restart: every widget loses its kernel and must say so, not go stale.
+    restart_kernel(page)
+    note = lab.locator(".hookcourse-restart")
+    expect(note).to_be_visible(timeout=READY_MS)
+    seen["restart_note"] = note.inner_text()
+    seen["quiz_note_visible"] = quiz.locator(".hookcourse-restart").is_visible()
+    lab_cell.screenshot(path=shots / "01_matcher_lab_after_restart.png")
+
+    # Coming back after the restart, the learner runs the lab cell alone: it imports what
+    # it uses, so the new lab answers typing.
+    run_cell(lab_cell)
+    fresh = lab_cell.locator(".widget-vbox").first
+    seen["fresh_note_visible"] = fresh.locator(".hookcourse-restart").is_visible()
+    type_into(control(fresh, "tool_name", "text"), "MultiEdit")
+    expect(fresh.locator(".widget-html")).to_contain_text('"MultiEdit"', timeout=READY_MS)
+    seen["fresh_readout"] = shown_text(fresh.locator(".widget-html"))
+
+    # The exercise and its check, run alone after the restart, out of order with the rest.
+    exercise = cells.filter(has_text="def match_hook(")
+    check = cells.filter(has_text="check_matcher(match_hook)")
+    run_cell(exercise)
+    run_cell(check)
+    seen["check_after_restart"] = shown_text(check.locator(".jp-OutputArea-output").first)
+    check.screenshot(path=shots / "01_check_after_restart.png")
     return seen
 
 

@@ -1,5 +1,7 @@
-"""A newcomer's first minutes, in a real browser: `scripts/lab.sh` lands on notebook 00,
-and notebook 01's matcher lab, once run, answers what the learner types.
+"""A newcomer's first minutes, in a real browser: `scripts/lab.sh` lands on notebook 00;
+notebook 01's matcher lab, once run, answers what the learner types; its quiz says why
+a wrong answer is wrong; after a kernel restart the widgets say "run this cell again",
+and the lab cell and the exercise's check each work when run alone.
 
 Needs Chromium and a Python that can import Playwright; the project's environment
 needs neither, so the browser is driven by tests/ui/browse_course.py under that
@@ -21,6 +23,8 @@ import pytest
 
 from hookcourse.course.labs.logic import matcher_readout
 from hookcourse.course.labs.widgets import matcher_lab
+
+RESTART_NOTE_TEXT = "The kernel has restarted, so this no longer answers: run this cell again."
 
 if TYPE_CHECKING:
     from conftest import Course
@@ -64,7 +68,7 @@ def test_a_newcomer_lands_on_notebook_00_and_the_matcher_lab_answers_typing(
     browser_tools: tuple[str, str], course: Course, tmp_path: Path
 ) -> None:
     python, browser = browser_tools
-    matcher, tool = "Edit.*", "NotebookEdit"
+    matcher, tool = "Edit | Write", "Write"
     run = subprocess.run(
         [python, str(DRIVER), course.opened, browser, str(tmp_path), matcher, tool],
         capture_output=True,
@@ -87,3 +91,16 @@ def test_a_newcomer_lands_on_notebook_00_and_the_matcher_lab_answers_typing(
     assert after.splitlines()[0] == expected.headline
     for label, value in expected.rows:
         assert f"{label}\t{value}" in after
+    assert "spaces\tthe spaces make this a regex" in after
+
+    assert seen["quiz_wrong"].startswith("A is not it. Try again.")
+    assert "B. " not in seen["quiz_wrong"]  # a wrong answer does not give the right one away
+    assert seen["quiz_right"].startswith("B is right.")
+    assert all(f"{letter}. " in seen["quiz_right"] for letter in "ABCD")
+
+    assert seen["restart_note"] == RESTART_NOTE_TEXT
+    assert seen["quiz_note_visible"]
+    assert not seen["fresh_note_visible"]
+    fresh = matcher_lab().set(tool="MultiEdit")  # a new lab starts from its defaults
+    assert seen["fresh_readout"].splitlines()[0] == fresh.splitlines()[0]
+    assert seen["check_after_restart"].startswith("match_hook: not yet.")

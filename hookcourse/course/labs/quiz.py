@@ -17,7 +17,8 @@ Usage, in a notebook cell::
 ``options`` holds 3 or 4 ``(text, why)`` pairs shown in order as A, B, C, D;
 ``why`` says why that choice is right or wrong (name the trap a wrong choice
 falls into). ``answer`` is the right option's letter. Backticks mark code: the
-question and the reasons show it as code, the radio labels keep the backticks.
+question, the reasons and the feedback show it as code; radio labels drop the
+backticks.
 A badly written question raises ``QuestionError`` when the cell runs, so nbval
 catches it.
 
