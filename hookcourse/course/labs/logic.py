@@ -15,10 +15,10 @@ from typing import Final
 
 from hookcourse.engine.catalogue import event_spec, recipient_text
 from hookcourse.engine.reading import HookReading, HookRun, read_hook_result
-from hookcourse.grader import describe_value
 from hookcourse.js import json as jsjson
 from hookcourse.js.regex import RegexEngine, engine_dependent, regex_test
 from hookcourse.js.values import UNDEFINED, JSValue, Undefined, is_js_number, is_nullish, js_trim
+from hookcourse.stages.decoding import describe_value
 from hookcourse.stages.effects import HookEffect, apply_pre_tool_use
 from hookcourse.stages.matcher import MatchBranch, MatchResult, RuleSet, explain_match
 from hookcourse.stages.verdicts import ExitVerdict, interpret_exit_code
