@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from hookcourse import solutions
+from hookcourse.stages.registry import STAGES
 
 ROOT = Path(__file__).resolve().parents[2]
 FOLDER = ROOT / "notebooks"
@@ -337,7 +338,7 @@ def test_nbval_markers_are_cell_tags_not_comments(path: Path) -> None:
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: path.name)
 def test_no_package_function_is_in_scope_under_an_exercises_name(path: Path) -> None:
     names = exercise_names()
-    assert {"match_hook", "interpret_exit_code", "apply_pre_tool_use"} <= names
+    assert {exercise.function for stage in STAGES for exercise in stage.exercises} <= names
     for cell in code_cells(path):
         for node in ast.walk(ast.parse(source(cell))):
             if isinstance(node, ast.Import | ast.ImportFrom):
@@ -360,6 +361,24 @@ def test_exercise_cells_define_only_the_learners_function_and_ship_unsolved(path
         check = found[index + 1]
         assert re.search(r"^check_\w+\(", source(check), re.MULTILINE), source(check)
         assert ": not yet. Your function still raises NotImplementedError" in stored_text(check)
+
+
+@pytest.mark.parametrize(
+    "exercise",
+    [exercise for stage in STAGES for exercise in stage.exercises],
+    ids=lambda exercise: exercise.function,
+)
+def test_each_registered_exercise_is_written_in_its_notebook(exercise: Any) -> None:
+    path = FOLDER / f"{exercise.notebook}.ipynb"
+    found = code_cells(path)
+    starters = [
+        index
+        for index, cell in enumerate(found)
+        if "exercise" in tags(cell) and f"def {exercise.function}(" in source(cell)
+    ]
+    assert len(starters) == 1, f"{path.name} has no exercise cell defining {exercise.function}"
+    check = source(found[starters[0] + 1])
+    assert f"import {exercise.check}" in check and f"{exercise.check}({exercise.function})" in check
 
 
 def self_contained_runs(path: Path) -> list[tuple[str, ...]]:
