@@ -313,6 +313,7 @@ def test_decide_lab_shows_what_claude_codes_own_format_means() -> None:
     shown_rows = rows(decide_lab().set(output=DENY, input='{"command": "rm"}'))
     assert shown_rows["effect"].startswith('{"allowed":true')
     assert shown_rows["Claude Code"] == 'denies the call, telling Claude "no rm"'
+    assert "the stage does not read hookSpecificOutput, so allowed" in shown_rows["why"]
     assert "nests them in hookSpecificOutput" in shown_rows["format"]
 
 

@@ -318,6 +318,8 @@ def decide_why(output: Mapping[str, JSValue]) -> str:
                 f"{key} {shown(value)} is not null or undefined, so ?? keeps it "
                 f"(Python's `or` would drop it for {fallback})"
             )
+    if not parts and "hookSpecificOutput" in output:
+        return "no top-level decision: the stage does not read hookSpecificOutput, so allowed"
     if not parts:
         return 'no decision "block", so the call is allowed, with updatedInput if any'
     return "; ".join(parts)
