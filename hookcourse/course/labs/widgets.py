@@ -32,8 +32,8 @@ RESTART_NOTE: str = (
     ".jupyter-widgets-disconnected .hookcourse-restart{display:block;color:#b42318;"
     "font-weight:bold}"
     ".jupyter-widgets-disconnected .hookcourse-live{opacity:0.45}</style>"
-    "<div class='hookcourse-restart'>The kernel has restarted, so this no longer answers: "
-    "run this cell again.</div>"
+    "<div class='hookcourse-restart'>The kernel restarted or stopped, so this no longer "
+    "answers: run this cell again.</div>"
 )
 
 
