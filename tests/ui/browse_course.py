@@ -3,13 +3,14 @@
 tests/ui/test_lab_in_browser.py runs this with a Python that has Playwright (the
 project's environment does not need it):
 
-    python browse_course.py OPENED CHROMIUM SHOTS MATCHER TOOL
+    python browse_course.py OPENED CHROMIUM SHOTS MATCHER TOOL HOOK_OUTPUT
 
 OPENED is the page JupyterLab handed the browser; the script lands on notebook 00,
 opens notebook 01, runs all its cells, types MATCHER and TOOL into the matcher lab,
 answers the first quiz wrongly and then rightly, restarts the kernel, and then, as a
 learner coming back would, runs only the lab cell and only the exercise and check
-cells. Screenshots go to the folder SHOTS. On any failure it saves failure.png there,
+cells; last it opens notebook 03 and types HOOK_OUTPUT into the decide lab.
+Screenshots go to the folder SHOTS. On any failure it saves failure.png there,
 prints one line on stderr and exits 1.
 """
 
@@ -102,7 +103,9 @@ def choose(quiz: Locator, letter: str) -> str:
     return shown_text(feedback)
 
 
-def browse(page: Page, opened: str, shots: Path, matcher: str, tool: str) -> dict[str, Any]:
+def browse(
+    page: Page, opened: str, shots: Path, matcher: str, tool: str, hook_output: str
+) -> dict[str, Any]:
     seen: dict[str, Any] = {}
     page.goto(opened)
     expect(page.locator(NOTEBOOK)).to_have_count(1, timeout=READY_MS)
@@ -163,17 +166,29 @@ def browse(page: Page, opened: str, shots: Path, matcher: str, tool: str) -> dic
     run_cell(check)
     seen["check_after_restart"] = shown_text(check.locator(".jp-OutputArea-output").first)
     check.screenshot(path=shots / "01_check_after_restart.png")
+
+    # Notebook 03's decide lab, its cell run alone first thing: Claude Code's own format.
+    page.goto(f"{origin.scheme}://{origin.netloc}/lab/tree/03_decide_modify_inject.ipynb")
+    wait_for_idle_kernel(page)
+    decide_cell = page.locator(f"{NOTEBOOK} .jp-CodeCell").filter(has_text="lab = decide_lab()")
+    run_cell(decide_cell)
+    decide = decide_cell.locator(".widget-vbox").first
+    type_into(control(decide, "hook stdout", "textarea"), hook_output)
+    decide_readout = decide.locator(".widget-html")
+    expect(decide_readout).to_contain_text("denies the call", timeout=READY_MS)
+    seen["decide_readout"] = shown_text(decide_readout)
+    decide_cell.screenshot(path=shots / "03_decide_lab_deny.png")
     return seen
 
 
 def main(argv: list[str]) -> int:
-    opened, chromium, shots_dir, matcher, tool = argv
+    opened, chromium, shots_dir, matcher, tool, hook_output = argv
     shots = Path(shots_dir)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1400, "height": 900})
         try:
-            seen = browse(page, opened, shots, matcher, tool)
+            seen = browse(page, opened, shots, matcher, tool, hook_output)
         except (Error, AssertionError) as error:
             page.screenshot(path=shots / "failure.png")
             first_line = str(error).strip().splitlines()[0]

@@ -22,9 +22,10 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from hookcourse.course.labs.logic import matcher_readout
-from hookcourse.course.labs.widgets import RESTART_NOTE, matcher_lab
+from hookcourse.course.labs.logic import decide_readout, matcher_readout
+from hookcourse.course.labs.widgets import RESTART_NOTE, decide_lab, matcher_lab
 
+DENY = '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny"}}'
 # The note's text, as the page shows it once ipywidgets marks a view disconnected.
 RESTART_NOTE_TEXT = re.sub(r"<style>.*</style>|<[^>]+>", "", RESTART_NOTE)
 
@@ -72,7 +73,7 @@ def test_a_newcomer_lands_on_notebook_00_and_the_matcher_lab_answers_typing(
     python, browser = browser_tools
     matcher, tool = "Edit | Write", "Write"
     run = subprocess.run(
-        [python, str(DRIVER), course.opened, browser, str(tmp_path), matcher, tool],
+        [python, str(DRIVER), course.opened, browser, str(tmp_path), matcher, tool, DENY],
         capture_output=True,
         text=True,
         timeout=240,  # a hang guard, far above a normal run
@@ -106,3 +107,8 @@ def test_a_newcomer_lands_on_notebook_00_and_the_matcher_lab_answers_typing(
     fresh = matcher_lab().set(tool="MultiEdit")  # a new lab starts from its defaults
     assert seen["fresh_readout"].splitlines()[0] == fresh.splitlines()[0]
     assert seen["check_after_restart"].startswith("match_hook: not yet.")
+
+    expected_decide = decide_readout(DENY, decide_lab().controls["input"].value)
+    assert seen["decide_readout"].splitlines()[0] == expected_decide.headline == "allowed"
+    for label, value in expected_decide.rows[2:]:  # why, Claude Code, format
+        assert f"{label}\t{value}" in seen["decide_readout"]
