@@ -15,6 +15,12 @@ JavaScript engines that matter here:
   units first). So ``.`` matches one half of an emoji, as in JavaScript, and a
   class range that spans surrogates, such as ``[\\u0000-\\uffff]``, is split
   into its parts below, inside and above the surrogate block.
+* Inside a ``(?i:...)`` group (Bun only), regress folds case by its own tables, not by
+  the non-Unicode ``Canonicalize`` JavaScript uses: it matches U+017F (long s) with
+  ``s`` and U+212A (Kelvin sign) with ``k``, for instance. JavaScriptCore keeps each of
+  the few code units where the two differ to itself, so those units get stand-ins too
+  (after the surrogates'), which no case mapping touches, and ``\\W`` inside a class is
+  spelled out without the original units.
 * Node 20 (V8) predates ES2025: it rejects modifier groups ``(?i:...)`` and
   duplicate group names. Bun (JavaScriptCore), which Claude Code ships on,
   accepts both, as regress does.
@@ -49,22 +55,57 @@ class _Invalid(Exception):
 
 _SURROGATE_FIRST: Final = 0xD800
 _SURROGATE_LAST: Final = 0xDFFF
-_BMP_AFTER_SURROGATES: Final = 0xE000
 # Stand-in for surrogate unit u: chr(_STAND_IN + u - 0xD800), in Supplementary Private Use
 # Area-A. After the rewrite no other astral code point is left, so it cannot collide.
 _STAND_IN: Final = 0xF0000
+# The code units regress folds to other units under (?i:...) and JavaScriptCore does not
+# (Bun 1.4.5 against regress 2026.9.1, every BMP unit compared: tests/oracle/case_exceptions.py).
+_CASE_EXCEPTIONS: Final = (
+    "00df 0131 017f 019b 0264 0390 03b0 03f4 1c89-1c8a 1e9e 1f80-1faf 1fb3 1fbc 1fc3 1fcc "
+    "1fd3 1fe3 1ff3 1ffc 2126 212a-212b a7cb-a7cf a7d2-a7d5 a7da-a7dc fb05-fb06"
+)
+_CASE_STAND_IN: Final = _STAND_IN + _SURROGATE_LAST + 1 - _SURROGATE_FIRST
 _HEX: Final = frozenset("0123456789abcdefABCDEF")
 _DIGITS: Final = frozenset("0123456789")
 _OCTAL: Final = frozenset("01234567")
 _CLASS_ESCAPES: Final = frozenset("dDwWsS")
 _CONTROL_ESCAPES: Final = {"b": 8, "t": 9, "n": 10, "v": 11, "f": 12, "r": 13, "-": 45}
+_WORD_RANGES: Final = ((0x30, 0x39), (0x41, 0x5A), (0x5F, 0x5F), (0x61, 0x7A))
 _CACHE_LIMIT: Final = 4096
 # (pattern, engine) -> (compiled regex, None) or (None, SyntaxError text)
 _compiled: dict[tuple[str, str], tuple[regress.Regex | None, str | None]] = {}
 
 
+def _mapped_runs() -> tuple[tuple[int, int, int], ...]:
+    """Each run of units regress sees as stand-ins: (first unit, last unit, first stand-in)."""
+    runs = [(_SURROGATE_FIRST, _SURROGATE_LAST, _STAND_IN)]
+    stand_in = _CASE_STAND_IN
+    for item in _CASE_EXCEPTIONS.split():
+        first, _, last = item.partition("-")
+        low, high = int(first, 16), int(last or first, 16)
+        runs.append((low, high, stand_in))
+        stand_in += high - low + 1
+    return tuple(sorted(runs))
+
+
+_MAPPED_RUNS: Final = _mapped_runs()
+_CASE_STAND_INS: Final = {
+    unit: chr(stand_in + unit - first)
+    for first, last, stand_in in _MAPPED_RUNS
+    if first != _SURROGATE_FIRST
+    for unit in range(first, last + 1)
+}
+_FIRST_MAPPED: Final = _MAPPED_RUNS[0][0]
+_LAST_MAPPED: Final = _MAPPED_RUNS[-1][1]
+
+
 def _is_surrogate(unit: int) -> bool:
     return _SURROGATE_FIRST <= unit <= _SURROGATE_LAST
+
+
+def _is_mapped(unit: int) -> bool:
+    """True for a unit regress is shown as a stand-in: a surrogate or a case exception."""
+    return _is_surrogate(unit) or unit in _CASE_STAND_INS
 
 
 def _stand_in(unit: int) -> str:
@@ -81,8 +122,13 @@ def _code_units(ch: str) -> list[int]:
 
 
 def _unit_text(unit: int) -> str:
-    """How regress is shown one code unit: itself, or its stand-in if it is a surrogate."""
-    return _stand_in(unit) if _is_surrogate(unit) else chr(unit)
+    """How regress is shown one code unit: itself, or its stand-in (see _MAPPED_RUNS)."""
+    if _is_surrogate(unit):
+        return _stand_in(unit)
+    return _CASE_STAND_INS.get(unit) or chr(unit)
+
+
+_bmp_table: dict[int, str] = {}  # str.translate table for BMP text, built on first use
 
 
 def _to_code_units(text: str) -> str:
@@ -90,6 +136,14 @@ def _to_code_units(text: str) -> str:
     # Pure ASCII is the common case and str.isascii() is a single C call.
     if text.isascii():
         return text
+    if max(text) <= "\uffff":  # one unit per character: translate runs in C
+        if not _bmp_table:
+            _bmp_table.update(
+                (unit, _unit_text(unit))
+                for first, last, _ in _MAPPED_RUNS
+                for unit in range(first, last + 1)
+            )
+        return text.translate(_bmp_table)
     return "".join(_unit_text(unit) for ch in text for unit in _code_units(ch))
 
 
@@ -140,8 +194,9 @@ def _opens_named_group(pattern: str, index: int) -> bool:
     return pattern.startswith("(?<", index) and pattern[index + 3 : index + 4] not in ("=", "!")
 
 
-def _named_groups(pattern: str) -> dict[str, list[int]]:
-    """Each group name outside classes, with the numbers of the groups that carry it."""
+def _capture_groups(pattern: str) -> tuple[dict[str, list[int]], int]:
+    """Each group name outside classes, with the numbers of the groups that carry it,
+    and the number of capturing groups."""
     groups: dict[str, list[int]] = {}
     count = 0
     in_class = False
@@ -161,7 +216,7 @@ def _named_groups(pattern: str) -> dict[str, list[int]]:
             count += 1
             groups.setdefault(_group_name(pattern, i + 3) or "", []).append(count)
         i += 1
-    return groups
+    return groups, count
 
 
 class _Atom:
@@ -182,11 +237,40 @@ def _literal_atoms(ch: str, prefix: str = "") -> list[_Atom]:
     return atoms
 
 
+def _unit_escape(unit: int) -> str:
+    """One code unit as regress should read it, written as an escape unless it is mapped."""
+    return _unit_text(unit) if _is_mapped(unit) else f"\\u{unit:04x}"
+
+
+def _octal_escape(pattern: str, i: int) -> tuple[int, int]:
+    """The Annex B legacy octal escape at ``pattern[i]`` (at most \\377) and where it ends."""
+    end = i + 2
+    longest = i + (4 if pattern[i + 1] in "0123" else 3)
+    while end < longest and end < len(pattern) and pattern[end] in _OCTAL:
+        end += 1
+    return int(pattern[i + 1 : end], 8), end
+
+
+def _non_word_class() -> str:
+    """``\\W`` as class contents for regress: every unit that is not a word character,
+    with the mapped units as their stand-ins. Under (?i:...) regress adds the case
+    partners of each member, and the original long s and Kelvin sign would bring in ``s``
+    and ``k``; JavaScript does not (no subject regress sees holds those originals)."""
+    parts, low = [], 0
+    for first, last in _WORD_RANGES:
+        parts.append(_range_text(low, first - 1))
+        low = last + 1
+    parts.append(_range_text(low, 0xFFFF))
+    return "".join(parts)
+
+
 def _class_escape(pattern: str, i: int, named: bool) -> tuple[list[_Atom], int]:
     """The atoms of the escape at ``pattern[i]`` inside a class, and where it ends."""
     if i + 1 >= len(pattern):
         raise _Invalid("\\ at end of pattern")
     escaped = pattern[i + 1]
+    if escaped == "W":
+        return [_Atom(_non_word_class(), None)], i + 2
     if escaped in _CLASS_ESCAPES:
         return [_Atom(pattern[i : i + 2], None)], i + 2
     if escaped in _CONTROL_ESCAPES:
@@ -203,30 +287,30 @@ def _class_escape(pattern: str, i: int, named: bool) -> tuple[list[_Atom], int]:
         value = _hex_at(pattern, i + 2, count)
         if value is None:  # without the u flag, \x4 and \u{41} start with a plain x or u
             return [_Atom(escaped, ord(escaped))], i + 2
-        text = _stand_in(value) if _is_surrogate(value) else pattern[i : i + 2 + count]
+        text = _unit_text(value) if _is_mapped(value) else pattern[i : i + 2 + count]
         return [_Atom(text, value)], i + 2 + count
-    if escaped in _OCTAL:  # Annex B legacy octal: at most \377
-        end = i + 2
-        longest = i + (4 if escaped in "0123" else 3)
-        while end < longest and end < len(pattern) and pattern[end] in _OCTAL:
-            end += 1
-        unit = int(pattern[i + 1 : end], 8)
-        return [_Atom(f"\\x{unit:02x}", unit)], end
+    if escaped in _OCTAL:
+        unit, end = _octal_escape(pattern, i)
+        return [_Atom(_unit_escape(unit), unit)], end
     if escaped == "k" and named:
         raise _Invalid("Invalid escape")
     return _literal_atoms(escaped, prefix="\\"), i + 2  # an identity escape
 
 
-def _split_range(low: int, high: int) -> str:
-    """A class range over code units, as regress ranges over code points and stand-ins."""
+def _range_text(low: int, high: int) -> str:
+    """A class range over code units, as regress ranges over code points and stand-ins:
+    the parts between mapped runs as they are, the mapped parts as stand-in ranges."""
     parts = []
-    if low < _SURROGATE_FIRST:
-        parts.append(f"\\u{low:04x}-\\u{min(high, _SURROGATE_FIRST - 1):04x}")
-    inner_low, inner_high = max(low, _SURROGATE_FIRST), min(high, _SURROGATE_LAST)
-    if inner_low <= inner_high:
-        parts.append(f"{_stand_in(inner_low)}-{_stand_in(inner_high)}")
-    if high >= _BMP_AFTER_SURROGATES:
-        parts.append(f"\\u{max(low, _BMP_AFTER_SURROGATES):04x}-\\u{high:04x}")
+    for first, last, stand_in in _MAPPED_RUNS:
+        if last < low or first > high:
+            continue
+        if low < first:
+            parts.append(f"\\u{low:04x}-\\u{first - 1:04x}")
+        inner_low, inner_high = max(low, first), min(high, last)
+        parts.append(f"{chr(stand_in + inner_low - first)}-{chr(stand_in + inner_high - first)}")
+        low = inner_high + 1
+    if low <= high:
+        parts.append(f"\\u{low:04x}-\\u{high:04x}")
     return "".join(parts)
 
 
@@ -262,10 +346,10 @@ def _char_class(pattern: str, i: int, named: bool) -> tuple[str, int]:
                 parts.append(f"{low.text}\\-{high.text}")
             elif low.unit > high.unit:
                 raise _Invalid("Range out of order in character class")
-            elif high.unit < _SURROGATE_FIRST or low.unit > _SURROGATE_LAST:
+            elif high.unit < _FIRST_MAPPED or low.unit > _LAST_MAPPED:
                 parts.append(f"{low.text}-{high.text}")
             else:
-                parts.append(_split_range(low.unit, high.unit))
+                parts.append(_range_text(low.unit, high.unit))
             continue
         parts.append(low.text)
         k += 1
@@ -310,7 +394,22 @@ def _check_bun_reference_text(pattern: str, i: int) -> None:
         first, i = False, end
 
 
-def _escape(pattern: str, i: int, named: dict[str, list[int]], engine: str) -> tuple[str, int]:
+def _legacy_octal_unit(pattern: str, i: int, captures: int) -> tuple[int, int] | None:
+    """The unit and end of ``\\1``..``\\377`` at ``i`` when it is an Annex B octal escape,
+    not a back-reference (its decimal value exceeds the number of capturing groups)."""
+    if pattern[i + 1] not in "1234567":
+        return None
+    end = i + 1
+    while end < len(pattern) and pattern[end] in _DIGITS:
+        end += 1
+    if int(pattern[i + 1 : end]) <= captures:
+        return None
+    return _octal_escape(pattern, i)
+
+
+def _escape(
+    pattern: str, i: int, named: dict[str, list[int]], captures: int, engine: str
+) -> tuple[str, int]:
     """The escape at ``pattern[i]`` outside classes, rewritten for regress, and where it ends."""
     if i + 1 >= len(pattern):
         return "\\", i + 1  # regress reports the dangling backslash
@@ -321,7 +420,14 @@ def _escape(pattern: str, i: int, named: dict[str, list[int]], engine: str) -> t
         unit = _hex_at(pattern, i + 2, 4)
         if unit is None:  # without the u flag, \u{41} and \u12 start with a plain u
             return "u", i + 2
-        return (_stand_in(unit) if _is_surrogate(unit) else pattern[i : i + 6]), i + 6
+        return (_unit_text(unit) if _is_mapped(unit) else pattern[i : i + 6]), i + 6
+    # A \xHH or octal escape that spells a mapped unit (ß, 0xdf) is written as its stand-in.
+    value = _hex_at(pattern, i + 2, 2) if escaped == "x" else None
+    if value is not None and _is_mapped(value):
+        return _unit_text(value), i + 4
+    octal = _legacy_octal_unit(pattern, i, captures)
+    if octal is not None and _is_mapped(octal[0]):
+        return _unit_text(octal[0]), octal[1]
     if escaped == "k" and named and pattern.startswith("<", i + 2):
         end = pattern.find(">", i + 3)
         numbers = named.get(_group_name(pattern, i + 3) or "", [])
@@ -358,14 +464,14 @@ def _group_opening(pattern: str, i: int, engine: str, names: set[str]) -> tuple[
 
 def _prepass(pattern: str, engine: str) -> str:
     """The pattern regress should compile; raises _Invalid where JavaScript throws."""
-    named = _named_groups(pattern)
+    named, captures = _capture_groups(pattern)
     out: list[str] = []
     names: set[str] = set()
     i = 0
     while i < len(pattern):
         ch = pattern[i]
         if ch == "\\":
-            text, i = _escape(pattern, i, named, engine)
+            text, i = _escape(pattern, i, named, captures, engine)
         elif ch == "[":
             text, i = _char_class(pattern, i, bool(named))
         elif ch == "(" and pattern.startswith("(?", i):
