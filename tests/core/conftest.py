@@ -383,7 +383,7 @@ def _case_groups() -> tuple[list[list[str]], set[str]]:
     """Groups of BMP characters that some case mapping relates (Python's upper, lower and
     casefold, single characters only, and raw regress's (?i:...) for each of
     hookcourse.js.regex's case exceptions), and the exceptions themselves."""
-    from hookcourse.js.regex import _CASE_STAND_INS
+    from hookcourse.js.regex import _WITH_CASE_EXCEPTIONS
 
     units = [u for u in range(0x10000) if not 0xD800 <= u <= 0xDFFF]
     parent = {u: u for u in units}
@@ -402,14 +402,14 @@ def _case_groups() -> tuple[list[list[str]], set[str]]:
                 join(u, ord(mapped))
     text = "".join(map(chr, units))
     data = text.encode()  # regress reports UTF-8 byte ranges
-    for unit in _CASE_STAND_INS:
+    for unit in _WITH_CASE_EXCEPTIONS.case:
         for form in (f"(?i:\\u{unit:04x})", f"(?i:[\\u{unit:04x}])"):
             for match in regress.Regex(form).find_iter(text):
                 join(unit, ord(data[match.range()].decode()))
     groups: dict[int, list[str]] = {}
     for u in units:
         groups.setdefault(root(u), []).append(chr(u))
-    return [g for g in groups.values() if len(g) > 1], set(map(chr, _CASE_STAND_INS))
+    return [g for g in groups.values() if len(g) > 1], set(map(chr, _WITH_CASE_EXCEPTIONS.case))
 
 
 # Case-insensitive and \\W forms checked against every character near a case exception.
