@@ -41,7 +41,10 @@ console.log(JSON.stringify(out));
 
 
 def bun_classes(runtime: str) -> dict[int, set[int]]:
-    done = subprocess.run([runtime, "-e", BUN_SCRIPT], capture_output=True, check=True)
+    try:
+        done = subprocess.run([runtime, "-e", BUN_SCRIPT], capture_output=True, check=True)
+    except (OSError, subprocess.CalledProcessError) as error:
+        sys.exit(f"case_exceptions.py: cannot run {runtime!r} ({error}); pass --runtime BUN")
     return {int(unit): set(found) for unit, found in json.loads(done.stdout).items()}
 
 

@@ -157,4 +157,9 @@ async function main([gitDir]) {
   for (const path of unreadable) console.error(`unreadable (skipped): ${path}`);
 }
 
-await main(process.argv.slice(2));
+try {
+  await main(process.argv.slice(2));
+} catch (error) {
+  console.error(`harvest_test262.mjs: ${error.message.split("\n")[0]}`);
+  process.exit(1);
+}
