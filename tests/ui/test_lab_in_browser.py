@@ -1,5 +1,7 @@
-"""A newcomer's first minutes, in a real browser: `scripts/lab.sh` lands on notebook 00,
-and notebook 01's matcher lab, once run, answers what the learner types.
+"""A newcomer's first minutes, in a real browser: `scripts/lab.sh` lands on notebook 00;
+notebook 01's matcher lab, once run, answers what the learner types; its quiz says why
+a wrong answer is wrong; after a kernel restart the widgets say "run this cell again",
+and the lab cell and the exercise's check each work when run alone.
 
 Needs Chromium and a Python that can import Playwright; the project's environment
 needs neither, so the browser is driven by tests/ui/browse_course.py under that
@@ -9,11 +11,17 @@ Python. Without them the test is skipped, saying how to install them.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from hookcourse.course.labs.logic import matcher_readout
+from hookcourse.course.labs.logic import decide_readout, matcher_readout
+from hookcourse.course.labs.widgets import RESTART_NOTE, decide_lab, matcher_lab
+
+DENY = '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny"}}'
+# The note's text, as the page shows it once ipywidgets marks a view disconnected.
+RESTART_NOTE_TEXT = re.sub(r"<style>.*</style>|<[^>]+>", "", RESTART_NOTE)
 
 if TYPE_CHECKING:
     from conftest import Course
@@ -25,9 +33,9 @@ def test_a_newcomer_lands_on_notebook_00_and_the_matcher_lab_answers_typing(
     browser_tools: tuple[str, str], course: Course, tmp_path: Path
 ) -> None:
     python, browser = browser_tools
-    matcher, tool = "Edit.*", "NotebookEdit"
+    matcher, tool = "Edit | Write", "Write"
     run = subprocess.run(
-        [python, str(DRIVER), course.opened, browser, str(tmp_path), matcher, tool],
+        [python, str(DRIVER), course.opened, browser, str(tmp_path), matcher, tool, DENY],
         capture_output=True,
         text=True,
         timeout=240,  # a hang guard, far above a normal run
@@ -39,7 +47,7 @@ def test_a_newcomer_lands_on_notebook_00_and_the_matcher_lab_answers_typing(
     assert "Python 3 (ipykernel) | Idle" in seen["first_status"]
     assert seen["outputs_before_run"] == 0
     assert seen["broken"] == []
-    assert seen["views"] == 2  # the matcher lab and the exit-code lab
+    assert seen["views"] == 3  # the matcher lab and two quizzes
 
     assert seen["news_prompts"] == 0  # switched off by scripts/jupyter's overrides
     # Everything the learner ran and saved went to the working copy; the clone is clean.
@@ -54,3 +62,21 @@ def test_a_newcomer_lands_on_notebook_00_and_the_matcher_lab_answers_typing(
     assert after.splitlines()[0] == expected.headline
     for label, value in expected.rows:
         assert f"{label}\t{value}" in after
+    assert "spaces\tthe spaces make this a regex" in after
+
+    assert seen["quiz_wrong"].startswith("A is not it. Try again.")
+    assert "B. " not in seen["quiz_wrong"]  # a wrong answer does not give the right one away
+    assert seen["quiz_right"].startswith("B is right.")
+    assert all(f"{letter}. " in seen["quiz_right"] for letter in "ABCD")
+
+    assert seen["restart_note"] == RESTART_NOTE_TEXT
+    assert seen["quiz_note_visible"]
+    assert not seen["fresh_note_visible"]
+    fresh = matcher_lab().set(tool="MultiEdit")  # a new lab starts from its defaults
+    assert seen["fresh_readout"].splitlines()[0] == fresh.splitlines()[0]
+    assert seen["check_after_restart"].startswith("match_hook: not yet.")
+
+    expected_decide = decide_readout(DENY, decide_lab().controls["input"].value)
+    assert seen["decide_readout"].splitlines()[0] == expected_decide.headline == "allowed"
+    for label, value in expected_decide.rows[2:]:  # why, Claude Code, format
+        assert f"{label}\t{value}" in seen["decide_readout"]

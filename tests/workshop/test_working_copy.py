@@ -58,12 +58,13 @@ def test_reset_restores_from_the_course_and_backs_up_the_learners_version(
 ) -> None:
     work = tmp_path / "my-notebooks"
     workshop.prepare_work(course, work)
-    mine = work / "01_matcher_and_dispatch.ipynb"
+    second = workshop.course_notebooks(course)[1]  # named by its number below
+    mine = work / second.name
     mine.write_text('{"cells": [], "mine": true}', encoding="utf-8")
     now = datetime(2026, 12, 1, 9, 30, tzinfo=UTC)
-    [done] = workshop.reset(["01"], course, work, now)
+    [done] = workshop.reset([second.stem[:2]], course, work, now)
     assert done.notebook == mine
-    assert done.backup == work / "backups" / "01_matcher_and_dispatch.2026-12-01T09-30-00.ipynb"
+    assert done.backup == work / "backups" / f"{second.stem}.2026-12-01T09-30-00.ipynb"
     assert json.loads(done.backup.read_text(encoding="utf-8"))["mine"] is True
     restored = json.loads(mine.read_text(encoding="utf-8"))
     assert len(restored["cells"]) > 0 and outputs(mine) == 0
@@ -96,8 +97,9 @@ def test_reset_of_a_notebook_the_learner_deleted_needs_no_backup(
 ) -> None:
     work = tmp_path / "my-notebooks"
     workshop.prepare_work(course, work)
-    (work / "02_decide_modify_inject.ipynb").unlink()
-    [done] = workshop.reset(["02_decide_modify_inject.ipynb"], course, work)
+    last = workshop.course_notebooks(course)[-1]  # named by its file name below
+    (work / last.name).unlink()
+    [done] = workshop.reset([last.name], course, work)
     assert done.backup is None and done.notebook.is_file()
 
 
