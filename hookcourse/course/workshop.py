@@ -120,13 +120,22 @@ def prepare_work(course: Path = COURSE, work: Path = WORK) -> list[str]:
         "`hookcourse reset NOTEBOOK` restores one from the course.\n",
         encoding="utf-8",
     )
+    return _add_missing(course, work, course)
+
+
+def _add_missing(source: Path, target: Path, course: Path) -> list[str]:
+    """Copy what ``source`` has and ``target`` lacks, into folders that both have too
+    (a data file the course gained since the copy was made); paths added, from the course."""
     added = []
-    for item in sorted(course.iterdir()):
-        target = work / item.name
-        if item.name in LEFTOVERS or target.exists():
+    for item in sorted(source.iterdir()):
+        there = target / item.name
+        if item.name in LEFTOVERS:
             continue
-        _copy_item(item, target)
-        added.append(item.name)
+        if not there.exists():
+            _copy_item(item, there)
+            added.append(str(item.relative_to(course)))
+        elif item.is_dir() and there.is_dir():
+            added += _add_missing(item, there, course)
     return added
 
 

@@ -49,7 +49,8 @@ def test_a_restart_keeps_the_learners_work_and_adds_what_is_new(
     mine = work / "00_hook_contract.ipynb"
     mine.write_text('{"cells": [], "metadata": {}, "mine": true}', encoding="utf-8")
     (course / "09_new.ipynb").write_text('{"cells": [], "metadata": {}}', encoding="utf-8")
-    assert workshop.prepare_work(course, work) == ["09_new.ipynb"]
+    (course / "data" / "new.json").write_text("{}", encoding="utf-8")
+    assert workshop.prepare_work(course, work) == ["09_new.ipynb", "data/new.json"]
     assert json.loads(mine.read_text(encoding="utf-8"))["mine"] is True
 
 
