@@ -18,6 +18,11 @@ for notebook in "$root"/notebooks/[0-9]*.ipynb; do
   break
 done
 
+# A second start while the first still serves: its address again, not a second server.
+if "$venv/bin/python" -m hookcourse.course.workshop running "$work" "$first"; then
+  exit 0
+fi
+
 # The course's JupyterLab defaults (no news pop-up, no update check) sit under the
 # learner's own settings, which still win; nothing is written to the learner's home.
 export JUPYTER_CONFIG_PATH="$root/scripts/jupyter${JUPYTER_CONFIG_PATH:+:$JUPYTER_CONFIG_PATH}"

@@ -506,8 +506,23 @@ def wait_for_server(pid: int, runtime_dir: Path, deadline: float = 120.0) -> dic
     return None
 
 
+def running_server(work: Path, runtime_dir: Path) -> dict[str, Any] | None:
+    """A live JupyterLab already serving ``work`` (from its runtime file), or None."""
+    for info_file in sorted(runtime_dir.glob("jpserver-*.json")):
+        try:
+            info = json.loads(info_file.read_text(encoding="utf-8"))
+            served = Path(str(info["root_dir"])).resolve()
+            os.kill(int(info["pid"]), 0)
+        except (OSError, ValueError, KeyError, TypeError):  # unreadable, or its server is gone
+            continue
+        if served == work.resolve() and _answers(info):
+            return dict(info)
+    return None
+
+
 def _lab_main(argv: list[str]) -> int:
-    """``prepare COURSE WORK`` and ``url PID NOTEBOOK``, for scripts/lab.sh only."""
+    """``prepare COURSE WORK``, ``running WORK NOTEBOOK`` and ``url PID NOTEBOOK``, for
+    scripts/lab.sh only."""
     if argv[:1] == ["prepare"] and len(argv) == 3:
         course, work = Path(argv[1]), Path(argv[2])
         fresh = not (work / MARKER).exists()
@@ -517,6 +532,18 @@ def _lab_main(argv: list[str]) -> int:
         elif added:
             print(f"hookcourse: new from the course: {', '.join(added)}", file=sys.stderr)
         return 0
+    if argv[:1] == ["running"] and len(argv) == 3:
+        from jupyter_core.paths import jupyter_runtime_dir
+
+        info = running_server(Path(argv[1]), Path(jupyter_runtime_dir()))
+        if info is None:
+            return 1
+        print(
+            f"hookcourse: JupyterLab already serves your notebooks (stop it with: kill "
+            f"{info['pid']}); they are at {server_url(info, argv[2])}",
+            flush=True,
+        )
+        return 0
     if argv[:1] == ["url"] and len(argv) == 3:
         from jupyter_core.paths import jupyter_runtime_dir
 
@@ -525,7 +552,8 @@ def _lab_main(argv: list[str]) -> int:
             return 1
         print(f"hookcourse: your notebooks are at {server_url(info, argv[2])}", flush=True)
         return 0
-    print("usage: python -m hookcourse.course.workshop prepare COURSE WORK | url PID NOTEBOOK")
+    commands = "prepare COURSE WORK | running WORK NOTEBOOK | url PID NOTEBOOK"
+    print(f"usage: python -m hookcourse.course.workshop {commands}", file=sys.stderr)
     return 2
 
 

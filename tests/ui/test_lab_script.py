@@ -82,3 +82,22 @@ def test_a_second_start_reuses_the_environment(course: Course) -> None:
     assert again.returncode == 0, again.stderr
     assert again.stdout == again.stderr == ""
     assert calls.read_text() == before
+
+
+def test_a_second_lab_sh_while_the_first_serves_prints_its_address(course: Course) -> None:
+    env = dict(
+        os.environ,
+        HOOKCOURSE_INSTALLER="pip",
+        JUPYTER_RUNTIME_DIR=str(course.checkout.parent / "runtime"),
+    )
+    again = subprocess.run(
+        [str(course.checkout / "scripts" / "lab.sh"), "--no-browser"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+    assert again.returncode == 0, again.stderr
+    address = f"{course.base_url}/lab/tree/00_hook_contract.ipynb"
+    assert again.stdout.startswith("hookcourse: JupyterLab already serves your notebooks")
+    assert again.stdout.endswith(f"; they are at {address}\n")
