@@ -434,6 +434,8 @@ def execute_build(built: Iterable[Built], timeout: int = 300) -> None:
             notebook,
             timeout=timeout,
             kernel_name="python3",
+            # ipykernel warns on every start that TCP is unencrypted: noise on one machine.
+            extra_arguments=["--IPKernelApp.log_level=ERROR"],
             resources={"metadata": {"path": str(item.notebook.parent)}},
         )
         try:
