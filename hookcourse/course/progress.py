@@ -7,7 +7,8 @@ total cases, the failing case families, the time and the hookcourse version. A
 teacher collects these files and runs ``hookcourse workshop report``.
 
 Recording is best effort and silent outside a working copy: the course notebooks
-under nbval, a teacher build and the test suite write nothing.
+under nbval and a teacher build write nothing; ``HOOKCOURSE_PROGRESS=off`` turns it
+off everywhere (the test suite does).
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ FILE_NAME: Final = "progress.jsonl"
 # Set by scripts/lab.sh for the kernels it starts; a teacher may set it for a learner.
 WORK_ENV: Final = "HOOKCOURSE_WORK"
 LEARNER_ENV: Final = "HOOKCOURSE_LEARNER"
+# "off" records nothing (the test suite sets it, so no test writes a learner's file).
+SWITCH_ENV: Final = "HOOKCOURSE_PROGRESS"
 # Marks a learner's working copy (hookcourse.course.workshop writes it).
 MARKER: Final = ".hookcourse-work"
 CHECKOUT_WORK: Final = Path(__file__).resolve().parents[2] / "my-notebooks"
@@ -104,6 +107,8 @@ def record(
     """Append one progress line to the working folder's file; returns the file, or None
     when there is no working folder. A file that cannot be written costs one line on
     stderr, never the learner's check."""
+    if os.environ.get(SWITCH_ENV) == "off":
+        return None
     folder = work_folder(checkout_fallback=checkout_fallback)
     if folder is None:
         return None

@@ -38,6 +38,7 @@ def klass(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         ],
         "cy": [lambda: check_apply(starter)],
     }
+    monkeypatch.delenv(progress.SWITCH_ENV, raising=False)
     for learner, checks in runs.items():
         monkeypatch.setenv(progress.WORK_ENV, str(tmp_path / "class" / learner))
         (tmp_path / "class" / learner).mkdir(parents=True)

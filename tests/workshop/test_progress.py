@@ -30,6 +30,7 @@ def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (folder / progress.MARKER).write_text("", encoding="utf-8")
     monkeypatch.delenv(progress.WORK_ENV, raising=False)
     monkeypatch.delenv(progress.LEARNER_ENV, raising=False)
+    monkeypatch.delenv(progress.SWITCH_ENV, raising=False)
     monkeypatch.chdir(folder)
     return folder
 
@@ -84,10 +85,17 @@ def test_a_check_that_ran_no_case_records_nothing(work: Path) -> None:
     assert not (work / progress.FILE_NAME).exists()
 
 
+def test_the_switch_turns_recording_off(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(progress.SWITCH_ENV, "off")
+    check_matcher(learners_match_hook)
+    assert not (work / progress.FILE_NAME).exists()
+
+
 def test_outside_a_working_copy_nothing_is_written(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv(progress.WORK_ENV, raising=False)
+    monkeypatch.delenv(progress.SWITCH_ENV, raising=False)
     monkeypatch.chdir(tmp_path)
     check_matcher(learners_match_hook)
     assert list(tmp_path.iterdir()) == []
