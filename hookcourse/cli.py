@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
-from hookcourse.errors import InputError
+from hookcourse.errors import InputError, visible
 
 if TYPE_CHECKING:
     from hookcourse.engine.settings import SettingsSource
@@ -111,6 +111,10 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     args = _parser().parse_args(argv)
+    if args.command in ("fire", "events"):
+        from hookcourse.engine.interrupts import install_interrupt_handlers
+
+        install_interrupt_handlers()
     try:
         if args.command == "events":
             return _events(args.name)
@@ -185,20 +189,17 @@ def _fire(args: argparse.Namespace) -> int:
         print(jsjson.stringify(report.to_json()))
     else:
         for warning in report.warnings:
-            print(f"hookcourse: warning: {warning}", file=sys.stderr)
+            print(visible(f"hookcourse: warning: {warning}"), file=sys.stderr)
         print(report.render())
     return report.exit_status
 
 
 def _read_payload(name: str) -> str:
-    try:
-        if name == "-":
-            return sys.stdin.read()
-        return Path(name).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        where = "stdin" if name == "-" else name
-        reason = getattr(error, "strerror", None) or str(error)
-        raise InputError(where, f"cannot read the payload ({reason})", "check the path") from None
+    from hookcourse.engine.inputs import read_bounded, read_stdin
+
+    if name == "-":
+        return read_stdin().text
+    return read_bounded(name, what="the payload").text
 
 
 def _sources(text: str | None) -> frozenset[SettingsSource]:

@@ -16,20 +16,31 @@ from __future__ import annotations
 
 import os
 import posixpath
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import TypeAlias
 
-from hookcourse.errors import InputError, json_path
+from hookcourse.errors import InputError, json_path, visible
 from hookcourse.js import json as jsjson
 from hookcourse.js.json import quote
 from hookcourse.js.values import UNDEFINED, JSValue, Undefined, null_if_undefined
-from hookcourse.stages.matcher import RuleSet, explain_match
+from hookcourse.stages.matcher import MatchResult, RuleSet, explain_match
 
+from .bounded_match import bounded_explain
 from .catalogue import EventSpec, common_input_fields, event_spec, load_catalogue
+from .env_file import ENV_FILE_VARIABLE, EnvFileWrites, collect_env_file, make_env_file
 from .outcome import DEFAULT_STOP_BLOCK_CAP, Outcome, merge_readings
 from .permission_rule import CallPlace, RuleCheck, check_rule
 from .reading import HookReading, read_hook_result
-from .runner import Evaluator, Execution, Job, RunSetting, hook_exports, run_jobs
+from .runner import (
+    ENV_FILE_EVENTS,
+    Evaluator,
+    Execution,
+    Job,
+    RunSetting,
+    hook_exports,
+    run_jobs,
+)
 from .settings import Handler, MatcherGroup, Settings, SettingsPlaces, load_settings
 
 NO_MATCHER_SUPPORT = "ignored"
@@ -68,13 +79,24 @@ def matcher_subject(spec: EventSpec, payload: Mapping[str, JSValue]) -> JSValue 
     return value
 
 
+Match: TypeAlias = "Callable[[str | None, JSValue | Undefined, bool], MatchResult]"
+
+
+def _explain(matcher: str | None, value: JSValue | Undefined, narrow: bool) -> MatchResult:
+    return explain_match(matcher, value, RuleSet.CLAUDE_CODE, narrow=narrow)
+
+
 def plan_hooks(
     spec: EventSpec,
     groups: Sequence[MatcherGroup],
     payload: Mapping[str, JSValue],
     place: CallPlace,
+    match: Match = _explain,
 ) -> tuple[GroupPlan, ...]:
-    """Which groups match and which of their handlers run (steps 1 and 2 above)."""
+    """Which groups match and which of their handlers run (steps 1 and 2 above).
+
+    ``match`` is the matcher test; ``fire`` passes one bounded in time.
+    """
     subject = matcher_subject(spec, payload)
     seen: dict[tuple[object, ...], Handler] = {}
     plans: list[GroupPlan] = []
@@ -85,9 +107,7 @@ def plan_hooks(
             if group.matcher is None:
                 why = f"{spec.name} has no matcher support: every group fires"
         else:
-            result = explain_match(
-                group.matcher, subject, RuleSet.CLAUDE_CODE, narrow=spec.narrow_exact
-            )
+            result = match(group.matcher, subject, spec.narrow_exact)
             matched, branch, why = result.matched, str(result.branch), result.why
         handlers = (
             tuple(_plan_handler(spec, handler, payload, place, seen) for handler in group.handlers)
@@ -234,6 +254,8 @@ class FireReport:
     outcome: Outcome
     cwd: str
     warnings: tuple[str, ...]
+    env_file: EnvFileWrites | None = None
+    """What the hooks wrote to CLAUDE_ENV_FILE, on the events that get one."""
 
     @property
     def exit_status(self) -> int:
@@ -259,12 +281,25 @@ class FireReport:
                 "notes": list(self.settings.notes),
             },
             "cwd": self.cwd,
+            "envFile": None if self.env_file is None else _env_file_json(self.env_file),
             "warnings": list(self.warnings),
         }
 
     def render(self) -> str:
-        """The human report, one fact a line; warnings are left to the caller (stderr)."""
-        return "\n".join(_render_lines(self))
+        """The human report, one fact a line; warnings are left to the caller (stderr).
+
+        Unprintable characters a hook or payload sent (NUL, terminal escapes, lone
+        surrogates) are shown escaped.
+        """
+        return visible("\n".join(_render_lines(self)), keep="\n")
+
+
+def _env_file_json(writes: EnvFileWrites) -> dict[str, JSValue]:
+    return {
+        "variables": {name: value for name, value in writes.variables},
+        "otherLines": list(writes.other_lines),
+        "notes": list(writes.notes),
+    }
 
 
 def _group_json(plan: GroupPlan) -> dict[str, JSValue]:
@@ -320,7 +355,20 @@ def _render_lines(report: FireReport) -> list[str]:
                 lines.append(f"    not run: {planned.skipped_because}")
                 continue
             lines.extend(_render_run(by_plan[id(planned)]))
+    lines.extend(_render_env_file(report.env_file))
     lines.extend(_render_outcome(report))
+    return lines
+
+
+def _render_env_file(writes: EnvFileWrites | None) -> list[str]:
+    if writes is None:
+        return []
+    if not writes.variables and not writes.other_lines:
+        return [f"{ENV_FILE_VARIABLE}: the hooks wrote nothing to it"]
+    lines = [f"{ENV_FILE_VARIABLE}: exported before each later Bash command:"]
+    lines.extend(f"  {name}={quote(value)}" for name, value in writes.variables)
+    lines.extend(f"  (not an export line, run as written) {line}" for line in writes.other_lines)
+    lines.extend(f"  note: {note}" for note in writes.notes)
     return lines
 
 
@@ -358,6 +406,7 @@ def _render_outcome(report: FireReport) -> list[str]:
     if outcome.reason is not None:
         lines.append(f"  reason: {outcome.reason}")
     lines.extend(f"  additionalContext: {text}" for text in outcome.additional_context)
+    lines.extend(f"  systemMessage: {text}" for text in outcome.system_messages)
     if not isinstance(outcome.updated_input, Undefined):
         lines.append(f"  updatedInput: {jsjson.stringify(outcome.updated_input)}")
     if not outcome.continue_:
@@ -433,7 +482,11 @@ def fire(request: FireRequest) -> FireReport:
     cwd = stated_cwd if isinstance(stated_cwd, str) and os.path.isdir(stated_cwd) else project_dir
     home = str(request.places.home) if request.places.home else os.path.expanduser("~")
     plans = plan_hooks(
-        spec, settings.groups_for(spec.name), payload, CallPlace(project_dir, cwd, home)
+        spec,
+        settings.groups_for(spec.name),
+        payload,
+        CallPlace(project_dir, cwd, home),
+        lambda matcher, value, narrow: bounded_explain(matcher, value, narrow=narrow),
     )
     planned = [p for plan in plans for p in plan.handlers if p.runs]
     placeholders, exports = hook_exports(
@@ -448,7 +501,13 @@ def fire(request: FireRequest) -> FireReport:
         evaluator=request.evaluator,
     )
     jobs = [Job(p.handler, p.timeout_s or spec.default_timeout_s(p.handler.type)) for p in planned]
-    executions = run_jobs(jobs, jsjson.stringify(payload), setting)
+    env_file = make_env_file() if spec.name in ENV_FILE_EVENTS and jobs else None
+    try:
+        if env_file is not None:
+            setting = replace(setting, exports={**exports, ENV_FILE_VARIABLE: env_file})
+        executions = run_jobs(jobs, jsjson.stringify(payload), setting)
+    finally:
+        env_writes = collect_env_file(env_file) if env_file is not None else None
     hooks = tuple(
         HookReport(p, execution, read_hook_result(spec, execution.run))
         for p, execution in zip(planned, executions, strict=True)
@@ -476,4 +535,5 @@ def fire(request: FireRequest) -> FireReport:
         outcome=outcome,
         cwd=cwd,
         warnings=all_warnings,
+        env_file=env_writes,
     )

@@ -28,6 +28,7 @@ from hookcourse.js import json as jsjson
 from hookcourse.js.json import quote
 from hookcourse.js.values import UNDEFINED, JSValue, is_js_number
 
+from .inputs import is_present, read_bounded
 from .permission_rule import PermissionRule, RuleSyntaxError, parse_rule
 
 HANDLER_TYPES: Final = ("command", "http", "mcp_tool", "prompt", "agent")
@@ -327,7 +328,10 @@ class _Reader:
                 tool=fields.text("tool", required=True),
             )
         return replace(
-            base, prompt=fields.text("prompt", required=True), model=fields.text("model")
+            base,
+            prompt=fields.text("prompt", required=True),
+            model=fields.text("model"),
+            continue_on_block=bool(kind == "prompt" and fields.boolean("continueOnBlock")),
         )
 
 
@@ -513,7 +517,11 @@ def load_settings(places: SettingsPlaces, known_events: Collection[str]) -> Sett
         (SettingsSource.LOCAL, places.project_dir / ".claude" / "settings.local.json"),
     ]
     for source, path in standard:
-        if path is not None and source in places.sources and path.exists():
+        if (
+            path is not None
+            and source in places.sources
+            and is_present(str(path), f"the {source} settings file")
+        ):
             layers.append(_read_file(path, source, known_events))
     for value in places.extra:
         if value.lstrip().startswith("{"):
@@ -528,14 +536,5 @@ def load_settings(places: SettingsPlaces, known_events: Collection[str]) -> Sett
 
 
 def _read_file(path: Path, source: SettingsSource, known_events: Collection[str]) -> SettingsLayer:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(
-            str(path), f"the {source} settings file does not exist", "check the path"
-        ) from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise InputError(
-            str(path), f"cannot read the {source} settings file ({error})", "check the file"
-        ) from None
+    text = read_bounded(str(path), what=f"the {source} settings file").text
     return parse_settings(text, source, str(path), known_events)

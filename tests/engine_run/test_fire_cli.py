@@ -362,12 +362,26 @@ def test_session_end_hooks_share_one_budget(project: Project) -> None:
     assert [h["timeout_s"] for h in fired.hooks] == [5, 5]
 
 
-def test_output_is_capped(project: Project) -> None:
-    project.hooks("Stop", command("head -c 3000000 /dev/zero | tr '\\0' x"))
+def test_output_past_the_cap_is_cut_and_the_report_says_so(project: Project) -> None:
+    """Reference §3a: Claude Code reads all of stdout; past hookcourse's cap it cannot."""
+    project.hooks("Stop", command("head -c 17000000 /dev/zero | tr '\\0' x"))
     fired = project.fire("Stop", project.payload("Stop", stop_hook_active=False))
     (hook,) = fired.hooks
-    assert len(hook["stdout"]) == 1_048_576
+    assert len(hook["stdout"]) == 16 * 1_048_576
     assert hook["truncated"] == ["stdout"]
+    assert hook["classification"] == "output cut"
+    assert "could not be read" in hook["how"]
+
+
+def test_a_json_answer_of_several_mebibytes_is_read(project: Project) -> None:
+    """Reference §3a: stdout starting with { is parsed whole; the old 1 MiB cap lost this deny."""
+    answer = decision("deny", "too big to lose")
+    answer["hookSpecificOutput"]["additionalContext"] = "x" * 3_000_000  # type: ignore[index]
+    project.hooks("PreToolUse", command(json_hook(project, "big.py", answer)), matcher="Bash")
+    fired = project.fire("PreToolUse", project.bash_call("ls"))
+    assert fired.returncode == 2, fired.stderr
+    assert fired.outcome["decision"] == "deny"
+    assert fired.hooks[0]["truncated"] == []
 
 
 def test_a_hook_that_never_reads_stdin_does_not_deadlock(project: Project) -> None:

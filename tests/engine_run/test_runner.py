@@ -77,9 +77,9 @@ def test_a_slow_evaluator_times_out(tmp_path: Path) -> None:
 def test_command_evaluator_rejects_output_that_is_not_an_answer(tmp_path: Path) -> None:
     request = EvaluationRequest("prompt", "p", None, "Stop", "{}", 10)
     with pytest.raises(Exception, match="not JSON"):
-        CommandEvaluator("echo maybe").evaluate(request)
+        asyncio.run(CommandEvaluator("echo maybe").evaluate(request))
     with pytest.raises(Exception, match="exited 3: bad"):
-        CommandEvaluator("echo bad >&2; exit 3").evaluate(request)
+        asyncio.run(CommandEvaluator("echo bad >&2; exit 3").evaluate(request))
 
 
 def test_prompt_without_arguments_gets_the_payload_appended() -> None:
