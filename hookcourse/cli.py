@@ -93,6 +93,13 @@ def _parser() -> argparse.ArgumentParser:
         help="consecutive Stop blocks allowed before Claude Code overrides them "
         "(default: $CLAUDE_CODE_STOP_HOOK_BLOCK_CAP, else 8; 0 disables the cap)",
     )
+    fire.add_argument(
+        "--permission-mode",
+        metavar="MODE",
+        help="default, acceptEdits, plan, auto, dontAsk or bypassPermissions: the mode the "
+        "permission rules are read in after PreToolUse hooks (default: the "
+        "payload's permission_mode, else permissions.defaultMode, else default)",
+    )
     fire.add_argument("--plugin-root", metavar="DIR", help="value of ${CLAUDE_PLUGIN_ROOT}")
     fire.add_argument("--plugin-data", metavar="DIR", help="value of ${CLAUDE_PLUGIN_DATA}")
     fire.add_argument(
@@ -181,6 +188,7 @@ def _fire(args: argparse.Namespace) -> int:
         stop_block_cap=cap,
         plugin_root=args.plugin_root,
         plugin_data=args.plugin_data,
+        permission_mode=args.permission_mode,
     )
     report = fire(request)
     if args.strict and report.settings.warnings:

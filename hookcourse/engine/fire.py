@@ -31,6 +31,7 @@ from .catalogue import EventSpec, common_input_fields, event_spec, load_catalogu
 from .env_file import ENV_FILE_VARIABLE, EnvFileWrites, collect_env_file, make_env_file
 from .outcome import DEFAULT_STOP_BLOCK_CAP, Outcome, merge_readings
 from .permission_rule import CallPlace, RuleCheck, check_rule
+from .permissions import PermissionStep, permission_step
 from .reading import HookReading, read_hook_result
 from .runner import (
     ENV_FILE_EVENTS,
@@ -41,8 +42,17 @@ from .runner import (
     hook_exports,
     run_jobs,
 )
-from .settings import Handler, MatcherGroup, Settings, SettingsPlaces, load_settings
+from .settings import (
+    PERMISSION_MODES,
+    Handler,
+    MatcherGroup,
+    Settings,
+    SettingsPlaces,
+    load_settings,
+)
 
+PERMISSION_EVENT = "PreToolUse"
+"""The event after whose hooks the permission rules are read (reference §8)."""
 NO_MATCHER_SUPPORT = "ignored"
 """The branch reported for a group on an event without matcher support."""
 
@@ -256,17 +266,25 @@ class FireReport:
     warnings: tuple[str, ...]
     env_file: EnvFileWrites | None = None
     """What the hooks wrote to CLAUDE_ENV_FILE, on the events that get one."""
+    permission: PermissionStep | None = None
+    """PreToolUse: the permission rules and mode, read after hooks that did not stop the call."""
+
+    @property
+    def stopped(self) -> bool:
+        """The hooks stopped the action, or a permission rule or mode stopped the call."""
+        return self.outcome.blocked or (self.permission is not None and self.permission.stops)
 
     @property
     def exit_status(self) -> int:
-        """2 when the outcome stops the action, 0 when it goes ahead."""
-        return 2 if self.outcome.blocked else 0
+        """2 when the action is stopped, 0 when it goes ahead."""
+        return 2 if self.stopped else 0
 
     def to_json(self) -> dict[str, JSValue]:
         return {
             "event": self.event,
             "exit_status": self.exit_status,
             "outcome": self.outcome.to_json(),
+            "permission": None if self.permission is None else self.permission.to_json(),
             "hooks": [hook.to_json() for hook in self.hooks],
             "groups": [_group_json(plan) for plan in self.groups],
             "matcher": {
@@ -402,6 +420,8 @@ def _render_run(hook: HookReport) -> list[str]:
 def _render_outcome(report: FireReport) -> list[str]:
     outcome = report.outcome
     state = "blocked" if outcome.blocked else "goes ahead"
+    if report.stopped and not outcome.blocked:
+        state = "stopped by the permission step"
     lines = [f"outcome: {state}; decision {outcome.decision or 'none'}"]
     if outcome.reason is not None:
         lines.append(f"  reason: {outcome.reason}")
@@ -414,6 +434,14 @@ def _render_outcome(report: FireReport) -> list[str]:
     lines.extend(f"  conflict: {conflict}" for conflict in outcome.conflicts)
     lines.extend(f"  notice: {notice}" for notice in outcome.notices)
     lines.extend(f"  {line}" for line in outcome.explanation)
+    step = report.permission
+    if step is not None:
+        verdict = {"allow": "runs", "ask": "asks the user first", "deny": "stopped"}
+        lines.append(
+            f"permission step (mode {step.mode}): {verdict.get(step.decision, step.decision)}; "
+            f"{step.decided_by}"
+        )
+        lines.extend(f"  matching: {line}" for line in step.considered)
     lines.append(f"exit status {report.exit_status}")
     return lines
 
@@ -435,6 +463,8 @@ class FireRequest:
     plugin_root: str | None = None
     plugin_data: str | None = None
     base_env: Mapping[str, str] | None = None
+    permission_mode: str | None = None
+    """Overrides the payload's permission_mode and the settings' defaultMode."""
 
 
 def read_payload(
@@ -475,6 +505,12 @@ def read_payload(
 def fire(request: FireRequest) -> FireReport:
     """Fire ``request.event``: raises InputError for a bad event, payload or settings file."""
     spec = event_spec(request.event)
+    if request.permission_mode is not None and request.permission_mode not in PERMISSION_MODES:
+        raise InputError(
+            "--permission-mode",
+            f"{quote(request.permission_mode)} is not a permission mode",
+            "use one of " + ", ".join(PERMISSION_MODES),
+        )
     payload, warnings = read_payload(spec, request.payload_text, request.payload_name)
     settings = load_settings(request.places, load_catalogue().keys())
     project_dir = str(request.places.project_dir.resolve())
@@ -524,6 +560,12 @@ def fire(request: FireRequest) -> FireReport:
         stop_block_cap=request.stop_block_cap,
         in_background=len(hooks) - len(finished),
     )
+    place = CallPlace(project_dir, cwd, home)
+    permission = (
+        _permission_step(request, settings, payload, outcome, place)
+        if spec.name == PERMISSION_EVENT and not outcome.blocked
+        else None
+    )
     all_warnings = (*(str(w) for w in settings.warnings), *warnings)
     return FireReport(
         event=spec.name,
@@ -536,4 +578,30 @@ def fire(request: FireRequest) -> FireReport:
         cwd=cwd,
         warnings=all_warnings,
         env_file=env_writes,
+        permission=permission,
+    )
+
+
+def _permission_step(
+    request: FireRequest,
+    settings: Settings,
+    payload: Mapping[str, JSValue],
+    outcome: Outcome,
+    place: CallPlace,
+) -> PermissionStep:
+    stated = payload.get("permission_mode")
+    mode = (
+        request.permission_mode
+        or (stated if isinstance(stated, str) and stated in PERMISSION_MODES else None)
+        or settings.default_mode
+        or "default"
+    )
+    tool_name = payload.get("tool_name")
+    return permission_step(
+        outcome.decision,
+        settings.permissions,
+        tool_name if isinstance(tool_name, str) else "",
+        payload.get("tool_input", {}),
+        place,
+        mode,
     )

@@ -133,6 +133,20 @@ class MatcherGroup:
     origin: Origin
 
 
+PERMISSION_BEHAVIOURS: Final = ("deny", "ask", "allow")
+"""The lists under ``permissions``, in the order Claude Code consults them."""
+PERMISSION_MODES: Final = ("default", "acceptEdits", "plan", "auto", "dontAsk", "bypassPermissions")
+
+
+@dataclass(frozen=True)
+class PermissionEntry:
+    """One rule under ``permissions.allow``, ``ask`` or ``deny``, and where it was written."""
+
+    behaviour: str
+    rule: PermissionRule
+    origin: Origin
+
+
 @dataclass(frozen=True)
 class SettingsLayer:
     """What one settings file says about hooks."""
@@ -143,16 +157,24 @@ class SettingsLayer:
     disable_all_hooks: bool | None = None
     allow_managed_hooks_only: bool | None = None
     warnings: tuple[InputError, ...] = ()
+    permissions: tuple[PermissionEntry, ...] = ()
+    default_mode: str | None = None
 
 
 @dataclass(frozen=True)
 class Settings:
-    """Every settings layer read, and the hooks that survive disableAllHooks and friends."""
+    """Every settings layer read, and the hooks that survive disableAllHooks and friends.
+
+    ``permissions`` holds the rules of every layer (they add up, as hooks do);
+    ``default_mode`` is ``permissions.defaultMode`` from the highest-precedence file.
+    """
 
     layers: tuple[SettingsLayer, ...]
     groups: tuple[MatcherGroup, ...]
     notes: tuple[str, ...] = ()
     warnings: tuple[InputError, ...] = ()
+    permissions: tuple[PermissionEntry, ...] = ()
+    default_mode: str | None = None
 
     def groups_for(self, event: str) -> tuple[MatcherGroup, ...]:
         return tuple(group for group in self.groups if group.event == event)
@@ -211,9 +233,78 @@ class _Reader:
                 )
             for event, entries in hooks.items():
                 groups.extend(self.event_groups(event, entries))
+        rules, mode = self.permissions(document)
         return SettingsLayer(
-            self.source, self.file, tuple(groups), disable, managed_only, tuple(self.warnings)
+            self.source,
+            self.file,
+            tuple(groups),
+            disable,
+            managed_only,
+            tuple(self.warnings),
+            rules,
+            mode,
         )
+
+    def permissions(
+        self, document: Mapping[str, JSValue]
+    ) -> tuple[tuple[PermissionEntry, ...], str | None]:
+        """The ``permissions`` rules and defaultMode; a malformed rule is dropped, warned."""
+        if "permissions" not in document:
+            return (), None
+        value = document["permissions"]
+        if not isinstance(value, dict):
+            self.warn(
+                ("permissions",),
+                f"permissions is {_kind(value)}, not an object; it is ignored",
+                'write "permissions": {"deny": ["Bash(git push *)"]}',
+            )
+            return (), None
+        entries: list[PermissionEntry] = []
+        for behaviour in PERMISSION_BEHAVIOURS:
+            if behaviour not in value:
+                continue
+            rules = value[behaviour]
+            path: JSONPath = ("permissions", behaviour)
+            if not isinstance(rules, list):
+                self.warn(
+                    path,
+                    f"{behaviour} is {_kind(rules)}, not a list",
+                    f'write "{behaviour}": [...]',
+                )
+                continue
+            for index, text in enumerate(rules):
+                entry = self.permission_entry(behaviour, text, (*path, index))
+                if entry is not None:
+                    entries.append(entry)
+        if "defaultMode" not in value:
+            return tuple(entries), None
+        mode = value["defaultMode"]
+        if mode not in PERMISSION_MODES:
+            self.warn(
+                ("permissions", "defaultMode"),
+                f"defaultMode is {_kind(mode)}, not a permission mode; it is ignored",
+                "use one of " + ", ".join(PERMISSION_MODES),
+            )
+            return tuple(entries), None
+        assert isinstance(mode, str)
+        return tuple(entries), mode
+
+    def permission_entry(
+        self, behaviour: str, text: JSValue, path: JSONPath
+    ) -> PermissionEntry | None:
+        if not isinstance(text, str):
+            self.warn(
+                path,
+                f"a permission rule is {_kind(text)}, not a string; it is ignored",
+                'write a rule such as "Bash(npm test)"',
+            )
+            return None
+        try:
+            rule = parse_rule(text)
+        except RuleSyntaxError as error:
+            self.warn(path, f"{error}; the rule is ignored", "write Tool or Tool(specifier)")
+            return None
+        return PermissionEntry(behaviour, rule, self.origin(path))
 
     def flag(self, document: Mapping[str, JSValue], key: str) -> bool | None:
         value = document.get(key, UNDEFINED)
@@ -487,7 +578,9 @@ def merge_layers(layers: Sequence[SettingsLayer]) -> Settings:
             continue
         groups.extend(layer.groups)
     warnings = tuple(warning for layer in layers for warning in layer.warnings)
-    return Settings(tuple(layers), tuple(groups), tuple(notes), warnings)
+    permissions = tuple(entry for layer in layers for entry in layer.permissions)
+    mode = next((ly.default_mode for ly in by_precedence if ly.default_mode is not None), None)
+    return Settings(tuple(layers), tuple(groups), tuple(notes), warnings, permissions, mode)
 
 
 # --- finding and reading the files (I/O) -----------------------------------------------------
