@@ -28,8 +28,10 @@ SOURCES_HELP = "comma-separated subset of user,project,local to read (default: a
 class _Parser(argparse.ArgumentParser):
     """argparse that reports a usage error as one line and exit 1 (2 means 'blocked')."""
 
+    usage_status = BAD_INPUT
+
     def error(self, message: str) -> NoReturn:
-        self.exit(BAD_INPUT, f"{self.prog}: {message}; fix: see `{self.prog} --help`\n")
+        self.exit(self.usage_status, f"{self.prog}: {message}; fix: see `{self.prog} --help`\n")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -112,19 +114,40 @@ def _parser() -> argparse.ArgumentParser:
         description="Without NAME, one row per event; with NAME, everything about that event.",
     )
     events.add_argument("name", nargs="?", metavar="NAME", help="one event, such as Stop")
+    validate = commands.add_parser(
+        "validate",
+        help="lint hook settings without running anything",
+        description="Check settings files (and plugin hooks/hooks.json) against the hook "
+        "reference without running anything. Exit status: 0 clean (warnings allowed), 1 an "
+        "error-severity finding, 2 usage.",
+    )
+    validate.usage_status = 2
+    validate.add_argument(
+        "files",
+        nargs="*",
+        metavar="FILE",
+        help="settings files to check (default: the project's .claude/settings.json, "
+        ".claude/settings.local.json and hooks/hooks.json that exist)",
+    )
+    validate.add_argument("--project-dir", metavar="DIR", help="the project (default: .)")
+    validate.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     args = _parser().parse_args(argv)
-    if args.command in ("fire", "events"):
+    if args.command in ("fire", "events", "validate"):
         from hookcourse.engine.interrupts import install_interrupt_handlers
 
         install_interrupt_handlers()
     try:
         if args.command == "events":
             return _events(args.name)
+        if args.command == "validate":
+            from hookcourse.engine.validate import run_validate
+
+            return run_validate(args.files, args.project_dir, args.json)
         return _fire(args)
     except InputError as error:
         print(f"hookcourse: {error}", file=sys.stderr)

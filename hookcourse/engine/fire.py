@@ -50,6 +50,7 @@ from .settings import (
     SettingsPlaces,
     load_settings,
 )
+from .validate import lint_layers
 
 PERMISSION_EVENT = "PreToolUse"
 """The event after whose hooks the permission rules are read (reference §8)."""
@@ -566,7 +567,7 @@ def fire(request: FireRequest) -> FireReport:
         if spec.name == PERMISSION_EVENT and not outcome.blocked
         else None
     )
-    all_warnings = (*(str(w) for w in settings.warnings), *warnings)
+    all_warnings = (*(str(finding) for finding in lint_layers(settings.layers)), *warnings)
     return FireReport(
         event=spec.name,
         matcher_field=spec.matcher_field,

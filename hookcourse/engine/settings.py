@@ -46,6 +46,20 @@ class SettingsSource(StrEnum):
     MANAGED = "managed"
 
 
+SHAPE_RULE: Final = "settings-shape"
+"""The ``validate`` rule id of a malformed entry the settings reader drops."""
+
+
+class SettingsWarning(InputError):
+    """A settings entry that is dropped or has no effect, with the ``validate`` rule it breaks."""
+
+    def __init__(
+        self, where: str, problem: str, fix: str, path: JSONPath, rule: str = SHAPE_RULE
+    ) -> None:
+        super().__init__(where, problem, fix, path)
+        self.rule = rule
+
+
 # Highest precedence first: who decides disableAllHooks.
 PRECEDENCE: Final = (
     SettingsSource.MANAGED,
@@ -159,6 +173,8 @@ class SettingsLayer:
     warnings: tuple[InputError, ...] = ()
     permissions: tuple[PermissionEntry, ...] = ()
     default_mode: str | None = None
+    document: JSValue = None
+    """The file's parsed JSON, as written (``validate`` reads what the layer dropped)."""
 
 
 @dataclass(frozen=True)
@@ -200,8 +216,8 @@ class _Reader:
     def issue(self, path: JSONPath, problem: str, fix: str) -> InputError:
         return InputError(self.file, problem, fix, path)
 
-    def warn(self, path: JSONPath, problem: str, fix: str) -> None:
-        self.warnings.append(self.issue(path, problem, fix))
+    def warn(self, path: JSONPath, problem: str, fix: str, rule: str = SHAPE_RULE) -> None:
+        self.warnings.append(SettingsWarning(self.file, problem, fix, path, rule))
 
     def origin(self, path: JSONPath) -> Origin:
         return Origin(self.source, self.file, path)
@@ -243,6 +259,7 @@ class _Reader:
             tuple(self.warnings),
             rules,
             mode,
+            document,
         )
 
     def permissions(
@@ -321,7 +338,12 @@ class _Reader:
         if event not in self.known_events:
             close = difflib.get_close_matches(event, list(self.known_events), n=1)
             hint = f"did you mean {close[0]}?" if close else "see `hookcourse events`"
-            self.warn(path, f"{quote(event)} is not a hook event, so its hooks never run", hint)
+            self.warn(
+                path,
+                f"{quote(event)} is not a hook event, so its hooks never run",
+                hint,
+                "unknown-event",
+            )
             return
         if not isinstance(entries, list):
             self.warn(
@@ -541,6 +563,13 @@ def parse_settings(
         raise InputError(
             file, f"not valid JSON ({error})", "fix the JSON syntax at that line and column"
         ) from None
+    return settings_layer(document, source, file, known_events)
+
+
+def settings_layer(
+    document: JSValue, source: SettingsSource, file: str, known_events: Collection[str]
+) -> SettingsLayer:
+    """One parsed settings document as a layer; raises InputError when its top level is wrong."""
     return _Reader(source, file, known_events).layer(document)
 
 
