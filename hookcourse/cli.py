@@ -136,7 +136,15 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        status = 2 if args.command == "validate" else BAD_INPUT
+        parser.exit(
+            status,
+            f"hookcourse: unrecognized arguments: {' '.join(unknown)}; "
+            "fix: see `hookcourse --help`\n",
+        )
     if args.command in ("fire", "events", "validate"):
         from hookcourse.engine.interrupts import install_interrupt_handlers
 

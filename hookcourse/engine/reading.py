@@ -494,7 +494,7 @@ def _read_http(event: EventSpec, run: HookRun, reading: HookReading) -> HookRead
         return _could_not_run(event, run, reading, Classification.NON_BLOCKING_ERROR, how)
     if not js_trim(run.stdout):
         return _done(reading, Classification.SUCCESS, f"HTTP {status} with an empty body: success")
-    if stdout_object(run.stdout) is None:
+    if not run.stdout_cut and stdout_object(run.stdout) is None:
         said = f"HTTP {status} with a body that is not a JSON object"
         reading = _hook_error(event, reading, said)
         return _could_not_run(event, run, reading, Classification.NON_BLOCKING_ERROR, said)
