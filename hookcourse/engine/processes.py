@@ -84,6 +84,8 @@ async def run_process(
     try:
         return await _supervise(process, stdin, timeout_s, cap)
     finally:
+        # Also when the caller gave up on it (cancelled): nothing it started outlives it.
+        kill_group(process.pid)
         REGISTRY.groups.discard(process.pid)
         _close(process)
 
