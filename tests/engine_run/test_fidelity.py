@@ -56,7 +56,7 @@ def test_claude_env_file_is_a_real_file_and_the_report_shows_its_exports(
     project.hooks(event, {"type": "command", "command": str(project.script("env.sh", body))})
     fired = project.fire(event, project.payload(event, **ENV_FILE_EVENTS[event]))
     (hook,) = fired.hooks
-    assert hook["exit_code"] == 0, hook["stderr"]
+    assert hook["exitCode"] == 0, hook["stderr"]
     written = fired.report["envFile"]
     assert written["variables"] == {
         "NODE_ENV": "production",

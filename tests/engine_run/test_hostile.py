@@ -76,9 +76,9 @@ def test_nul_and_lone_surrogates_in_settings_command_and_args(
         assert fired.returncode == 0
     (hook,) = project.fire("Stop", payload).hooks
     if "\x00" in repr(handler) or "\\x00" in repr(handler):
-        assert "NUL" in hook["start_error"]
+        assert "NUL" in hook["startError"]
     else:
-        assert hook["exit_code"] == 0
+        assert hook["exitCode"] == 0
 
 
 def test_nul_and_lone_surrogates_in_hook_json_reasons_and_contexts(project: Project) -> None:
@@ -215,7 +215,7 @@ def test_an_http_body_that_never_ends_is_capped(project: Project, endless_server
     fired = project.fire("Stop", project.payload("Stop", stop_hook_active=False))
     no_traceback(fired)
     (hook,) = fired.hooks
-    assert hook["timed_out"] is False
+    assert hook["timedOut"] is False
     assert hook["truncated"] == ["body"]
     assert hook["classification"] == "output cut"
 

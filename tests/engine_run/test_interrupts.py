@@ -117,7 +117,7 @@ def test_an_evaluator_past_its_timeout_is_killed_with_its_group(project: Project
     evaluator = f"sleep {marker} & sleep {marker}.5"
     fired = project.fire("Stop", payload, "--evaluator", evaluator)
     (hook,) = fired.hooks
-    assert hook["timed_out"] is True
+    assert hook["timedOut"] is True
     _wait_for(lambda: not _with_marker(marker), limit_s=5)
 
 
