@@ -74,7 +74,9 @@ def bash_payload(command: str = "ls", **extra: Any) -> dict[str, Any]:
     }
 
 
-def hooks(*handlers: dict[str, Any], matcher: str | None = "Bash", event: str = "PreToolUse"):
+def hooks(
+    *handlers: dict[str, Any], matcher: str | None = "Bash", event: str = "PreToolUse"
+) -> dict[str, Any]:
     group: dict[str, Any] = {"hooks": list(handlers)}
     if matcher is not None:
         group["matcher"] = matcher

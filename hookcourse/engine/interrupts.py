@@ -11,12 +11,19 @@ asyncio): ``hookcourse events`` installs the handlers too.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
+import secrets
 import signal
 import sys
+from collections import Counter
 from typing import Final
 
 INTERRUPTS: Final = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+TRACE_VARIABLE: Final = "HOOKCOURSE_TRACE"
+"""Set in every process started, so one that left its group (``setsid``) is still found."""
+_RUN: Final = f"{os.getpid()}-{secrets.token_hex(6)}"
+_COUNT: Final = itertools.count(1)
 
 
 def _write_stderr(line: str) -> None:
@@ -50,7 +57,7 @@ class _Registry:
         self.stop(signum)
 
     def stop(self, signum: int) -> None:
-        killed = self.kill_all()
+        killed = self.kill_all() + sum(kill_traced().values())
         name = signal.Signals(signum).name
         _write_stderr(
             f"hookcourse: interrupted by {name}; killed {killed} hook process group(s); "
@@ -100,3 +107,37 @@ def kill_group(group: int) -> int:
 def live_groups() -> frozenset[int]:
     """The process groups started and not yet ended (for tests and the attack sweep)."""
     return frozenset(REGISTRY.groups)
+
+
+def new_trace() -> str:
+    """A fresh value for ``TRACE_VARIABLE``: this program's run, then a serial number."""
+    return f"{_RUN}.{next(_COUNT)}"
+
+
+def kill_traced() -> Counter[str]:
+    """SIGKILL every process still carrying one of this run's traces; how many, per trace.
+
+    A process that started a session of its own escaped its group's kill, but it
+    inherited its parent's environment. Linux only (``/proc``); elsewhere nothing is found.
+    """
+    wanted = f"{TRACE_VARIABLE}={_RUN}.".encode()
+    killed: Counter[str] = Counter()
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return killed
+    for entry in entries:
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        try:
+            with open(f"/proc/{entry}/environ", "rb") as handle:
+                environ = handle.read()
+        except OSError:
+            continue
+        for variable in environ.split(b"\0"):
+            if variable.startswith(wanted):
+                with contextlib.suppress(OSError):
+                    os.kill(int(entry), signal.SIGKILL)
+                    killed[variable[len(TRACE_VARIABLE) + 1 :].decode()] += 1
+                break
+    return killed

@@ -17,10 +17,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
-from .interrupts import REGISTRY, kill_group
+from .interrupts import REGISTRY, TRACE_VARIABLE, kill_group, new_trace
 
 OUTPUT_CAP_BYTES: Final = 16 * 1_048_576
 """How much of each of stdout and stderr is kept (16 MiB).
@@ -51,6 +51,8 @@ class Finished:
     """The exit status of a process that ended while its leftovers kept its output open."""
     left_running: bool = False
     """It exited, but processes it started were still running in its group (now killed)."""
+    trace: str = ""
+    """The value of ``TRACE_VARIABLE`` it and everything it started carry."""
 
 
 async def run_process(
@@ -63,6 +65,7 @@ async def run_process(
     cap: int = OUTPUT_CAP_BYTES,
 ) -> Finished:
     """Run ``argv`` in a session of its own; raises CannotStart when it cannot be started."""
+    trace = new_trace()
     REGISTRY.starting += 1
     try:
         process = await asyncio.create_subprocess_exec(
@@ -71,7 +74,7 @@ async def run_process(
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
             cwd=cwd,
-            env=dict(env),
+            env={**env, TRACE_VARIABLE: trace},
             start_new_session=True,
         )
     except (OSError, ValueError) as error:
@@ -82,7 +85,7 @@ async def run_process(
     finally:
         REGISTRY.after_start()
     try:
-        return await _supervise(process, stdin, timeout_s, cap)
+        return replace(await _supervise(process, stdin, timeout_s, cap), trace=trace)
     finally:
         # Also when the caller gave up on it (cancelled): nothing it started outlives it.
         kill_group(process.pid)

@@ -30,11 +30,13 @@ import re
 import shlex
 import threading
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final, Protocol, TypeVar
 
-from .processes import OUTPUT_CAP_BYTES, CannotStart, Finished, run_process
+from .interrupts import kill_traced
+from .processes import OUTPUT_CAP_BYTES, REAP_GRACE_S, CannotStart, Finished, run_process
 from .reading import HookRun
 from .settings import Handler
 
@@ -186,6 +188,7 @@ class _Outcome:
     argv: tuple[str, ...] | None = None
     truncated: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+    trace: str = ""
 
 
 def well_formed(text: str) -> str:
@@ -301,12 +304,12 @@ async def run_jobs_async(
     batch_start = time.monotonic()
     finished: list[int] = []
 
-    async def one(index: int, job: Job) -> Execution:
+    async def one(index: int, job: Job) -> tuple[Execution, str]:
         started = time.monotonic()
         outcome = await _run_one(job, payload_json, setting)
         ended = time.monotonic()
         finished.append(index)
-        return Execution(
+        execution = Execution(
             job=job,
             run=outcome.run,
             started_ms=(started - batch_start) * 1000,
@@ -316,8 +319,22 @@ async def run_jobs_async(
             truncated=outcome.truncated,
             notes=outcome.notes,
         )
+        return execution, outcome.trace
 
-    return list(await asyncio.gather(*(one(i, job) for i, job in enumerate(jobs))))
+    done = await asyncio.gather(*(one(i, job) for i, job in enumerate(jobs)))
+    escaped = kill_traced()
+    return [_with_escapees(execution, trace, escaped) for execution, trace in done]
+
+
+def _with_escapees(execution: Execution, trace: str, escaped: Counter[str]) -> Execution:
+    count = escaped.get(trace, 0) if trace else 0
+    if not count:
+        return execution
+    note = (
+        f"{count} process(es) it started in a session of their own (setsid) outlived it; "
+        "killed when the batch ended"
+    )
+    return replace(execution, notes=(*execution.notes, note))
 
 
 async def _run_one(job: Job, payload_json: str, setting: RunSetting) -> _Outcome:
@@ -377,7 +394,8 @@ async def _run_command(job: Job, payload_json: str, setting: RunSetting) -> _Out
     except CannotStart as error:
         return _Outcome(hook_run(job, start_error=str(error)), sent, notes=notes)
     if done.timed_out:
-        return _Outcome(hook_run(job, timed_out=True), sent, notes=(*notes, *_overran(job, done)))
+        timed_out = hook_run(job, timed_out=True)
+        return _Outcome(timed_out, sent, notes=(*notes, *_overran(job, done)), trace=done.trace)
     truncated, cut_notes = _cut_notes(
         setting.output_cap, ("stdout", done.stdout_cut), ("stderr", done.stderr_cut)
     )
@@ -390,7 +408,7 @@ async def _run_command(job: Job, payload_json: str, setting: RunSetting) -> _Out
         stderr=done.stderr.decode("utf-8", "replace"),
         stdout_cut=done.stdout_cut,
     )
-    return _Outcome(run, sent, truncated, (*notes, *cut_notes))
+    return _Outcome(run, sent, truncated, (*notes, *cut_notes), done.trace)
 
 
 def _overran(job: Job, done: Finished) -> tuple[str, ...]:
@@ -457,7 +475,10 @@ async def _run_evaluator(job: Job, payload_json: str, setting: RunSetting) -> _O
         timeout_s=job.timeout_s,
     )
     try:
-        answer = await asyncio.wait_for(setting.evaluator.evaluate(request), job.timeout_s)
+        # A CommandEvaluator stops itself at the timeout (and kills its group); the outer
+        # limit, a little later, bounds any other evaluator without racing that kill.
+        limit = job.timeout_s + REAP_GRACE_S + 1
+        answer = await asyncio.wait_for(setting.evaluator.evaluate(request), limit)
     except (TimeoutError, EvaluatorTimeout):
         return _Outcome(
             hook_run(job, timed_out=True),
