@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
-import secrets
 import signal
 import sys
 from collections import Counter
@@ -22,7 +21,7 @@ from typing import Final
 INTERRUPTS: Final = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 TRACE_VARIABLE: Final = "HOOKCOURSE_TRACE"
 """Set in every process started, so one that left its group (``setsid``) is still found."""
-_RUN: Final = f"{os.getpid()}-{secrets.token_hex(6)}"
+_RUN: Final = f"{os.getpid()}-{os.urandom(6).hex()}"
 _COUNT: Final = itertools.count(1)
 
 
