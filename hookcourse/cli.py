@@ -105,12 +105,20 @@ def _parser() -> argparse.ArgumentParser:
         description="Without NAME, one row per event; with NAME, everything about that event.",
     )
     events.add_argument("name", nargs="?", metavar="NAME", help="one event, such as Stop")
+    # Listed for --help only: main() hands `test` to hookcourse.course.tester, which has its
+    # own options and exit statuses (2 for a usage error).
+    commands.add_parser("test", help="grade a program (./your_program.sh) on the course's stages")
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
-    args = _parser().parse_args(argv)
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    if arguments[:1] == ["test"]:
+        from hookcourse.course.tester import main as test_main
+
+        return test_main(arguments[1:])
+    args = _parser().parse_args(arguments)
     try:
         if args.command == "events":
             return _events(args.name)
