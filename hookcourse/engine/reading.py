@@ -30,6 +30,7 @@ from hookcourse.js.values import (
     js_trim,
     null_if_undefined,
 )
+from hookcourse.stages.decoding import describe_value
 
 NO_STDERR: Final = "No stderr output"
 NO_EVALUATOR: Final = "no evaluator configured; no model was asked"
@@ -206,18 +207,6 @@ def _lookup(document: Mapping[str, JSValue], path: tuple[str, ...]) -> JSValue |
     return node
 
 
-def _js_type(value: JSValue) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    return "an array" if isinstance(value, list) else "an object"
-
-
 _TYPE_RULES: Final[dict[FieldType, tuple[Callable[[JSValue], bool], str]]] = {
     FieldType.STRING: (lambda v: isinstance(v, str), "a string"),
     FieldType.BOOLEAN: (lambda v: isinstance(v, bool), "true or false"),
@@ -262,7 +251,7 @@ def schema_errors(event: EventSpec, document: Mapping[str, JSValue]) -> list[str
     for container in sorted(_containers(known)):
         value = _lookup(document, container)
         if not isinstance(value, Undefined | dict):
-            errors.append(f"{'.'.join(container)} must be an object, got {_js_type(value)}")
+            errors.append(f"{'.'.join(container)} must be an object, got {describe_value(value)}")
     if isinstance(document.get("hookSpecificOutput"), dict):
         name = _lookup(document, _EVENT_NAME_PATH)
         if name != event.name:
@@ -274,7 +263,7 @@ def schema_errors(event: EventSpec, document: Mapping[str, JSValue]) -> list[str
         value = _lookup(document, item.path)
         check, wanted = _TYPE_RULES[item.type]
         if not isinstance(value, Undefined) and not check(value):
-            errors.append(f"{item.dotted} must be {wanted}, got {_js_type(value)}")
+            errors.append(f"{item.dotted} must be {wanted}, got {describe_value(value)}")
     for spec in (event.decision, event.legacy_decision):
         if spec is None:
             continue
@@ -291,7 +280,7 @@ def schema_errors(event: EventSpec, document: Mapping[str, JSValue]) -> list[str
         reason = _lookup(document, spec.reason_path)
         reason_dotted = ".".join(spec.reason_path)
         if not isinstance(reason, Undefined | str):
-            errors.append(f"{reason_dotted} must be a string, got {_js_type(reason)}")
+            errors.append(f"{reason_dotted} must be a string, got {describe_value(reason)}")
         elif spec.reason_required and isinstance(value, str) and not reason:
             errors.append(f"{dotted} {quote(value)} needs a non-empty {reason_dotted}")
     return errors
