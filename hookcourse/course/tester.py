@@ -552,18 +552,29 @@ def _watch(
 
     folder = program.path.parent
     written = Path(options.json).absolute() if options.json else None
+    changed, stop = threading.Event(), threading.Event()
+
+    def notice() -> None:
+        # The results file is ours: writing it must not start another pass.
+        for _ in watch(folder, watch_filter=lambda _, p: Path(p) != written, stop_event=stop):
+            changed.set()
+
+    # Watching starts before the first pass, so a file saved while grading is not missed.
+    threading.Thread(target=notice, daemon=True).start()
     status = EXIT_FAILED
     try:
         while True:
+            changed.clear()
             if style.colour:
                 print("\x1b[2J\x1b[H", end="")  # clear the screen
             status, _ = _grade_once(program, stages, options, style)
             print(f"watching {folder} for changes (Ctrl-C to stop)", flush=True)
-            # The results file is ours: writing it must not start another pass.
-            next(watch(folder, watch_filter=lambda _, path: Path(path) != written))
+            changed.wait()
     except KeyboardInterrupt:
         CHILDREN.end_all()
         return status
+    finally:
+        stop.set()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

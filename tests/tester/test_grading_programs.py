@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import shutil
+import signal
 import stat
 import subprocess
 import sys
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -201,3 +204,44 @@ def test_several_stages_run_the_last_named_first() -> None:
         "decide-and-modify · Decide and modify",
         "matcher-and-dispatch · Matcher and dispatch",
     ]
+
+
+def test_watch_grades_again_after_a_change_and_stops_on_interrupt(tmp_path: Path) -> None:
+    for name in ("your_program.sh", "your_program.py"):
+        shutil.copy(PROGRAMS / "python" / name, tmp_path / name)
+    watching = subprocess.Popen(
+        [sys.executable, "-m", "hookcourse", "test", "--watch", "--stage", "decide-and-modify"],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "NO_COLOR": "1"},
+    )
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(
+        target=lambda: [lines.put(line) for line in watching.stdout], daemon=True
+    ).start()  # type: ignore[union-attr]
+
+    def until(text: str) -> list[str]:
+        seen = []
+        while not seen or text not in seen[-1]:
+            seen.append(lines.get(timeout=60))
+        return seen
+
+    try:
+        assert "1/1 stages passed\n" in until("stages passed")
+        until("watching")
+        program = tmp_path / "your_program.py"
+        program.write_text(program.read_text().replace('"blocked by hook"', '"blocked"'))
+        second = until("stages passed")
+        marks = [line[2] for line in second if line.startswith(("  ✓ ", "  ✗ "))]
+        assert (
+            marks == sorted(marks, key=lambda mark: mark == "✓") and marks[0] == "✗"
+        )  # failing first
+        assert second[-1].startswith("0/1 stages passed; decide-and-modify failed at ")
+        until("watching")
+    finally:
+        watching.send_signal(signal.SIGINT)
+        status = watching.wait(timeout=30)
+    assert status == 1  # the last pass failed
+    assert "Traceback" not in watching.stderr.read()  # type: ignore[union-attr]
