@@ -41,6 +41,7 @@ DEFAULT_PROGRAM: Final = "./your_program.sh"
 DEFAULT_TIMEOUT: Final = 10.0
 OUTPUT_CAP: Final = 1 << 20  # bytes of stdout or stderr kept per run; the rest is counted only
 ECHO_CHARACTERS: Final = 400  # of the program's output shown under a failing case
+ECHO_LINES: Final = 8
 STDERR_LINES: Final = 12
 
 
@@ -90,6 +91,15 @@ def _kill_group(pid: int) -> None:
 
 
 CHILDREN: Final = _Children()
+
+
+@contextlib.contextmanager
+def _ending_children_on_interrupt() -> Iterator[None]:
+    try:
+        yield
+    except KeyboardInterrupt:
+        CHILDREN.end_all()
+        raise
 
 
 def run_program(argv: Sequence[str], cwd: Path, timeout: float) -> Run:
@@ -200,10 +210,10 @@ class Verdict:
 
 
 def _echo(data: bytes, total: int) -> tuple[str, ...]:
-    """The program's stdout as indented lines, escaped and cut at ECHO_CHARACTERS."""
+    """The program's stdout as indented lines, escaped and cut at ECHO_CHARACTERS/ECHO_LINES."""
     text = data.decode("utf-8", "replace")
-    lines = escaped(text[:ECHO_CHARACTERS]).rstrip("\n").split("\n")
-    if len(text) > ECHO_CHARACTERS or total > len(data):
+    lines = escaped(text[:ECHO_CHARACTERS]).rstrip("\n").split("\n")[:ECHO_LINES]
+    if len(text) > ECHO_CHARACTERS or total > len(data) or text.count("\n", 0, -1) >= ECHO_LINES:
         lines[-1] += f"… (truncated; {total} bytes in all)"
     return tuple(lines)
 
@@ -366,12 +376,14 @@ def grade(
     with (
         tempfile.TemporaryDirectory(prefix="hookcourse-test-") as scratch,
         ThreadPoolExecutor(workers) as pool,
+        _ending_children_on_interrupt(),  # before the pool waits for its runs to finish
     ):
         for stage in stages:
             files, problems = stage_files(stage, fixtures)
             commands = []
             for file in files:
-                folder = Path(scratch, stage.slug, file.name.removeprefix("extra/"))
+                name = "seed" if file.is_seed else file.name.removeprefix("extra/")
+                folder = Path(scratch, stage.slug, name)
                 folder.mkdir(parents=True)
                 (folder / "case.json").write_text(file.text, encoding="utf-8")
                 commands.append([str(program.path), stage.command, str(folder / "case.json")])

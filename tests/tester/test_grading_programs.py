@@ -256,3 +256,19 @@ def test_watch_grades_again_after_a_change_and_stops_on_interrupt(tmp_path: Path
         status = watching.wait(timeout=30)
     assert status == 1  # the last pass failed
     assert "Traceback" not in watching.stderr.read()  # type: ignore[union-attr]
+
+
+def test_an_interrupt_ends_every_run_at_once(tmp_path: Path) -> None:
+    program = PROGRAMS / "bash-hangs" / "your_program.sh"
+    grading = subprocess.Popen(
+        [sys.executable, "-m", "hookcourse", "test", "--program", str(program)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    while not _running("sleep\x003017"):  # the runs have started
+        assert grading.poll() is None
+    grading.send_signal(signal.SIGINT)
+    _, stderr = grading.communicate(timeout=5)  # well inside the 10 s a run may take
+    assert (grading.returncode, stderr) == (130, "hookcourse test: interrupted\n")
+    assert not _running("sleep\x003017")
