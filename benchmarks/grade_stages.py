@@ -26,6 +26,8 @@ ROOT = Path(__file__).resolve().parent.parent
 PROGRAM = ROOT / "your_program.sh"
 GRADE = [str(ROOT / ".venv" / "bin" / "hookcourse"), "test", "--program", str(PROGRAM)]
 TARGET_SECONDS = 3.0
+# Bytecode caches are written as on a learner's machine, whatever this shell says.
+ENV = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
 
 
 def _runs() -> list[list[str]]:
@@ -43,7 +45,7 @@ def _runs() -> list[list[str]]:
 def _timed(commands: list[list[str]]) -> float:
     start = time.perf_counter()
     for command in commands:
-        subprocess.run(command, cwd=ROOT, stdout=subprocess.DEVNULL, check=True)
+        subprocess.run(command, cwd=ROOT, stdout=subprocess.DEVNULL, check=True, env=ENV)
     return time.perf_counter() - start
 
 
