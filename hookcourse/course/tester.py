@@ -452,7 +452,8 @@ def summary(report: Report, stages: Sequence[Stage]) -> str:
         return line
     first = next((v for v in report.verdicts[failing] if not v.passed), None)
     what = f"{first.file.name}: {first.problem}" if first else "its fixtures have problems"
-    return f"{line}; {failing} failed at {what}"
+    so_far = f" ({', '.join(passed)} passed)" if passed else ""
+    return f"{line}{so_far}; {failing} failed at {what}"
 
 
 def results_document(report: Report, stages: Sequence[Stage]) -> dict[str, object]:

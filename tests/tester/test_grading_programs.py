@@ -215,6 +215,10 @@ def test_several_stages_run_the_last_named_first() -> None:
         "decide-and-modify · Decide and modify",
         "matcher-and-dispatch · Matcher and dispatch",
     ]
+    assert graded.stdout.endswith(
+        "1/2 stages passed (decide-and-modify passed); matcher-and-dispatch failed at "
+        "case.json: exited with status 1\n"
+    )
 
 
 def test_watch_grades_again_after_a_change_and_stops_on_interrupt(tmp_path: Path) -> None:
