@@ -149,10 +149,8 @@ class Difference:
             return f"Expected no key at {where}, got {shown(self.got)}"
         if isinstance(self.expected, list) and isinstance(self.got, list):
             agree = min(len(self.expected), len(self.got))
-            return (
-                f"Expected {len(self.expected)} items, got {len(self.got)} at {where} "
-                f"(the first {agree} agree)"
-            )
+            same = f" (the first {agree} agree)" if agree else ""
+            return f"Expected {len(self.expected)} items, got {len(self.got)} at {where}{same}"
         return f"Expected {shown(self.expected)}, got {shown(self.got)} at {where}"
 
 

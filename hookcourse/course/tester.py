@@ -43,6 +43,8 @@ OUTPUT_CAP: Final = 1 << 20  # bytes of stdout or stderr kept per run; the rest 
 ECHO_CHARACTERS: Final = 400  # of the program's output shown under a failing case
 ECHO_LINES: Final = 8
 STDERR_LINES: Final = 12
+POLL_SECONDS: Final = 0.05  # how often a silent run is checked for having exited
+DRAIN_SECONDS: Final = 0.2  # after it exits, how long its output may still arrive
 
 
 # -- running one program -----------------------------------------------------------------------
@@ -67,10 +69,14 @@ class _Children:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._groups: set[int] = set()
+        self._closed = False  # after end_all, a run that starts late is ended at once
 
     def add(self, pid: int) -> None:
         with self._lock:
-            self._groups.add(pid)
+            if not self._closed:
+                self._groups.add(pid)
+                return
+        _kill_group(pid)
 
     def end(self, pid: int) -> None:
         """Kill the whole process group (the program and anything it started)."""
@@ -79,8 +85,9 @@ class _Children:
         _kill_group(pid)
 
     def end_all(self) -> None:
+        """Kill every running program, and any that starts from now on."""
         with self._lock:
-            groups, self._groups = set(self._groups), set()
+            groups, self._groups, self._closed = set(self._groups), set(), True
         for pid in groups:
             _kill_group(pid)
 
@@ -94,10 +101,12 @@ CHILDREN: Final = _Children()
 
 
 @contextlib.contextmanager
-def _ending_children_on_interrupt() -> Iterator[None]:
+def _ending_runs_on_interrupt(pool: ThreadPoolExecutor) -> Iterator[None]:
+    """On Ctrl-C, drop the runs not started and end the running ones, before the pool waits."""
     try:
         yield
     except KeyboardInterrupt:
+        pool.shutdown(wait=False, cancel_futures=True)
         CHILDREN.end_all()
         raise
 
@@ -121,16 +130,23 @@ def run_program(argv: Sequence[str], cwd: Path, timeout: float) -> Run:
     kept = {"stdout": bytearray(), "stderr": bytearray()}
     total = {"stdout": 0, "stderr": 0}
     deadline = started + timeout
+    drained: float | None = None  # once it has exited: when to stop waiting for its pipes
     timed_out = False
     try:
         with selectors.DefaultSelector() as selector:
             assert process.stdout is not None and process.stderr is not None
             selector.register(process.stdout, selectors.EVENT_READ, "stdout")
             selector.register(process.stderr, selectors.EVENT_READ, "stderr")
-            while selector.get_map() and not timed_out:
-                remaining = deadline - time.monotonic()
-                timed_out = remaining <= 0
-                for key, _ in selector.select(max(remaining, 0)):
+            while selector.get_map():
+                now = time.monotonic()
+                if drained is None and process.poll() is not None:
+                    # A child it left running may hold the pipes open: take what is there.
+                    drained = now + DRAIN_SECONDS
+                if now >= (drained or deadline):
+                    timed_out = drained is None
+                    break
+                wake = min(drained or deadline, now + POLL_SECONDS)
+                for key, _ in selector.select(wake - now):
                     chunk = os.read(key.fd, 65536)
                     if not chunk:
                         selector.unregister(key.fileobj)
@@ -376,7 +392,7 @@ def grade(
     with (
         tempfile.TemporaryDirectory(prefix="hookcourse-test-") as scratch,
         ThreadPoolExecutor(workers) as pool,
-        _ending_children_on_interrupt(),  # before the pool waits for its runs to finish
+        _ending_runs_on_interrupt(pool),
     ):
         for stage in stages:
             files, problems = stage_files(stage, fixtures)

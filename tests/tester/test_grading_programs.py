@@ -276,3 +276,13 @@ def test_an_interrupt_ends_every_run_at_once(tmp_path: Path) -> None:
     _, stderr = grading.communicate(timeout=5)  # well inside the 10 s a run may take
     assert (grading.returncode, stderr) == (130, "hookcourse test: interrupted\n")
     assert not _running("sleep\x003017")
+
+
+def test_a_child_left_running_neither_holds_the_verdict_nor_outlives_it(tmp_path: Path) -> None:
+    program = tmp_path / "your_program.sh"
+    program.write_text("#!/bin/sh\nsleep 3019 &\necho '{\"effects\": []}'\n")
+    program.chmod(0o755)
+    graded = hookcourse_test("--stage", "decide-and-modify", "--timeout", "30", cwd=tmp_path)
+    assert graded.status == 1
+    assert "      Expected 3 items, got 0 at $.effects\n" in graded.stdout  # judged, not timed out
+    assert not _running("sleep\x003019")
