@@ -244,7 +244,7 @@ class CheckResult:
         parts += [f"<p>fixture problem: {html.escape(p)}</p>" for p in self.problems]
         if not self._table_visible():
             return "".join(parts)
-        cell = "style='text-align:left;padding:0 1em 0 0'"
+        cell = "style='text-align:left;vertical-align:top;padding:0 1em 0 0'"
         parts.append(
             f"<table style='margin-left:0'><tr><th {cell}></th><th {cell}>case family</th>"
             f"<th {cell}>pass</th></tr>"
