@@ -15,6 +15,7 @@ import stat
 import subprocess
 import sys
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -55,6 +56,16 @@ def _running(command_line: str) -> list[int]:
         except OSError:
             continue  # gone meanwhile
     return found
+
+
+def _gone(command_line: str) -> bool:
+    """True once no process runs ``command_line`` (a SIGKILL takes a moment to land)."""
+    deadline = time.monotonic() + 5
+    while _running(command_line):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
 
 
 @pytest.fixture(scope="module")
@@ -136,7 +147,7 @@ def test_a_hanging_program_times_out_and_leaves_nothing_running(tmp_path: Path) 
     assert "a read from stdin (the grader gives it none)" in graded.stdout
     statuses = {test["status"] for test in json.loads(results.read_text())["tests"]}
     assert statuses == {"error"}
-    assert not _running("sleep\x003017"), "the hanging program's child outlived its case"
+    assert _gone("sleep\x003017"), "the hanging program's child outlived its case"
 
 
 def test_a_program_that_is_not_executable_is_told_to_chmod(tmp_path: Path) -> None:
@@ -275,7 +286,7 @@ def test_an_interrupt_ends_every_run_at_once(tmp_path: Path) -> None:
     grading.send_signal(signal.SIGINT)
     _, stderr = grading.communicate(timeout=5)  # well inside the 10 s a run may take
     assert (grading.returncode, stderr) == (130, "hookcourse test: interrupted\n")
-    assert not _running("sleep\x003017")
+    assert _gone("sleep\x003017")
 
 
 def test_a_child_left_running_neither_holds_the_verdict_nor_outlives_it(tmp_path: Path) -> None:
@@ -283,6 +294,7 @@ def test_a_child_left_running_neither_holds_the_verdict_nor_outlives_it(tmp_path
     program.write_text("#!/bin/sh\nsleep 3019 &\necho '{\"effects\": []}'\n")
     program.chmod(0o755)
     graded = hookcourse_test("--stage", "decide-and-modify", "--timeout", "30", cwd=tmp_path)
-    assert graded.status == 1
-    assert "      Expected 3 items, got 0 at $.effects\n" in graded.stdout  # judged, not timed out
-    assert not _running("sleep\x003019")
+    assert graded.status == 1, graded.stdout
+    # Judged on what it printed, not timed out.
+    assert "      Expected 3 items, got 0 at $.effects\n" in graded.stdout, graded.stdout
+    assert _gone("sleep\x003019")
