@@ -621,6 +621,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return EXIT_USAGE
+    if options.json is not None and not Path(options.json).absolute().parent.is_dir():
+        print(
+            f"hookcourse test: --json {options.json}: its folder does not exist; "
+            "fix: create the folder or pass another path",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
     program = Program.from_option(options.program)
     style = Style(sys.stdout.isatty() and not os.environ.get("NO_COLOR"))
     try:

@@ -207,6 +207,7 @@ def test_exit_code_stderr_is_shown_under_the_case(tmp_path: Path) -> None:
         (["--timeout", "-1"], "--timeout must be more than 0"),
         (["--timeout", "soon"], "argument --timeout: invalid float value: 'soon'"),
         (["--frobnicate"], "unrecognized arguments: --frobnicate"),
+        (["--json", "no/such/folder/r.json"], "--json no/such/folder/r.json: its folder does not"),
     ],
 )
 def test_usage_errors_are_one_line_and_exit_2(options: list[str], message: str) -> None:
