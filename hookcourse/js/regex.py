@@ -44,6 +44,7 @@ class RegexEngine(Choice):
     """Which JavaScript engine's RegExp syntax to follow (compare with ``==``)."""
 
     __slots__ = ()
+    _allowed = ("node", "bun")
     NODE: ClassVar[RegexEngine]  # Node 20 / V8: the course's JavaScript reference
     BUN: ClassVar[RegexEngine]  # Bun / JavaScriptCore: Claude Code since ~2.1.113
 
