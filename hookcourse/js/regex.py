@@ -18,17 +18,35 @@ JavaScript engines that matter here:
 * Node 20 (V8) predates ES2025: it rejects modifier groups ``(?i:...)`` and
   duplicate group names. Bun (JavaScriptCore), which Claude Code ships on,
   accepts both, as regress does.
+
+Under Pyodide (the JupyterLite site) regress has no WebAssembly wheel; there the
+browser's own ``RegExp`` compiles the original pattern instead
+(``hookcourse.js.browser_regex``). The pre-pass still runs first, so the syntax a
+profile rejects is rejected on either backend, whatever the browser's engine accepts.
 """
 
 from __future__ import annotations
-
-import regress
 
 from hookcourse.record import Choice
 
 TYPE_CHECKING = False  # typing, enum, re and functools would triple the grader's cold start
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import ClassVar, Final
+
+    Tester = Callable[[str], bool]  # new RegExp(p).test, bound to one compiled pattern
+
+try:
+    import regress
+except ModuleNotFoundError:  # Pyodide: the browser's RegExp is the backend
+    from hookcourse.js.browser_regex import BACKEND, compile_tester
+else:
+    BACKEND = "regress"
+
+    def compile_tester(pattern: str, prepared: str) -> Tester:
+        """regress on the pre-pass's rewrite, run over the subject's UTF-16 code units."""
+        find = regress.Regex(prepared).find
+        return lambda subject: find(_to_code_units(subject)) is not None
 
 
 class RegexEngine(Choice):
@@ -59,8 +77,8 @@ _OCTAL: Final = frozenset("01234567")
 _CLASS_ESCAPES: Final = frozenset("dDwWsS")
 _CONTROL_ESCAPES: Final = {"b": 8, "t": 9, "n": 10, "v": 11, "f": 12, "r": 13, "-": 45}
 _CACHE_LIMIT: Final = 4096
-# (pattern, engine) -> (compiled regex, None) or (None, SyntaxError text)
-_compiled: dict[tuple[str, str], tuple[regress.Regex | None, str | None]] = {}
+# (pattern, engine) -> (tester, None) or (None, SyntaxError text)
+_compiled: dict[tuple[str, str], tuple[Tester | None, str | None]] = {}
 
 
 def _is_surrogate(unit: int) -> bool:
@@ -376,19 +394,20 @@ def _prepass(pattern: str, engine: str) -> str:
     return "".join(out)
 
 
-def _compile(pattern: str, engine: str) -> tuple[regress.Regex | None, str | None]:
+def _compile(pattern: str, engine: str) -> tuple[Tester | None, str | None]:
     key = (pattern, engine)
     found = _compiled.get(key)
     if found is not None:
         return found
     try:
-        result: tuple[regress.Regex | None, str | None] = (
-            regress.Regex(_prepass(pattern, engine)),
+        # The pre-pass checks the engine profile's syntax in front of either backend.
+        result: tuple[Tester | None, str | None] = (
+            compile_tester(pattern, _prepass(pattern, engine)),
             None,
         )
     except _Invalid as error:
         result = (None, str(error))
-    except Exception as error:  # RegressError, or a pattern regress cannot take as text
+    except Exception as error:  # the backend's SyntaxError, or a pattern it cannot take as text
         result = (None, str(error).strip() or type(error).__name__)
     if len(_compiled) >= _CACHE_LIMIT:
         _compiled.clear()
@@ -403,12 +422,12 @@ def regex_error(pattern: str, engine: str) -> str | None:
 
 def regex_test(pattern: str, subject: str, engine: str) -> bool:
     """``new RegExp(pattern).test(subject)``; a pattern that does not compile gives False."""
-    regex = _compile(pattern, engine)[0]
-    if regex is None:
+    test = _compile(pattern, engine)[0]
+    if test is None:
         return False
     try:
-        return regex.find(_to_code_units(subject)) is not None
-    except Exception:  # defensive: regress refusing a subject must not escape as a traceback
+        return test(subject)
+    except Exception:  # defensive: a backend refusing a subject must not escape as a traceback
         return False
 
 
