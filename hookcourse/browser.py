@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 
 IN_BROWSER = sys.platform == "emscripten"
-DESKTOP_INSTALL = "clone the course and run scripts/lab.sh (Python 3.11+)"
+DESKTOP_INSTALL = "scripts/lab.sh in a clone of the course, with Python 3.11+"
 
 
 class NeedsDesktop(Exception):
@@ -17,8 +17,8 @@ class NeedsDesktop(Exception):
 
     def __init__(self, what: str, would_show: str) -> None:
         super().__init__(
-            f"In the browser, {what} cannot run: it needs real processes, and so the desktop "
-            f"install ({DESKTOP_INSTALL}). There it shows {would_show}."
+            f"In the browser, {what} cannot run: it needs real processes, so it needs the "
+            f"desktop install ({DESKTOP_INSTALL}). There it shows {would_show}."
         )
 
     def _render_traceback_(self) -> list[str]:

@@ -14,6 +14,20 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 tools="$root/.venv-lite"
 work="$root/build/lite/work"
 site="$root/build/lite/site"
+stamp="$root/build/lite/inputs.cksum"
+
+# What the site is made of; an unchanged set means the site on disk is current.
+inputs_sum() {
+  (cd "$root" && find hookcourse notebooks fixtures pyproject.toml scripts/lite.sh \
+    scripts/lite_site.py -type f ! -path '*/__pycache__/*' ! -path '*/.ipynb_checkpoints/*' \
+    -print0 | sort -z | xargs -0 cksum | cksum)
+}
+inputs="$(inputs_sum)"
+if [ -f "$site/jupyter-lite.json" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$inputs" ]; then
+  echo "lite.sh: $site is up to date"
+  echo "$site" >&3
+  exit 0
+fi
 # The kernel extension says which Pyodide it was built against; the npm package must match.
 lite_version=0.8.6
 pyodide_version=314.0.6
@@ -84,6 +98,7 @@ echo "lite.sh: jupyter lite build (log: $work/build.log)"
   echo "lite.sh: jupyter lite build failed (last lines above, whole log in $work/build.log)"
   exit 1
 }
+printf '%s' "$inputs" >"$stamp"
 echo "lite.sh: built $(du -sh "$site" | cut -f1) in $site; serve it with:" \
   "python3 -m http.server -b 127.0.0.1 -d $site 8000"
 echo "$site" >&3

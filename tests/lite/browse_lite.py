@@ -8,9 +8,10 @@ Python that has Playwright (the project's environment does not need it):
 PLAN_JSON names the site's URL, Chromium, a proxy that every non-loopback request
 is sent to, a folder for screenshots, and what to do: ``cold`` only opens the
 notebook and runs its first cell; ``course`` runs the whole notebook, types into
-the matcher lab, runs the exercise check with a correct and a wrong function, and
-runs the regex corpus in the kernel. Prints one JSON document; on failure saves
-failure.png, prints one line on stderr and exits 1.
+the matcher lab, runs the exercise check with a correct and a wrong function, runs
+the regex corpus in the kernel, then runs each notebook of ``run_all`` in full.
+Prints one JSON document; on failure saves failure.png, prints one line on stderr
+and exits 1.
 """
 
 from __future__ import annotations
@@ -76,14 +77,16 @@ def run_all(page: Page) -> None:
 
 
 def open_notebook(page: Page, plan: dict[str, Any]) -> dict[str, float]:
-    """Open the notebook cold; seconds until the kernel idles and its first cell has run."""
+    """Open the notebook cold; seconds until it shows, its kernel idles, its first cell ran."""
     start = time.monotonic()
     page.goto(f"{plan['url']}/lab/index.html?path={plan['notebook']}")
+    expect(code_cells(page).first).to_be_visible(timeout=READY_MS)
+    shown = time.monotonic() - start
     wait_for_idle(page)
     ready = time.monotonic() - start
     run_cell(page, code_cells(page).first)
     wait_for_idle(page)
-    return {"kernel_ready_s": ready, "first_cell_s": time.monotonic() - start}
+    return {"shown_s": shown, "kernel_ready_s": ready, "first_cell_s": time.monotonic() - start}
 
 
 def course(page: Page, plan: dict[str, Any], shots: Path) -> dict[str, Any]:
@@ -92,8 +95,7 @@ def course(page: Page, plan: dict[str, Any], shots: Path) -> dict[str, Any]:
     page.screenshot(path=shots / "01_run_all.png", full_page=True)
     outputs = page.locator(f"{NOTEBOOK} .jp-OutputArea-output").all_text_contents()
     seen["broken"] = [text for text in outputs if any(mark in text for mark in BROKEN_WIDGET)]
-    errors = page.locator(f"{NOTEBOOK} [data-mime-type='application/vnd.jupyter.stderr']")
-    seen["errors"] = errors.all_text_contents()
+    seen["errors"] = error_outputs(page)
 
     lab_cell = code_cells(page).filter(has_text="matcher_lab()")
     lab_cell.scroll_into_view_if_needed()
@@ -122,7 +124,22 @@ def course(page: Page, plan: dict[str, Any], shots: Path) -> dict[str, Any]:
     scratch = code_cells(page).last
     replace_source(page, scratch, plan["corpus_cell"])
     seen["corpus"] = shown_text(run_cell(page, scratch).first)
+
+    # The other notebooks, each run from top to bottom: what their error outputs say.
+    seen["other_errors"] = {}
+    for name in plan["run_all"]:
+        page.goto(f"{plan['url']}/lab/index.html?path={name}")
+        wait_for_idle(page)
+        run_all(page)
+        page.screenshot(path=shots / f"04_{name}.png", full_page=True)
+        seen["other_errors"][name] = error_outputs(page)
     return seen
+
+
+def error_outputs(page: Page) -> list[str]:
+    """The text of every stderr and error output in the open notebook."""
+    errors = page.locator(f"{NOTEBOOK} [data-mime-type='application/vnd.jupyter.stderr']")
+    return errors.all_text_contents()
 
 
 def main(argv: list[str]) -> int:
