@@ -55,7 +55,7 @@ command -v npm >/dev/null 2>&1 || {
 if ! "$tools/bin/python" -c "import jupyterlite_pyodide_kernel, jupyter_server" 2>/dev/null; then
   python="$(find_python)" || {
     echo "lite.sh: needs Python 3.12 or newer for the lock step (pyodide-lock); fix: install" \
-      "python3.12 (apt-get install python3.12, or pyenv install 3.12) or set HOOKCOURSE_LITE_PYTHON"
+      "one (pyenv install 3.12, or your system's python3.12 package) or set HOOKCOURSE_LITE_PYTHON"
     exit 1
   }
   echo "lite.sh: installing JupyterLite $lite_version into $tools with $python"

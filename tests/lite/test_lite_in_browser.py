@@ -63,17 +63,14 @@ print(f"{{got['backend']}}: {{len(bad)}} of {{len(got['rows'])}} answers differ 
 """
 
 
-# Chromium's own services: sign-in, component updates, network time, autofill.
-CHROMIUM_SERVICES = frozenset(
-    {
-        "accounts.google.com",
-        "clients2.google.com",
-        "update.googleapis.com",
-        "content-autofill.googleapis.com",
-        "optimizationguide-pa.googleapis.com",
-        "redirector.gvt1.com",
-    }
-)
+# Chromium's own services (sign-in, component updates, network time, autofill) live
+# under these domains. A page's own request there would still fail the test: every
+# request of the page and its workers is also checked by the driver's request list.
+CHROMIUM_SERVICE_DOMAINS = ("google.com", "googleapis.com", "gvt1.com")
+
+
+def chromium_service(host: str) -> bool:
+    return any(host == domain or host.endswith("." + domain) for domain in CHROMIUM_SERVICE_DOMAINS)
 
 
 def trap_host(line: str) -> str:
@@ -213,7 +210,7 @@ def test_the_matcher_notebook_works_offline_in_the_browser(
 
     # The trap also sees Chromium's own background calls, which no page can cause and
     # no flag fully stops; anything else off 127.0.0.1 (a CDN, PyPI) fails the test.
-    assert [line for line in trap.seen if trap_host(line) not in CHROMIUM_SERVICES] == []
+    assert [line for line in trap.seen if not chromium_service(trap_host(line))] == []
     off_host = [u for u in seen["requests"] if not u.startswith((f"{url}/", "data:", "blob:"))]
     assert off_host == []
     assert seen["broken"] == []
