@@ -16,13 +16,11 @@ import html
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from enum import StrEnum
 from importlib import resources
 from pathlib import Path
 from typing import Final, TypeAlias
 
 from hookcourse.course.labs.logic import python_re_search, python_thinks_name_list
-from hookcourse.grader import CaseError, apply_arguments, exit_arguments, match_arguments, member
 from hookcourse.js import json as jsjson
 from hookcourse.js.regex import RegexEngine, regex_error, regex_test
 from hookcourse.js.values import (
@@ -34,19 +32,13 @@ from hookcourse.js.values import (
     js_trim,
     strict_equals_number,
 )
+from hookcourse.stages.decoding import CaseError, member
 from hookcourse.stages.matcher import MatchBranch, explain_match
+from hookcourse.stages.registry import STAGES, Exercise, exercise_named, stage_of
 
 FIXTURES: Final = Path(__file__).resolve().parents[2] / "fixtures"
 
 Arguments: TypeAlias = "tuple[JSValue | Undefined, ...]"
-
-
-class Exercise(StrEnum):
-    """The notebook exercises, named after the function the learner writes."""
-
-    MATCH_HOOK = "match_hook"
-    INTERPRET_EXIT_CODE = "interpret_exit_code"
-    APPLY_PRE_TOOL_USE = "apply_pre_tool_use"
 
 
 class CaseProblem(ValueError):
@@ -155,34 +147,18 @@ def _as_object(keys: str) -> Callable[[object], JSValue]:
 
 
 @dataclass(frozen=True)
-class _Spec:
-    stage: str
-    case_key: str
-    expected_key: str
-    arguments: Callable[[JSValue], Arguments]
+class _Grading:
+    """How the checks read one exercise: its case families (hint keys) and its return value."""
+
     family: Callable[[Arguments], str]
     result: Callable[[object], JSValue]
 
 
-_SPECS: Final = {
-    Exercise.MATCH_HOOK: _Spec(
-        "matcher-and-dispatch", "cases", "matches", match_arguments, _match_family, _as_boolean
-    ),
-    Exercise.INTERPRET_EXIT_CODE: _Spec(
-        "matcher-and-dispatch",
-        "exitCases",
-        "exits",
-        exit_arguments,
-        _exit_family,
-        _as_object("block, warn, reason"),
-    ),
-    Exercise.APPLY_PRE_TOOL_USE: _Spec(
-        "decide-and-modify",
-        "cases",
-        "effects",
-        apply_arguments,
-        _apply_family,
-        _as_object("allowed, input, injectedContext, reason"),
+_GRADING: Final = {
+    "match_hook": _Grading(_match_family, _as_boolean),
+    "interpret_exit_code": _Grading(_exit_family, _as_object("block, warn, reason")),
+    "apply_pre_tool_use": _Grading(
+        _apply_family, _as_object("allowed, input, injectedContext, reason")
     ),
 }
 
@@ -255,8 +231,8 @@ def load_cases(
     exercise: Exercise, fixtures: Path = FIXTURES
 ) -> tuple[list[FixtureCase], list[str]]:
     """The exercise's cases from the seed fixture and every ``extra/<name>`` one, and problems."""
-    spec = _SPECS[exercise]
-    stage = fixtures / spec.stage
+    stage = fixtures / stage_of(exercise).slug
+    case_key, output_key = exercise.case_key, exercise.output_key
     if not (stage / "case.json").is_file():
         return [], [f"no fixtures at {stage}: open the notebook from the hookcourse checkout"]
     extras = sorted(p for p in (stage / "extra").glob("*") if (p / "case.json").is_file())
@@ -270,22 +246,20 @@ def load_cases(
         except CaseProblem as problem:
             problems.append(str(problem))
             continue
-        inputs = member(case_file, spec.case_key)
-        outputs = member(expected_file, spec.expected_key)
+        inputs = member(case_file, case_key)
+        outputs = member(expected_file, output_key)
         if isinstance(inputs, Undefined) and isinstance(outputs, Undefined):
             continue
         if not isinstance(inputs, list) or not isinstance(outputs, list):
-            problems.append(f"{name}: {spec.case_key} and {spec.expected_key} must both be lists")
+            problems.append(f"{name}: {case_key} and {output_key} must both be lists")
             continue
         if len(inputs) != len(outputs):
-            problems.append(
-                f"{name}: {len(inputs)} {spec.case_key} but {len(outputs)} {spec.expected_key}"
-            )
+            problems.append(f"{name}: {len(inputs)} {case_key} but {len(outputs)} {output_key}")
             continue
         for index, (case, expected) in enumerate(zip(inputs, outputs, strict=True)):
-            where = f"{name} {spec.case_key}[{index}]"
+            where = f"{name} {case_key}[{index}]"
             try:
-                cases.append(FixtureCase(where, spec.arguments(case), expected))
+                cases.append(FixtureCase(where, exercise.decode(case), expected))
             except CaseError as error:
                 problems.append(f"{where}: {error.problem}")
     return cases, problems
@@ -312,7 +286,7 @@ class CaseOutcome:
 
 def run_case(exercise: Exercise, fn: Callable[..., object], case: FixtureCase) -> CaseOutcome:
     """Call ``fn`` on one case (with its own copy of the arguments) and judge the result."""
-    spec = _SPECS[exercise]
+    spec = _GRADING[exercise.function]
     family = spec.family(case.arguments)
     try:
         returned = fn(*copy.deepcopy(case.arguments))
@@ -447,29 +421,30 @@ def check(
     exercise: Exercise | str, fn: Callable[..., object], fixtures: Path = FIXTURES
 ) -> CheckResult:
     """Run ``fn`` over every fixture case of ``exercise`` and report; never raises."""
-    names = [member.value for member in Exercise]
-    if exercise not in names:
+    chosen = exercise if isinstance(exercise, Exercise) else exercise_named(str(exercise))
+    if chosen is None:
+        names = [e.function for stage in STAGES for e in stage.exercises]
         problem = f"no exercise named {exercise!r}; choose one of {', '.join(names)}"
         return CheckResult(str(exercise), (), (problem,))
-    chosen = Exercise(exercise)
+    name = chosen.function
     if not callable(fn):
-        problem = f"pass your function itself, e.g. check({chosen.value!r}, {chosen.value})"
-        return CheckResult(chosen.value, (), (f"{problem}; got {fn!r}",))
+        problem = f"pass your function itself, e.g. check({name!r}, {name})"
+        return CheckResult(name, (), (f"{problem}; got {fn!r}",))
     cases, problems = load_cases(chosen, fixtures)
     outcomes = tuple(run_case(chosen, fn, case) for case in cases)
-    return CheckResult(chosen.value, outcomes, tuple(problems))
+    return CheckResult(name, outcomes, tuple(problems))
 
 
 def check_matcher(fn: Callable[..., object], fixtures: Path = FIXTURES) -> CheckResult:
     """Check a learner's ``match_hook(matcher, tool_name)``."""
-    return check(Exercise.MATCH_HOOK, fn, fixtures)
+    return check("match_hook", fn, fixtures)
 
 
 def check_exit_code(fn: Callable[..., object], fixtures: Path = FIXTURES) -> CheckResult:
     """Check a learner's ``interpret_exit_code(code, stderr)``."""
-    return check(Exercise.INTERPRET_EXIT_CODE, fn, fixtures)
+    return check("interpret_exit_code", fn, fixtures)
 
 
 def check_apply(fn: Callable[..., object], fixtures: Path = FIXTURES) -> CheckResult:
     """Check a learner's ``apply_pre_tool_use(output, tool_input)``."""
-    return check(Exercise.APPLY_PRE_TOOL_USE, fn, fixtures)
+    return check("apply_pre_tool_use", fn, fixtures)

@@ -18,12 +18,13 @@ if TYPE_CHECKING:
 BACKEND = "browser RegExp"
 
 
-def compile_tester(pattern: str, prepared: str) -> Callable[[str], bool]:
+def compile_tester(pattern: str, prepared: str, units: object) -> Callable[[str], bool]:
     """``new RegExp(pattern)``'s test; raises the engine's SyntaxError as a JsException.
 
-    ``prepared`` is the pre-pass's rewrite for regress; the browser needs none of it
-    (it matches UTF-16 code units itself), so the original pattern is compiled.
+    ``prepared`` and ``units`` are the pre-pass's rewrite and stand-ins for regress; the
+    browser needs neither (it matches UTF-16 code units itself), so the original
+    pattern is compiled.
     """
-    del prepared
+    del prepared, units
     test = RegExp.new(pattern).test
     return lambda subject: bool(test(subject))
