@@ -15,10 +15,12 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from hookcourse.js.regex import _StandIns  # the signature regex.py's backends share
+
 BACKEND = "browser RegExp"
 
 
-def compile_tester(pattern: str, prepared: str, units: object) -> Callable[[str], bool]:
+def compile_tester(pattern: str, prepared: str, units: _StandIns) -> Callable[[str], bool]:
     """``new RegExp(pattern)``'s test; raises the engine's SyntaxError as a JsException.
 
     ``prepared`` and ``units`` are the pre-pass's rewrite and stand-ins for regress; the
