@@ -177,7 +177,7 @@ def test_the_matcher_notebook_works_offline_in_the_browser(
     url, server = serve(folder)
     shots = tmp_path / "shots"
     shots.mkdir()
-    matcher, tool = "Edit.*", "NotebookEdit"
+    matcher, tool = "^Notebook", "NotebookEdit"
     plan = {
         "mode": "course",
         "url": url,
