@@ -87,8 +87,9 @@ install() {
     export UV_PYTHON_DOWNLOADS=never
     [ -x "$venv/bin/python" ] || "$uv" venv --quiet --allow-existing --python "$python" "$venv"
     echo "hookcourse: installing hookcourse${extra:+[$extra]} into $venv with uv (locks/${lock##*/})"
-    "$uv" pip install --quiet --python "$venv/bin/python" -r "$lock"
-    "$uv" pip install --quiet --python "$venv/bin/python" --no-deps -e "$root"
+    # One resolution: the project with its extra, every version held to the lock (a
+    # dependency added to pyproject.toml but not yet locked still gets installed).
+    "$uv" pip install --quiet --python "$venv/bin/python" -r "$lock" -e "$root${extra:+[$extra]}"
   else
     echo "hookcourse: uv is not available; installing with pip instead (same versions)"
     [ -x "$venv/bin/python" ] || "$python" -m venv "$venv"
@@ -96,8 +97,7 @@ install() {
     "$venv/bin/python" -m pip --version >/dev/null 2>&1 || "$venv/bin/python" -m ensurepip --upgrade >/dev/null
     echo "hookcourse: installing hookcourse${extra:+[$extra]} into $venv with pip (locks/${lock##*/})"
     local pip=("$venv/bin/python" -m pip install --quiet --disable-pip-version-check)
-    "${pip[@]}" -r "$lock"
-    "${pip[@]}" --no-deps -e "$root"
+    "${pip[@]}" -r "$lock" -e "$root${extra:+[$extra]}"
   fi
   printf '%s' "$wanted" >"$stamp"
 }

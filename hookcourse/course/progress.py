@@ -136,6 +136,20 @@ def record(
     return path
 
 
+def record_test(stage: str, cases: Iterable[tuple[str, bool]]) -> Path | None:
+    """Record one stage of a ``hookcourse test`` run from (case file, passed) pairs; the
+    failing families are the failing case files' names (``seed``, ``name-lists``...)."""
+    results = list(cases)
+    failing = [
+        "seed" if name == "case.json" else name.removeprefix("extra/")
+        for name, passed in results
+        if not passed
+    ]
+    passed = sum(ok for _, ok in results)
+    # The learner's program folder is anywhere: fall back to this checkout's working copy.
+    return record(stage, PROGRAM_TASK, passed, len(results), failing, "test", True)
+
+
 def parse_line(text: str) -> Progress | None:
     """A progress line read back, or None when the line is not one."""
     try:

@@ -9,8 +9,10 @@ from pathlib import Path
 import pytest
 
 from hookcourse import solutions
-from hookcourse.course import progress
+from hookcourse.course import progress, tester
 from hookcourse.course.exercises import check, check_apply, check_exit_code, check_matcher
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 # A learner who got it right: their own functions (checks refuse the course's own).
@@ -126,3 +128,26 @@ def test_an_unwritable_progress_file_costs_one_line_not_the_check(
 )
 def test_a_line_that_is_not_progress_is_refused(line: str) -> None:
     assert progress.parse_line(line) is None
+
+
+def test_each_stage_of_a_hookcourse_test_run_records_a_line(
+    work: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The learner runs the tester from their program's folder, elsewhere; lab.sh's
+    # variable (or this checkout's copy) says where their working copy is.
+    monkeypatch.setenv(progress.WORK_ENV, str(work))
+    program = ROOT / "your_program.sh"
+    status = tester.main(["--program", str(program), "--stage", "matcher-and-dispatch"])
+    assert status == 0
+    [line] = lines(work)
+    assert line["stage"] == "matcher-and-dispatch" and line["task"] == progress.PROGRAM_TASK
+    assert line["source"] == "test" and line["passed"] == line["total"] > 1
+    assert line["failing"] == []
+
+
+def test_a_failing_program_records_its_failing_case_files(work: Path) -> None:
+    assert progress.record_test("s", [("case.json", False), ("extra/name-lists", False)])
+    assert progress.record_test("s", [("case.json", True), ("extra/name-lists", True)])
+    first, second = lines(work)
+    assert first["failing"] == ["seed", "name-lists"] and first["passed"] == 0
+    assert second["failing"] == [] and second["passed"] == 2
