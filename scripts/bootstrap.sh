@@ -85,7 +85,8 @@ install() {
   fi
   if uv="$(find_uv)"; then
     export UV_PYTHON_DOWNLOADS=never
-    [ -x "$venv/bin/python" ] || "$uv" venv --quiet --allow-existing --python "$python" "$venv"
+    # --seed: pip in .venv too, for a learner's `python -m pip` (and the wheel test).
+    [ -x "$venv/bin/python" ] || "$uv" venv --quiet --seed --allow-existing --python "$python" "$venv"
     echo "hookcourse: installing hookcourse${extra:+[$extra]} into $venv with uv (locks/${lock##*/})"
     # One resolution: the project with its extra, every version held to the lock (a
     # dependency added to pyproject.toml but not yet locked still gets installed).
