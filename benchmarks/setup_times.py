@@ -77,10 +77,14 @@ def lab_serving(clone: Path, env: dict[str, str]) -> float:
 
 def whole_test_suite(clone: Path, env: dict[str, str]) -> float:
     start = time.perf_counter()
-    subprocess.run(
-        ["scripts/test.sh", "-q"], cwd=clone, env=env, check=True, stdout=subprocess.DEVNULL
+    run = subprocess.run(
+        ["scripts/test.sh", "-q"], cwd=clone, env=env, capture_output=True, text=True
     )
-    return time.perf_counter() - start
+    took = time.perf_counter() - start
+    if run.returncode != 0:
+        raise SystemExit(f"scripts/test.sh failed:\n{run.stdout[-4000:]}")
+    print(run.stdout.strip().splitlines()[-1])  # pytest's closing line
+    return took
 
 
 def main() -> int:
