@@ -1,4 +1,4 @@
-"""The course grader's adapter: ``your_program.sh hook-match|hook-apply FILE``.
+"""The course grader's adapter: ``your_program.sh hook-match|hook-apply|hook-merge|hook-stop FILE``.
 
 Reads one fixture, runs the stage's functions over its cases exactly as the
 seed's ``program.ts`` does, and prints one JSON document as ``JSON.stringify``
@@ -14,9 +14,12 @@ import sys
 
 from hookcourse.errors import InputError
 from hookcourse.js import json as jsjson
-from hookcourse.js.values import UNDEFINED, Undefined, js_to_string, strict_equals_number
+from hookcourse.js.values import Undefined, strict_equals_number
+from hookcourse.stages.decode import CaseError, describe_value, member
 from hookcourse.stages.effects import apply_pre_tool_use
 from hookcourse.stages.matcher import match_hook
+from hookcourse.stages.merge import merge_arguments, merge_pre_tool_use
+from hookcourse.stages.stop_loop import run_stop_loop, stop_arguments
 from hookcourse.stages.verdicts import interpret_exit_code
 
 TYPE_CHECKING = False  # typing alone would add half a node start-up to the grader
@@ -27,37 +30,9 @@ if TYPE_CHECKING:
     from hookcourse.js.values import JSValue
 
 EXIT_BAD_INPUT: Final = 2
-USAGE: Final = "usage: your_program.sh hook-match FILE | hook-apply FILE"
-
-
-def describe_value(value: JSValue | Undefined) -> str:
-    """A JSON value in words, for error messages: "null", "the number 2", "an object"."""
-    if value is UNDEFINED:
-        return "nothing (the key is missing)"
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return f"the boolean {js_to_string(value)}"
-    if isinstance(value, int | float):
-        return f"the number {js_to_string(value)}"
-    if isinstance(value, str):
-        return f"the string {jsjson.quote(value)}"
-    return "an array" if isinstance(value, list) else "an object"
-
-
-def member(value: JSValue | Undefined, key: str) -> JSValue | Undefined:
-    """``value[key]`` for a non-null value: primitives and arrays have none of our keys."""
-    return value.get(key, UNDEFINED) if isinstance(value, dict) else UNDEFINED
-
-
-class CaseError(ValueError):
-    """One case the JavaScript reference would throw on; ``key`` is the offending field."""
-
-    def __init__(self, key: str | None, problem: str, fix: str) -> None:
-        super().__init__(problem)
-        self.key = key
-        self.problem = problem
-        self.fix = fix
+USAGE: Final = (
+    "usage: your_program.sh hook-match FILE | hook-apply FILE | hook-merge FILE | hook-stop FILE"
+)
 
 
 def _not_null(case: JSValue) -> JSValue:
@@ -153,8 +128,7 @@ def _map_cases(
         try:
             results.append(run_case(case))
         except CaseError as error:
-            steps: list[str | int] = [key, index] if error.key is None else [key, index, error.key]
-            raise InputError(path, error.problem, error.fix, steps) from None
+            raise InputError(path, error.problem, error.fix, [key, index, *error.steps]) from None
     return results
 
 
@@ -178,9 +152,28 @@ def hook_apply(path: str, fixture: JSValue) -> dict[str, object]:
     return {"effects": effects}
 
 
+def hook_merge(path: str, fixture: JSValue) -> dict[str, object]:
+    """``{merged}``: mergePreToolUse(c.results, c.toolInput) over ``cases``."""
+    merged = _map_cases(
+        path, fixture, "cases", lambda case: merge_pre_tool_use(*merge_arguments(case)).to_json()
+    )
+    return {"merged": merged}
+
+
+def hook_stop(path: str, fixture: JSValue) -> dict[str, object]:
+    """``{loops}``: runStopLoop(c.hook, c.cap ?? 8) over ``cases``."""
+
+    def loop(case: JSValue) -> list[object]:
+        return [turn.to_json() for turn in run_stop_loop(*stop_arguments(case))]
+
+    return {"loops": _map_cases(path, fixture, "cases", loop)}
+
+
 COMMANDS: Final[dict[str, Callable[[str, JSValue], dict[str, object]]]] = {
     "hook-match": hook_match,
     "hook-apply": hook_apply,
+    "hook-merge": hook_merge,
+    "hook-stop": hook_stop,
 }
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Final, TypeAlias
 
 from hookcourse.course.labs.logic import python_re_search, python_thinks_name_list
-from hookcourse.grader import CaseError, apply_arguments, exit_arguments, match_arguments, member
+from hookcourse.grader import apply_arguments, exit_arguments, match_arguments
 from hookcourse.js import json as jsjson
 from hookcourse.js.regex import RegexEngine, regex_error, regex_test
 from hookcourse.js.values import (
@@ -34,6 +34,7 @@ from hookcourse.js.values import (
     js_trim,
     strict_equals_number,
 )
+from hookcourse.stages.decode import CaseError, member
 from hookcourse.stages.matcher import MatchBranch, explain_match
 
 FIXTURES: Final = Path(__file__).resolve().parents[2] / "fixtures"
