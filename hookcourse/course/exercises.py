@@ -1,7 +1,8 @@
 """Self-checks for the notebook exercises: a learner's function against a stage's fixtures.
 
-``check_matcher(match_hook)``, ``check_exit_code(interpret_exit_code)`` and
-``check_apply(apply_pre_tool_use)`` run every case of the stage's fixtures
+``check_matcher(match_hook)``, ``check_exit_code(interpret_exit_code)``,
+``check_apply(apply_pre_tool_use)``, ``check_merge(merge_pre_tool_use)`` and
+``check_stop(run_stop_loop)`` run every case of the stage's fixtures
 (``fixtures/<stage>/case.json`` and each ``extra/<name>/case.json``) through the
 learner's function, exactly as the grader feeds the package's own, and compare
 with ``expected.json``. Nothing the learner's function does escapes as a
@@ -34,8 +35,17 @@ from hookcourse.js.values import (
     js_trim,
     strict_equals_number,
 )
+from hookcourse.stages.answers import hook_result, json_output
 from hookcourse.stages.decode import CaseError, member
 from hookcourse.stages.matcher import MatchBranch, explain_match
+from hookcourse.stages.merge import (
+    DEPRECATED_DECISIONS,
+    STRENGTH,
+    merge_arguments,
+    merge_pre_tool_use,
+    read_pre_tool_use,
+)
+from hookcourse.stages.stop_loop import BLOCK, HALT, read_stop, run_stop_loop, stop_arguments
 
 FIXTURES: Final = Path(__file__).resolve().parents[2] / "fixtures"
 
@@ -48,6 +58,8 @@ class Exercise(StrEnum):
     MATCH_HOOK = "match_hook"
     INTERPRET_EXIT_CODE = "interpret_exit_code"
     APPLY_PRE_TOOL_USE = "apply_pre_tool_use"
+    MERGE_PRE_TOOL_USE = "merge_pre_tool_use"
+    RUN_STOP_LOOP = "run_stop_loop"
 
 
 class CaseProblem(ValueError):
@@ -127,6 +139,99 @@ def _apply_family(arguments: Arguments) -> str:
     return "inject" if not is_nullish(context) else "pass-through"
 
 
+def _merge_family(arguments: Arguments) -> str:
+    raw, tool_input = arguments
+    results = [hook_result(item) for item in raw] if isinstance(raw, list) else []
+    tool_input = None if isinstance(tool_input, Undefined) else tool_input
+    answers = [read_pre_tool_use(result) for result in results]
+    read = [(result, json_output(result.stdout)) for result in results]
+    merged = merge_pre_tool_use(results, tool_input)
+    blocks = [result for result in results if strict_equals_number(result.code, 2)]
+    if any(strict_equals_number(r.code, 2) and out is not None for r, out in read):
+        return "exit-2-beats-json"
+    changes = [not isinstance(a.updated_input, Undefined) or a.context is not None for a in answers]
+    if merged.decision == "deny" and any(changes):
+        return "deny-drops-rewrite"
+    if any(not is_js_number(result.code) for result in results):
+        return "strict-equality"
+    if any(not js_trim(result.stderr) for result in blocks):
+        return "block-default-reason"
+    if blocks and len(results) > 1:
+        return "exit-2-beats-json"
+    if any(out is not None and not strict_equals_number(r.code, 0) for r, out in read):
+        return "json-on-any-exit"
+    if any(out is None and js_trim(r.stdout) for r, out in read):
+        return "stdout-not-json"
+    for output in filter(None, (out for _, out in read)):
+        specific = output.get("hookSpecificOutput", UNDEFINED)
+        if not isinstance(specific, dict) or specific.get("hookEventName") != "PreToolUse":
+            if output.get("decision", UNDEFINED) in DEPRECATED_DECISIONS:
+                return "deprecated-decision"
+            if not isinstance(specific, Undefined):
+                return "wrong-event"
+        elif "permissionDecision" in specific and specific["permissionDecision"] not in STRENGTH:
+            return "unknown-decision"
+    decided = [answer.decision for answer in answers if answer.decision is not None]
+    if merged.decision is not None and decided.count(merged.decision) > 1:
+        return "first-reason"
+    if sum(not isinstance(answer.updated_input, Undefined) for answer in answers) > 1:
+        return "last-rewrite"
+    if len(set(decided)) > 1:
+        return "precedence"
+    if merged.contexts:
+        return "contexts"
+    return "no-decision" if merged.decision is None else "one-decision"
+
+
+def _stop_family(arguments: Arguments) -> str:
+    raw, cap = arguments
+    if not isinstance(raw, dict) or not isinstance(cap, int):
+        return "stop"
+    hook = {key: hook_result(raw[key]) for key in ("whenInactive", "whenActive")}
+    turns = run_stop_loop(*stop_arguments({"hook": raw, "cap": cap}))
+    read = {key: read_stop(answer) for key, answer in hook.items()}
+    outputs = {key: json_output(answer.stdout) or {} for key, answer in hook.items()}
+    if any(o.get("continue") is False and o.get("decision") == "block" for o in outputs.values()):
+        return "halt-beats-block"
+    if turns[-1].capped:
+        return "the-cap"
+    if any(not is_js_number(answer.code) for answer in hook.values()):
+        return "strict-equality"
+    if any(
+        o.get("decision") == "block" and kind != BLOCK
+        for o, (kind, _) in zip(outputs.values(), read.values(), strict=True)
+    ):
+        return "block-needs-reason"
+    if any(kind == BLOCK and reason != js_trim(reason or "") for kind, reason in read.values()):
+        return "reason-as-written"
+    if any(
+        json_output(answer.stdout) is not None and not strict_equals_number(answer.code, 0)
+        for answer in hook.values()
+    ):
+        return "json-on-any-exit"
+    if any(
+        json_output(answer.stdout) is None and js_trim(answer.stdout) for answer in hook.values()
+    ):
+        return "stdout-not-json"
+    if any(kind == HALT for kind, _ in read.values()):
+        return "halt"
+    if len(turns) > 1 and read["whenInactive"] != read["whenActive"]:
+        return "flag-after-block"
+    return "stop"  # the same blocking answer both times always reaches the cap
+
+
+def _raw_merge_arguments(case: JSValue) -> Arguments:
+    """The case file's ``(results, toolInput)`` as written, once the page's checks pass."""
+    merge_arguments(case)
+    return (member(case, "results"), member(case, "toolInput"))
+
+
+def _raw_stop_arguments(case: JSValue) -> Arguments:
+    """The case file's ``hook`` as written, and ``cap ?? 8`` as a whole number."""
+    _, cap = stop_arguments(case)
+    return (member(case, "hook"), cap)
+
+
 # -- what a learner's function returned, as JSON -----------------------------------------------
 
 
@@ -151,6 +256,16 @@ def _as_object(keys: str) -> Callable[[object], JSValue]:
             return jsjson.parse(jsjson.stringify(dict(value)))
         except Exception as error:
             raise WrongReturn(f"returned a dict JSON cannot hold ({error})") from None
+
+    return read
+
+
+def _as_list_of(item: Callable[[object], JSValue], what: str) -> Callable[[object], JSValue]:
+    def read(value: object) -> JSValue:
+        if not isinstance(value, list | tuple):
+            got = "None" if value is None else f"a {type(value).__name__}"
+            raise WrongReturn(f"returned {got}; return a list of {what}")
+        return [item(element) for element in value]
 
     return read
 
@@ -184,6 +299,25 @@ _SPECS: Final = {
         apply_arguments,
         _apply_family,
         _as_object("allowed, input, injectedContext, reason"),
+    ),
+    Exercise.MERGE_PRE_TOOL_USE: _Spec(
+        "merge-decisions",
+        "cases",
+        "merged",
+        _raw_merge_arguments,
+        _merge_family,
+        _as_object("decision, reason, input, contexts"),
+    ),
+    Exercise.RUN_STOP_LOOP: _Spec(
+        "stop-loop",
+        "cases",
+        "loops",
+        _raw_stop_arguments,
+        _stop_family,
+        _as_list_of(
+            _as_object("stopHookActive, continues, reason, capped"),
+            "turns (dicts with the keys stopHookActive, continues, reason, capped)",
+        ),
     ),
 }
 
@@ -474,3 +608,13 @@ def check_exit_code(fn: Callable[..., object], fixtures: Path = FIXTURES) -> Che
 def check_apply(fn: Callable[..., object], fixtures: Path = FIXTURES) -> CheckResult:
     """Check a learner's ``apply_pre_tool_use(output, tool_input)``."""
     return check(Exercise.APPLY_PRE_TOOL_USE, fn, fixtures)
+
+
+def check_merge(fn: Callable[..., object], fixtures: Path = FIXTURES) -> CheckResult:
+    """Check a learner's ``merge_pre_tool_use(results, tool_input)``."""
+    return check(Exercise.MERGE_PRE_TOOL_USE, fn, fixtures)
+
+
+def check_stop(fn: Callable[..., object], fixtures: Path = FIXTURES) -> CheckResult:
+    """Check a learner's ``run_stop_loop(hook, cap)``."""
+    return check(Exercise.RUN_STOP_LOOP, fn, fixtures)
