@@ -1,0 +1,249 @@
+"""``check_guard(path)``: a learner's force-push guard, run for real against a corpus of commands.
+
+The corpus (``fixtures/force-push-guard/corpus.json``) holds families of Bash
+commands that must be blocked, false friends that must be allowed, and forms no
+check of the command text can judge. Each command goes to the guard script as a
+real PreToolUse payload through the engine's runner, and the engine decides
+whether Claude Code would block it, so the check sees what Claude Code would.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from hookcourse.course.labs.real_hooks import fire_commands
+from hookcourse.engine.reading import Classification
+from hookcourse.js.values import JSValue
+
+FIXTURES: Final = Path(__file__).resolve().parents[3] / "fixtures"
+CORPUS: Final = FIXTURES / "force-push-guard" / "corpus.json"
+SEED_GUARD: Final = FIXTURES / "force-push-guard" / ".claude" / "hooks" / "no-force-push.sh"
+PAYLOAD: Final = FIXTURES / "payloads" / "PreToolUse.json"
+GUARD_TIMEOUT_S: Final = 5.0
+BLOCK, ALLOW, BEYOND = "block", "allow", "beyond"
+
+
+@dataclass(frozen=True)
+class Family:
+    """Commands that share one trap, and what a guard must do with them."""
+
+    name: str
+    expect: str  # BLOCK, ALLOW or BEYOND (shown, not graded)
+    commands: tuple[str, ...]
+
+
+def load_corpus(path: Path = CORPUS) -> list[Family]:
+    """The corpus's families, in file order."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return [Family(f["family"], f["expect"], tuple(f["commands"])) for f in data["families"]]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What Claude Code did with one command once the guard had run on it."""
+
+    command: str
+    blocked: bool
+    exit_code: int | None
+    failed: bool  # the guard crashed, timed out or could not start: Claude Code lets it pass
+    stderr: str
+
+
+@dataclass(frozen=True)
+class FamilyResult:
+    """One family's verdicts."""
+
+    family: Family
+    verdicts: tuple[Verdict, ...]
+
+    @property
+    def wrong(self) -> list[Verdict]:
+        """Missed force-pushes (a block family) or false alarms (an allow family)."""
+        if self.family.expect == BEYOND:
+            return []
+        return [v for v in self.verdicts if v.blocked != (self.family.expect == BLOCK)]
+
+    def line(self) -> str:
+        """``caught 3/4`` or ``allowed 5/6`` and the commands that went wrong."""
+        blocked = sum(v.blocked for v in self.verdicts)
+        total = len(self.verdicts)
+        if self.family.expect == BLOCK:
+            summary = f"caught {blocked}/{total}"
+            label = "missed"
+        elif self.family.expect == ALLOW:
+            summary = f"allowed {total - blocked}/{total}"
+            label = "false alarms"
+        else:
+            return f"blocked {blocked}/{total}: no guard that reads only the command can know"
+        wrong = self.wrong
+        return summary + (f"; {label}: " + " | ".join(v.command for v in wrong) if wrong else "")
+
+
+@dataclass(frozen=True, repr=False)
+class GuardReport:
+    """The whole check: a line per family, crashes, and whether the guard holds."""
+
+    guard: str
+    families: tuple[FamilyResult, ...]
+    problem: str | None = None
+
+    @property
+    def missed(self) -> int:
+        return sum(len(r.wrong) for r in self.families if r.family.expect == BLOCK)
+
+    @property
+    def false_alarms(self) -> int:
+        return sum(len(r.wrong) for r in self.families if r.family.expect == ALLOW)
+
+    @property
+    def failures(self) -> list[Verdict]:
+        """Commands on which the guard itself failed (exit 1, a crash, a timeout)."""
+        return [v for r in self.families for v in r.verdicts if v.failed]
+
+    @property
+    def passed(self) -> bool:
+        """Every force-push caught and no false alarm."""
+        return self.problem is None and not self.missed and not self.false_alarms
+
+    @property
+    def not_yet(self) -> bool:
+        """The guard is still the starter: every run raised NotImplementedError."""
+        verdicts = [v for r in self.families for v in r.verdicts]
+        return bool(verdicts) and all("NotImplementedError" in v.stderr for v in verdicts)
+
+    def summary(self) -> str:
+        if self.problem is not None:
+            return f"check_guard: cannot run {self.guard}: {self.problem}"
+        if self.not_yet:
+            return (
+                "check_guard: not yet. Your guard still raises NotImplementedError: "
+                "write its body, then run this cell again."
+            )
+        graded = sum(len(r.verdicts) for r in self.families if r.family.expect != BEYOND)
+        verdict = "holds" if self.passed else "does not hold yet"
+        return (
+            f"check_guard: {self.guard} {verdict}: {self.missed} missed, "
+            f"{self.false_alarms} false alarms, over {graded} commands"
+        )
+
+    def rows(self) -> list[tuple[str, str, bool]]:
+        """(family, line, good) for every family."""
+        return [(r.family.name, r.line(), not r.wrong) for r in self.families]
+
+    def failure_note(self) -> str | None:
+        failures = self.failures
+        if not failures:
+            return None
+        first = failures[0]
+        said = first.stderr.strip().splitlines()[-1] if first.stderr.strip() else "no stderr"
+        return (
+            f"the guard failed on {len(failures)} command(s) (first: exit {first.exit_code}, "
+            f"{said}); Claude Code treats a failing hook as non-blocking, so those commands run"
+        )
+
+    def text(self) -> str:
+        if self.not_yet:
+            return self.summary()
+        lines = [self.summary()]
+        width = max((len(name) for name, _, _ in self.rows()), default=0)
+        lines += [
+            f"  {'ok  ' if good else 'FAIL'}  {name:<{width}}  {line}"
+            for name, line, good in self.rows()
+        ]
+        note = self.failure_note()
+        if note:
+            lines.append(f"  note: {note}")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return self.text()
+
+    def _repr_html_(self) -> str:
+        colour = "#1a7f37" if self.passed else "#b42318"
+        parts = [f"<p><b style='color:{colour}'>{html.escape(self.summary())}</b></p>"]
+        if self.families and not self.not_yet:
+            parts.append(
+                "<table><tr><th style='text-align:left'>family</th><th></th>"
+                "<th style='text-align:left'>result</th></tr>"
+            )
+            for name, line, good in self.rows():
+                mark = (
+                    "<span style='color:#1a7f37'>&#10003;</span>"
+                    if good
+                    else ("<span style='color:#b42318'>&#10007;</span>")
+                )
+                parts.append(
+                    f"<tr><td style='text-align:left'>{html.escape(name)}</td><td>{mark}</td>"
+                    f"<td style='text-align:left'><code>{html.escape(line)}</code></td></tr>"
+                )
+            parts.append("</table>")
+        note = None if self.not_yet else self.failure_note()
+        if note:
+            parts.append(f"<p>{html.escape(note)}</p>")
+        return "".join(parts)
+
+
+def guard_command(path: Path) -> list[str] | str:
+    """The argv that runs the guard at ``path``, or why it cannot run."""
+    if not path.exists():
+        return "no such file; write the guard first (run the cell that writes it)"
+    if path.is_dir():
+        return "it is a folder; pass the guard script's file"
+    if path.suffix == ".py":
+        return [sys.executable, str(path.resolve())]
+    if not os.access(path, os.X_OK):
+        return f"it is not executable; run chmod +x {path}, or name a Python guard *.py"
+    return [str(path.resolve())]
+
+
+def _payload(command: str) -> dict[str, JSValue]:
+    payload: dict[str, JSValue] = json.loads(PAYLOAD.read_text(encoding="utf-8"))
+    return {**payload, "tool_name": "Bash", "tool_input": {"command": command}}
+
+
+def _verdict(argv: Sequence[str], command: str, cwd: str) -> Verdict:
+    fired = fire_commands("PreToolUse", [argv], _payload(command), cwd, timeout_s=GUARD_TIMEOUT_S)
+    run, reading = fired.executions[0].run, fired.readings[0]
+    failed = reading.classification is not Classification.SUCCESS and run.exit_code != 2
+    return Verdict(command, fired.outcome.blocked, run.exit_code, failed, run.stderr)
+
+
+def try_guard(path: str | os.PathLike[str], commands: Sequence[str]) -> str:
+    """Each command through the guard and the engine: blocked or let through, and why."""
+    argv = guard_command(Path(path))
+    if isinstance(argv, str):
+        return f"cannot run {path}: {argv}"
+    with tempfile.TemporaryDirectory() as cwd, ThreadPoolExecutor(4) as pool:
+        verdicts = list(pool.map(lambda c: _verdict(argv, c, cwd), commands))
+    lines = []
+    for verdict in verdicts:
+        if verdict.blocked:
+            lines.append(f"blocked      {verdict.command}\n    reason: {verdict.stderr.strip()}")
+        else:
+            failed = f" (the guard failed: exit {verdict.exit_code})" if verdict.failed else ""
+            lines.append(f"let through  {verdict.command}{failed}")
+    return "\n".join(lines)
+
+
+def check_guard(path: str | os.PathLike[str], corpus: Path = CORPUS) -> GuardReport:
+    """Run the guard script at ``path`` on every corpus command and report by family."""
+    guard = Path(path)
+    argv = guard_command(guard)
+    if isinstance(argv, str):
+        return GuardReport(str(path), (), argv)
+    families = load_corpus(corpus)
+    with tempfile.TemporaryDirectory() as cwd, ThreadPoolExecutor(4) as pool:
+        results = tuple(
+            FamilyResult(family, tuple(pool.map(lambda c: _verdict(argv, c, cwd), family.commands)))
+            for family in families
+        )
+    return GuardReport(str(path), results)
