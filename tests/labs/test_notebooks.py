@@ -42,11 +42,15 @@ def stored_text(cell: dict[str, Any]) -> str:
     return "\n".join(parts)
 
 
-def test_the_course_has_its_three_notebooks_in_order() -> None:
+def test_the_course_has_its_notebooks_in_order() -> None:
     assert [path.name for path in NOTEBOOKS] == [
         "00_hook_contract.ipynb",
         "01_matcher_and_dispatch.ipynb",
         "02_decide_modify_inject.ipynb",
+        "04_events.ipynb",
+        "05_several_hooks.ipynb",
+        "06_stop_loop.ipynb",
+        "07_a_guard_that_holds.ipynb",
     ]
 
 
@@ -79,12 +83,13 @@ def test_interactive_displays_are_ignored_by_nbval_and_asserted_beside(path: Pat
     cells = code_cells(path)
     for index, cell in enumerate(cells):
         shows_widget = any(WIDGET_VIEW in output.get("data", {}) for output in cell["outputs"])
-        assert shows_widget == source(cell).startswith(IGNORE), source(cell)
+        ignored = "nbval-ignore-output" in cell["metadata"].get("tags", [])
+        assert shows_widget <= (source(cell).startswith(IGNORE) or ignored), source(cell)
         if shows_widget:
             # What a learner sees before running the cell (and what GitHub shows).
             plain = "".join("".join(output["data"]["text/plain"]) for output in cell["outputs"])
             assert plain.startswith("[the "), source(cell)
-            lab = source(cell).splitlines()[1].split(" = ")[0]
+            lab = next(line for line in source(cell).splitlines() if " = " in line).split(" = ")[0]
             beside = source(cells[index + 1])
             assert f"{lab}.set(" in beside and cells[index + 1]["outputs"]
 
@@ -96,6 +101,8 @@ def solution_lines() -> set[str]:
         solutions.match_hook,
         solutions.interpret_exit_code,
         solutions.apply_pre_tool_use,
+        solutions.merge_pre_tool_use,
+        solutions.run_stop_loop,
     ):
         for line in inspect.getsource(function).splitlines()[1:]:
             text = line.strip()
@@ -118,7 +125,13 @@ def test_no_solution_code_in_learner_cells(path: Path) -> None:
 def test_exercises_ship_unsolved_and_their_check_says_not_yet(path: Path) -> None:
     cells = code_cells(path)
     starters = [cell for cell in cells if "raise NotImplementedError" in source(cell)]
-    checks = [cell for cell in cells if source(cell).startswith("check_")]
+    checks = [
+        cell
+        for cell in cells
+        if any(line.startswith("check_") for line in source(cell).splitlines())
+    ]
+    checks = [cell for cell in checks if "NotImplementedError" in stored_text(cell)]
     assert starters and len(starters) == len(checks)
     for cell in checks:
-        assert ": not yet. Your function still raises NotImplementedError" in stored_text(cell)
+        assert ": not yet. Your" in stored_text(cell)
+        assert "still raises NotImplementedError" in stored_text(cell)

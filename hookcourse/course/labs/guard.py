@@ -92,9 +92,10 @@ class FamilyResult:
 class GuardReport:
     """The whole check: a line per family, crashes, and whether the guard holds."""
 
-    guard: str
+    guard: str  # the script's file name
     families: tuple[FamilyResult, ...]
     problem: str | None = None
+    not_yet: bool = False  # the guard is still the starter: it raises NotImplementedError
 
     @property
     def missed(self) -> int:
@@ -112,13 +113,9 @@ class GuardReport:
     @property
     def passed(self) -> bool:
         """Every force-push caught and no false alarm."""
-        return self.problem is None and not self.missed and not self.false_alarms
-
-    @property
-    def not_yet(self) -> bool:
-        """The guard is still the starter: every run raised NotImplementedError."""
-        verdicts = [v for r in self.families for v in r.verdicts]
-        return bool(verdicts) and all("NotImplementedError" in v.stderr for v in verdicts)
+        return (
+            self.problem is None and not self.not_yet and not self.missed and not self.false_alarms
+        )
 
     def summary(self) -> str:
         if self.problem is not None:
@@ -221,7 +218,7 @@ def try_guard(path: str | os.PathLike[str], commands: Sequence[str]) -> str:
     """Each command through the guard and the engine: blocked or let through, and why."""
     argv = guard_command(Path(path))
     if isinstance(argv, str):
-        return f"cannot run {path}: {argv}"
+        return f"cannot run {Path(path).name}: {argv}"
     with tempfile.TemporaryDirectory() as cwd, ThreadPoolExecutor(4) as pool:
         verdicts = list(pool.map(lambda c: _verdict(argv, c, cwd), commands))
     lines = []
@@ -239,11 +236,14 @@ def check_guard(path: str | os.PathLike[str], corpus: Path = CORPUS) -> GuardRep
     guard = Path(path)
     argv = guard_command(guard)
     if isinstance(argv, str):
-        return GuardReport(str(path), (), argv)
+        return GuardReport(guard.name, (), argv)
     families = load_corpus(corpus)
     with tempfile.TemporaryDirectory() as cwd, ThreadPoolExecutor(4) as pool:
+        first = _verdict(argv, families[0].commands[0], cwd)
+        if first.failed and "NotImplementedError" in first.stderr:  # the starter: stop early
+            return GuardReport(guard.name, (), not_yet=True)
         results = tuple(
             FamilyResult(family, tuple(pool.map(lambda c: _verdict(argv, c, cwd), family.commands)))
             for family in families
         )
-    return GuardReport(str(path), results)
+    return GuardReport(guard.name, results)
