@@ -1,6 +1,9 @@
-"""The notebooks' interactive labs.
+"""The notebooks' interactive labs and check questions.
 
-``hookcourse.course.labs.logic`` holds what each lab computes and shows, as plain
-functions with no ipywidgets import; ``hookcourse.course.labs.widgets`` only wires
-controls to them. Import the widget builders from ``hookcourse.course.labs.widgets``.
+``hookcourse.course.labs.logic`` holds what each lab computes and shows, and
+``hookcourse.course.labs.question`` what a check question tells the learner, as
+plain functions with no ipywidgets import; ``hookcourse.course.labs.widgets`` and
+``hookcourse.course.labs.quiz`` only wire controls to them. Import the lab
+builders from ``hookcourse.course.labs.widgets`` and ``quiz`` from
+``hookcourse.course.labs.quiz``.
 """

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import ipywidgets as widgets
 
@@ -20,20 +20,33 @@ _BOX: Any = widgets.Layout(width="36em", height="7em")
 _LABELS: Any = {"description_width": "9em"}
 
 
+class Shown(Protocol):
+    """Anything a lab shows: HTML for the page, plain text for tests and placeholders."""
+
+    def html(self) -> str: ...
+
+    def text(self) -> str: ...
+
+
 @dataclass
 class Lab:
-    """Named controls, an HTML readout, and the plain function that fills it."""
+    """Named controls, an HTML readout, and the plain function that fills it.
+
+    ``intro``, when given, is shown above the controls (a quiz's question).
+    """
 
     name: str
     controls: dict[str, Any]
-    compute: Callable[[dict[str, Any]], Readout]
+    compute: Callable[[dict[str, Any]], Shown]
+    intro: Shown | None = None
     readout: Any = field(default_factory=widgets.HTML)
-    last: Readout = field(init=False)
+    last: Shown = field(init=False)
 
     def __post_init__(self) -> None:
         for control in self.controls.values():
             control.observe(self.refresh, names="value")
-        self.view = widgets.VBox([*self.controls.values(), self.readout])
+        above = [] if self.intro is None else [widgets.HTML(self.intro.html())]
+        self.view = widgets.VBox([*above, *self.controls.values(), self.readout])
         self.refresh()
 
     def refresh(self, _change: object = None) -> None:
@@ -54,7 +67,8 @@ class Lab:
 
     def placeholder(self) -> str:
         """What a front end that cannot draw the widgets shows instead of them."""
-        return f"[the {self.name}: run this cell to use it]\n{self.text()}"
+        intro = "" if self.intro is None else f"{self.intro.text()}\n"
+        return f"[the {self.name}: run this cell to use it]\n{intro}{self.text()}"
 
     def _repr_mimebundle_(self, **kwargs: object) -> dict[str, Any]:
         # Displaying the lab displays its widgets. JupyterLab draws the widgets only once

@@ -1,0 +1,29 @@
+"""Suite-wide rules. Under CI (``CI=true``) a skipped test fails the run: a green CI
+must mean every test ran, so whatever a test needs is installed by ``.ci/run``."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+
+def _under_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    skipped = terminalreporter.stats.get("skipped", [])
+    if _under_ci() and skipped:
+        terminalreporter.write_line(
+            f"CI: {len(skipped)} test(s) skipped; under CI nothing may skip "
+            "(fix: install what they need in .ci/run)",
+            red=True,
+        )
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    skipped = reporter.stats.get("skipped", []) if reporter is not None else []
+    if _under_ci() and skipped and exitstatus == 0:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
