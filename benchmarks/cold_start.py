@@ -1,10 +1,11 @@
 """Cold start of the grader entry against a bare node process.
 
-Runs ``./your_program.sh hook-match <seed fixture>`` and ``node -e 0`` alternately,
+Runs ``./your_program.sh COMMAND <the stage's seed fixture>`` (``hook-match`` unless
+``--command`` names another) and ``node -e 0`` alternately,
 ROUNDS times each, and prints both medians and their ratio. The issue's target is a
 ratio of at most 0.4. Not a test: timings belong in a benchmark, run on a quiet machine.
 
-    .venv/bin/python benchmarks/cold_start.py [--rounds N]
+    .venv/bin/python benchmarks/cold_start.py [--rounds N] [--command hook-merge]
 """
 
 from __future__ import annotations
@@ -17,7 +18,12 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-GRADER = [str(ROOT / "your_program.sh"), "hook-match", "fixtures/matcher-and-dispatch/case.json"]
+FIXTURES = {
+    "hook-match": "fixtures/matcher-and-dispatch/case.json",
+    "hook-apply": "fixtures/decide-and-modify/case.json",
+    "hook-merge": "fixtures/merge-decisions/case.json",
+    "hook-stop": "fixtures/stop-loop/case.json",
+}
 NODE = ["node", "-e", "0"]
 
 
@@ -30,15 +36,18 @@ def _once(argv: list[str]) -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=40)
-    rounds = parser.parse_args().rounds
-    _once(GRADER)  # the first call may build .venv and write bytecode caches
+    parser.add_argument("--command", choices=sorted(FIXTURES), default="hook-match")
+    options = parser.parse_args()
+    rounds, command = options.rounds, options.command
+    grader_argv = [str(ROOT / "your_program.sh"), command, FIXTURES[command]]
+    _once(grader_argv)  # the first call may build .venv and write bytecode caches
     grader: list[float] = []
     node: list[float] = []
     for _ in range(rounds):
-        grader.append(_once(GRADER))
+        grader.append(_once(grader_argv))
         node.append(_once(NODE))
     g, n = statistics.median(grader), statistics.median(node)
-    print(f"your_program.sh hook-match  median {g * 1000:7.1f} ms  over {rounds} runs")
+    print(f"your_program.sh {command:<11} median {g * 1000:7.1f} ms  over {rounds} runs")
     print(f"node -e 0                   median {n * 1000:7.1f} ms  over {rounds} runs")
     print(f"ratio {g / n:.2f} (target <= 0.40)")
     return 0 if g / n <= 0.4 else 1
