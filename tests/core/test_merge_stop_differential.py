@@ -96,10 +96,30 @@ def _corpus() -> list[Family]:
         for _ in range(POOLS["random"]["stop_cases"])
     ]
     return [
+        *_deep_families(POOLS["deep"]),
         _family("merges", "single-result", [{"toolInput": tool, "results": [r]} for r in singles]),
         _family("merges", "random-lists", random_merges),
         _family("stops", "same-answer-both-times", same_both_times),
         _family("stops", "random-hooks", random_stops),
+    ]
+
+
+def _deep_families(depths: dict[str, int]) -> list[Family]:
+    """Nesting deeper than Python's recursion limit (JSON.parse has none), written as text:
+    the json module itself cannot build or read it."""
+    nested = "[" * depths["tool_input"] + "]" * depths["tool_input"]
+    padded = '{"decision":"block","reason":"deeply padded","pad":%s}' % (
+        "[" * depths["stdout"] + "]" * depths["stdout"]
+    )
+    result = f'{{"code": 0, "stdout": {json.dumps(padded)}}}'
+    merges = [
+        f'{{"toolInput": {{"nested": {nested}}}, "results": [{result}]}}',
+        f'{{"toolInput": {{}}, "results": [{{"code": 0}}, {result}]}}',
+    ]
+    stops = [f'{{"hook": {{"whenInactive": {result}, "whenActive": {{"code": 0}}}}}}']
+    return [
+        Family("merges", "deep-nesting", tuple(merges)),
+        Family("stops", "deep-nesting", tuple(stops)),
     ]
 
 
@@ -193,8 +213,9 @@ def test_corpus_reaches_every_outcome() -> None:
     decisions, kinds = set(), set()
     for family in CORPUS:
         for text in family.cases:
-            answer = json.loads(_python(family.kind, text))
-            if family.kind == "merges":
+            answer = jsjson.parse(_python(family.kind, text))
+            assert isinstance(answer, dict | list)
+            if isinstance(answer, dict):
                 decisions.add(answer["decision"])
             else:
                 last = answer[-1]
