@@ -17,13 +17,11 @@ import html
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from enum import StrEnum
 from importlib import resources
 from pathlib import Path
 from typing import Final, TypeAlias
 
 from hookcourse.course.labs.logic import python_re_search, python_thinks_name_list
-from hookcourse.grader import apply_arguments, exit_arguments, match_arguments
 from hookcourse.js import json as jsjson
 from hookcourse.js.regex import RegexEngine, regex_error, regex_test
 from hookcourse.js.values import (
@@ -36,30 +34,20 @@ from hookcourse.js.values import (
     strict_equals_number,
 )
 from hookcourse.stages.answers import hook_result, json_output
-from hookcourse.stages.decode import CaseError, member
+from hookcourse.stages.decoding import CaseError, member
 from hookcourse.stages.matcher import MatchBranch, explain_match
 from hookcourse.stages.merge import (
     DEPRECATED_DECISIONS,
     STRENGTH,
-    merge_arguments,
     merge_pre_tool_use,
     read_pre_tool_use,
 )
-from hookcourse.stages.stop_loop import BLOCK, HALT, read_stop, run_stop_loop, stop_arguments
+from hookcourse.stages.registry import STAGES, Exercise, exercise_named, stage_of
+from hookcourse.stages.stop_loop import BLOCK, HALT, read_stop, run_stop_loop, stop_hook
 
 FIXTURES: Final = Path(__file__).resolve().parents[2] / "fixtures"
 
 Arguments: TypeAlias = "tuple[JSValue | Undefined, ...]"
-
-
-class Exercise(StrEnum):
-    """The notebook exercises, named after the function the learner writes."""
-
-    MATCH_HOOK = "match_hook"
-    INTERPRET_EXIT_CODE = "interpret_exit_code"
-    APPLY_PRE_TOOL_USE = "apply_pre_tool_use"
-    MERGE_PRE_TOOL_USE = "merge_pre_tool_use"
-    RUN_STOP_LOOP = "run_stop_loop"
 
 
 class CaseProblem(ValueError):
@@ -187,8 +175,9 @@ def _stop_family(arguments: Arguments) -> str:
     raw, cap = arguments
     if not isinstance(raw, dict) or not isinstance(cap, int):
         return "stop"
-    hook = {key: hook_result(raw[key]) for key in ("whenInactive", "whenActive")}
-    turns = run_stop_loop(*stop_arguments({"hook": raw, "cap": cap}))
+    parsed = stop_hook(raw)
+    hook = {"whenInactive": parsed.when_inactive, "whenActive": parsed.when_active}
+    turns = run_stop_loop(parsed, cap)
     read = {key: read_stop(answer) for key, answer in hook.items()}
     outputs = {key: json_output(answer.stdout) or {} for key, answer in hook.items()}
     if any(o.get("continue") is False and o.get("decision") == "block" for o in outputs.values()):
@@ -218,18 +207,6 @@ def _stop_family(arguments: Arguments) -> str:
     if len(turns) > 1 and read["whenInactive"] != read["whenActive"]:
         return "flag-after-block"
     return "stop"  # the same blocking answer both times always reaches the cap
-
-
-def _raw_merge_arguments(case: JSValue) -> Arguments:
-    """The case file's ``(results, toolInput)`` as written, once the page's checks pass."""
-    merge_arguments(case)
-    return (member(case, "results"), member(case, "toolInput"))
-
-
-def _raw_stop_arguments(case: JSValue) -> Arguments:
-    """The case file's ``hook`` as written, and ``cap ?? 8`` as a whole number."""
-    _, cap = stop_arguments(case)
-    return (member(case, "hook"), cap)
 
 
 # -- what a learner's function returned, as JSON -----------------------------------------------
@@ -271,48 +248,21 @@ def _as_list_of(item: Callable[[object], JSValue], what: str) -> Callable[[objec
 
 
 @dataclass(frozen=True)
-class _Spec:
-    stage: str
-    case_key: str
-    expected_key: str
-    arguments: Callable[[JSValue], Arguments]
+class _Grading:
+    """How the checks read one exercise: its case families (hint keys) and its return value."""
+
     family: Callable[[Arguments], str]
     result: Callable[[object], JSValue]
 
 
-_SPECS: Final = {
-    Exercise.MATCH_HOOK: _Spec(
-        "matcher-and-dispatch", "cases", "matches", match_arguments, _match_family, _as_boolean
+_GRADING: Final = {
+    "match_hook": _Grading(_match_family, _as_boolean),
+    "interpret_exit_code": _Grading(_exit_family, _as_object("block, warn, reason")),
+    "apply_pre_tool_use": _Grading(
+        _apply_family, _as_object("allowed, input, injectedContext, reason")
     ),
-    Exercise.INTERPRET_EXIT_CODE: _Spec(
-        "matcher-and-dispatch",
-        "exitCases",
-        "exits",
-        exit_arguments,
-        _exit_family,
-        _as_object("block, warn, reason"),
-    ),
-    Exercise.APPLY_PRE_TOOL_USE: _Spec(
-        "decide-and-modify",
-        "cases",
-        "effects",
-        apply_arguments,
-        _apply_family,
-        _as_object("allowed, input, injectedContext, reason"),
-    ),
-    Exercise.MERGE_PRE_TOOL_USE: _Spec(
-        "merge-decisions",
-        "cases",
-        "merged",
-        _raw_merge_arguments,
-        _merge_family,
-        _as_object("decision, reason, input, contexts"),
-    ),
-    Exercise.RUN_STOP_LOOP: _Spec(
-        "stop-loop",
-        "cases",
-        "loops",
-        _raw_stop_arguments,
+    "merge_pre_tool_use": _Grading(_merge_family, _as_object("decision, reason, input, contexts")),
+    "run_stop_loop": _Grading(
         _stop_family,
         _as_list_of(
             _as_object("stopHookActive, continues, reason, capped"),
@@ -390,8 +340,8 @@ def load_cases(
     exercise: Exercise, fixtures: Path = FIXTURES
 ) -> tuple[list[FixtureCase], list[str]]:
     """The exercise's cases from the seed fixture and every ``extra/<name>`` one, and problems."""
-    spec = _SPECS[exercise]
-    stage = fixtures / spec.stage
+    stage = fixtures / stage_of(exercise).slug
+    case_key, output_key = exercise.case_key, exercise.output_key
     if not (stage / "case.json").is_file():
         return [], [f"no fixtures at {stage}: open the notebook from the hookcourse checkout"]
     extras = sorted(p for p in (stage / "extra").glob("*") if (p / "case.json").is_file())
@@ -405,22 +355,20 @@ def load_cases(
         except CaseProblem as problem:
             problems.append(str(problem))
             continue
-        inputs = member(case_file, spec.case_key)
-        outputs = member(expected_file, spec.expected_key)
+        inputs = member(case_file, case_key)
+        outputs = member(expected_file, output_key)
         if isinstance(inputs, Undefined) and isinstance(outputs, Undefined):
             continue
         if not isinstance(inputs, list) or not isinstance(outputs, list):
-            problems.append(f"{name}: {spec.case_key} and {spec.expected_key} must both be lists")
+            problems.append(f"{name}: {case_key} and {output_key} must both be lists")
             continue
         if len(inputs) != len(outputs):
-            problems.append(
-                f"{name}: {len(inputs)} {spec.case_key} but {len(outputs)} {spec.expected_key}"
-            )
+            problems.append(f"{name}: {len(inputs)} {case_key} but {len(outputs)} {output_key}")
             continue
         for index, (case, expected) in enumerate(zip(inputs, outputs, strict=True)):
-            where = f"{name} {spec.case_key}[{index}]"
+            where = f"{name} {case_key}[{index}]"
             try:
-                cases.append(FixtureCase(where, spec.arguments(case), expected))
+                cases.append(FixtureCase(where, exercise.decode(case), expected))
             except CaseError as error:
                 problems.append(f"{where}: {error.problem}")
     return cases, problems
@@ -447,7 +395,7 @@ class CaseOutcome:
 
 def run_case(exercise: Exercise, fn: Callable[..., object], case: FixtureCase) -> CaseOutcome:
     """Call ``fn`` on one case (with its own copy of the arguments) and judge the result."""
-    spec = _SPECS[exercise]
+    spec = _GRADING[exercise.function]
     family = spec.family(case.arguments)
     try:
         returned = fn(*copy.deepcopy(case.arguments))
@@ -582,39 +530,40 @@ def check(
     exercise: Exercise | str, fn: Callable[..., object], fixtures: Path = FIXTURES
 ) -> CheckResult:
     """Run ``fn`` over every fixture case of ``exercise`` and report; never raises."""
-    names = [member.value for member in Exercise]
-    if exercise not in names:
+    chosen = exercise if isinstance(exercise, Exercise) else exercise_named(str(exercise))
+    if chosen is None:
+        names = [e.function for stage in STAGES for e in stage.exercises]
         problem = f"no exercise named {exercise!r}; choose one of {', '.join(names)}"
         return CheckResult(str(exercise), (), (problem,))
-    chosen = Exercise(exercise)
+    name = chosen.function
     if not callable(fn):
-        problem = f"pass your function itself, e.g. check({chosen.value!r}, {chosen.value})"
-        return CheckResult(chosen.value, (), (f"{problem}; got {fn!r}",))
+        problem = f"pass your function itself, e.g. check({name!r}, {name})"
+        return CheckResult(name, (), (f"{problem}; got {fn!r}",))
     cases, problems = load_cases(chosen, fixtures)
     outcomes = tuple(run_case(chosen, fn, case) for case in cases)
-    return CheckResult(chosen.value, outcomes, tuple(problems))
+    return CheckResult(name, outcomes, tuple(problems))
 
 
 def check_matcher(fn: Callable[..., object], fixtures: Path = FIXTURES) -> CheckResult:
     """Check a learner's ``match_hook(matcher, tool_name)``."""
-    return check(Exercise.MATCH_HOOK, fn, fixtures)
+    return check("match_hook", fn, fixtures)
 
 
 def check_exit_code(fn: Callable[..., object], fixtures: Path = FIXTURES) -> CheckResult:
     """Check a learner's ``interpret_exit_code(code, stderr)``."""
-    return check(Exercise.INTERPRET_EXIT_CODE, fn, fixtures)
+    return check("interpret_exit_code", fn, fixtures)
 
 
 def check_apply(fn: Callable[..., object], fixtures: Path = FIXTURES) -> CheckResult:
     """Check a learner's ``apply_pre_tool_use(output, tool_input)``."""
-    return check(Exercise.APPLY_PRE_TOOL_USE, fn, fixtures)
+    return check("apply_pre_tool_use", fn, fixtures)
 
 
 def check_merge(fn: Callable[..., object], fixtures: Path = FIXTURES) -> CheckResult:
     """Check a learner's ``merge_pre_tool_use(results, tool_input)``."""
-    return check(Exercise.MERGE_PRE_TOOL_USE, fn, fixtures)
+    return check("merge_pre_tool_use", fn, fixtures)
 
 
 def check_stop(fn: Callable[..., object], fixtures: Path = FIXTURES) -> CheckResult:
     """Check a learner's ``run_stop_loop(hook, cap)``."""
-    return check(Exercise.RUN_STOP_LOOP, fn, fixtures)
+    return check("run_stop_loop", fn, fixtures)

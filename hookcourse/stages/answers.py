@@ -11,7 +11,7 @@ from __future__ import annotations
 from hookcourse.js import json as jsjson
 from hookcourse.js.values import Undefined, js_trim_start
 from hookcourse.record import Record
-from hookcourse.stages.decode import CaseError, describe_value, member
+from hookcourse.stages.decoding import CaseError, describe_value, member
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

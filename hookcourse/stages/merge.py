@@ -12,7 +12,7 @@ from __future__ import annotations
 from hookcourse.js.values import UNDEFINED, Undefined, strict_equals_number
 from hookcourse.record import Record
 from hookcourse.stages.answers import HookResult, hook_result, json_output
-from hookcourse.stages.decode import CaseError, describe_value, member
+from hookcourse.stages.decoding import CaseError, describe_value, member
 from hookcourse.stages.verdicts import block_reason
 
 TYPE_CHECKING = False
@@ -127,8 +127,11 @@ def merge_pre_tool_use(results: Sequence[HookResult], tool_input: JSValue) -> Me
     return Merged(decision, reason, chosen, contexts)
 
 
-def merge_arguments(case: JSValue) -> tuple[list[HookResult], JSValue]:
-    """``(c.results, c.toolInput)`` from a case file's case; CaseError where the page says so."""
+def merge_arguments(case: JSValue) -> tuple[list[JSValue], JSValue]:
+    """``(c.results, c.toolInput)`` as the case file writes them, once the page's checks pass.
+
+    Raises CaseError for exactly the invalid inputs the page names.
+    """
     results = member(case, "results")
     if not isinstance(results, list):
         raise CaseError(
@@ -143,10 +146,21 @@ def merge_arguments(case: JSValue) -> tuple[list[HookResult], JSValue]:
             "the case has no toolInput",
             'give the case a "toolInput" (any JSON value, e.g. {"command": "ls"})',
         )
+    hook_results(results)
+    return results, tool_input
+
+
+def hook_results(results: Sequence[JSValue]) -> list[HookResult]:
+    """A case's ``results`` as HookResults; CaseError (with its index) for one that is not."""
     read: list[HookResult] = []
     for index, result in enumerate(results):
         try:
             read.append(hook_result(result))
         except CaseError as error:
             raise error.inside("results", index) from None
-    return read, tool_input
+    return read
+
+
+def merge_case(results: Sequence[JSValue], tool_input: JSValue) -> Merged:
+    """``mergePreToolUse(c.results, c.toolInput)`` on a case's results as written."""
+    return merge_pre_tool_use(hook_results(results), tool_input)

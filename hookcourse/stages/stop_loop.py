@@ -11,11 +11,12 @@ from __future__ import annotations
 from hookcourse.js.values import Undefined, js_number, js_trim, strict_equals_number
 from hookcourse.record import Record
 from hookcourse.stages.answers import HookResult, hook_result, json_output
-from hookcourse.stages.decode import CaseError, describe_value, member
+from hookcourse.stages.decoding import CaseError, describe_value, member
 from hookcourse.stages.verdicts import block_reason
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import Final
 
     from hookcourse.js.values import JSValue
@@ -101,7 +102,7 @@ def run_stop_loop(hook: StopHook, cap: int = DEFAULT_CAP) -> list[StopTurn]:
         active = True
 
 
-def _answer(hook: dict[str, JSValue], key: str) -> HookResult:
+def _answer(hook: Mapping[str, JSValue], key: str) -> HookResult:
     if key not in hook:
         raise CaseError(
             ("hook", key),
@@ -129,14 +130,28 @@ def _cap(value: JSValue | Undefined) -> int:
     )
 
 
-def stop_arguments(case: JSValue) -> tuple[StopHook, int]:
-    """``(c.hook, c.cap ?? 8)`` from a case file's case; CaseError where the page says so."""
-    hook = member(case, "hook")
+def stop_hook(hook: JSValue | Undefined) -> StopHook:
+    """A case's ``hook`` as a StopHook; CaseError where the page calls it invalid."""
     if not isinstance(hook, dict):
         raise CaseError(
             "hook",
             f"hook must be an object, got {describe_value(hook)}",
             'write it as {"whenInactive": {"code": 0}, "whenActive": {"code": 0}}',
         )
-    stop_hook = StopHook(_answer(hook, "whenInactive"), _answer(hook, "whenActive"))
-    return stop_hook, _cap(member(case, "cap"))
+    return StopHook(_answer(hook, "whenInactive"), _answer(hook, "whenActive"))
+
+
+def stop_arguments(case: JSValue) -> tuple[JSValue, int]:
+    """``(c.hook, c.cap ?? 8)``: the hook as the case file writes it, the cap as a whole number.
+
+    Raises CaseError for exactly the invalid inputs the page names.
+    """
+    hook = member(case, "hook")
+    stop_hook(hook)  # validates; a hook that passes is an object
+    assert isinstance(hook, dict)
+    return hook, _cap(member(case, "cap"))
+
+
+def stop_case(hook: JSValue, cap: int) -> list[StopTurn]:
+    """``runStopLoop(c.hook, cap)`` on a case's hook as written."""
+    return run_stop_loop(stop_hook(hook), cap)

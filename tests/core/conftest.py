@@ -25,12 +25,14 @@ from typing import Any
 
 import pytest
 
+from hookcourse.stages.registry import STAGES
+
 REPO = Path(__file__).resolve().parents[2]
 ORACLE_DIR = REPO / "tests" / "oracle"
 ORACLE_PROGRAM = ORACLE_DIR / "program.mjs"
 PROGRAM = REPO / "your_program.sh"
 FIXTURES = REPO / "fixtures"
-STAGE_COMMANDS: dict[str, str] = json.loads((ORACLE_DIR / "stages.json").read_text())
+STAGE_COMMANDS: dict[str, str] = {stage.slug: stage.command for stage in STAGES}
 # The course's JavaScript reference runs on Node 20; newer engines accept ES2025 syntax.
 REFERENCE_NODE = "node v20."
 

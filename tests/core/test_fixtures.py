@@ -88,9 +88,10 @@ BAD_INPUTS = [
         "$.cases[0].matcher",
     ),
     BadInput(
-        "stderr-missing-when-read",
+        # stderr is optional (stderr ?? ""), but a present non-string one is still trimmed.
+        "stderr-array-when-read",
         "hook-match",
-        b'{"cases": [], "exitCases": [{"code": 0}, {"code": 2}]}',
+        b'{"cases": [], "exitCases": [{"code": 0}, {"code": 2, "stderr": []}]}',
         "$.exitCases[1].stderr",
     ),
     BadInput(
@@ -100,9 +101,9 @@ BAD_INPUTS = [
         "$.exitCases[0].stderr",
     ),
     BadInput(
-        "stderr-null-code-string",
+        "stderr-false-code-string",
         "hook-match",
-        b'{"cases": [], "exitCases": [{"code": "0", "stderr": null}]}',
+        b'{"cases": [], "exitCases": [{"code": "0", "stderr": false}]}',
         "$.exitCases[0].stderr",
     ),
     BadInput(

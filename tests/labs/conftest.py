@@ -15,9 +15,11 @@ from pathlib import Path
 
 import pytest
 
+from hookcourse.stages.registry import STAGES
+
 ROOT = Path(__file__).resolve().parents[2]
 ORACLE = ROOT / "tests" / "oracle" / "program.mjs"
-COMMANDS = {"matcher-and-dispatch": "hook-match", "decide-and-modify": "hook-apply"}
+COMMANDS = {stage.slug: stage.command for stage in STAGES}
 
 WriteStage = Callable[[str, dict[str, object]], Path]
 

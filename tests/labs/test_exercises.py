@@ -10,7 +10,6 @@ import pytest
 
 from hookcourse import solutions
 from hookcourse.course.exercises import (
-    Exercise,
     check,
     check_apply,
     check_exit_code,
@@ -22,6 +21,7 @@ from hookcourse.course.exercises import (
 from hookcourse.js.regex import RegexEngine, regex_test
 from hookcourse.js.values import UNDEFINED, is_nullish, js_trim, strict_equals_number
 from hookcourse.stages import effects, matcher, verdicts
+from hookcourse.stages.registry import STAGES, Exercise, exercise_named
 
 WriteStage = Callable[[str, dict[str, object]], Path]
 
@@ -336,12 +336,21 @@ def starter(*_: object) -> object:
     raise NotImplementedError("write it")
 
 
-@pytest.mark.parametrize("exercise", list(Exercise))
+EXERCISES = [exercise for stage in STAGES for exercise in stage.exercises]
+
+
+def exercise(function: str) -> Exercise:
+    found = exercise_named(function)
+    assert found is not None
+    return found
+
+
+@pytest.mark.parametrize("exercise", EXERCISES, ids=[e.function for e in EXERCISES])
 def test_the_starter_shows_not_yet(exercise: Exercise) -> None:
     result = check(exercise, starter)
     assert result.not_yet and not result.passed
     expected = (
-        f"{exercise.value}: not yet. Your function still raises NotImplementedError: "
+        f"{exercise.function}: not yet. Your function still raises NotImplementedError: "
         "write its body, then run this cell again."
     )
     assert repr(result) == expected
@@ -383,7 +392,7 @@ def test_extra_fixture_folders_are_read_and_their_problems_reported(
     (extra / "broken").mkdir()
     (extra / "broken" / "case.json").write_text("{cases: []}")
     (extra / "broken" / "expected.json").write_text("{}")
-    cases, problems = load_cases(Exercise.MATCH_HOOK, matcher_fixtures)
+    cases, problems = load_cases(exercise("match_hook"), matcher_fixtures)
     assert cases[-1].where == "extra/good cases[0]"
     assert problems == [
         "extra/broken/case.json is not valid JSON "
@@ -406,23 +415,24 @@ def test_html_rendering_escapes_what_the_learner_returned(matcher_fixtures: Path
 
 
 @pytest.mark.parametrize(
-    ("exercise", "stage"),
+    ("function", "stage"),
     [
-        (Exercise.MATCH_HOOK, "matcher"),
-        (Exercise.INTERPRET_EXIT_CODE, "matcher"),
-        (Exercise.APPLY_PRE_TOOL_USE, "apply"),
+        ("match_hook", "matcher"),
+        ("interpret_exit_code", "matcher"),
+        ("apply_pre_tool_use", "apply"),
     ],
 )
 def test_every_family_has_a_hint_and_every_hint_a_family(
-    exercise: Exercise, stage: str, matcher_fixtures: Path, apply_fixtures: Path
+    function: str, stage: str, matcher_fixtures: Path, apply_fixtures: Path
 ) -> None:
-    cases, _ = load_cases(exercise, matcher_fixtures if stage == "matcher" else apply_fixtures)
-    families = {run_case(exercise, starter, case).family for case in cases}
-    assert families == set(hints()[exercise.value])
+    chosen = exercise(function)
+    cases, _ = load_cases(chosen, matcher_fixtures if stage == "matcher" else apply_fixtures)
+    families = {run_case(chosen, starter, case).family for case in cases}
+    assert families == set(hints()[function])
 
 
 def test_the_repository_fixtures_include_the_seed_cases(repo_root: Path) -> None:
-    cases, problems = load_cases(Exercise.MATCH_HOOK)
+    cases, problems = load_cases(exercise("match_hook"))
     assert problems == []
     assert [case.where for case in cases[:4]] == [f"case.json cases[{i}]" for i in range(4)]
     assert (repo_root / "fixtures" / "matcher-and-dispatch" / "case.json").is_file()

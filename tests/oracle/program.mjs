@@ -22,7 +22,8 @@ import { hookStop } from "./stop-loop.mjs";
 const programs = {
   "hook-match": (c) => ({
     matches: c.cases.map((x) => matchHook(x.matcher, x.tool)),
-    exits: c.exitCases.map((x) => interpretExitCode(x.code, x.stderr)),
+    // The seed's exitCases are { code, stderr? }: a missing stderr reads as "".
+    exits: c.exitCases.map((x) => interpretExitCode(x.code, x.stderr ?? "")),
   }),
   "hook-apply": (c) => ({
     effects: c.cases.map((x) => applyPreToolUse(x.output, x.input)),

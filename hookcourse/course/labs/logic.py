@@ -16,7 +16,7 @@ from typing import Final
 from hookcourse.js import json as jsjson
 from hookcourse.js.regex import engine_dependent
 from hookcourse.js.values import UNDEFINED, JSValue, Undefined, is_js_number
-from hookcourse.stages.decode import describe_value
+from hookcourse.stages.decoding import describe_value
 from hookcourse.stages.effects import HookEffect, apply_pre_tool_use
 from hookcourse.stages.matcher import MatchBranch, RuleSet, explain_match
 from hookcourse.stages.verdicts import ExitVerdict, interpret_exit_code

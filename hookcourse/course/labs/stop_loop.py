@@ -19,8 +19,8 @@ from hookcourse.course.labs.real_hooks import fire_commands
 from hookcourse.engine.outcome import DEFAULT_STOP_BLOCK_CAP
 from hookcourse.js import json as jsjson
 from hookcourse.js.values import JSValue
-from hookcourse.stages.decode import CaseError
-from hookcourse.stages.stop_loop import StopTurn, run_stop_loop, stop_arguments
+from hookcourse.stages.decoding import CaseError
+from hookcourse.stages.stop_loop import StopTurn, stop_arguments, stop_case
 
 STOP_PAYLOAD: Final = Path(__file__).resolve().parents[3] / "fixtures" / "payloads" / "Stop.json"
 
@@ -59,12 +59,11 @@ def stop_readout(inactive: AnswerBoxes, active: AnswerBoxes, cap_text: str = "8"
             "whenActive": _answer(active, "later answer"),
         }
         cap = read_json_box(cap_text, "cap", "8") if cap_text.strip() else None
-        stop_hook, whole_cap = stop_arguments({"hook": hook, "cap": cap})
+        turns = stop_case(*stop_arguments({"hook": hook, "cap": cap}))
     except BoxError as error:
         return error.readout
     except CaseError as error:
         return unreadable_box("cap", error.problem, error.fix)
-    turns = run_stop_loop(stop_hook, whole_cap)
     rows = [("timeline", timeline(turns))]
     for number, turn in enumerate(turns, 1):
         flag = "true" if turn.stop_hook_active else "false"
