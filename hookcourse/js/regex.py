@@ -15,6 +15,12 @@ JavaScript engines that matter here:
   units first). So ``.`` matches one half of an emoji, as in JavaScript, and a
   class range that spans surrogates, such as ``[\\u0000-\\uffff]``, is split
   into its parts below, inside and above the surrogate block.
+* Inside a ``(?i:...)`` group (Bun only), regress folds case by its own tables, not by
+  the non-Unicode ``Canonicalize`` JavaScript uses: it matches U+017F (long s) with
+  ``s`` and U+212A (Kelvin sign) with ``k``, for instance. JavaScriptCore keeps each of
+  the few code units where the two differ to itself, so in a pattern with such a group
+  those units get stand-ins too (after the surrogates'), which no case mapping touches,
+  and ``\\W`` inside a class is spelled out without the original units.
 * Node 20 (V8) predates ES2025: it rejects modifier groups ``(?i:...)`` and
   duplicate group names. Bun (JavaScriptCore), which Claude Code ships on,
   accepts both, as regress does.
@@ -28,7 +34,10 @@ from hookcourse.record import Choice
 
 TYPE_CHECKING = False  # typing, enum, re and functools would triple the grader's cold start
 if TYPE_CHECKING:
-    from typing import ClassVar, Final
+    from typing import ClassVar, Final, TypeAlias
+
+    # (pattern, engine) -> (compiled regex or None, SyntaxError text or None, its stand-ins)
+    _Compiled: TypeAlias = tuple[regress.Regex | None, str | None, "_StandIns"]
 
 
 class RegexEngine(Choice):
@@ -49,26 +58,27 @@ class _Invalid(Exception):
 
 _SURROGATE_FIRST: Final = 0xD800
 _SURROGATE_LAST: Final = 0xDFFF
-_BMP_AFTER_SURROGATES: Final = 0xE000
 # Stand-in for surrogate unit u: chr(_STAND_IN + u - 0xD800), in Supplementary Private Use
 # Area-A. After the rewrite no other astral code point is left, so it cannot collide.
 _STAND_IN: Final = 0xF0000
+# The code units regress folds to other units under (?i:...) and JavaScriptCore does not
+# (Bun 1.4.5 against regress 2026.9.1, every BMP unit compared: tests/oracle/case_exceptions.py).
+_CASE_EXCEPTIONS: Final = (
+    "00df 0131 017f 019b 0264 0390 03b0 03f4 1c89-1c8a 1e9e 1f80-1faf 1fb3 1fbc 1fc3 1fcc "
+    "1fd3 1fe3 1ff3 1ffc 2126 212a-212b a7cb-a7cf a7d2-a7d5 a7da-a7dc fb05-fb06"
+)
+_CASE_STAND_IN: Final = _STAND_IN + _SURROGATE_LAST + 1 - _SURROGATE_FIRST
 _HEX: Final = frozenset("0123456789abcdefABCDEF")
 _DIGITS: Final = frozenset("0123456789")
 _OCTAL: Final = frozenset("01234567")
 _CLASS_ESCAPES: Final = frozenset("dDwWsS")
 _CONTROL_ESCAPES: Final = {"b": 8, "t": 9, "n": 10, "v": 11, "f": 12, "r": 13, "-": 45}
+_WORD_RANGES: Final = ((0x30, 0x39), (0x41, 0x5A), (0x5F, 0x5F), (0x61, 0x7A))
 _CACHE_LIMIT: Final = 4096
-# (pattern, engine) -> (compiled regex, None) or (None, SyntaxError text)
-_compiled: dict[tuple[str, str], tuple[regress.Regex | None, str | None]] = {}
 
 
 def _is_surrogate(unit: int) -> bool:
     return _SURROGATE_FIRST <= unit <= _SURROGATE_LAST
-
-
-def _stand_in(unit: int) -> str:
-    return chr(_STAND_IN + unit - _SURROGATE_FIRST)
 
 
 def _code_units(ch: str) -> list[int]:
@@ -80,17 +90,118 @@ def _code_units(ch: str) -> list[int]:
     return [0xD800 + (point >> 10), 0xDC00 + (point & 0x3FF)]
 
 
-def _unit_text(unit: int) -> str:
-    """How regress is shown one code unit: itself, or its stand-in if it is a surrogate."""
-    return _stand_in(unit) if _is_surrogate(unit) else chr(unit)
+class _StandIns:
+    """The code units regress is shown as stand-ins, for one compiled pattern: every
+    surrogate, and the case exceptions when part of the pattern can ignore case (other
+    patterns keep those units as they are, so they pay nothing for them)."""
+
+    __slots__ = ("_bmp", "case", "first", "last", "runs")
+
+    def __init__(self, case_exceptions: str) -> None:
+        runs = [(_SURROGATE_FIRST, _SURROGATE_LAST, _STAND_IN)]
+        stand_in = _CASE_STAND_IN
+        for item in case_exceptions.split():
+            first, _, last = item.partition("-")
+            low, high = int(first, 16), int(last or first, 16)
+            runs.append((low, high, stand_in))
+            stand_in += high - low + 1
+        # Each run of mapped units: (first unit, last unit, first stand-in), in order.
+        self.runs = tuple(sorted(runs))
+        self.case = {
+            unit: chr(stand_in + unit - first)
+            for first, last, stand_in in runs[1:]
+            for unit in range(first, last + 1)
+        }
+        self.first, self.last = self.runs[0][0], self.runs[-1][1]
+        self._bmp: dict[int, str] = {}  # str.translate table for BMP text, built on first use
+
+    def is_mapped(self, unit: int) -> bool:
+        return _is_surrogate(unit) or unit in self.case
+
+    def unit_text(self, unit: int) -> str:
+        """How regress is shown one code unit: itself, or its stand-in."""
+        if _is_surrogate(unit):
+            return chr(_STAND_IN + unit - _SURROGATE_FIRST)
+        return self.case.get(unit) or chr(unit)
+
+    def text(self, text: str) -> str:
+        """``text`` as regress should see it: one code point per UTF-16 code unit."""
+        # Pure ASCII is the common case and str.isascii() is a single C call.
+        if text.isascii():
+            return text
+        if max(text) <= "\uffff":  # one unit per character: translate runs in C
+            if not self._bmp:
+                self._bmp.update(
+                    (unit, self.unit_text(unit))
+                    for first, last, _ in self.runs
+                    for unit in range(first, last + 1)
+                )
+            return text.translate(self._bmp)
+        return "".join(self.unit_text(unit) for ch in text for unit in _code_units(ch))
+
+    def range_text(self, low: int, high: int) -> str:
+        """A class range over code units, as regress ranges over code points and
+        stand-ins: the parts between mapped runs as they are, the mapped parts as
+        stand-in ranges."""
+        parts = []
+        for first, last, stand_in in self.runs:
+            if last < low or first > high:
+                continue
+            if low < first:
+                parts.append(f"\\u{low:04x}-\\u{first - 1:04x}")
+            inner_high = min(high, last)
+            start, end = stand_in + max(low, first) - first, stand_in + inner_high - first
+            parts.append(f"{chr(start)}-{chr(end)}")
+            low = inner_high + 1
+        if low <= high:
+            parts.append(f"\\u{low:04x}-\\u{high:04x}")
+        return "".join(parts)
+
+    def non_word_class(self) -> str:
+        """``\\W`` as class contents. With case exceptions it is spelled out, every unit
+        that is not a word character with the mapped ones as stand-ins: under (?i:...)
+        regress adds the case partners of a class's members, and the original long s and
+        Kelvin sign would bring in ``s`` and ``k``, which JavaScript does not."""
+        if not self.case:
+            return "\\W"
+        parts, low = [], 0
+        for first, last in _WORD_RANGES:
+            parts.append(self.range_text(low, first - 1))
+            low = last + 1
+        parts.append(self.range_text(low, 0xFFFF))
+        return "".join(parts)
 
 
-def _to_code_units(text: str) -> str:
-    """``text`` as regress should see it: one code point per UTF-16 code unit."""
-    # Pure ASCII is the common case and str.isascii() is a single C call.
-    if text.isascii():
-        return text
-    return "".join(_unit_text(unit) for ch in text for unit in _code_units(ch))
+_SURROGATES_ONLY: Final = _StandIns("")
+_WITH_CASE_EXCEPTIONS: Final = _StandIns(_CASE_EXCEPTIONS)
+_compiled: dict[tuple[str, str], _Compiled] = {}
+
+
+def _may_ignore_case(pattern: str, engine: str) -> bool:
+    """True when ``pattern`` may hold a ``(?i...:`` modifier group, which only Bun takes."""
+    if engine != RegexEngine.BUN:
+        return False
+    start = pattern.find("(?")
+    while start >= 0:
+        end = start + 2
+        while end < len(pattern) and pattern[end] in "ims":
+            end += 1
+        if "i" in pattern[start + 2 : end]:
+            return True
+        start = pattern.find("(?", end)
+    return False
+
+
+class _Context:
+    """What the pre-pass knows of the whole pattern while it rewrites one piece of it."""
+
+    __slots__ = ("captures", "engine", "named", "units")
+
+    def __init__(self, pattern: str, engine: str) -> None:
+        self.named, self.captures = _capture_groups(pattern)
+        self.engine = engine
+        may_ignore_case = _may_ignore_case(pattern, engine)
+        self.units = _WITH_CASE_EXCEPTIONS if may_ignore_case else _SURROGATES_ONLY
 
 
 def _quantifier_at(pattern: str, index: int) -> bool:
@@ -140,8 +251,9 @@ def _opens_named_group(pattern: str, index: int) -> bool:
     return pattern.startswith("(?<", index) and pattern[index + 3 : index + 4] not in ("=", "!")
 
 
-def _named_groups(pattern: str) -> dict[str, list[int]]:
-    """Each group name outside classes, with the numbers of the groups that carry it."""
+def _capture_groups(pattern: str) -> tuple[dict[str, list[int]], int]:
+    """Each group name outside classes, with the numbers of the groups that carry it,
+    and the number of capturing groups."""
     groups: dict[str, list[int]] = {}
     count = 0
     in_class = False
@@ -161,7 +273,7 @@ def _named_groups(pattern: str) -> dict[str, list[int]]:
             count += 1
             groups.setdefault(_group_name(pattern, i + 3) or "", []).append(count)
         i += 1
-    return groups
+    return groups, count
 
 
 class _Atom:
@@ -175,18 +287,28 @@ class _Atom:
         self.dash = dash  # an unescaped "-", which can make a range
 
 
-def _literal_atoms(ch: str, prefix: str = "") -> list[_Atom]:
-    units = _code_units(ch)
-    atoms = [_Atom(_unit_text(unit), unit) for unit in units]
+def _literal_atoms(ch: str, units: _StandIns, prefix: str = "") -> list[_Atom]:
+    atoms = [_Atom(units.unit_text(unit), unit) for unit in _code_units(ch)]
     atoms[0].text = prefix + atoms[0].text
     return atoms
 
 
-def _class_escape(pattern: str, i: int, named: bool) -> tuple[list[_Atom], int]:
+def _octal_escape(pattern: str, i: int) -> tuple[int, int]:
+    """The Annex B legacy octal escape at ``pattern[i]`` (at most \\377) and where it ends."""
+    end = i + 2
+    longest = i + (4 if pattern[i + 1] in "0123" else 3)
+    while end < longest and end < len(pattern) and pattern[end] in _OCTAL:
+        end += 1
+    return int(pattern[i + 1 : end], 8), end
+
+
+def _class_escape(pattern: str, i: int, context: _Context) -> tuple[list[_Atom], int]:
     """The atoms of the escape at ``pattern[i]`` inside a class, and where it ends."""
     if i + 1 >= len(pattern):
         raise _Invalid("\\ at end of pattern")
     escaped = pattern[i + 1]
+    if escaped == "W":
+        return [_Atom(context.units.non_word_class(), None)], i + 2
     if escaped in _CLASS_ESCAPES:
         return [_Atom(pattern[i : i + 2], None)], i + 2
     if escaped in _CONTROL_ESCAPES:
@@ -203,34 +325,19 @@ def _class_escape(pattern: str, i: int, named: bool) -> tuple[list[_Atom], int]:
         value = _hex_at(pattern, i + 2, count)
         if value is None:  # without the u flag, \x4 and \u{41} start with a plain x or u
             return [_Atom(escaped, ord(escaped))], i + 2
-        text = _stand_in(value) if _is_surrogate(value) else pattern[i : i + 2 + count]
+        mapped = context.units.is_mapped(value)
+        text = context.units.unit_text(value) if mapped else pattern[i : i + 2 + count]
         return [_Atom(text, value)], i + 2 + count
-    if escaped in _OCTAL:  # Annex B legacy octal: at most \377
-        end = i + 2
-        longest = i + (4 if escaped in "0123" else 3)
-        while end < longest and end < len(pattern) and pattern[end] in _OCTAL:
-            end += 1
-        unit = int(pattern[i + 1 : end], 8)
-        return [_Atom(f"\\x{unit:02x}", unit)], end
-    if escaped == "k" and named:
+    if escaped in _OCTAL:
+        unit, end = _octal_escape(pattern, i)
+        mapped = context.units.is_mapped(unit)
+        return [_Atom(context.units.unit_text(unit) if mapped else f"\\x{unit:02x}", unit)], end
+    if escaped == "k" and context.named:
         raise _Invalid("Invalid escape")
-    return _literal_atoms(escaped, prefix="\\"), i + 2  # an identity escape
+    return _literal_atoms(escaped, context.units, prefix="\\"), i + 2  # an identity escape
 
 
-def _split_range(low: int, high: int) -> str:
-    """A class range over code units, as regress ranges over code points and stand-ins."""
-    parts = []
-    if low < _SURROGATE_FIRST:
-        parts.append(f"\\u{low:04x}-\\u{min(high, _SURROGATE_FIRST - 1):04x}")
-    inner_low, inner_high = max(low, _SURROGATE_FIRST), min(high, _SURROGATE_LAST)
-    if inner_low <= inner_high:
-        parts.append(f"{_stand_in(inner_low)}-{_stand_in(inner_high)}")
-    if high >= _BMP_AFTER_SURROGATES:
-        parts.append(f"\\u{max(low, _BMP_AFTER_SURROGATES):04x}-\\u{high:04x}")
-    return "".join(parts)
-
-
-def _char_class(pattern: str, i: int, named: bool) -> tuple[str, int]:
+def _char_class(pattern: str, i: int, context: _Context) -> tuple[str, int]:
     """The class opening at ``pattern[i]``, rewritten for regress, and where it ends."""
     j = i + 1
     opener = "[^" if pattern.startswith("^", j) else "["
@@ -239,12 +346,12 @@ def _char_class(pattern: str, i: int, named: bool) -> tuple[str, int]:
     # In JavaScript "[]" and "[^]" are complete classes: the first "]" always closes.
     while j < len(pattern) and pattern[j] != "]":
         if pattern[j] == "\\":
-            more, j = _class_escape(pattern, j, named)
+            more, j = _class_escape(pattern, j, context)
         else:
             more = (
                 [_Atom("\\-", ord("-"), dash=True)]  # escaped: regress must not join neighbours
                 if pattern[j] == "-"
-                else _literal_atoms(pattern[j])
+                else _literal_atoms(pattern[j], context.units)
             )
             j += 1
         atoms.extend(more)
@@ -262,10 +369,10 @@ def _char_class(pattern: str, i: int, named: bool) -> tuple[str, int]:
                 parts.append(f"{low.text}\\-{high.text}")
             elif low.unit > high.unit:
                 raise _Invalid("Range out of order in character class")
-            elif high.unit < _SURROGATE_FIRST or low.unit > _SURROGATE_LAST:
+            elif high.unit < context.units.first or low.unit > context.units.last:
                 parts.append(f"{low.text}-{high.text}")
             else:
-                parts.append(_split_range(low.unit, high.unit))
+                parts.append(context.units.range_text(low.unit, high.unit))
             continue
         parts.append(low.text)
         k += 1
@@ -310,7 +417,20 @@ def _check_bun_reference_text(pattern: str, i: int) -> None:
         first, i = False, end
 
 
-def _escape(pattern: str, i: int, named: dict[str, list[int]], engine: str) -> tuple[str, int]:
+def _legacy_octal_unit(pattern: str, i: int, captures: int) -> tuple[int, int] | None:
+    """The unit and end of ``\\1``..``\\377`` at ``i`` when it is an Annex B octal escape,
+    not a back-reference (its decimal value exceeds the number of capturing groups)."""
+    if pattern[i + 1] not in "1234567":
+        return None
+    end = i + 1
+    while end < len(pattern) and pattern[end] in _DIGITS:
+        end += 1
+    if int(pattern[i + 1 : end]) <= captures:
+        return None
+    return _octal_escape(pattern, i)
+
+
+def _escape(pattern: str, i: int, context: _Context) -> tuple[str, int]:
     """The escape at ``pattern[i]`` outside classes, rewritten for regress, and where it ends."""
     if i + 1 >= len(pattern):
         return "\\", i + 1  # regress reports the dangling backslash
@@ -321,10 +441,18 @@ def _escape(pattern: str, i: int, named: dict[str, list[int]], engine: str) -> t
         unit = _hex_at(pattern, i + 2, 4)
         if unit is None:  # without the u flag, \u{41} and \u12 start with a plain u
             return "u", i + 2
-        return (_stand_in(unit) if _is_surrogate(unit) else pattern[i : i + 6]), i + 6
-    if escaped == "k" and named and pattern.startswith("<", i + 2):
+        mapped = context.units.is_mapped(unit)
+        return (context.units.unit_text(unit) if mapped else pattern[i : i + 6]), i + 6
+    if context.units.case:  # \xdf and \337 spell the sharp s, a case exception
+        value = _hex_at(pattern, i + 2, 2) if escaped == "x" else None
+        if value is not None and context.units.is_mapped(value):
+            return context.units.unit_text(value), i + 4
+        octal = _legacy_octal_unit(pattern, i, context.captures)
+        if octal is not None and context.units.is_mapped(octal[0]):
+            return context.units.unit_text(octal[0]), octal[1]
+    if escaped == "k" and context.named and pattern.startswith("<", i + 2):
         end = pattern.find(">", i + 3)
-        numbers = named.get(_group_name(pattern, i + 3) or "", [])
+        numbers = context.named.get(_group_name(pattern, i + 3) or "", [])
         if end > 0 and len(numbers) > 1:
             # A name shared by groups in different alternatives (ES2025): at most one of
             # them takes part in a match, and a reference to a group that did not is
@@ -333,9 +461,9 @@ def _escape(pattern: str, i: int, named: dict[str, list[int]], engine: str) -> t
             return "(?:" + "".join(f"\\{number}" for number in numbers) + ")", end + 1
         if end > 0:  # a named reference: the name is copied as written, like the group's
             return pattern[i : end + 1], end + 1
-    if escaped == "k" and engine == RegexEngine.BUN and pattern.startswith("<", i + 2):
+    if escaped == "k" and context.engine == RegexEngine.BUN and pattern.startswith("<", i + 2):
         _check_bun_reference_text(pattern, i + 3)
-    return "\\" + _to_code_units(escaped), i + 2
+    return "\\" + context.units.text(escaped), i + 2
 
 
 def _group_opening(pattern: str, i: int, engine: str, names: set[str]) -> tuple[str, int]:
@@ -356,40 +484,38 @@ def _group_opening(pattern: str, i: int, engine: str, names: set[str]) -> tuple[
     return "(?", i + 2
 
 
-def _prepass(pattern: str, engine: str) -> str:
+def _prepass(pattern: str, context: _Context) -> str:
     """The pattern regress should compile; raises _Invalid where JavaScript throws."""
-    named = _named_groups(pattern)
     out: list[str] = []
     names: set[str] = set()
+    as_units = context.units.text
     i = 0
     while i < len(pattern):
         ch = pattern[i]
         if ch == "\\":
-            text, i = _escape(pattern, i, named, engine)
+            text, i = _escape(pattern, i, context)
         elif ch == "[":
-            text, i = _char_class(pattern, i, bool(named))
+            text, i = _char_class(pattern, i, context)
         elif ch == "(" and pattern.startswith("(?", i):
-            text, i = _group_opening(pattern, i, engine, names)
+            text, i = _group_opening(pattern, i, context.engine, names)
         else:
-            text, i = _to_code_units(ch), i + 1
+            text, i = as_units(ch), i + 1
         out.append(text)
     return "".join(out)
 
 
-def _compile(pattern: str, engine: str) -> tuple[regress.Regex | None, str | None]:
+def _compile(pattern: str, engine: str) -> _Compiled:
     key = (pattern, engine)
     found = _compiled.get(key)
     if found is not None:
         return found
+    context = _Context(pattern, engine)
     try:
-        result: tuple[regress.Regex | None, str | None] = (
-            regress.Regex(_prepass(pattern, engine)),
-            None,
-        )
+        result: _Compiled = (regress.Regex(_prepass(pattern, context)), None, context.units)
     except _Invalid as error:
-        result = (None, str(error))
+        result = (None, str(error), context.units)
     except Exception as error:  # RegressError, or a pattern regress cannot take as text
-        result = (None, str(error).strip() or type(error).__name__)
+        result = (None, str(error).strip() or type(error).__name__, context.units)
     if len(_compiled) >= _CACHE_LIMIT:
         _compiled.clear()
     _compiled[key] = result
@@ -403,11 +529,11 @@ def regex_error(pattern: str, engine: str) -> str | None:
 
 def regex_test(pattern: str, subject: str, engine: str) -> bool:
     """``new RegExp(pattern).test(subject)``; a pattern that does not compile gives False."""
-    regex = _compile(pattern, engine)[0]
+    regex, _, units = _compile(pattern, engine)
     if regex is None:
         return False
     try:
-        return regex.find(_to_code_units(subject)) is not None
+        return regex.find(units.text(subject)) is not None
     except Exception:  # defensive: regress refusing a subject must not escape as a traceback
         return False
 

@@ -16,6 +16,7 @@ import os
 import random
 import re
 import shutil
+import string
 import struct
 import subprocess
 from collections.abc import Callable
@@ -24,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import regress
 
 from hookcourse.stages.registry import STAGES
 
@@ -182,6 +184,33 @@ CORPUS = load_corpus()
 
 
 @dataclass(frozen=True)
+class HarvestedCorpus:
+    """tests/oracle/test262_regex.json: test262's flag-less patterns, each with subjects."""
+
+    commit: str
+    license: str
+    pairs: tuple[tuple[str, str], ...]  # every (pattern, subject), each once
+    patterns: frozenset[str]
+    parse_negative: frozenset[str]  # patterns from tests whose source must be a SyntaxError
+
+    @classmethod
+    def load(cls) -> HarvestedCorpus:
+        data = json.loads((ORACLE_DIR / "test262_regex.json").read_text(encoding="utf-8"))
+        pairs: dict[tuple[str, str], None] = {}  # ordered set
+        for entry in data["files"]:
+            subjects = dict.fromkeys([*entry["subjects"], *data["generic_subjects"]])
+            pairs.update(dict.fromkeys((p, s) for p in entry["patterns"] for s in subjects))
+        negative = (p for e in data["files"] if e.get("negative") for p in e["patterns"])
+        return cls(
+            data["commit"],
+            data["license"],
+            tuple(pairs),
+            frozenset(p for e in data["files"] for p in e["patterns"]),
+            frozenset(negative),
+        )
+
+
+@dataclass(frozen=True)
 class FixtureCase:
     """A fixture folder (case.json + expected.json) and the stage command that reads it."""
 
@@ -244,7 +273,11 @@ def run_batch(command: list[str], families: list[Family], programs: list[tuple[s
     parts = [f'"{kind}": [' + ",\n".join(cases) + "]" for kind, cases in lists.items()]
     parts.append(f'"regexes": {json_text(regexes)}')
     parts.append(f'"programs": {json_text(program_list)}')
-    request = "{" + ",\n".join(parts) + "}"
+    return oracle_batch(command, "{" + ",\n".join(parts) + "}")
+
+
+def oracle_batch(command: list[str], request: str) -> Any:
+    """The oracle's answer to one batch REQUEST (see program.mjs), in one process."""
     done = subprocess.run(
         [*command, str(ORACLE_PROGRAM), "batch"],
         input=request.encode("utf-8"),
@@ -296,22 +329,153 @@ def corpus_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 @pytest.fixture(scope="session")
 def node_oracle(corpus_files: dict[str, Path]) -> OracleRun:
     """node's answers for the corpus, the corpus case files and every fixture's case.json."""
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("node is not on PATH: the JavaScript oracle cannot run")
     programs = [(f.command, corpus_files[f.id]) for f in CORPUS]
     programs += [(c.command, c.folder / "case.json") for c in fixture_cases()]
-    return split_answers(CORPUS, run_batch([node], CORPUS, programs), programs)
+    return split_answers(CORPUS, run_batch([node_binary()], CORPUS, programs), programs)
 
 
 @pytest.fixture(scope="session")
 def bun_oracle() -> OracleRun:
     """Bun's answers (Claude Code's engine); skipped when no bun binary is available."""
+    families = [f for f in CORPUS if f.kind == "matches"]
+    return split_answers(families, run_batch([bun_binary()], families, []), [])
+
+
+def node_binary() -> str:
+    """node on PATH; the test skips (and so fails under CI) without one."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not on PATH: the JavaScript oracle cannot run")
+    return node
+
+
+def bun_binary() -> str:
+    """HOOKCOURSE_BUN or bun on PATH (scripts/test.sh installs it from npm)."""
     bun = os.environ.get("HOOKCOURSE_BUN") or shutil.which("bun")
     if bun is None:
         pytest.skip("no bun: set HOOKCOURSE_BUN or put bun on PATH to check the claude-code engine")
-    families = [f for f in CORPUS if f.kind == "matches"]
-    return split_answers(families, run_batch([bun], families, []), [])
+    return bun
+
+
+@pytest.fixture(scope="session")
+def test262() -> HarvestedCorpus:
+    return HarvestedCorpus.load()
+
+
+def _regex_run(command: list[str], pairs: tuple[tuple[str, str], ...]) -> OracleRun:
+    """One oracle process answering ``pairs``; its answers are under regexes["pairs"]."""
+    regexes = [{"pattern": p, "subject": s} for p, s in pairs]
+    answer = oracle_batch(command, f'{{"regexes": {json_text(regexes)}}}')
+    return OracleRun(answer["runtime"], {}, {"pairs": answer["regexes"]}, {})
+
+
+@pytest.fixture(scope="session")
+def test262_node(test262: HarvestedCorpus) -> OracleRun:
+    """node's new RegExp(p) validity and .test(s) for every test262 pair."""
+    return _regex_run([node_binary()], test262.pairs)
+
+
+@pytest.fixture(scope="session")
+def test262_bun(test262: HarvestedCorpus) -> OracleRun:
+    """Bun's (Claude Code's runtime) answers for every test262 pair."""
+    return _regex_run([bun_binary()], test262.pairs)
+
+
+def _case_groups() -> tuple[list[list[str]], set[str]]:
+    """Groups of BMP characters that some case mapping relates (Python's upper, lower and
+    casefold, single characters only, and raw regress's (?i:...) for each of
+    hookcourse.js.regex's case exceptions), and the exceptions themselves."""
+    from hookcourse.js.regex import _WITH_CASE_EXCEPTIONS
+
+    units = [u for u in range(0x10000) if not 0xD800 <= u <= 0xDFFF]
+    parent = {u: u for u in units}
+
+    def root(u: int) -> int:
+        while parent[u] != u:
+            u = parent[u]
+        return u
+
+    def join(a: int, b: int) -> None:
+        parent[root(a)] = root(b)
+
+    for u in units:
+        for mapped in (chr(u).upper(), chr(u).lower(), chr(u).casefold()):
+            if len(mapped) == 1 and ord(mapped) in parent:
+                join(u, ord(mapped))
+    text = "".join(map(chr, units))
+    data = text.encode()  # regress reports UTF-8 byte ranges
+    for unit in _WITH_CASE_EXCEPTIONS.case:
+        for form in (f"(?i:\\u{unit:04x})", f"(?i:[\\u{unit:04x}])"):
+            for match in regress.Regex(form).find_iter(text):
+                join(unit, ord(data[match.range()].decode()))
+    groups: dict[int, list[str]] = {}
+    for u in units:
+        groups.setdefault(root(u), []).append(chr(u))
+    return [g for g in groups.values() if len(g) > 1], set(map(chr, _WITH_CASE_EXCEPTIONS.case))
+
+
+# Case-insensitive and \\W forms checked against every character near a case exception.
+_FOLD_FORMS = (
+    r"(?i:\w)",
+    r"(?i:\W)",
+    r"(?i:[\w])",
+    r"(?i:[\W])",
+    r"(?i:[^\w])",
+    r"(?i:[^\W])",
+    r"(?i:[\W\d])",
+    r"(?i:[\W-z])",
+    r"(?i:\b)",
+    r"\W",
+    r"[\W]",
+    r"[^\W]",
+    r"\xdf",
+    r"\337",
+    r"(a)\337",
+    r"[\337]",
+    r"[\xdf]",
+    r"(?i:\xdf)",
+    r"(?i:[\xc0-\xff])",
+    r"(?i:[\u0100-\u0200])",
+    r"(?i:[a-z])",
+    r"(?i:[^a-z])",
+    r"(?i:[\u1f00-\u1fff])",
+    r"[\u0000-\uffff]",
+    r"[\u00e0-\u2200]",
+    r"(?i:[^\u0100-\u0200])",
+)
+
+
+def case_fold_pairs() -> tuple[tuple[str, str], ...]:
+    """Every character of a case group against (?i:c), (?i:[c]), (?i:[^c]) and a
+    back-reference to c for each c in the group, and _FOLD_FORMS against the characters
+    of the groups that hold a case exception, ASCII letters and digits."""
+    groups, exceptions = _case_groups()
+    pairs: dict[tuple[str, str], None] = {}  # ordered set
+    for group in groups:
+        for c in group:
+            escape = f"\\u{ord(c):04x}"
+            for x in group:
+                pairs[f"(?i:{escape})", x] = pairs[f"(?i:[{escape}])", x] = None
+                pairs[f"(?i:[^{escape}])", x] = pairs[f"({escape})(?i:\\1)", c + x] = None
+    near = [c for g in groups if exceptions.intersection(g) for c in g]
+    subjects = dict.fromkeys([*near, *string.ascii_letters, *string.digits, "_", " "])
+    pairs.update(dict.fromkeys((form, s) for form in _FOLD_FORMS for s in subjects))
+    return tuple(pairs)
+
+
+@pytest.fixture(scope="session")
+def case_fold() -> tuple[tuple[str, str], ...]:
+    return case_fold_pairs()
+
+
+@pytest.fixture(scope="session")
+def case_fold_node(case_fold: tuple[tuple[str, str], ...]) -> OracleRun:
+    return _regex_run([node_binary()], case_fold)
+
+
+@pytest.fixture(scope="session")
+def case_fold_bun(case_fold: tuple[tuple[str, str], ...]) -> OracleRun:
+    return _regex_run([bun_binary()], case_fold)
 
 
 @dataclass(frozen=True)

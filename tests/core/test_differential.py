@@ -3,13 +3,14 @@
 Each family is compared twice: through the Python functions (match_hook,
 interpret_exit_code, apply_pre_tool_use, and the regex engine under them) and
 through the real ./your_program.sh on a generated case file. Node answers the
-course profile; Bun, when present, answers the claude-code engine profile.
+course profile; Bun answers the claude-code engine profile. test262's own RegExp tests, harvested
+into tests/oracle/test262_regex.json, are a second regex corpus for both profiles.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -48,11 +49,11 @@ def _engine_rows_allowed(family: Any, oracle: Any) -> None:
 
 
 def _reference_pairs(
-    family: Any, oracle: Any, answers: list[Any]
+    regex_pairs: Sequence[tuple[str, str]], oracle: Any, answers: list[Any]
 ) -> list[tuple[tuple[str, str], Any]]:
-    """The family's regex pairs with the oracle's answers, minus engine-dependent patterns
-    when the oracle is not the reference engine (those are checked on the reference only)."""
-    pairs = list(zip(family.regex_pairs(), answers, strict=True))
+    """The regex pairs with the oracle's answers, minus engine-dependent patterns when
+    the oracle is not the reference engine (those are checked on the reference only)."""
+    pairs = list(zip(regex_pairs, answers, strict=True))
     if oracle.is_reference_node:
         return pairs
     return [(pair, answer) for pair, answer in pairs if not engine_dependent(pair[0])]
@@ -135,7 +136,8 @@ def test_match_hook_agrees_with_node(match_family: Any, node_oracle: Any) -> Non
 def test_regex_engine_agrees_with_node(match_family: Any, node_oracle: Any) -> None:
     """new RegExp(p) validity and .test(s) under the course profile (RegexEngine.NODE)."""
     _engine_rows_allowed(match_family, node_oracle)
-    pairs = _reference_pairs(match_family, node_oracle, node_oracle.regexes[match_family.id])
+    answers = node_oracle.regexes[match_family.id]
+    pairs = _reference_pairs(match_family.regex_pairs(), node_oracle, answers)
     rows = _regex_disagreements(pairs, RegexEngine.NODE, "JS")
     _assert_agree(f"regex_test/regex_error (node) on {match_family.id}", rows, len(pairs))
 
@@ -241,3 +243,55 @@ def test_engine_dependent_flags_exactly_where_node_and_bun_differ(
                 f"pattern={_shown(pattern)}: engines differ {differs}, flagged {not differs}"
             )
     _assert_agree(f"engine_dependent on {match_family.id}", rows, len(seen))
+
+
+def test_test262_harvest_is_recorded_with_its_source(test262: Any) -> None:
+    assert len(test262.commit) == 40 and set(test262.commit) <= set("0123456789abcdef")
+    assert "BSD License" in test262.license and "Ecma International" in test262.license
+    assert len(test262.patterns) >= 700 and len(test262.parse_negative) >= 100
+    assert len(test262.pairs) >= 30000
+
+
+def _profile_agrees(
+    title: str, pairs: Sequence[tuple[str, str]], run: Any, engine: RegexEngine
+) -> None:
+    """Validity and test() of every pair under ``engine`` against what ``run`` answered."""
+    answers = run.regexes["pairs"]
+    if engine == RegexEngine.NODE:
+        checked = _reference_pairs(pairs, run, answers)
+    else:
+        checked = list(zip(pairs, answers, strict=True))
+    rows = _regex_disagreements(checked, engine, run.runtime)
+    _assert_agree(f"{title} under RegexEngine.{engine}", rows, len(checked))
+
+
+def test_course_profile_agrees_with_node_on_test262(test262: Any, test262_node: Any) -> None:
+    _profile_agrees("test262", test262.pairs, test262_node, RegexEngine.NODE)
+
+
+def test_claude_code_profile_agrees_with_bun_on_test262(test262: Any, test262_bun: Any) -> None:
+    _profile_agrees("test262", test262.pairs, test262_bun, RegexEngine.BUN)
+
+
+def test_case_folding_agrees_with_bun(case_fold: Any, case_fold_bun: Any) -> None:
+    """(?i:...) on every character with a case partner, and the case exceptions' stand-ins."""
+    _profile_agrees("case folding", case_fold, case_fold_bun, RegexEngine.BUN)
+
+
+def test_case_folding_agrees_with_node(case_fold: Any, case_fold_node: Any) -> None:
+    """The same pairs under the course profile: Node 20 rejects (?i:...), but \\xdf, \\337
+    and [\\W] go through the stand-ins there too."""
+    _profile_agrees("case folding", case_fold, case_fold_node, RegexEngine.NODE)
+
+
+def test_test262_parse_negative_patterns_throw(
+    test262: Any, test262_node: Any, test262_bun: Any
+) -> None:
+    """The harvest itself: a pattern from a parse-negative test is a SyntaxError in both."""
+    rows = [
+        f"pattern={_shown(pattern)}: {run.runtime} compiles it"
+        for run in (test262_node, test262_bun)
+        for (pattern, _), js in zip(test262.pairs, run.regexes["pairs"], strict=True)
+        if pattern in test262.parse_negative and js["valid"]
+    ]
+    _assert_agree("parse-negative test262 patterns", sorted(set(rows)), len(test262.parse_negative))
