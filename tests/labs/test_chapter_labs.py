@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hookcourse.course.labs import chapter_views
 from hookcourse.course.labs.events import (
@@ -270,3 +272,25 @@ def test_every_view_builds_and_follows_its_controls() -> None:
     stop = chapter_views.stop_lab()
     assert stop.text().startswith("Claude stops after 2")
     assert stop.set(later_code="2", cap="1").startswith("Claude capped after 2")
+
+
+def test_a_hanging_guard_is_stopped_after_its_first_command(tmp_path: Path) -> None:
+    guard = tmp_path / "hang.py"
+    guard.write_text("import time\ntime.sleep(60)\n")
+    report = check_guard(guard)
+    assert not report.passed and "did not finish within 5 s" in report.summary()
+
+
+# -- totality: whatever a learner types into a lab comes back as a readout -----------------------
+
+boxes = st.text(max_size=40) | st.sampled_from(
+    ["2", '"2"', "2.0", "true", "{}", "[", "null", "1e400"]
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(code=boxes, stdout=st.text(max_size=40) | st.just('{"decision": "block"}'), stderr=st.text())
+def test_the_merge_and_stop_labs_never_raise(code: str, stdout: str, stderr: str) -> None:
+    assert merge_readout([(code, stdout, stderr)], code).text()
+    assert stop_readout((code, stdout, stderr), ("0", stdout, stderr), code).text()
+    assert course_format_readout(stdout).text()

@@ -56,6 +56,7 @@ class Verdict:
     exit_code: int | None
     failed: bool  # the guard crashed, timed out or could not start: Claude Code lets it pass
     stderr: str
+    timed_out: bool = False
 
 
 @dataclass(frozen=True)
@@ -211,7 +212,7 @@ def _verdict(argv: Sequence[str], command: str, cwd: str) -> Verdict:
     fired = fire_commands("PreToolUse", [argv], _payload(command), cwd, timeout_s=GUARD_TIMEOUT_S)
     run, reading = fired.executions[0].run, fired.readings[0]
     failed = reading.classification is not Classification.SUCCESS and run.exit_code != 2
-    return Verdict(command, fired.outcome.blocked, run.exit_code, failed, run.stderr)
+    return Verdict(command, fired.outcome.blocked, run.exit_code, failed, run.stderr, run.timed_out)
 
 
 def try_guard(path: str | os.PathLike[str], commands: Sequence[str]) -> str:
@@ -242,6 +243,13 @@ def check_guard(path: str | os.PathLike[str], corpus: Path = CORPUS) -> GuardRep
         first = _verdict(argv, families[0].commands[0], cwd)
         if first.failed and "NotImplementedError" in first.stderr:  # the starter: stop early
             return GuardReport(guard.name, (), not_yet=True)
+        if first.timed_out:  # one hang per command would take minutes: stop early
+            problem = (
+                f"it did not finish within {GUARD_TIMEOUT_S:g} s on {first.command!r}; "
+                "Claude Code would wait for it (600 s by default), then let the call run. "
+                "Does it read stdin exactly once and exit?"
+            )
+            return GuardReport(guard.name, (), problem)
         results = tuple(
             FamilyResult(family, tuple(pool.map(lambda c: _verdict(argv, c, cwd), family.commands)))
             for family in families
