@@ -32,7 +32,7 @@ def test_a_wrong_choice_says_why_and_leaves_the_question_open() -> None:
     text = check.set(choice="A")
     assert text.splitlines() == [
         "A is not it. Try again.",
-        "  A. Edit, Write and MultiEdit: that is re.search's reading: a regex alternation",
+        "  A. Edit, Write and MultiEdit: that is `re.search`'s reading: a regex alternation",
     ]
     assert "color:#b42318" in check.readout.value
     assert "Edit and Write only" not in text  # the answer is not given away
@@ -44,7 +44,7 @@ def test_the_right_choice_shows_every_options_reason() -> None:
     text = check.set(choice="B")
     assert text.splitlines()[0] == "B is right."
     for letter, (option, why) in zip("ABC", OPTIONS, strict=True):
-        assert f"{letter}. {option}: {why.replace('`', '')}" in text
+        assert f"{letter}. {option}: {why}" in text
     assert "color:#067647" in check.readout.value
     assert "<code>Edit|Write</code> is a list of exact names" in check.readout.value
 
@@ -53,7 +53,7 @@ def test_a_quiz_not_yet_run_reads_as_its_question_and_options() -> None:
     plain = quiz("Pick `one`", OPTIONS, answer="C")._repr_mimebundle_()["text/plain"]
     assert plain.splitlines() == [
         "[the quiz: run this cell to use it]",
-        "Pick one",
+        "Pick `one`",
         "  A. Edit, Write and MultiEdit",
         "  B. Edit and Write only",
         "  C. No tool at all",

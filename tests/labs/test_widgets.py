@@ -11,7 +11,14 @@ import pytest
 
 from hookcourse.course.labs.journal import Journal
 from hookcourse.course.labs.logic import run_pre_tool_use_loop
-from hookcourse.course.labs.widgets import Lab, decide_lab, exit_code_lab, matcher_lab
+from hookcourse.course.labs.widgets import (
+    RESTART_NOTE,
+    Lab,
+    answer_lab,
+    decide_lab,
+    exit_code_lab,
+    matcher_lab,
+)
 
 
 def shown(lab: Lab) -> str:
@@ -25,7 +32,12 @@ def shown(lab: Lab) -> str:
 
 @pytest.mark.parametrize(
     ("build", "name"),
-    [(matcher_lab, "matcher lab"), (exit_code_lab, "exit-code lab"), (decide_lab, "decide lab")],
+    [
+        (answer_lab, "answer lab"),
+        (matcher_lab, "matcher lab"),
+        (exit_code_lab, "exit-code lab"),
+        (decide_lab, "decide lab"),
+    ],
 )
 def test_a_lab_not_yet_run_reads_as_its_name_and_readout(
     build: Callable[[], Lab], name: str
@@ -46,6 +58,32 @@ def test_readout_row_labels_never_wrap() -> None:
     page = shown(lab)
     assert "Python re</th>" in page
     assert page.count("<th ") == page.count("white-space:nowrap'>") == len(lab.last.rows)
+
+
+# -- answer lab (notebook 00) -------------------------------------------------------------------
+
+
+def test_answer_lab_reads_the_three_channels_as_claude_code_does() -> None:
+    lab = answer_lab()
+    blocked = lab.text()
+    assert blocked.splitlines()[0] == "Claude Code: blocked: the tool does not run"
+    assert rows(blocked)["reason"] == '"Blocked: no force-push from Claude", shown to Claude'
+    warned = rows(lab.set(code="1", stderr="oops"))
+    assert "non-blocking error; the action goes ahead" in warned["why"]
+    assert warned["user sees"].endswith("Failed with non-blocking status code: oops")
+    answered = lab.set(code="0", stdout='{"decision": "block", "reason": "not on main"}')
+    assert answered.splitlines()[0] == "Claude Code: blocked: the tool does not run"
+    assert rows(answered)["stderr"].startswith("ignored: only exit 2")
+    plain = lab.set(stdout="hello", stderr="")
+    assert "the usual permission rules" in plain.splitlines()[0]
+    assert "debug log only" in rows(plain)["why"]
+
+
+@pytest.mark.parametrize("typed", ["", "two", "-1", "256", "2.0", "\u0662"])
+def test_answer_lab_takes_only_a_real_exit_status(typed: str) -> None:
+    text = answer_lab().set(code=typed)
+    assert text.splitlines()[0] == "The exit code box cannot be read"
+    assert "type a whole number from 0 to 255" in text
 
 
 # -- matcher lab -------------------------------------------------------------------------------
@@ -75,7 +113,7 @@ def test_matcher_lab_flags_python_re_and_engine_differences() -> None:
     lab = matcher_lab()
     text = lab.set(matcher="(?i)bash", tool="Bash")
     assert "does not fire" in text
-    assert "re.search would say True: JavaScript's RegExp is not re" in text
+    assert "re.search would say true: JavaScript's RegExp is not re" in text
     text = lab.set(matcher="(?i:bash)")
     assert "Node 20 and Bun disagree" in text and "does not fire" in text
     assert "fires" in lab.set(rules="claude-code").splitlines()[0]
@@ -197,7 +235,120 @@ def test_core_grader_exercises_and_lab_logic_never_import_ipywidgets() -> None:
         "import hookcourse.grader, hookcourse.course.exercises, hookcourse.solutions\n"
         "import hookcourse.course.labs, hookcourse.course.labs.logic\n"
         "import hookcourse.course.labs.journal, hookcourse.course.labs.question\n"
+        "import hookcourse.course.tryout\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('ipywidgets', 'IPython')))\n"
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert run.stdout.strip() == "[]"
+
+
+# -- the "why" rows and the traps each lab names ------------------------------------------------
+
+
+def rows(text: str) -> dict[str, str]:
+    """A readout's rows by label (the text form: two spaces, label, padding, value)."""
+    found = {}
+    for line in text.splitlines()[1:]:
+        label, _, value = line.strip().partition("  ")
+        found[label] = value.strip()
+    return found
+
+
+def test_matcher_lab_flags_spaces_in_a_name_list_under_course_rules_only() -> None:
+    lab = matcher_lab()
+    course = rows(lab.set(matcher="Edit | Write", tool="Write"))
+    assert course["branch"] == "regex" and course["result"].startswith("false")
+    assert "the spaces make this a regex" in course["spaces"]
+    assert "write Edit|Write" in course["spaces"]
+    claude_code = rows(lab.set(rules="claude-code"))
+    assert claude_code["branch"] == "exact" and "spaces" not in claude_code
+
+
+def test_matcher_lab_flags_an_unanchored_regex_matching_part_of_a_name() -> None:
+    lab = matcher_lab()
+    loose = rows(lab.set(matcher="Edit.*", tool="NotebookEdit"))
+    assert 'matched only part of "NotebookEdit"' in loose["unanchored"]
+    assert "write ^Edit.*$" in loose["unanchored"]
+    assert "unanchored" not in rows(lab.set(tool="EditFile"))
+    either = rows(lab.set(matcher="Edit|Write$", tool="NotebookEdit"))
+    assert "write ^(?:Edit|Write$)$" in either["unanchored"]
+
+
+def test_matcher_lab_says_when_python_re_agrees_and_when_it_does_not() -> None:
+    lab = matcher_lab()
+    agree = rows(lab.set(matcher="mcp__.*", tool="mcp__github__create"))
+    assert agree["Python re"] == "re.search agrees here (true); on other input it may not"
+    names = rows(lab.set(matcher="Edit|Write", tool="MultiEdit"))
+    assert names["Python re"] == "re.search would say true: it reads a regex, not a name list"
+    assert "Python re" not in rows(lab.set(matcher="*", tool="Bash"))
+
+
+def test_matcher_lab_says_the_narrow_tick_box_is_for_claude_code_rules() -> None:
+    lab = matcher_lab()
+    ticked = rows(lab.set(narrow=True))
+    assert "only changes the claude-code rules" in ticked["tick box"]
+    assert "tick box" not in rows(lab.set(rules="claude-code"))
+
+
+@pytest.mark.parametrize(
+    ("code", "stderr", "why"),
+    [
+        ("0", "ignored", "code === 0, so success; stderr is not read"),
+        ("2", "  no  ", "code === 2, so block; the reason is stderr.trim()"),
+        ("2", " \n", 'stderr is blank after trim(), so the reason is the default "hook blocked"'),
+        ("1", "", "code is neither 0 nor 2, so warn; stderr is blank after trim(), so the reason "),
+        ("true", "", "the boolean true is not a number, so code === 0 and code === 2 are false"),
+    ],
+)
+def test_exit_code_lab_says_why(code: str, stderr: str, why: str) -> None:
+    assert why in rows(exit_code_lab().set(code=code, stderr=stderr))["why"]
+
+
+DENY = (
+    '{"hookSpecificOutput": {"hookEventName": "PreToolUse", '
+    '"permissionDecision": "deny", "permissionDecisionReason": "no rm"}}'
+)
+
+
+def test_decide_lab_shows_what_claude_codes_own_format_means() -> None:
+    shown_rows = rows(decide_lab().set(output=DENY, input='{"command": "rm"}'))
+    assert shown_rows["effect"].startswith('{"allowed":true')
+    assert shown_rows["Claude Code"] == 'denies the call, telling Claude "no rm"'
+    assert "the stage does not read hookSpecificOutput, so allowed" in shown_rows["why"]
+    assert "nests them in hookSpecificOutput" in shown_rows["format"]
+
+
+@pytest.mark.parametrize(
+    ("output", "why", "claude_code"),
+    [
+        ('{"decision": "Block"}', 'decision is "Block", not "block": === is exact', "JSON valid"),
+        (
+            '{"updatedInput": {}}',
+            "updatedInput {} is not null or undefined, so ?? keeps it (Python's `or` would drop",
+            "updatedInput means nothing on PreToolUse",
+        ),
+        ('{"additionalContext": ""}', 'additionalContext "" is not null or undefined', ""),
+        ('{"updatedInput": null}', "updatedInput is null, so ?? falls back to the original", ""),
+        ('{"decision": "block"}', 'reason is null or left out, so ?? gives "blocked by hook"', ""),
+        ('{"decision": "allow"}', 'decision is "allow", not "block", so the call is allowed', ""),
+    ],
+)
+def test_decide_lab_says_why(output: str, why: str, claude_code: str) -> None:
+    shown_rows = rows(decide_lab().set(output=output))
+    assert why in shown_rows["why"]
+    assert claude_code.replace("JSON valid", "JSON validation failed") in shown_rows["Claude Code"]
+
+
+# -- a kernel restart ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("build", [answer_lab, matcher_lab, exit_code_lab, decide_lab])
+def test_every_readout_carries_the_restart_note_hidden_until_disconnected(
+    build: Callable[[], Lab],
+) -> None:
+    page = shown(build())
+    assert page.startswith(RESTART_NOTE)
+    # Shown only under ipywidgets' class for a view whose kernel connection is gone.
+    assert ".hookcourse-restart{display:none}" in page
+    assert ".jupyter-widgets-disconnected .hookcourse-restart{display:block" in page
+    assert "run this cell again" in page

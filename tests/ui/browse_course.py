@@ -3,11 +3,14 @@
 tests/ui/test_lab_in_browser.py runs this with a Python that has Playwright (the
 project's environment does not need it):
 
-    python browse_course.py OPENED CHROMIUM SHOTS MATCHER TOOL
+    python browse_course.py OPENED CHROMIUM SHOTS MATCHER TOOL HOOK_OUTPUT
 
 OPENED is the page JupyterLab handed the browser; the script lands on notebook 00,
-opens notebook 01, runs all its cells, then types MATCHER and TOOL into the matcher
-lab. Screenshots go to the folder SHOTS. On any failure it saves failure.png there,
+opens notebook 01, runs all its cells, types MATCHER and TOOL into the matcher lab,
+answers the first quiz wrongly and then rightly, restarts the kernel, and then, as a
+learner coming back would, runs only the lab cell and only the exercise and check
+cells; last it opens notebook 03 and types HOOK_OUTPUT into the decide lab.
+Screenshots go to the folder SHOTS. On any failure it saves failure.png there,
 prints one line on stderr and exits 1.
 """
 
@@ -77,7 +80,32 @@ def type_into(box: Locator, text: str) -> None:
     box.press_sequentially(text, delay=20)
 
 
-def browse(page: Page, opened: str, shots: Path, matcher: str, tool: str) -> dict[str, Any]:
+def restart_kernel(page: Page) -> None:
+    page.locator("li.lm-MenuBar-item", has_text="Kernel").click()
+    page.get_by_role("menuitem", name=re.compile(r"^Restart Kernel…")).first.click()
+    page.locator(".jp-Dialog .jp-mod-accept").click()
+    wait_for_idle_kernel(page)
+
+
+def run_cell(cell: Locator) -> None:
+    """Run one cell as a learner does: click into it, Shift+Enter, wait for its result."""
+    cell.locator(".jp-InputArea-editor").click()
+    cell.press("Shift+Enter")
+    prompt = cell.locator(".jp-InputArea-prompt")
+    expect(prompt).not_to_have_text(re.compile(r"\[\*\]|\[ \]"), timeout=READY_MS)
+
+
+def choose(quiz: Locator, letter: str) -> str:
+    """Click a quiz option by its letter; the feedback the learner then reads."""
+    quiz.locator("label", has_text=re.compile(f"^{letter}\\. ")).click()
+    feedback = quiz.locator(".widget-html").last
+    expect(feedback).to_contain_text(f"{letter} is", timeout=READY_MS)
+    return shown_text(feedback)
+
+
+def browse(
+    page: Page, opened: str, shots: Path, matcher: str, tool: str, hook_output: str
+) -> dict[str, Any]:
     seen: dict[str, Any] = {}
     page.goto(opened)
     expect(page.locator(NOTEBOOK)).to_have_count(1, timeout=READY_MS)
@@ -86,7 +114,7 @@ def browse(page: Page, opened: str, shots: Path, matcher: str, tool: str) -> dic
     page.screenshot(path=shots / "00_opened.png")
 
     origin = urlparse(page.url)
-    page.goto(f"{origin.scheme}://{origin.netloc}/lab/tree/01_matcher_and_dispatch.ipynb")
+    page.goto(f"{origin.scheme}://{origin.netloc}/lab/tree/01_matcher.ipynb")
     wait_for_idle_kernel(page)
     cells = page.locator(f"{NOTEBOOK} .jp-CodeCell")
     lab_cell = cells.filter(has_text="lab = matcher_lab()")
@@ -107,17 +135,60 @@ def browse(page: Page, opened: str, shots: Path, matcher: str, tool: str) -> dic
     expect(readout).to_contain_text(json.dumps(tool), timeout=READY_MS)
     seen["readout_after"] = shown_text(readout)
     lab_cell.screenshot(path=shots / "01_matcher_lab_typed.png")
+
+    quiz = cells.filter(has_text="quiz(").first.locator(".widget-vbox").first
+    quiz.scroll_into_view_if_needed()
+    seen["quiz_wrong"] = choose(quiz, "A")
+    seen["quiz_right"] = choose(quiz, "B")
+    quiz.screenshot(path=shots / "01_quiz_answered.png")
+
+    # A kernel restart: every widget loses its kernel and must say so, not go stale.
+    restart_kernel(page)
+    note = lab.locator(".hookcourse-restart")
+    expect(note).to_be_visible(timeout=READY_MS)
+    seen["restart_note"] = note.inner_text()
+    seen["quiz_note_visible"] = quiz.locator(".hookcourse-restart").is_visible()
+    lab_cell.screenshot(path=shots / "01_matcher_lab_after_restart.png")
+
+    # Coming back after the restart, the learner runs the lab cell alone: it imports what
+    # it uses, so the new lab answers typing.
+    run_cell(lab_cell)
+    fresh = lab_cell.locator(".widget-vbox").first
+    seen["fresh_note_visible"] = fresh.locator(".hookcourse-restart").is_visible()
+    type_into(control(fresh, "tool_name", "text"), "MultiEdit")
+    expect(fresh.locator(".widget-html")).to_contain_text('"MultiEdit"', timeout=READY_MS)
+    seen["fresh_readout"] = shown_text(fresh.locator(".widget-html"))
+
+    # The exercise and its check, run alone after the restart, out of order with the rest.
+    exercise = cells.filter(has_text="def match_hook(")
+    check = cells.filter(has_text="check_matcher(match_hook)")
+    run_cell(exercise)
+    run_cell(check)
+    seen["check_after_restart"] = shown_text(check.locator(".jp-OutputArea-output").first)
+    check.screenshot(path=shots / "01_check_after_restart.png")
+
+    # Notebook 03's decide lab, its cell run alone first thing: Claude Code's own format.
+    page.goto(f"{origin.scheme}://{origin.netloc}/lab/tree/03_decide_modify_inject.ipynb")
+    wait_for_idle_kernel(page)
+    decide_cell = page.locator(f"{NOTEBOOK} .jp-CodeCell").filter(has_text="lab = decide_lab()")
+    run_cell(decide_cell)
+    decide = decide_cell.locator(".widget-vbox").first
+    type_into(control(decide, "hook stdout", "textarea"), hook_output)
+    decide_readout = decide.locator(".widget-html")
+    expect(decide_readout).to_contain_text("denies the call", timeout=READY_MS)
+    seen["decide_readout"] = shown_text(decide_readout)
+    decide_cell.screenshot(path=shots / "03_decide_lab_deny.png")
     return seen
 
 
 def main(argv: list[str]) -> int:
-    opened, chromium, shots_dir, matcher, tool = argv
+    opened, chromium, shots_dir, matcher, tool, hook_output = argv
     shots = Path(shots_dir)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1400, "height": 900})
         try:
-            seen = browse(page, opened, shots, matcher, tool)
+            seen = browse(page, opened, shots, matcher, tool, hook_output)
         except (Error, AssertionError) as error:
             page.screenshot(path=shots / "failure.png")
             first_line = str(error).strip().splitlines()[0]

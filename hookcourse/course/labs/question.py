@@ -21,11 +21,6 @@ def rich(text: str) -> str:
     return _CODE.sub(r"<code>\1</code>", html.escape(text))
 
 
-def plain(text: str) -> str:
-    """Text without its backticks, for places that cannot show code (radio labels)."""
-    return _CODE.sub(r"\1", text)
-
-
 @dataclass(frozen=True)
 class Option:
     """One choice: what it says, why it is right or wrong, and whether it is the answer."""
@@ -36,8 +31,13 @@ class Option:
     right: bool
 
     def label(self) -> str:
-        """The choice as a radio button shows it: ``B. Edit and Write only``."""
-        return f"{self.letter}. {plain(self.text)}"
+        """The choice as plain text, as a radio button shows it: ``B. Edit and Write only``."""
+        text = _CODE.sub(r"\1", self.text)
+        return f"{self.letter}. {text}"
+
+    def html(self) -> str:
+        """The choice as HTML, its code shown as code."""
+        return f"{self.letter}. {rich(self.text)}"
 
 
 @dataclass(frozen=True)
@@ -45,20 +45,19 @@ class Feedback:
     """What the learner sees after choosing: a verdict line and the reasons."""
 
     headline: str
-    reasons: tuple[tuple[str, str], ...] = ()  # (option label, why)
+    reasons: tuple[Option, ...] = ()
     right: bool | None = None  # None: nothing chosen yet
 
     def text(self) -> str:
         """Plain text, for printing and tests."""
-        lines = [self.headline] + [f"  {label}: {plain(why)}" for label, why in self.reasons]
+        lines = [self.headline] + [f"  {option.label()}: {option.why}" for option in self.reasons]
         return "\n".join(lines)
 
     def html(self) -> str:
         """The same as an HTML fragment (green for right, red for wrong, plain before)."""
         colour = {None: "inherit", True: "#067647", False: "#b42318"}[self.right]
         items = "".join(
-            f"<li><b>{html.escape(plain(label))}</b>: {rich(why)}</li>"
-            for label, why in self.reasons
+            f"<li><b>{option.html()}</b>: {rich(option.why)}</li>" for option in self.reasons
         )
         listed = f"<ul style='margin:0.2em 0'>{items}</ul>" if items else ""
         return f"<div><b style='color:{colour}'>{html.escape(self.headline)}</b>{listed}</div>"
@@ -107,10 +106,9 @@ class Question:
             return Feedback("Choose an answer.")
         chosen = self.option(letter)
         if not chosen.right:
-            reason = ((chosen.label(), chosen.why),)
-            return Feedback(f"{letter} is not it. Try again.", reason, False)
-        others = tuple((option.label(), option.why) for option in self.options if not option.right)
-        return Feedback(f"{letter} is right.", ((chosen.label(), chosen.why), *others), True)
+            return Feedback(f"{letter} is not it. Try again.", (chosen,), False)
+        others = tuple(option for option in self.options if not option.right)
+        return Feedback(f"{letter} is right.", (chosen, *others), True)
 
     def html(self) -> str:
         """The question as an HTML fragment (the options are the radio buttons below it)."""
@@ -118,4 +116,4 @@ class Question:
 
     def text(self) -> str:
         """The question and its options as plain text (what a front end without widgets shows)."""
-        return "\n".join([plain(self.prompt), *(f"  {o.label()}" for o in self.options)])
+        return "\n".join([self.prompt, *(f"  {o.label()}" for o in self.options)])

@@ -16,9 +16,11 @@ Usage, in a notebook cell::
 
 ``options`` holds 3 or 4 ``(text, why)`` pairs shown in order as A, B, C, D;
 ``why`` says why that choice is right or wrong (name the trap a wrong choice
-falls into). ``answer`` is the right option's letter. Backticks mark code in the
-question and the reasons. A badly written question raises ``QuestionError``
-when the cell runs, so nbval catches it.
+falls into). ``answer`` is the right option's letter. Backticks mark code: the
+question, the reasons and the feedback show it as code; radio labels drop the
+backticks.
+A badly written question raises ``QuestionError`` when the cell runs, so nbval
+catches it.
 
 The learner picks a radio button: a wrong choice shows its reason and leaves
 the question open; the right one shows every option's reason. Drive it from

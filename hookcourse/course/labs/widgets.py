@@ -12,12 +12,29 @@ from typing import Any, Protocol
 
 import ipywidgets as widgets
 
-from hookcourse.course.labs.logic import Readout, decide_readout, exit_code_readout, matcher_readout
+from hookcourse.course.labs.logic import (
+    answer_readout,
+    decide_readout,
+    exit_code_readout,
+    matcher_readout,
+)
 from hookcourse.stages.matcher import RuleSet
 
 _WIDE: Any = widgets.Layout(width="36em")
 _BOX: Any = widgets.Layout(width="36em", height="7em")
 _LABELS: Any = {"description_width": "9em"}
+
+# After a kernel restart (or when a saved notebook is reopened) the widgets' models lose
+# their kernel, and ipywidgets marks every view with the jupyter-widgets-disconnected class.
+# CSS alone then shows this note and greys the readout, so a lab never silently goes stale.
+RESTART_NOTE: str = (
+    "<style>.hookcourse-restart{display:none}"
+    ".jupyter-widgets-disconnected .hookcourse-restart{display:block;color:#b42318;"
+    "font-weight:bold}"
+    ".jupyter-widgets-disconnected .hookcourse-live{opacity:0.45}</style>"
+    "<div class='hookcourse-restart'>The kernel restarted or stopped, so this no longer "
+    "answers: run this cell again.</div>"
+)
 
 
 class Shown(Protocol):
@@ -53,7 +70,7 @@ class Lab:
         """Recompute from the controls' values and show the result."""
         values = {name: control.value for name, control in self.controls.items()}
         self.last = self.compute(values)
-        self.readout.value = self.last.html()
+        self.readout.value = f"{RESTART_NOTE}<div class='hookcourse-live'>{self.last.html()}</div>"
 
     def set(self, **values: object) -> str:
         """Set controls by name, as a learner would by typing; returns what the lab shows."""
@@ -92,6 +109,22 @@ def _area(description: str, value: str) -> Any:
     return widgets.Textarea(value=value, description=description, layout=_BOX, style=_LABELS)
 
 
+def answer_lab(
+    code: str = "2", stderr: str = "Blocked: no force-push from Claude\n", stdout: str = ""
+) -> Lab:
+    """Type a hook's exit code, stderr and stdout; see what Claude Code does on PreToolUse."""
+    controls = {
+        "code": _text("exit code", code),
+        "stderr": _area("stderr", stderr),
+        "stdout": _area("stdout", stdout),
+    }
+    return Lab(
+        "answer lab",
+        controls,
+        lambda values: answer_readout(values["code"], values["stderr"], values["stdout"]),
+    )
+
+
 def matcher_lab(matcher: str = "Edit|Write", tool: str = "Write") -> Lab:
     """Type a matcher and a tool name; see the branch taken, the result and why."""
     controls = {
@@ -110,7 +143,7 @@ def matcher_lab(matcher: str = "Edit|Write", tool: str = "Write") -> Lab:
         "narrow": _tick("the event is FileChanged or StopFailure"),
     }
 
-    def compute(values: dict[str, Any]) -> Readout:
+    def compute(values: dict[str, Any]) -> Shown:
         controls["matcher"].disabled = values["omitted"]
         chosen = None if values["omitted"] else values["matcher"]
         return matcher_readout(chosen, values["tool"], values["rules"], narrow=values["narrow"])

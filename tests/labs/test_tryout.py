@@ -1,0 +1,37 @@
+"""try_calls, the faded examples' runner: every outcome of a learner's function is a line."""
+
+from __future__ import annotations
+
+from hookcourse.course.tryout import same_value, try_calls
+
+
+def test_a_function_with_blanks_shows_what_came_back_and_what_was_expected() -> None:
+    def block_or_not(code: object) -> object:
+        return {"block": ...}
+
+    text = try_calls(block_or_not, [((2.0,), {"block": True})]).text()
+    assert text.splitlines() == [
+        "✗ block_or_not(2.0) -> {'block': Ellipsis}, expected {'block': True}",
+        "0 of 1 right: fill in the ... blanks, then run both cells",
+    ]
+
+
+def test_a_raising_function_is_a_line_not_a_traceback() -> None:
+    def broken(text: str) -> str:
+        raise TypeError("unsupported operand")
+
+    result = try_calls(broken, [(("a",), "a"), (("b",), "b")])
+    assert result.right == 0
+    assert result.lines[0] == "✗ broken('a') raised TypeError: unsupported operand"
+
+
+def test_all_right_says_so() -> None:
+    text = try_calls(str.strip, [((" a ",), "a")]).text()
+    assert text.splitlines() == ["✓ strip(' a ') -> 'a'", "all 1 right"]
+
+
+def test_values_compare_as_javascript_sees_them() -> None:
+    assert same_value(2, 2.0) and same_value({"a": [1, None]}, {"a": [1.0, None]})
+    assert not same_value(True, 1) and not same_value(1, True) and not same_value(False, 0.0)
+    assert not same_value({"a": 1}, {"a": 1, "b": 2}) and not same_value([1], [1, 1])
+    assert not same_value("1", 1) and not same_value(None, "")
