@@ -294,3 +294,36 @@ def test_the_merge_and_stop_labs_never_raise(code: str, stdout: str, stderr: str
     assert merge_readout([(code, stdout, stderr)], code).text()
     assert stop_readout((code, stdout, stderr), ("0", stdout, stderr), code).text()
     assert course_format_readout(stdout).text()
+
+
+def _function_from(tmp_path: Path, source: str) -> object:
+    """``is_force_push`` defined in a real file, as a notebook cell defines it."""
+    path = tmp_path / "cell.py"
+    path.write_text(source)
+    namespace: dict[str, object] = {}
+    exec(compile(source, str(path), "exec"), namespace)
+    return namespace["is_force_push"]
+
+
+def test_a_learners_function_is_run_as_a_real_hook_script(tmp_path: Path) -> None:
+    teacher = _function_from(
+        tmp_path,
+        "from hookcourse.solutions.force_push_guard import force_reasons\n\n\n"
+        "def is_force_push(command):\n    return bool(force_reasons(command))\n",
+    )
+    report = check_guard(teacher)  # type: ignore[arg-type]
+    assert report.passed and report.summary().startswith("check_guard: is_force_push holds")
+    naive = _function_from(
+        tmp_path, 'def is_force_push(command):\n    return "push --force" in command\n'
+    )
+    assert not check_guard(naive, CORPUS).passed  # type: ignore[arg-type]
+
+
+def test_the_starter_function_says_not_yet_without_running_anything() -> None:
+    def is_force_push(command: str) -> bool:
+        raise NotImplementedError("write is_force_push")
+
+    report = check_guard(is_force_push)
+    assert report.not_yet and report.summary().startswith(
+        "is_force_push: not yet. Your function still raises NotImplementedError"
+    )

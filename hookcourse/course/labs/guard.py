@@ -1,22 +1,25 @@
-"""``check_guard(path)``: a learner's force-push guard, run for real against a corpus of commands.
+"""``check_guard``: a learner's force-push guard, run for real against a corpus of commands.
 
 The corpus (``fixtures/force-push-guard/corpus.json``) holds families of Bash
 commands that must be blocked, false friends that must be allowed, and forms no
-check of the command text can judge. Each command goes to the guard script as a
-real PreToolUse payload through the engine's runner, and the engine decides
+check of the command text can judge. The learner's ``is_force_push(command)`` cell is
+written out as a hook script (or a script is given by path), and each command goes to
+it as a real PreToolUse payload through the engine's runner, and the engine decides
 whether Claude Code would block it, so the check sees what Claude Code would.
 """
 
 from __future__ import annotations
 
 import html
+import inspect
 import json
+import linecache
 import os
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Final
 
@@ -123,7 +126,7 @@ class GuardReport:
             return f"check_guard: cannot run {self.guard}: {self.problem}"
         if self.not_yet:
             return (
-                "check_guard: not yet. Your guard still raises NotImplementedError: "
+                f"{self.guard}: not yet. Your function still raises NotImplementedError: "
                 "write its body, then run this cell again."
             )
         graded = sum(len(r.verdicts) for r in self.families if r.family.expect != BEYOND)
@@ -232,9 +235,65 @@ def try_guard(path: str | os.PathLike[str], commands: Sequence[str]) -> str:
     return "\n".join(lines)
 
 
-def check_guard(path: str | os.PathLike[str], corpus: Path = CORPUS) -> GuardReport:
-    """Run the guard script at ``path`` on every corpus command and report by family."""
-    guard = Path(path)
+# The learner's cell becomes a hook script: this reads the payload, the cell defines the test.
+_SCRIPT_HEAD: Final = "import json\nimport sys\n\n"
+_SCRIPT_TAIL: Final = """
+
+command = json.load(sys.stdin).get("tool_input", {{}}).get("command", "")
+if isinstance(command, str) and {name}(command):
+    print("Blocked: no force-push from Claude", file=sys.stderr)
+    sys.exit(2)
+"""
+
+
+def guard_script(fn: Callable[[str], object]) -> str | None:
+    """A hook script made of the cell that defines ``fn`` (its imports too); None if unknown."""
+    code = getattr(fn, "__code__", None)
+    if code is not None:
+        linecache.checkcache(code.co_filename)  # a file edited since: read it again
+    cell = "".join(linecache.getlines(code.co_filename)) if code is not None else ""
+    if not cell:
+        try:
+            cell = inspect.getsource(fn)
+        except (OSError, TypeError):
+            return None
+    return _SCRIPT_HEAD + cell + _SCRIPT_TAIL.format(name=fn.__name__)
+
+
+def _starter(fn: Callable[[str], object]) -> bool:
+    """True when ``fn`` is still the starter: it raises NotImplementedError."""
+    try:
+        fn("git push --force")
+    except NotImplementedError:
+        return True
+    except Exception:  # the script run will show the learner what went wrong
+        return False
+    return False
+
+
+def check_guard(
+    guard: str | os.PathLike[str] | Callable[[str], object], corpus: Path = CORPUS
+) -> GuardReport:
+    """Run a guard on every corpus command, through the engine's runner, and report by family.
+
+    ``guard`` is a learner's ``is_force_push(command)`` function (its cell is written out
+    as a hook script and run as one) or the path of a guard script.
+    """
+    if callable(guard):
+        name = getattr(guard, "__name__", "guard")
+        if _starter(guard):
+            return GuardReport(name, (), not_yet=True)
+        script = guard_script(guard)
+        if script is None:
+            return GuardReport(name, (), "its source is unknown; define it in a notebook cell")
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / f"{name}.py"
+            path.write_text(script, encoding="utf-8")
+            return replace(_check_script(path, corpus), guard=name)
+    return _check_script(Path(guard), corpus)
+
+
+def _check_script(guard: Path, corpus: Path) -> GuardReport:
     argv = guard_command(guard)
     if isinstance(argv, str):
         return GuardReport(guard.name, (), argv)
