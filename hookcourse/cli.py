@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
-from hookcourse.errors import InputError
+from hookcourse.errors import InputError, visible
 
 if TYPE_CHECKING:
     from hookcourse.engine.settings import SettingsSource
@@ -28,8 +28,10 @@ SOURCES_HELP = "comma-separated subset of user,project,local to read (default: a
 class _Parser(argparse.ArgumentParser):
     """argparse that reports a usage error as one line and exit 1 (2 means 'blocked')."""
 
+    usage_status = BAD_INPUT
+
     def error(self, message: str) -> NoReturn:
-        self.exit(BAD_INPUT, f"{self.prog}: {message}; fix: see `{self.prog} --help`\n")
+        self.exit(self.usage_status, f"{self.prog}: {message}; fix: see `{self.prog} --help`\n")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -93,6 +95,13 @@ def _parser() -> argparse.ArgumentParser:
         help="consecutive Stop blocks allowed before Claude Code overrides them "
         "(default: $CLAUDE_CODE_STOP_HOOK_BLOCK_CAP, else 8; 0 disables the cap)",
     )
+    fire.add_argument(
+        "--permission-mode",
+        metavar="MODE",
+        help="default, acceptEdits, plan, auto, dontAsk or bypassPermissions: the mode the "
+        "permission rules are read in after PreToolUse hooks (default: the "
+        "payload's permission_mode, else permissions.defaultMode, else default)",
+    )
     fire.add_argument("--plugin-root", metavar="DIR", help="value of ${CLAUDE_PLUGIN_ROOT}")
     fire.add_argument("--plugin-data", metavar="DIR", help="value of ${CLAUDE_PLUGIN_DATA}")
     fire.add_argument(
@@ -105,15 +114,48 @@ def _parser() -> argparse.ArgumentParser:
         description="Without NAME, one row per event; with NAME, everything about that event.",
     )
     events.add_argument("name", nargs="?", metavar="NAME", help="one event, such as Stop")
+    validate = commands.add_parser(
+        "validate",
+        help="lint hook settings without running anything",
+        description="Check settings files (and plugin hooks/hooks.json) against the hook "
+        "reference without running anything. Exit status: 0 clean (warnings allowed), 1 an "
+        "error-severity finding, 2 usage.",
+    )
+    validate.usage_status = 2
+    validate.add_argument(
+        "files",
+        nargs="*",
+        metavar="FILE",
+        help="settings files to check (default: the project's .claude/settings.json, "
+        ".claude/settings.local.json and hooks/hooks.json that exist)",
+    )
+    validate.add_argument("--project-dir", metavar="DIR", help="the project (default: .)")
+    validate.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        status = 2 if args.command == "validate" else BAD_INPUT
+        parser.exit(
+            status,
+            f"hookcourse: unrecognized arguments: {' '.join(unknown)}; "
+            "fix: see `hookcourse --help`\n",
+        )
+    if args.command in ("fire", "events", "validate"):
+        from hookcourse.engine.interrupts import install_interrupt_handlers
+
+        install_interrupt_handlers()
     try:
         if args.command == "events":
             return _events(args.name)
+        if args.command == "validate":
+            from hookcourse.engine.validate import run_validate
+
+            return run_validate(args.files, args.project_dir, args.json)
         return _fire(args)
     except InputError as error:
         print(f"hookcourse: {error}", file=sys.stderr)
@@ -177,6 +219,7 @@ def _fire(args: argparse.Namespace) -> int:
         stop_block_cap=cap,
         plugin_root=args.plugin_root,
         plugin_data=args.plugin_data,
+        permission_mode=args.permission_mode,
     )
     report = fire(request)
     if args.strict and report.settings.warnings:
@@ -185,20 +228,17 @@ def _fire(args: argparse.Namespace) -> int:
         print(jsjson.stringify(report.to_json()))
     else:
         for warning in report.warnings:
-            print(f"hookcourse: warning: {warning}", file=sys.stderr)
+            print(visible(f"hookcourse: warning: {warning}"), file=sys.stderr)
         print(report.render())
     return report.exit_status
 
 
 def _read_payload(name: str) -> str:
-    try:
-        if name == "-":
-            return sys.stdin.read()
-        return Path(name).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        where = "stdin" if name == "-" else name
-        reason = getattr(error, "strerror", None) or str(error)
-        raise InputError(where, f"cannot read the payload ({reason})", "check the path") from None
+    from hookcourse.engine.inputs import read_bounded, read_stdin
+
+    if name == "-":
+        return read_stdin().text
+    return read_bounded(name, what="the payload").text
 
 
 def _sources(text: str | None) -> frozenset[SettingsSource]:

@@ -27,6 +27,12 @@ def json_path(steps: Sequence[str | int]) -> str:
     return "".join(parts)
 
 
+def visible(text: str, keep: str = "") -> str:
+    """``text`` with every unprintable character (NUL, escapes, lone surrogates) written as
+    its Python escape, except those in ``keep``: safe to print to any terminal."""
+    return "".join(ch if ch.isprintable() or ch in keep else repr(ch)[1:-1] for ch in text)
+
+
 class InputError(Exception):
     """Input the program cannot process; ``str()`` is the one line a user sees."""
 
@@ -41,4 +47,4 @@ class InputError(Exception):
         location = f"{self.where}: {json_path(self.path)}" if self.path else self.where
         line = f"{location}: {self.problem}; fix: {self.fix}"
         # One line whatever the parts contain: control characters are shown escaped.
-        return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in line)
+        return visible(line)

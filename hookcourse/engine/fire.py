@@ -16,22 +16,44 @@ from __future__ import annotations
 
 import os
 import posixpath
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import TypeAlias
 
-from hookcourse.errors import InputError, json_path
+from hookcourse.errors import InputError, json_path, visible
 from hookcourse.js import json as jsjson
 from hookcourse.js.json import quote
 from hookcourse.js.values import UNDEFINED, JSValue, Undefined, null_if_undefined
-from hookcourse.stages.matcher import RuleSet, explain_match
+from hookcourse.stages.matcher import MatchResult, RuleSet, explain_match
 
+from .bounded_match import bounded_explain
 from .catalogue import EventSpec, common_input_fields, event_spec, load_catalogue
+from .env_file import ENV_FILE_VARIABLE, EnvFileWrites, collect_env_file, make_env_file
 from .outcome import DEFAULT_STOP_BLOCK_CAP, Outcome, merge_readings
 from .permission_rule import CallPlace, RuleCheck, check_rule
+from .permissions import PermissionStep, permission_step
 from .reading import HookReading, read_hook_result
-from .runner import Evaluator, Execution, Job, RunSetting, hook_exports, run_jobs
-from .settings import Handler, MatcherGroup, Settings, SettingsPlaces, load_settings
+from .runner import (
+    ENV_FILE_EVENTS,
+    Evaluator,
+    Execution,
+    Job,
+    RunSetting,
+    hook_exports,
+    run_jobs,
+)
+from .settings import (
+    PERMISSION_MODES,
+    Handler,
+    MatcherGroup,
+    Settings,
+    SettingsPlaces,
+    load_settings,
+)
+from .validate import lint_layers
 
+PERMISSION_EVENT = "PreToolUse"
+"""The event after whose hooks the permission rules are read (reference §8)."""
 NO_MATCHER_SUPPORT = "ignored"
 """The branch reported for a group on an event without matcher support."""
 
@@ -68,13 +90,24 @@ def matcher_subject(spec: EventSpec, payload: Mapping[str, JSValue]) -> JSValue 
     return value
 
 
+Match: TypeAlias = "Callable[[str | None, JSValue | Undefined, bool], MatchResult]"
+
+
+def _explain(matcher: str | None, value: JSValue | Undefined, narrow: bool) -> MatchResult:
+    return explain_match(matcher, value, RuleSet.CLAUDE_CODE, narrow=narrow)
+
+
 def plan_hooks(
     spec: EventSpec,
     groups: Sequence[MatcherGroup],
     payload: Mapping[str, JSValue],
     place: CallPlace,
+    match: Match = _explain,
 ) -> tuple[GroupPlan, ...]:
-    """Which groups match and which of their handlers run (steps 1 and 2 above)."""
+    """Which groups match and which of their handlers run (steps 1 and 2 above).
+
+    ``match`` is the matcher test; ``fire`` passes one bounded in time.
+    """
     subject = matcher_subject(spec, payload)
     seen: dict[tuple[object, ...], Handler] = {}
     plans: list[GroupPlan] = []
@@ -85,9 +118,7 @@ def plan_hooks(
             if group.matcher is None:
                 why = f"{spec.name} has no matcher support: every group fires"
         else:
-            result = explain_match(
-                group.matcher, subject, RuleSet.CLAUDE_CODE, narrow=spec.narrow_exact
-            )
+            result = match(group.matcher, subject, spec.narrow_exact)
             matched, branch, why = result.matched, str(result.branch), result.why
         handlers = (
             tuple(_plan_handler(spec, handler, payload, place, seen) for handler in group.handlers)
@@ -191,18 +222,18 @@ class HookReport:
             "argv": None if self.execution.argv is None else list(self.execution.argv),
             "if": None if handler.if_rule is None else str(handler.if_rule),
             "async": handler.is_async,
-            "timeout_s": self.planned.timeout_s,
-            "exit_code": run.exit_code,
-            "duration_ms": round(self.execution.duration_ms, 1),
-            "timed_out": run.timed_out,
-            "start_error": run.start_error,
-            "http_status": run.http_status,
+            "timeoutSeconds": self.planned.timeout_s,
+            "exitCode": run.exit_code,
+            "durationMs": round(self.execution.duration_ms, 1),
+            "timedOut": run.timed_out,
+            "startError": run.start_error,
+            "httpStatus": run.http_status,
             "evaluator": as_json_value(run.evaluator),
-            "evaluator_missing": run.evaluator_missing,
+            "evaluatorMissing": run.evaluator_missing,
             "stdout": run.stdout,
             "stderr": run.stderr,
             "truncated": list(self.execution.truncated),
-            "finish_order": self.execution.finish_index,
+            "finishOrder": self.execution.finish_index,
             "classification": str(self.reading.classification),
             "how": self.reading.how,
             "reading": self.reading.to_json(),
@@ -234,17 +265,27 @@ class FireReport:
     outcome: Outcome
     cwd: str
     warnings: tuple[str, ...]
+    env_file: EnvFileWrites | None = None
+    """What the hooks wrote to CLAUDE_ENV_FILE, on the events that get one."""
+    permission: PermissionStep | None = None
+    """PreToolUse: the permission rules and mode, read after hooks that did not stop the call."""
+
+    @property
+    def stopped(self) -> bool:
+        """The hooks stopped the action, or a permission rule or mode stopped the call."""
+        return self.outcome.blocked or (self.permission is not None and self.permission.stops)
 
     @property
     def exit_status(self) -> int:
-        """2 when the outcome stops the action, 0 when it goes ahead."""
-        return 2 if self.outcome.blocked else 0
+        """2 when the action is stopped, 0 when it goes ahead."""
+        return 2 if self.stopped else 0
 
     def to_json(self) -> dict[str, JSValue]:
         return {
             "event": self.event,
-            "exit_status": self.exit_status,
+            "exitStatus": self.exit_status,
             "outcome": self.outcome.to_json(),
+            "permission": None if self.permission is None else self.permission.to_json(),
             "hooks": [hook.to_json() for hook in self.hooks],
             "groups": [_group_json(plan) for plan in self.groups],
             "matcher": {
@@ -259,12 +300,25 @@ class FireReport:
                 "notes": list(self.settings.notes),
             },
             "cwd": self.cwd,
+            "envFile": None if self.env_file is None else _env_file_json(self.env_file),
             "warnings": list(self.warnings),
         }
 
     def render(self) -> str:
-        """The human report, one fact a line; warnings are left to the caller (stderr)."""
-        return "\n".join(_render_lines(self))
+        """The human report, one fact a line; warnings are left to the caller (stderr).
+
+        Unprintable characters a hook or payload sent (NUL, terminal escapes, lone
+        surrogates) are shown escaped.
+        """
+        return visible("\n".join(_render_lines(self)), keep="\n")
+
+
+def _env_file_json(writes: EnvFileWrites) -> dict[str, JSValue]:
+    return {
+        "variables": {name: value for name, value in writes.variables},
+        "otherLines": list(writes.other_lines),
+        "notes": list(writes.notes),
+    }
 
 
 def _group_json(plan: GroupPlan) -> dict[str, JSValue]:
@@ -282,7 +336,7 @@ def _group_json(plan: GroupPlan) -> dict[str, JSValue]:
                 "path": json_path(p.handler.origin.path),
                 "handler": p.handler.describe(),
                 "runs": p.runs,
-                "skipped_because": p.skipped_because,
+                "skippedBecause": p.skipped_because,
                 "if": None if p.if_check is None else p.if_check.why,
             }
             for p in plan.handlers
@@ -320,7 +374,20 @@ def _render_lines(report: FireReport) -> list[str]:
                 lines.append(f"    not run: {planned.skipped_because}")
                 continue
             lines.extend(_render_run(by_plan[id(planned)]))
+    lines.extend(_render_env_file(report.env_file))
     lines.extend(_render_outcome(report))
+    return lines
+
+
+def _render_env_file(writes: EnvFileWrites | None) -> list[str]:
+    if writes is None:
+        return []
+    if not writes.variables and not writes.other_lines:
+        return [f"{ENV_FILE_VARIABLE}: the hooks wrote nothing to it"]
+    lines = [f"{ENV_FILE_VARIABLE}: exported before each later Bash command:"]
+    lines.extend(f"  {name}={quote(value)}" for name, value in writes.variables)
+    lines.extend(f"  (not an export line, run as written) {line}" for line in writes.other_lines)
+    lines.extend(f"  note: {note}" for note in writes.notes)
     return lines
 
 
@@ -354,10 +421,13 @@ def _render_run(hook: HookReport) -> list[str]:
 def _render_outcome(report: FireReport) -> list[str]:
     outcome = report.outcome
     state = "blocked" if outcome.blocked else "goes ahead"
+    if report.stopped and not outcome.blocked:
+        state = "stopped by the permission step"
     lines = [f"outcome: {state}; decision {outcome.decision or 'none'}"]
     if outcome.reason is not None:
         lines.append(f"  reason: {outcome.reason}")
     lines.extend(f"  additionalContext: {text}" for text in outcome.additional_context)
+    lines.extend(f"  systemMessage: {text}" for text in outcome.system_messages)
     if not isinstance(outcome.updated_input, Undefined):
         lines.append(f"  updatedInput: {jsjson.stringify(outcome.updated_input)}")
     if not outcome.continue_:
@@ -365,6 +435,14 @@ def _render_outcome(report: FireReport) -> list[str]:
     lines.extend(f"  conflict: {conflict}" for conflict in outcome.conflicts)
     lines.extend(f"  notice: {notice}" for notice in outcome.notices)
     lines.extend(f"  {line}" for line in outcome.explanation)
+    step = report.permission
+    if step is not None:
+        verdict = {"allow": "runs", "ask": "asks the user first", "deny": "stopped"}
+        lines.append(
+            f"permission step (mode {step.mode}): {verdict.get(step.decision, step.decision)}; "
+            f"{step.decided_by}"
+        )
+        lines.extend(f"  matching: {line}" for line in step.considered)
     lines.append(f"exit status {report.exit_status}")
     return lines
 
@@ -386,6 +464,8 @@ class FireRequest:
     plugin_root: str | None = None
     plugin_data: str | None = None
     base_env: Mapping[str, str] | None = None
+    permission_mode: str | None = None
+    """Overrides the payload's permission_mode and the settings' defaultMode."""
 
 
 def read_payload(
@@ -426,6 +506,12 @@ def read_payload(
 def fire(request: FireRequest) -> FireReport:
     """Fire ``request.event``: raises InputError for a bad event, payload or settings file."""
     spec = event_spec(request.event)
+    if request.permission_mode is not None and request.permission_mode not in PERMISSION_MODES:
+        raise InputError(
+            "--permission-mode",
+            f"{quote(request.permission_mode)} is not a permission mode",
+            "use one of " + ", ".join(PERMISSION_MODES),
+        )
     payload, warnings = read_payload(spec, request.payload_text, request.payload_name)
     settings = load_settings(request.places, load_catalogue().keys())
     project_dir = str(request.places.project_dir.resolve())
@@ -433,7 +519,11 @@ def fire(request: FireRequest) -> FireReport:
     cwd = stated_cwd if isinstance(stated_cwd, str) and os.path.isdir(stated_cwd) else project_dir
     home = str(request.places.home) if request.places.home else os.path.expanduser("~")
     plans = plan_hooks(
-        spec, settings.groups_for(spec.name), payload, CallPlace(project_dir, cwd, home)
+        spec,
+        settings.groups_for(spec.name),
+        payload,
+        CallPlace(project_dir, cwd, home),
+        lambda matcher, value, narrow: bounded_explain(matcher, value, narrow=narrow),
     )
     planned = [p for plan in plans for p in plan.handlers if p.runs]
     placeholders, exports = hook_exports(
@@ -448,7 +538,13 @@ def fire(request: FireRequest) -> FireReport:
         evaluator=request.evaluator,
     )
     jobs = [Job(p.handler, p.timeout_s or spec.default_timeout_s(p.handler.type)) for p in planned]
-    executions = run_jobs(jobs, jsjson.stringify(payload), setting)
+    env_file = make_env_file() if spec.name in ENV_FILE_EVENTS and jobs else None
+    try:
+        if env_file is not None:
+            setting = replace(setting, exports={**exports, ENV_FILE_VARIABLE: env_file})
+        executions = run_jobs(jobs, jsjson.stringify(payload), setting)
+    finally:
+        env_writes = collect_env_file(env_file) if env_file is not None else None
     hooks = tuple(
         HookReport(p, execution, read_hook_result(spec, execution.run))
         for p, execution in zip(planned, executions, strict=True)
@@ -465,7 +561,13 @@ def fire(request: FireRequest) -> FireReport:
         stop_block_cap=request.stop_block_cap,
         in_background=len(hooks) - len(finished),
     )
-    all_warnings = (*(str(w) for w in settings.warnings), *warnings)
+    place = CallPlace(project_dir, cwd, home)
+    permission = (
+        _permission_step(request, settings, payload, outcome, place)
+        if spec.name == PERMISSION_EVENT and not outcome.blocked
+        else None
+    )
+    all_warnings = (*(str(finding) for finding in lint_layers(settings.layers)), *warnings)
     return FireReport(
         event=spec.name,
         matcher_field=spec.matcher_field,
@@ -476,4 +578,31 @@ def fire(request: FireRequest) -> FireReport:
         outcome=outcome,
         cwd=cwd,
         warnings=all_warnings,
+        env_file=env_writes,
+        permission=permission,
+    )
+
+
+def _permission_step(
+    request: FireRequest,
+    settings: Settings,
+    payload: Mapping[str, JSValue],
+    outcome: Outcome,
+    place: CallPlace,
+) -> PermissionStep:
+    stated = payload.get("permission_mode")
+    mode = (
+        request.permission_mode
+        or (stated if isinstance(stated, str) and stated in PERMISSION_MODES else None)
+        or settings.default_mode
+        or "default"
+    )
+    tool_name = payload.get("tool_name")
+    return permission_step(
+        outcome.decision,
+        settings.permissions,
+        tool_name if isinstance(tool_name, str) else "",
+        payload.get("tool_input", {}),
+        place,
+        mode,
     )

@@ -76,63 +76,97 @@ def _rank(event: EventSpec, word: str) -> int:
 
 
 @dataclass(frozen=True)
+class _Said:
+    """What one phase of the merge adds to the explanation and to the conflicts."""
+
+    lines: tuple[str, ...] = ()
+    conflicts: tuple[str, ...] = ()
+
+
+Named = Sequence[tuple[str, HookReading]]
+
+
+@dataclass(frozen=True)
 class _Decided:
     word: str | None
     reason: str | None
     reason_to: Recipient | None
+    said: _Said
 
 
-def _decide(
-    event: EventSpec,
-    named: list[tuple[str, HookReading]],
-    explanation: list[str],
-    conflicts: list[str],
-) -> _Decided:
+def _ran(event: EventSpec, readings: Sequence[HookReading], in_background: int) -> _Said:
+    """Phase 1: how many hooks ran and which rule read each."""
+    waited = " that Claude Code waits for" if in_background else ""
+    lines = [
+        f"{len(readings)} hook(s){waited} ran for {event.name}, read in the order they finished."
+        if readings
+        else f"No hook{waited} ran for {event.name}; the action goes ahead."
+    ]
+    if in_background:
+        lines.append(
+            f"{in_background} async hook(s) also ran; their results arrive on the next turn "
+            "and cannot block, so they are not merged."
+        )
+    return _Said(tuple(lines))
+
+
+def _decide(event: EventSpec, named: Named) -> _Decided:
+    """Phase 2: the most restrictive decision wins; every winning reason is kept."""
     decided = [(name, r) for name, r in named if r.decision is not None]
     if not decided:
-        explanation.append("No hook gave a decision.")
-        return _Decided(None, None, None)
+        return _Decided(None, None, None, _Said(("No hook gave a decision.",)))
     word = min((r.decision for _, r in decided if r.decision), key=lambda w: _rank(event, w))
     order = " > ".join(event.precedence) if len(event.precedence) > 1 else ""
+    conflicts = []
     if len({r.decision for _, r in decided}) > 1:
-        said = ", ".join(f"{name} {quote(r.decision or '')}" for name, r in decided)
-        conflicts.append(f"hooks disagreed ({said}); {quote(word)} wins ({order})")
+        words = ", ".join(f"{name} {quote(r.decision or '')}" for name, r in decided)
+        conflicts.append(f"hooks disagreed ({words}); {quote(word)} wins ({order})")
     winners = [(name, r) for name, r in decided if r.decision == word]
     reasons = [r.reason for _, r in winners if r.reason]
     by = ", ".join(name for name, _ in winners)
-    explanation.append(f"Decision {quote(word)} from {by}" + (f" ({order})." if order else "."))
+    lines = [f"Decision {quote(word)} from {by}" + (f" ({order})." if order else ".")]
     if len(reasons) > 1:
-        explanation.append("Every winning hook's reason is kept, one a line, in finish order.")
+        lines.append("Every winning hook's reason is kept, one a line, in finish order.")
     note = event.decision_notes.get(word)
     if note:
-        explanation.append(f"Note: {note}.")
-    return _Decided(word, "\n".join(reasons) or None, winners[0][1].reason_to)
+        lines.append(f"Note: {note}.")
+    said = _Said(tuple(lines), tuple(conflicts))
+    return _Decided(word, "\n".join(reasons) or None, winners[0][1].reason_to, said)
+
+
+def _contexts(readings: Sequence[HookReading]) -> tuple[list[str], _Said]:
+    """Phase 3: every additionalContext is kept, in finish order."""
+    contexts = [r.additional_context for r in readings if r.additional_context is not None]
+    if len(contexts) > 1:
+        return contexts, _Said(
+            (f"All {len(contexts)} additionalContext texts are kept, in order.",)
+        )
+    return contexts, _Said()
 
 
 def _last_wins(
-    what: str,
-    named: list[tuple[str, JSValue | Undefined]],
-    explanation: list[str],
-    conflicts: list[str],
-) -> JSValue | Undefined:
+    what: str, named: Sequence[tuple[str, JSValue | Undefined]]
+) -> tuple[JSValue | Undefined, _Said]:
+    """Phase 4: of several replacements, the last hook to finish wins."""
     given = [(name, value) for name, value in named if not isinstance(value, Undefined)]
     if not given:
-        return UNDEFINED
+        return UNDEFINED, _Said()
     winner, value = given[-1]
-    if len(given) > 1:
-        others = ", ".join(name for name, _ in given[:-1])
-        conflicts.append(
-            f"{others} and {winner} all returned {what}; the last to finish ({winner}) wins, "
-            "and which finishes last is not deterministic because hooks run in parallel"
-        )
-    else:
-        explanation.append(f"{what} from {winner} replaces the whole value.")
-    return value
+    if len(given) == 1:
+        return value, _Said((f"{what} from {winner} replaces the whole value.",))
+    others = ", ".join(name for name, _ in given[:-1])
+    conflict = (
+        f"{others} and {winner} all returned {what}; the last to finish ({winner}) wins, "
+        "and which finishes last is not deterministic because hooks run in parallel"
+    )
+    return value, _Said(conflicts=(conflict,))
 
 
-def _event_output(named: list[tuple[str, HookReading]], conflicts: list[str]) -> dict[str, JSValue]:
+def _event_output(named: Named) -> tuple[dict[str, JSValue], _Said]:
+    """Phase 4b: the event's other fields; the last hook to set one wins."""
     merged: dict[str, JSValue] = {}
     setter: dict[str, str] = {}
+    conflicts = []
     for name, reading in named:
         for key, value in reading.event_output.items():
             if key in merged and stringify(merged[key]) != stringify(value):
@@ -140,40 +174,82 @@ def _event_output(named: list[tuple[str, HookReading]], conflicts: list[str]) ->
                     f"{setter[key]} and {name} both set {key}; the last to finish ({name}) wins"
                 )
             merged[key], setter[key] = value, name
-    return merged
+    return merged, _Said(conflicts=tuple(conflicts))
 
 
-def _stop_hook_active(payload: Mapping[str, object], explanation: list[str]) -> bool | None:
+def _stop_hook_active(payload: Mapping[str, object]) -> tuple[bool | None, _Said]:
     flag = payload.get("stop_hook_active")
     if not isinstance(flag, bool):
-        explanation.append("The payload has no boolean stop_hook_active.")
-        return None
+        return None, _Said(("The payload has no boolean stop_hook_active.",))
     if flag:
-        explanation.append(
+        line = (
             "stop_hook_active is true: Claude Code is already continuing because of a stop "
             "hook; a hook that blocks again without checking it risks a loop."
         )
     else:
-        explanation.append("stop_hook_active is false: this stop was not forced by a stop hook.")
-    return flag
+        line = "stop_hook_active is false: this stop was not forced by a stop hook."
+    return flag, _Said((line,))
 
 
-def _stop_cap_overrides(consecutive: int, cap: int, explanation: list[str]) -> bool:
+def _stop_cap_overrides(consecutive: int, cap: int) -> tuple[bool, _Said]:
     """True when the cap ends the turn despite a continuation (CLAUDE_CODE_STOP_HOOK_BLOCK_CAP)."""
     before = max(consecutive, 0)
     if cap <= 0:
-        explanation.append(
-            "The stop-hook cap is disabled (0): a hook that always continues loops for ever."
-        )
-        return False
+        line = "The stop-hook cap is disabled (0): a hook that always continues loops for ever."
+        return False, _Said((line,))
     if before >= cap:
-        explanation.append(
+        line = (
             f"Stop hooks already continued the turn {before} times in a row and the cap is "
             f"{cap}: Claude Code overrides this continuation and ends the turn."
         )
-        return True
-    explanation.append(f"This is continuation {before + 1} in a row; the cap is {cap}.")
-    return False
+        return True, _Said((line,))
+    return False, _Said((f"This is continuation {before + 1} in a row; the cap is {cap}.",))
+
+
+@dataclass(frozen=True)
+class _Stopping:
+    """Whether the decision stops the action, and whether a Stop turn keeps going."""
+
+    stops: bool
+    keeps_going: bool
+    stop_hook_active: bool | None
+    said: _Said
+
+
+def _stopping(
+    event: EventSpec,
+    decided: _Decided,
+    has_context: bool,
+    payload: Mapping[str, object],
+    consecutive_stop_blocks: int,
+    stop_block_cap: int,
+) -> _Stopping:
+    """Phase 5: does the winning decision stop anything here (and the Stop loop cap)?"""
+    lines: list[str] = []
+    stops = decided.word is not None and decided.word in event.blocking_decisions
+    if stops and not event.can_block:
+        stops = False
+        lines.append(
+            f"{event.name} cannot stop anything: {quote(decided.word or '')} only delivers the "
+            f"reason to {recipient_text(decided.reason_to or Recipient.CLAUDE)}."
+        )
+    for field, values in event.unblockable_when.items():
+        if stops and payload.get(field) in values:
+            stops = False
+            lines.append(
+                f"{event.name} cannot block when {field} is {quote(str(payload.get(field)))}."
+            )
+    if not event.stop_loop:
+        return _Stopping(stops, False, None, _Said(tuple(lines)))
+    keeps_going = stops or has_context
+    active, active_said = _stop_hook_active(payload)
+    lines.extend(active_said.lines)
+    if keeps_going:
+        capped, cap_said = _stop_cap_overrides(consecutive_stop_blocks, stop_block_cap)
+        lines.extend(cap_said.lines)
+        if capped:
+            stops = keeps_going = False
+    return _Stopping(stops, keeps_going, active, _Said(tuple(lines)))
 
 
 def _verdict(event: EventSpec, *, blocked: bool, stopped: bool, going: bool) -> str:
@@ -204,67 +280,44 @@ def merge_readings(
     """Combine ``readings`` (in the order the hooks finished) as ``event`` combines them.
 
     ``in_background`` counts the async hooks that also ran: they are not in ``readings``
-    because their results arrive on the next turn and cannot block.
+    because their results arrive on the next turn and cannot block. The merge runs in
+    named phases, each returning its values and what it adds to the explanation.
     """
     named = [(_name(index, r), r) for index, r in enumerate(readings, 1)]
-    waited = " that Claude Code waits for" if in_background else ""
-    explanation = [
-        f"{len(readings)} hook(s){waited} ran for {event.name}, read in the order they finished."
-        if readings
-        else f"No hook{waited} ran for {event.name}; the action goes ahead."
-    ]
-    if in_background:
-        explanation.append(
-            f"{in_background} async hook(s) also ran; their results arrive on the next turn "
-            "and cannot block, so they are not merged."
-        )
-    explanation.extend(f"{name}: {r.how}." for name, r in named)
-    conflicts: list[str] = []
-    decided = _decide(event, named, explanation, conflicts)
-    contexts = [r.additional_context for r in readings if r.additional_context is not None]
-    if len(contexts) > 1:
-        explanation.append(f"All {len(contexts)} additionalContext texts are kept, in order.")
-    updated_input = _last_wins(
-        "updatedInput", [(n, r.updated_input) for n, r in named], explanation, conflicts
+    ran = _ran(event, readings, in_background)
+    each = _Said(tuple(f"{name}: {r.how}." for name, r in named))
+    decided = _decide(event, named)
+    contexts, kept = _contexts(readings)
+    updated_input, input_said = _last_wins("updatedInput", [(n, r.updated_input) for n, r in named])
+    updated_tool_output, output_said = _last_wins(
+        "updatedToolOutput", [(n, r.updated_tool_output) for n, r in named]
     )
-    updated_tool_output = _last_wins(
-        "updatedToolOutput", [(n, r.updated_tool_output) for n, r in named], explanation, conflicts
+    event_output, fields_said = _event_output(named)
+    stopping = _stopping(
+        event, decided, bool(contexts), payload, consecutive_stop_blocks, stop_block_cap
     )
-    stops = decided.word is not None and decided.word in event.blocking_decisions
-    if stops and not event.can_block:
-        stops = False
-        explanation.append(
-            f"{event.name} cannot stop anything: {quote(decided.word or '')} only delivers the "
-            f"reason to {recipient_text(decided.reason_to or Recipient.CLAUDE)}."
-        )
-    for field, values in event.unblockable_when.items():
-        if stops and payload.get(field) in values:
-            stops = False
-            explanation.append(
-                f"{event.name} cannot block when {field} is {quote(str(payload.get(field)))}."
-            )
-    keeps_going = event.stop_loop and (stops or bool(contexts))
-    stop_hook_active = _stop_hook_active(payload, explanation) if event.stop_loop else None
-    if keeps_going and _stop_cap_overrides(consecutive_stop_blocks, stop_block_cap, explanation):
-        stops = keeps_going = False
+    stops, keeps_going = stopping.stops, stopping.keeps_going
+    lines: list[str] = []
+    # Phase 6: continue:false stops Claude entirely and overrides the decision. On
+    # Stop/SubagentStop the action is ending the turn, so continue:false lets it happen.
     stoppers = [(name, r) for name, r in named if not r.continue_]
     if stoppers:
-        # On Stop/SubagentStop the action is ending the turn: continue:false lets it happen.
         keeps_going = False
         stops = stops and not event.stop_loop
         overrides = f", overriding {quote(decided.word)}" if decided.word else ""
-        explanation.append(
-            f"continue: false from {stoppers[0][0]}: Claude stops entirely{overrides}."
-        )
+        lines.append(f"continue: false from {stoppers[0][0]}: Claude stops entirely{overrides}.")
     blocked = stops or (bool(stoppers) and not event.stop_loop)
     if blocked and not isinstance(updated_input, Undefined):
-        explanation.append("updatedInput is dropped: the call it would rewrite does not run.")
+        lines.append("updatedInput is dropped: the call it would rewrite does not run.")
         updated_input = UNDEFINED
+    # Phase 7: where system messages go.
     system_messages = [r.system_message for r in readings if r.system_message is not None]
     if system_messages and event.system_message_to is not Recipient.USER:
-        where = recipient_text(event.system_message_to)
-        explanation.append(f"On {event.name}, systemMessage goes to {where}.")
-    explanation.append(_verdict(event, blocked=blocked, stopped=bool(stoppers), going=keeps_going))
+        lines.append(
+            f"On {event.name}, systemMessage goes to {recipient_text(event.system_message_to)}."
+        )
+    lines.append(_verdict(event, blocked=blocked, stopped=bool(stoppers), going=keeps_going))
+    phases = (ran, each, decided.said, kept, input_said, output_said, fields_said, stopping.said)
     return Outcome(
         event=event.name,
         blocked=blocked,
@@ -277,10 +330,10 @@ def merge_readings(
         continue_=not stoppers,
         stop_reason=next((r.stop_reason for _, r in stoppers if r.stop_reason), None),
         system_messages=system_messages,
-        event_output=_event_output(named, conflicts),
+        event_output=event_output,
         notices=[notice for r in readings for notice in r.notices],
-        conflicts=conflicts,
-        explanation=explanation,
+        conflicts=[c for phase in phases for c in phase.conflicts],
+        explanation=[line for phase in phases for line in phase.lines] + lines,
         keeps_going=keeps_going,
-        stop_hook_active=stop_hook_active,
+        stop_hook_active=stopping.stop_hook_active,
     )

@@ -80,6 +80,8 @@ class RuleCheck:
 
     applies: bool
     why: str
+    certain: bool = True
+    """False when the call could not be checked and ``applies`` is the best-effort answer."""
 
 
 @dataclass(frozen=True)
@@ -110,9 +112,19 @@ def parse_rule(text: str) -> PermissionRule:
 
 
 def check_rule(
-    rule: PermissionRule, tool_name: str, tool_input: JSValue, place: CallPlace
+    rule: PermissionRule,
+    tool_name: str,
+    tool_input: JSValue,
+    place: CallPlace,
+    *,
+    every: bool = False,
 ) -> RuleCheck:
-    """Does ``rule`` select this tool call, so that the hook with this ``if`` runs?"""
+    """Does ``rule`` select this tool call, so that the hook with this ``if`` runs?
+
+    ``every=True`` is how an allow rule reads a Bash command: every subcommand must
+    match, and a command that cannot be split is not covered (deny and ask rules, and
+    ``if``, need only one subcommand and cover what cannot be split).
+    """
     shown_rule = quote(str(rule))
     if not _covers_tool(rule.tool, tool_name):
         return RuleCheck(False, f"{shown_rule} is about {rule.tool}, not {tool_name}")
@@ -120,7 +132,7 @@ def check_rule(
         return RuleCheck(True, f"{shown_rule} covers every {tool_name} call")
     fields = tool_input if isinstance(tool_input, dict) else {}
     if rule.tool in SHELL_TOOLS:
-        return _check_command(rule, shown_rule, fields.get("command"))
+        return _check_command(rule, shown_rule, fields.get("command"), every)
     if tool_name in PATH_FIELDS:
         field = PATH_FIELDS[tool_name]
         value = fields.get(field, place.cwd if field == "path" else None)
@@ -130,7 +142,9 @@ def check_rule(
     if rule.tool == "Agent":
         return _check_literal(shown_rule, "subagent_type", rule.specifier, fields)
     return RuleCheck(
-        True, f"{shown_rule}: a {rule.tool} specifier is not checked here, so the hook runs"
+        True,
+        f"{shown_rule}: a {rule.tool} specifier is not checked here, so the hook runs",
+        certain=False,
     )
 
 
@@ -244,42 +258,87 @@ def _word_end(text: str, start: int) -> int:
     return i
 
 
-def command_pattern(specifier: str) -> re.Pattern[str]:
-    """The regular expression a Bash specifier stands for, over one whole simple command."""
+def command_matches(specifier: str, simple: str) -> bool:
+    """Does one simple command match a Bash specifier as a whole? Linear in their lengths.
+
+    ``*`` is any run of characters (``\\*`` a literal star); a trailing `` *`` also
+    matches the bare command; the legacy ``prefix:*`` matches ``prefix`` alone or
+    followed by a space. No regex: a pattern with many stars cannot backtrack.
+    """
     if specifier.endswith(":*") and "*" not in specifier[:-2]:
-        return re.compile(re.escape(specifier[:-2]) + r"(?: .*)?", re.DOTALL)
-    optional_tail = specifier.endswith(" *") and not specifier.endswith("\\ *")
-    body = specifier[:-2] if optional_tail else specifier
-    pieces: list[str] = []
+        prefix = specifier[:-2]
+        return simple == prefix or simple.startswith(prefix + " ")
+    if specifier.endswith(" *") and not specifier.endswith("\\ *"):
+        pieces = _literal_pieces(specifier[:-2])
+        return _wildcard(pieces, simple) or _wildcard([*pieces[:-1], pieces[-1] + " ", ""], simple)
+    return _wildcard(_literal_pieces(specifier), simple)
+
+
+def _literal_pieces(body: str) -> list[str]:
+    """The literal text between the unescaped stars of ``body`` (``a*b`` -> ``["a", "b"]``)."""
+    pieces = [""]
     i = 0
     while i < len(body):
         if body.startswith("\\*", i):
-            pieces.append(re.escape("*"))
+            pieces[-1] += "*"
             i += 2
         elif body[i] == "*":
-            pieces.append(".*")
+            pieces.append("")
             i += 1
         else:
-            pieces.append(re.escape(body[i]))
+            pieces[-1] += body[i]
             i += 1
-    return re.compile("".join(pieces) + (r"(?: .*)?" if optional_tail else ""), re.DOTALL)
+    return pieces
 
 
-def _check_command(rule: PermissionRule, shown_rule: str, command: object) -> RuleCheck:
+def _wildcard(pieces: list[str], text: str) -> bool:
+    """Whether ``text`` is ``pieces`` joined by runs of any characters.
+
+    The first piece anchors the start and the last the end; each middle piece is taken
+    at its leftmost place, which is never worse for the pieces after it.
+    """
+    if len(pieces) == 1:
+        return text == pieces[0]
+    first, *middle, last = pieces
+    if len(first) + len(last) > len(text) or not text.startswith(first):
+        return False
+    if not text.endswith(last):
+        return False
+    position, end = len(first), len(text) - len(last)
+    for piece in middle:
+        found = text.find(piece, position, end)
+        if found < 0:
+            return False
+        position = found + len(piece)
+    return True
+
+
+def _check_command(
+    rule: PermissionRule, shown_rule: str, command: object, every: bool
+) -> RuleCheck:
     if not isinstance(command, str):
-        return RuleCheck(True, f"{shown_rule}: the call has no command string, so the hook runs")
+        return RuleCheck(
+            True, f"{shown_rule}: the call has no command string, so the hook runs", certain=False
+        )
     try:
         simple_commands = split_command(command)
     except _Unsplittable as why:
+        if every:
+            return RuleCheck(False, f"{shown_rule}: the command holds {why}, so it is not covered")
         return RuleCheck(
-            True, f"{shown_rule}: the command holds {why} and cannot be split, so the hook runs"
+            True,
+            f"{shown_rule}: the command holds {why} and cannot be split, so the hook runs",
+            certain=False,
         )
     assert rule.specifier is not None
-    pattern = command_pattern(rule.specifier)
-    for simple in simple_commands:
-        if pattern.fullmatch(simple):
-            return RuleCheck(True, f"{shown_rule} matches the subcommand {quote(simple)}")
+    matching = [simple for simple in simple_commands if command_matches(rule.specifier, simple)]
     listed = ", ".join(quote(simple) for simple in simple_commands) or "nothing"
+    if every:
+        covered = bool(simple_commands) and len(matching) == len(simple_commands)
+        verb = "matches every one" if covered else "does not match every one"
+        return RuleCheck(covered, f"{shown_rule} {verb} of the subcommands: {listed}")
+    if matching:
+        return RuleCheck(True, f"{shown_rule} matches the subcommand {quote(matching[0])}")
     return RuleCheck(False, f"{shown_rule} matches none of the subcommands: {listed}")
 
 
@@ -354,7 +413,9 @@ def _check_path(
     specifier: str, shown_rule: str, field: str, value: object, place: CallPlace
 ) -> RuleCheck:
     if not isinstance(value, str) or value == "":
-        return RuleCheck(True, f"{shown_rule}: the call has no {field} string, so the hook runs")
+        return RuleCheck(
+            True, f"{shown_rule}: the call has no {field} string, so the hook runs", certain=False
+        )
     if path_matches(specifier, value, place):
         return RuleCheck(True, f"{shown_rule} covers {field} {quote(value)}")
     return RuleCheck(False, f"{shown_rule} does not cover {field} {quote(value)}")
@@ -363,7 +424,9 @@ def _check_path(
 def _check_domain(domain: str, shown_rule: str, url: object) -> RuleCheck:
     host = urlsplit(url).hostname if isinstance(url, str) else None
     if host is None:
-        return RuleCheck(True, f"{shown_rule}: the call has no URL with a host, so the hook runs")
+        return RuleCheck(
+            True, f"{shown_rule}: the call has no URL with a host, so the hook runs", certain=False
+        )
     wanted = domain.lower()
     covered = host == wanted or (
         wanted.startswith("*.") and host.endswith(wanted[1:]) and host != wanted[2:]
@@ -377,6 +440,8 @@ def _check_literal(
 ) -> RuleCheck:
     value = fields.get(field)
     if not isinstance(value, str):
-        return RuleCheck(True, f"{shown_rule}: the call has no {field} string, so the hook runs")
+        return RuleCheck(
+            True, f"{shown_rule}: the call has no {field} string, so the hook runs", certain=False
+        )
     verb = "matches" if value == wanted else "does not match"
     return RuleCheck(value == wanted, f"{shown_rule} {verb} {field} {quote(value)}")

@@ -17,11 +17,10 @@ from hookcourse.engine.catalogue import (
     Failures,
     FieldRole,
     FieldSpec,
-    FieldType,
     PlainStdout,
     Recipient,
 )
-from hookcourse.js.json import JSONSyntaxError, parse, quote, stringify
+from hookcourse.js.json import quote
 from hookcourse.js.values import (
     UNDEFINED,
     JSValue,
@@ -29,6 +28,15 @@ from hookcourse.js.values import (
     js_length,
     js_trim,
     null_if_undefined,
+)
+
+from .output_schema import (
+    containers,
+    ignored_fields,
+    known_paths,
+    lookup,
+    schema_errors,
+    stdout_object,
 )
 
 NO_STDERR: Final = "No stderr output"
@@ -45,6 +53,7 @@ class Classification(StrEnum):
     TIMEOUT = "timeout"
     COULD_NOT_START = "could not start"
     SCHEMA_ERROR = "schema error"
+    CUT = "output cut"
 
 
 @dataclass(frozen=True)
@@ -69,6 +78,8 @@ class HookRun:
     """The prompt handler's ``continueOnBlock`` (agent handlers always behave as if true)."""
     label: str = ""
     """How explanations name this handler (its command, URL or prompt); optional."""
+    stdout_cut: bool = False
+    """stdout (or an HTTP body) ran past the runner's capture cap and was cut there."""
 
 
 @dataclass(frozen=True)
@@ -182,144 +193,13 @@ def _first_line(stderr: str) -> str:
     return line or NO_STDERR
 
 
-# ---------------------------------------------------------------- JSON and schema
-
-
-def stdout_object(stdout: str) -> dict[str, JSValue] | None:
-    """Stdout read as JSON: only text starting with ``{`` that parses to an object counts."""
-    text = js_trim(stdout)
-    if not text.startswith("{"):
-        return None
-    try:
-        value = parse(text)
-    except JSONSyntaxError:
-        return None
-    return value if isinstance(value, dict) else None
-
-
-def _lookup(document: Mapping[str, JSValue], path: tuple[str, ...]) -> JSValue | Undefined:
-    node: JSValue | Undefined = dict(document)
-    for step in path:
-        if not isinstance(node, dict):
-            return UNDEFINED
-        node = node.get(step, UNDEFINED)
-    return node
-
-
-def _js_type(value: JSValue) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    return "an array" if isinstance(value, list) else "an object"
-
-
-_TYPE_RULES: Final[dict[FieldType, tuple[Callable[[JSValue], bool], str]]] = {
-    FieldType.STRING: (lambda v: isinstance(v, str), "a string"),
-    FieldType.BOOLEAN: (lambda v: isinstance(v, bool), "true or false"),
-    FieldType.OBJECT: (lambda v: isinstance(v, dict), "an object"),
-    FieldType.ARRAY: (lambda v: isinstance(v, list), "an array"),
-    FieldType.STRING_LIST: (
-        lambda v: isinstance(v, list) and all(isinstance(item, str) for item in v),
-        "an array of strings",
-    ),
-    FieldType.ANY: (lambda v: True, "any JSON value"),
-}
-
-_EVENT_NAME_PATH: Final = ("hookSpecificOutput", "hookEventName")
-
-
-def _decision_specs(event: EventSpec) -> list[tuple[tuple[str, ...], tuple[str, ...] | None]]:
-    return [
-        (spec.path, spec.reason_path)
-        for spec in (event.decision, event.legacy_decision)
-        if spec is not None
-    ]
-
-
-def _known_paths(event: EventSpec) -> set[tuple[str, ...]]:
-    known = {item.path for item in (*event.output_fields, *event.universal_fields)}
-    known.add(_EVENT_NAME_PATH)
-    for path, reason_path in _decision_specs(event):
-        known.add(path)
-        if reason_path is not None:
-            known.add(reason_path)
-    return known
-
-
-def _containers(known: set[tuple[str, ...]]) -> set[tuple[str, ...]]:
-    return {path[:end] for path in known for end in range(1, len(path))}
-
-
-def schema_errors(event: EventSpec, document: Mapping[str, JSValue]) -> list[str]:
-    """Why ``document`` fails this event's output schema; empty when it passes."""
-    errors: list[str] = []
-    known = _known_paths(event)
-    for container in sorted(_containers(known)):
-        value = _lookup(document, container)
-        if not isinstance(value, Undefined | dict):
-            errors.append(f"{'.'.join(container)} must be an object, got {_js_type(value)}")
-    if isinstance(document.get("hookSpecificOutput"), dict):
-        name = _lookup(document, _EVENT_NAME_PATH)
-        if name != event.name:
-            found = "is missing" if isinstance(name, Undefined) else f"is {stringify(name)}"
-            errors.append(
-                f"hookSpecificOutput.hookEventName {found}; it must be {quote(event.name)}"
-            )
-    for item in (*event.output_fields, *event.universal_fields):
-        value = _lookup(document, item.path)
-        check, wanted = _TYPE_RULES[item.type]
-        if not isinstance(value, Undefined) and not check(value):
-            errors.append(f"{item.dotted} must be {wanted}, got {_js_type(value)}")
-    for spec in (event.decision, event.legacy_decision):
-        if spec is None:
-            continue
-        dotted = ".".join(spec.path)
-        value = _lookup(document, spec.path)
-        if not isinstance(value, Undefined) and not (
-            isinstance(value, str) and value in spec.values
-        ):
-            allowed = ", ".join(quote(word) for word in spec.values)
-            errors.append(f"{dotted} must be one of {allowed}, got {stringify(value)}")
-            continue
-        if spec.reason_path is None:
-            continue
-        reason = _lookup(document, spec.reason_path)
-        reason_dotted = ".".join(spec.reason_path)
-        if not isinstance(reason, Undefined | str):
-            errors.append(f"{reason_dotted} must be a string, got {_js_type(reason)}")
-        elif spec.reason_required and isinstance(value, str) and not reason:
-            errors.append(f"{dotted} {quote(value)} needs a non-empty {reason_dotted}")
-    return errors
-
-
-def _ignored_fields(
-    document: Mapping[str, JSValue],
-    known: set[tuple[str, ...]],
-    containers: set[tuple[str, ...]],
-    prefix: tuple[str, ...] = (),
-) -> list[str]:
-    ignored: list[str] = []
-    for key, value in document.items():
-        path = (*prefix, key)
-        if path in containers and isinstance(value, dict):
-            ignored.extend(_ignored_fields(value, known, containers, path))
-        elif path not in known:
-            ignored.append(".".join(path))
-    return ignored
-
-
 def _read_decision(
     event: EventSpec, reading: HookReading, document: Mapping[str, JSValue], honour_specific: bool
 ) -> HookReading:
     for spec in (event.decision, event.legacy_decision):
         if spec is None or (spec.path[0] == "hookSpecificOutput" and not honour_specific):
             continue
-        value = _lookup(document, spec.path)
+        value = lookup(document, spec.path)
         if not isinstance(value, str):
             continue
         dotted = ".".join(spec.path)
@@ -332,7 +212,7 @@ def _read_decision(
             reading = _noted(
                 reading, f"deprecated top-level decision {quote(value)} read as {quote(word)}"
             )
-        reason = _lookup(document, spec.reason_path) if spec.reason_path else UNDEFINED
+        reason = lookup(document, spec.reason_path) if spec.reason_path else UNDEFINED
         reading = replace(
             reading,
             decision=word,
@@ -372,7 +252,7 @@ def _read_json(
     """Copy every honoured field of a schema-valid ``document`` into ``reading``."""
     reading = _read_decision(event, reading, document, honour_specific)
     for item in (*event.output_fields, *event.universal_fields):
-        value = _lookup(document, item.path)
+        value = lookup(document, item.path)
         if isinstance(value, Undefined):
             continue
         if item.path[0] == "hookSpecificOutput" and not honour_specific:
@@ -383,8 +263,8 @@ def _read_json(
         reading = _apply_field(event, reading, item, value)
     if not honour_specific and "hookSpecificOutput" in document:
         reading = _noted(reading, f"after exit 2, {event.name} ignores hookSpecificOutput")
-    known = _known_paths(event)
-    for dotted in _ignored_fields(document, known, _containers(known)):
+    known = known_paths(event)
+    for dotted in ignored_fields(document, known, containers(known)):
         if dotted in event.discarded_universal:
             reading = _noted(reading, f"{dotted} is discarded on {event.name}")
         else:
@@ -433,49 +313,140 @@ def _read_plain(event: EventSpec, reading: HookReading, stdout: str) -> HookRead
     return _done(reading, Classification.SUCCESS, how)
 
 
+@dataclass(frozen=True)
+class _Exit:
+    """A finished run, normalised: the exit code as the event counts it, and its JSON."""
+
+    code: int | None
+    said: str
+    """How the run is named in the reading's ``how``: "exit 1", "HTTP 200", ..."""
+    stdout: str
+    document: dict[str, JSValue] | None
+    """stdout as a JSON object, when it is one and the event reads JSON."""
+    errors: tuple[str, ...]
+    """Why ``document`` fails the event's output schema; empty when it passes."""
+    cut: bool
+
+    @property
+    def valid(self) -> dict[str, JSValue] | None:
+        return None if self.errors else self.document
+
+
+class _Case(StrEnum):
+    """Which rule of reference §3a reads a finished run."""
+
+    EXIT_TWO = "exit 2"
+    FAILS_ACTION = "any failure fails the action"
+    JSON = "valid JSON"
+    SCHEMA_ERROR = "JSON that fails the schema"
+    CUT = "stdout cut at the capture cap"
+    DISCARDED = "output discarded"
+    PLAIN = "plain stdout"
+    NON_BLOCKING = "non-blocking error"
+
+
+def _normalise(event: EventSpec, run: HookRun, code: int | None, stdout: str, said: str) -> _Exit:
+    """The exit code as the event counts it (some ignore it) and stdout's JSON, if any."""
+    if code != 0 and event.failures is Failures.IGNORED:
+        said, code = f"{said} (ignored on {event.name})", 0
+    document = None if event.json_discarded or run.stdout_cut else stdout_object(stdout)
+    errors = () if document is None else tuple(schema_errors(event, document))
+    return _Exit(code, said, stdout, document, errors, run.stdout_cut)
+
+
+def _pick_case(event: EventSpec, exit_: _Exit) -> _Case:
+    """The first rule that applies, in the reference's order of precedence."""
+    if exit_.code == 2:
+        return _Case.EXIT_TWO
+    if exit_.code != 0 and event.nonzero_fails:
+        return _Case.FAILS_ACTION
+    if exit_.valid is not None:
+        return _Case.JSON
+    if exit_.errors:
+        return _Case.SCHEMA_ERROR
+    if exit_.cut:
+        return _Case.CUT
+    if exit_.code == 0:
+        has_output = bool(js_trim(exit_.stdout))
+        return _Case.DISCARDED if event.json_discarded and has_output else _Case.PLAIN
+    return _Case.NON_BLOCKING
+
+
 def _read_exit(
     event: EventSpec, run: HookRun, reading: HookReading, code: int | None, stdout: str, said: str
 ) -> HookReading:
-    """A command or mcp_tool run that finished (or an HTTP 2xx body, read as exit 0)."""
-    document = None if event.json_discarded else stdout_object(stdout)
-    errors = [] if document is None else schema_errors(event, document)
-    if errors:
-        reading = _hook_error(event, reading, f"JSON validation failed: {'; '.join(errors)}")
-    valid = None if errors else document
-    if code != 0 and event.failures is Failures.IGNORED:
-        said, code = f"{said} (ignored on {event.name})", 0
-    if code == 2:
-        if valid is not None:
-            reading = _read_json(event, reading, valid, not event.hook_specific_ignored_on_exit2)
-        return _read_exit_two(event, run, reading, errors)
-    if code != 0 and event.nonzero_fails:
-        how = f"{said} on {event.name}: {_lower_first(event.exit2_effect)}"
-        return _fails_action(event, run, reading, how)
-    if valid is not None:
-        reading = _read_json(event, reading, valid, True)
-        if code == 0:
-            return _done(
-                reading, Classification.SUCCESS, f"{said} with JSON, read as {event.name} output"
-            )
-        how = f"{said} with valid JSON: the JSON alone decides; not reported as an error"
-        return _done(reading, Classification.SUCCESS, how)
-    if errors:
-        how = f"{said} with JSON that fails the schema: a non-blocking error; the JSON is ignored"
-        return _done(reading, Classification.SCHEMA_ERROR, how)
-    if code == 0:
-        if event.json_discarded and js_trim(stdout):
-            return _done(
-                reading, Classification.SUCCESS, f"{said}: {event.name} discards its output"
-            )
-        return _read_plain(event, replace(reading, how=said), stdout)
+    """A command or mcp_tool run that finished (or an HTTP 2xx body, read as exit 0).
+
+    Three steps: normalise the run, pick the rule that applies, read by that rule.
+    """
+    exit_ = _normalise(event, run, code, stdout, said)
+    if exit_.errors:
+        reading = _hook_error(event, reading, f"JSON validation failed: {'; '.join(exit_.errors)}")
+    case = _pick_case(event, exit_)
+    return _BY_CASE[case](event, run, reading, exit_)
+
+
+def _read_fails_action(
+    event: EventSpec, run: HookRun, reading: HookReading, exit_: _Exit
+) -> HookReading:
+    how = f"{exit_.said} on {event.name}: {_lower_first(event.exit2_effect)}"
+    return _fails_action(event, run, reading, how)
+
+
+def _read_valid_json(
+    event: EventSpec, run: HookRun, reading: HookReading, exit_: _Exit
+) -> HookReading:
+    assert exit_.valid is not None
+    reading = _read_json(event, reading, exit_.valid, True)
+    if exit_.code == 0:
+        how = f"{exit_.said} with JSON, read as {event.name} output"
+    else:
+        how = f"{exit_.said} with valid JSON: the JSON alone decides; not reported as an error"
+    return _done(reading, Classification.SUCCESS, how)
+
+
+def _read_schema_error(
+    event: EventSpec, run: HookRun, reading: HookReading, exit_: _Exit
+) -> HookReading:
+    how = f"{exit_.said} with JSON that fails the schema: a non-blocking error; the JSON is ignored"
+    return _done(reading, Classification.SCHEMA_ERROR, how)
+
+
+def _read_cut(event: EventSpec, run: HookRun, reading: HookReading, exit_: _Exit) -> HookReading:
+    reading = _hook_error(event, reading, "output larger than hookcourse's capture cap")
+    how = (
+        f"{exit_.said}, but stdout ran past hookcourse's capture cap and was cut, so its "
+        "answer could not be read; Claude Code would read all of it"
+    )
+    return _done(reading, Classification.CUT, how)
+
+
+def _read_discarded(
+    event: EventSpec, run: HookRun, reading: HookReading, exit_: _Exit
+) -> HookReading:
+    return _done(reading, Classification.SUCCESS, f"{exit_.said}: {event.name} discards its output")
+
+
+def _read_plain_case(
+    event: EventSpec, run: HookRun, reading: HookReading, exit_: _Exit
+) -> HookReading:
+    return _read_plain(event, replace(reading, how=exit_.said), exit_.stdout)
+
+
+def _read_non_blocking(
+    event: EventSpec, run: HookRun, reading: HookReading, exit_: _Exit
+) -> HookReading:
     detail = f"Failed with non-blocking status code: {_first_line(run.stderr)}"
-    how = f"{said} without valid JSON: a non-blocking error; the action goes ahead"
+    how = f"{exit_.said} without valid JSON: a non-blocking error; the action goes ahead"
     return _done(_hook_error(event, reading, detail), Classification.NON_BLOCKING_ERROR, how)
 
 
 def _read_exit_two(
-    event: EventSpec, run: HookRun, reading: HookReading, errors: list[str]
+    event: EventSpec, run: HookRun, reading: HookReading, exit_: _Exit
 ) -> HookReading:
+    if exit_.valid is not None:
+        honour = not event.hook_specific_ignored_on_exit2
+        reading = _read_json(event, reading, exit_.valid, honour)
     if event.exit2_decision is None:
         if event.exit2_stderr_to in (Recipient.USER, Recipient.SUBAGENT):
             where = ""
@@ -485,7 +456,7 @@ def _read_exit_two(
             reading = replace(reading, notices=(*reading.notices, notice))
         how = f"exit 2 on {event.name} does not block: {_lower_first(event.exit2_effect)}"
         return _done(reading, Classification.NON_BLOCKING_ERROR, how)
-    said = "exit 2 with JSON that fails the schema" if errors else "exit 2"
+    said = "exit 2 with JSON that fails the schema" if exit_.errors else "exit 2"
     json_word = reading.decision
     if json_word in event.blocking_decisions and reading.reason:
         reason, source = reading.reason, "the JSON's reason is the reason"
@@ -502,6 +473,18 @@ def _read_exit_two(
     )
 
 
+_BY_CASE: Final[dict[_Case, Callable[[EventSpec, HookRun, HookReading, _Exit], HookReading]]] = {
+    _Case.EXIT_TWO: _read_exit_two,
+    _Case.FAILS_ACTION: _read_fails_action,
+    _Case.JSON: _read_valid_json,
+    _Case.SCHEMA_ERROR: _read_schema_error,
+    _Case.CUT: _read_cut,
+    _Case.DISCARDED: _read_discarded,
+    _Case.PLAIN: _read_plain_case,
+    _Case.NON_BLOCKING: _read_non_blocking,
+}
+
+
 def _read_http(event: EventSpec, run: HookRun, reading: HookReading) -> HookReading:
     status = run.http_status
     if status is None or not 200 <= status < 300:
@@ -511,7 +494,7 @@ def _read_http(event: EventSpec, run: HookRun, reading: HookReading) -> HookRead
         return _could_not_run(event, run, reading, Classification.NON_BLOCKING_ERROR, how)
     if not js_trim(run.stdout):
         return _done(reading, Classification.SUCCESS, f"HTTP {status} with an empty body: success")
-    if stdout_object(run.stdout) is None:
+    if not run.stdout_cut and stdout_object(run.stdout) is None:
         said = f"HTTP {status} with a body that is not a JSON object"
         reading = _hook_error(event, reading, said)
         return _could_not_run(event, run, reading, Classification.NON_BLOCKING_ERROR, said)

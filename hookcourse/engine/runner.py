@@ -1,19 +1,23 @@
 """Runs hook handlers for real, all at once: command, http, prompt and agent.
 
 * ``command``: shell form runs ``sh -c COMMAND`` (``bash -c`` with ``"shell": "bash"``);
-  exec form (``args`` set) runs ``[command, *args]`` with no shell. Each starts in
-  its own session, so its process group can be killed whole. The payload goes to
-  stdin; a hook that never reads it cannot stall the runner. stdout and stderr are
-  kept up to ``OUTPUT_CAP_BYTES`` each; the rest is read and thrown away. When the
-  timeout passes, the whole group gets SIGKILL and the output is dropped, as
-  Claude Code drops a timed-out hook's output. A program that cannot start is
-  reported, not raised.
+  exec form (``args`` set) runs ``[command, *args]`` with no shell. Processes are
+  started and stopped by ``processes`` (own session, group kill at the timeout and
+  on an interrupt, output capped); a timed-out hook's output is dropped, as Claude
+  Code drops it. A program that cannot start is reported, not raised.
 * ``http``: a real POST of the payload as JSON; header ``$VAR`` / ``${VAR}`` are
-  filled only for names in ``allowedEnvVars`` (others become empty strings).
+  filled only for names in ``allowedEnvVars`` (others become empty strings). The
+  body is read up to the same cap as a command's stdout.
 * ``prompt`` / ``agent``: handed to an ``Evaluator``; with none configured the run
-  says so (``evaluator_missing``) and nothing pretends a model answered.
+  says so (``evaluator_missing``) and nothing pretends a model answered. A
+  ``CommandEvaluator`` runs as a process like a command hook, killed with its group.
 * ``mcp_tool``: needs a connected MCP server, which this runner has not; it is
   reported as not started (a non-blocking error, as for a disconnected server).
+
+Text from a payload or a settings file can hold what no process can receive: a NUL
+character cannot be in an argument or an environment variable, and a lone
+surrogate has no UTF-8 form (Claude Code, in JavaScript, writes U+FFFD for it).
+Such values are reported in the run's notes, never raised.
 """
 
 from __future__ import annotations
@@ -23,25 +27,26 @@ import contextlib
 import json
 import os
 import re
-import signal
-import subprocess
+import shlex
 import threading
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final, Protocol, TypeVar
 
+from .interrupts import kill_traced
+from .processes import OUTPUT_CAP_BYTES, REAP_GRACE_S, CannotStart, Finished, run_process
 from .reading import HookRun
 from .settings import Handler
-
-OUTPUT_CAP_BYTES: Final = 1_048_576
-"""How much of each of stdout and stderr is kept per hook (1 MiB); the rest is discarded."""
 
 PLACEHOLDERS: Final = ("CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA")
 _PLACEHOLDER: Final = re.compile(r"\$\{([A-Z_]+)\}")
 _HEADER_VARIABLE: Final = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
-_READ_CHUNK: Final = 65_536
-REAP_GRACE_S: Final = 1.0
+_LONE_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+SHELL_PREFIX_ENV: Final = "CLAUDE_CODE_SHELL_PREFIX"
+ENV_FILE_EVENTS: Final = frozenset({"SessionStart", "Setup", "CwdChanged", "FileChanged"})
+"""Events whose hooks get ``CLAUDE_ENV_FILE`` (reference §7a)."""
 
 T = TypeVar("T")
 
@@ -64,7 +69,7 @@ class EvaluationRequest:
 class Evaluator(Protocol):
     """Answers a prompt or agent hook with ``{"ok": bool, "reason": str, "impossible": bool}``."""
 
-    def evaluate(self, request: EvaluationRequest) -> Mapping[str, object]: ...
+    async def evaluate(self, request: EvaluationRequest) -> Mapping[str, object]: ...
 
 
 class EvaluatorError(Exception):
@@ -73,12 +78,12 @@ class EvaluatorError(Exception):
 
 @dataclass(frozen=True)
 class CallableEvaluator:
-    """A Python function from the prompt text to the ``{ok, reason}`` answer."""
+    """A Python function from the prompt text to the ``{ok, reason}`` answer (run on a thread)."""
 
     answer: Callable[[str], Mapping[str, object]]
 
-    def evaluate(self, request: EvaluationRequest) -> Mapping[str, object]:
-        result = self.answer(request.prompt)
+    async def evaluate(self, request: EvaluationRequest) -> Mapping[str, object]:
+        result = await _in_thread_async(lambda: self.answer(request.prompt))
         if not isinstance(result, Mapping):
             raise EvaluatorError(f"the evaluator returned {type(result).__name__}, not a mapping")
         return result
@@ -88,38 +93,36 @@ class CallableEvaluator:
 class CommandEvaluator:
     """A shell command that reads the prompt on stdin and prints ``{"ok": ..., "reason": ...}``.
 
-    It also gets ``HOOKCOURSE_HOOK_TYPE``, ``HOOKCOURSE_HOOK_EVENT`` and, when the
-    handler names one, ``HOOKCOURSE_HOOK_MODEL`` in its environment.
+    It runs like a command hook (its own process group, killed at the timeout or on an
+    interrupt) and also gets ``HOOKCOURSE_HOOK_TYPE``, ``HOOKCOURSE_HOOK_EVENT`` and,
+    when the handler names one, ``HOOKCOURSE_HOOK_MODEL`` in its environment.
     """
 
     command: str
 
-    def evaluate(self, request: EvaluationRequest) -> Mapping[str, object]:
+    async def evaluate(self, request: EvaluationRequest) -> Mapping[str, object]:
         env = dict(os.environ)
         env["HOOKCOURSE_HOOK_TYPE"] = request.hook_type
         env["HOOKCOURSE_HOOK_EVENT"] = request.event
         if request.model is not None:
-            env["HOOKCOURSE_HOOK_MODEL"] = request.model
-        with subprocess.Popen(
-            ["sh", "-c", self.command],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env=env,
-            start_new_session=True,
-        ) as process:
-            try:
-                out, err = process.communicate(request.prompt.encode(), timeout=request.timeout_s)
-            except subprocess.TimeoutExpired:
-                _kill_group(process.pid)
-                with contextlib.suppress(subprocess.TimeoutExpired):
-                    process.communicate(timeout=REAP_GRACE_S)
-                raise EvaluatorError(f"the evaluator ran past {request.timeout_s:g} s") from None
-        text = out.decode("utf-8", "replace").strip()
-        if process.returncode != 0:
-            detail = err.decode("utf-8", "replace").strip().splitlines()[:1]
+            env["HOOKCOURSE_HOOK_MODEL"] = well_formed(request.model)
+        try:
+            done = await run_process(
+                ["sh", "-c", self.command],
+                stdin=well_formed(request.prompt).encode(),
+                env={k: v for k, v in env.items() if "\0" not in v},
+                cwd=None,
+                timeout_s=request.timeout_s,
+            )
+        except CannotStart as error:
+            raise EvaluatorError(str(error)) from None
+        if done.timed_out:
+            raise EvaluatorTimeout(f"the evaluator ran past {request.timeout_s:g} s")
+        text = done.stdout.decode("utf-8", "replace").strip()
+        if done.exit_code != 0:
+            detail = done.stderr.decode("utf-8", "replace").strip().splitlines()[:1]
             raise EvaluatorError(
-                f"the evaluator exited {process.returncode}" + (f": {detail[0]}" if detail else "")
+                f"the evaluator exited {done.exit_code}" + (f": {detail[0]}" if detail else "")
             )
         try:
             answer = json.loads(text)
@@ -128,6 +131,10 @@ class CommandEvaluator:
         if not isinstance(answer, dict):
             raise EvaluatorError("the evaluator printed JSON that is not an object")
         return answer
+
+
+class EvaluatorTimeout(EvaluatorError):
+    """The evaluator ran past the hook's timeout and was killed with its group."""
 
 
 def evaluation_prompt(prompt: str, payload_json: str) -> str:
@@ -181,6 +188,12 @@ class _Outcome:
     argv: tuple[str, ...] | None = None
     truncated: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+    trace: str = ""
+
+
+def well_formed(text: str) -> str:
+    """``text`` with every lone surrogate replaced by U+FFFD, as JavaScript encodes it."""
+    return _LONE_SURROGATE.sub("\ufffd", text)
 
 
 def hook_exports(
@@ -189,7 +202,12 @@ def hook_exports(
     plugin_root: str | None = None,
     plugin_data: str | None = None,
 ) -> tuple[dict[str, str], dict[str, str]]:
-    """The placeholder values, and every variable exported to hooks (placeholders included)."""
+    """The placeholder values, and every variable exported to hooks (placeholders included).
+
+    Reference §7a: the placeholders, ``CLAUDECODE=1``, ``CLAUDE_CODE_CHILD_SESSION=1``,
+    ``CLAUDE_PID`` (this process stands in for Claude Code), the session id and the
+    effort level from the payload.
+    """
     placeholders = {"CLAUDE_PROJECT_DIR": project_dir}
     if plugin_root is not None:
         placeholders["CLAUDE_PLUGIN_ROOT"] = plugin_root
@@ -197,6 +215,8 @@ def hook_exports(
         placeholders["CLAUDE_PLUGIN_DATA"] = plugin_data
     exports = dict(placeholders)
     exports["CLAUDECODE"] = "1"
+    exports["CLAUDE_CODE_CHILD_SESSION"] = "1"
+    exports["CLAUDE_PID"] = str(os.getpid())
     session_id = payload.get("session_id")
     if isinstance(session_id, str):
         exports["CLAUDE_CODE_SESSION_ID"] = session_id
@@ -207,21 +227,48 @@ def hook_exports(
     return placeholders, exports
 
 
+def hook_environment(
+    base_env: Mapping[str, str], exports: Mapping[str, str]
+) -> tuple[dict[str, str], tuple[str, ...]]:
+    """The environment a hook gets, and a note for every export it cannot carry.
+
+    ``OTEL_*`` exporter variables are removed (reference §7a); an export holding a NUL
+    is left out; lone surrogates become U+FFFD.
+    """
+    env = {name: value for name, value in base_env.items() if not name.startswith("OTEL_")}
+    notes: list[str] = []
+    for name, value in exports.items():
+        if "\0" in value:
+            notes.append(f"{name} is not exported: its value holds a NUL character")
+            continue
+        fixed = well_formed(value)
+        if fixed != value:
+            notes.append(f"{name} holds a lone surrogate, exported as U+FFFD")
+        env[name] = fixed
+    return env, tuple(notes)
+
+
 def substitute(text: str, placeholders: Mapping[str, str]) -> str:
     """Replace ``${NAME}`` for the known placeholders; anything else is left as written."""
     return _PLACEHOLDER.sub(lambda m: placeholders.get(m.group(1), m.group(0)), text)
 
 
-def command_argv(handler: Handler, placeholders: Mapping[str, str]) -> tuple[str, ...]:
-    """The argv a command handler runs: exec form as written, shell form through a shell."""
+def command_argv(
+    handler: Handler, placeholders: Mapping[str, str], shell_prefix: str | None = None
+) -> tuple[str, ...]:
+    """The argv a command handler runs: exec form as written, shell form through a shell.
+
+    ``CLAUDE_CODE_SHELL_PREFIX`` wraps shell-form commands only: the prefix runs with
+    the command as one argument.
+    """
     command = substitute(handler.command or "", placeholders)
     if handler.args is not None:
         return (command, *(substitute(arg, placeholders) for arg in handler.args))
-    if handler.shell == "bash":
-        return ("bash", "-c", command)
     if handler.shell == "powershell":
         return ("pwsh", "-NoProfile", "-Command", command)
-    return ("sh", "-c", command)
+    if shell_prefix:
+        command = f"{shell_prefix} {shlex.quote(command)}"
+    return ("bash" if handler.shell == "bash" else "sh", "-c", command)
 
 
 def interpolate_headers(handler: Handler, env: Mapping[str, str]) -> dict[str, str]:
@@ -257,12 +304,12 @@ async def run_jobs_async(
     batch_start = time.monotonic()
     finished: list[int] = []
 
-    async def one(index: int, job: Job) -> Execution:
+    async def one(index: int, job: Job) -> tuple[Execution, str]:
         started = time.monotonic()
         outcome = await _run_one(job, payload_json, setting)
         ended = time.monotonic()
         finished.append(index)
-        return Execution(
+        execution = Execution(
             job=job,
             run=outcome.run,
             started_ms=(started - batch_start) * 1000,
@@ -272,8 +319,22 @@ async def run_jobs_async(
             truncated=outcome.truncated,
             notes=outcome.notes,
         )
+        return execution, outcome.trace
 
-    return list(await asyncio.gather(*(one(i, job) for i, job in enumerate(jobs))))
+    done = await asyncio.gather(*(one(i, job) for i, job in enumerate(jobs)))
+    escaped = kill_traced()
+    return [_with_escapees(execution, trace, escaped) for execution, trace in done]
+
+
+def _with_escapees(execution: Execution, trace: str, escaped: Counter[str]) -> Execution:
+    count = escaped.get(trace, 0) if trace else 0
+    if not count:
+        return execution
+    note = (
+        f"{count} process(es) it started in a session of their own (setsid) outlived it; "
+        "killed when the batch ended"
+    )
+    return replace(execution, notes=(*execution.notes, note))
 
 
 async def _run_one(job: Job, payload_json: str, setting: RunSetting) -> _Outcome:
@@ -307,94 +368,57 @@ def hook_run(job: Job, **observed: Any) -> HookRun:
     )
 
 
+def _cut_notes(cap: int, *streams: tuple[str, bool]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    cut = tuple(name for name, was_cut in streams if was_cut)
+    return cut, tuple(f"{name} cut at {cap:,} bytes; the rest was read and dropped" for name in cut)
+
+
 async def _run_command(job: Job, payload_json: str, setting: RunSetting) -> _Outcome:
-    argv = command_argv(job.handler, setting.placeholders)
-    env = {**setting.base_env, **setting.exports}
+    argv = command_argv(job.handler, setting.placeholders, setting.base_env.get(SHELL_PREFIX_ENV))
+    if any("\0" in word for word in argv):
+        why = "the command holds a NUL character, which no program argument can carry"
+        return _Outcome(hook_run(job, start_error=why), argv)
+    sent = tuple(well_formed(word) for word in argv)
+    env, notes = hook_environment(setting.base_env, setting.exports)
+    if sent != argv:
+        notes += ("the command holds a lone surrogate, passed as U+FFFD",)
     try:
-        process = await asyncio.create_subprocess_exec(
-            *argv,
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-            cwd=setting.cwd,
+        done = await run_process(
+            sent,
+            stdin=well_formed(payload_json).encode(),
             env=env,
-            start_new_session=True,
+            cwd=setting.cwd,
+            timeout_s=job.timeout_s,
+            cap=setting.output_cap,
         )
-    except OSError as error:
-        reason = error.strerror or str(error)
-        return _Outcome(hook_run(job, start_error=f"cannot start {argv[0]}: {reason}"), argv)
-    assert process.stdin and process.stdout and process.stderr
-    feeder = asyncio.create_task(_feed(process.stdin, payload_json.encode()))
-    readers = (
-        asyncio.create_task(_drain(process.stdout, setting.output_cap)),
-        asyncio.create_task(_drain(process.stderr, setting.output_cap)),
+    except CannotStart as error:
+        return _Outcome(hook_run(job, start_error=str(error)), sent, notes=notes)
+    if done.timed_out:
+        timed_out = hook_run(job, timed_out=True)
+        return _Outcome(timed_out, sent, notes=(*notes, *_overran(job, done)), trace=done.trace)
+    truncated, cut_notes = _cut_notes(
+        setting.output_cap, ("stdout", done.stdout_cut), ("stderr", done.stderr_cut)
     )
-    try:
-        await asyncio.wait_for(asyncio.gather(process.wait(), *readers), job.timeout_s)
-    except TimeoutError:
-        exited = process.returncode
-        _kill_group(process.pid)
-        for task in (feeder, *readers):
-            task.cancel()
-        await _reap(process)
-        killed = [f"killed after the {job.timeout_s:g} s timeout; output dropped"]
-        if exited is not None:
-            killed.append(
-                f"the hook itself exited {exited}, but a process it left behind kept its "
-                "output open until the timeout"
-            )
-        return _Outcome(hook_run(job, timed_out=True), argv, notes=tuple(killed))
-    feeder.cancel()
-    (out, out_cut), (err, err_cut) = (reader.result() for reader in readers)
-    truncated = tuple(name for name, cut in (("stdout", out_cut), ("stderr", err_cut)) if cut)
-    notes = tuple(f"{name} cut at {setting.output_cap} bytes" for name in truncated)
+    if done.left_running:
+        notes += ("it left processes running in its group; they were killed when it ended",)
     run = hook_run(
         job,
-        exit_code=process.returncode,
-        stdout=out.decode("utf-8", "replace"),
-        stderr=err.decode("utf-8", "replace"),
+        exit_code=done.exit_code,
+        stdout=done.stdout.decode("utf-8", "replace"),
+        stderr=done.stderr.decode("utf-8", "replace"),
+        stdout_cut=done.stdout_cut,
     )
-    return _Outcome(run, argv, truncated, notes)
+    return _Outcome(run, sent, truncated, (*notes, *cut_notes), done.trace)
 
 
-async def _reap(process: asyncio.subprocess.Process) -> None:
-    """Wait for the killed hook; let go of pipes a process that left the group still holds."""
-    try:
-        await asyncio.wait_for(asyncio.shield(process.wait()), REAP_GRACE_S)
-    except TimeoutError:
-        # wait() also waits for the pipes to close, which a process that started its own
-        # session (and so escaped the group kill) may never do.
-        transport = getattr(process, "_transport", None)
-        if isinstance(transport, asyncio.SubprocessTransport):
-            transport.close()
-
-
-async def _feed(stdin: asyncio.StreamWriter, data: bytes) -> None:
-    """Write the payload; a hook that exits or closes stdin without reading is fine."""
-    try:
-        stdin.write(data)
-        await stdin.drain()
-        stdin.close()
-        await stdin.wait_closed()
-    except (BrokenPipeError, ConnectionResetError):
-        pass
-
-
-async def _drain(stream: asyncio.StreamReader, cap: int) -> tuple[bytes, bool]:
-    """Read a stream to its end, keeping the first ``cap`` bytes."""
-    kept = bytearray()
-    cut = False
-    while chunk := await stream.read(_READ_CHUNK):
-        room = cap - len(kept)
-        kept += chunk[:room]
-        cut = cut or len(chunk) > room
-    return bytes(kept), cut
-
-
-def _kill_group(pid: int) -> None:
-    """SIGKILL the process group led by ``pid``: the hook and everything it started."""
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pid, signal.SIGKILL)
+def _overran(job: Job, done: Finished) -> tuple[str, ...]:
+    killed = [f"killed after the {job.timeout_s:g} s timeout; output dropped"]
+    if done.exited_before_timeout is not None:
+        killed.append(
+            f"the hook itself exited {done.exited_before_timeout}, but a process it left "
+            "behind kept its output open until the timeout"
+        )
+    return tuple(killed)
 
 
 async def _run_http(job: Job, payload_json: str, setting: RunSetting) -> _Outcome:
@@ -407,14 +431,17 @@ async def _run_http(job: Job, payload_json: str, setting: RunSetting) -> _Outcom
     url = handler.url or ""
     headers = {"Content-Type": "application/json"}
     headers.update(interpolate_headers(handler, setting.base_env))
-    request = urllib.request.Request(url, payload_json.encode(), headers, method="POST")
+    cap = setting.output_cap
 
-    def post() -> tuple[int, str]:
+    def post() -> tuple[int, bytes]:
+        request = urllib.request.Request(
+            url, well_formed(payload_json).encode(), headers, method="POST"
+        )
         try:
             with urllib.request.urlopen(request, timeout=job.timeout_s) as response:
-                return response.status, response.read().decode("utf-8", "replace")
+                return response.status, response.read(cap + 1)
         except urllib.error.HTTPError as error:
-            return error.code, error.read().decode("utf-8", "replace")
+            return error.code, error.read(cap + 1)
 
     try:
         status, body = await asyncio.wait_for(_in_thread_async(post), job.timeout_s)
@@ -425,8 +452,10 @@ async def _run_http(job: Job, payload_json: str, setting: RunSetting) -> _Outcom
     except (urllib.error.URLError, OSError, ValueError) as error:
         reason = getattr(error, "reason", error)
         return _Outcome(hook_run(job, start_error=f"POST {url} failed: {reason}"))
-    run = hook_run(job, stdout=body, http_status=status)
-    return _Outcome(run)
+    truncated, notes = _cut_notes(cap, ("body", len(body) > cap))
+    text = body[:cap].decode("utf-8", "replace")
+    run = hook_run(job, stdout=text, http_status=status, stdout_cut=bool(truncated))
+    return _Outcome(run, truncated=truncated, notes=notes)
 
 
 async def _run_evaluator(job: Job, payload_json: str, setting: RunSetting) -> _Outcome:
@@ -445,15 +474,15 @@ async def _run_evaluator(job: Job, payload_json: str, setting: RunSetting) -> _O
         payload_json=payload_json,
         timeout_s=job.timeout_s,
     )
-    evaluator = setting.evaluator
     try:
-        answer = await asyncio.wait_for(
-            _in_thread_async(lambda: evaluator.evaluate(request)), job.timeout_s
-        )
-    except TimeoutError:
+        # A CommandEvaluator stops itself at the timeout (and kills its group); the outer
+        # limit, a little later, bounds any other evaluator without racing that kill.
+        limit = job.timeout_s + REAP_GRACE_S + 1
+        answer = await asyncio.wait_for(setting.evaluator.evaluate(request), limit)
+    except (TimeoutError, EvaluatorTimeout):
         return _Outcome(
             hook_run(job, timed_out=True),
-            notes=(f"the evaluator gave no answer within {job.timeout_s:g} s",),
+            notes=(f"the evaluator gave no answer within {job.timeout_s:g} s; it was killed",),
         )
     except Exception as error:  # a user-supplied evaluator may fail in any way
         return _Outcome(hook_run(job, start_error=f"the evaluator failed: {error}"))

@@ -28,6 +28,7 @@ from hookcourse.js import json as jsjson
 from hookcourse.js.json import quote
 from hookcourse.js.values import UNDEFINED, JSValue, is_js_number
 
+from .inputs import is_present, read_bounded
 from .permission_rule import PermissionRule, RuleSyntaxError, parse_rule
 
 HANDLER_TYPES: Final = ("command", "http", "mcp_tool", "prompt", "agent")
@@ -43,6 +44,20 @@ class SettingsSource(StrEnum):
     LOCAL = "local"
     FLAG = "flag"
     MANAGED = "managed"
+
+
+SHAPE_RULE: Final = "settings-shape"
+"""The ``validate`` rule id of a malformed entry the settings reader drops."""
+
+
+class SettingsWarning(InputError):
+    """A settings entry that is dropped or has no effect, with the ``validate`` rule it breaks."""
+
+    def __init__(
+        self, where: str, problem: str, fix: str, path: JSONPath, rule: str = SHAPE_RULE
+    ) -> None:
+        super().__init__(where, problem, fix, path)
+        self.rule = rule
 
 
 # Highest precedence first: who decides disableAllHooks.
@@ -132,6 +147,20 @@ class MatcherGroup:
     origin: Origin
 
 
+PERMISSION_BEHAVIOURS: Final = ("deny", "ask", "allow")
+"""The lists under ``permissions``, in the order Claude Code consults them."""
+PERMISSION_MODES: Final = ("default", "acceptEdits", "plan", "auto", "dontAsk", "bypassPermissions")
+
+
+@dataclass(frozen=True)
+class PermissionEntry:
+    """One rule under ``permissions.allow``, ``ask`` or ``deny``, and where it was written."""
+
+    behaviour: str
+    rule: PermissionRule
+    origin: Origin
+
+
 @dataclass(frozen=True)
 class SettingsLayer:
     """What one settings file says about hooks."""
@@ -142,16 +171,26 @@ class SettingsLayer:
     disable_all_hooks: bool | None = None
     allow_managed_hooks_only: bool | None = None
     warnings: tuple[InputError, ...] = ()
+    permissions: tuple[PermissionEntry, ...] = ()
+    default_mode: str | None = None
+    document: JSValue = None
+    """The file's parsed JSON, as written (``validate`` reads what the layer dropped)."""
 
 
 @dataclass(frozen=True)
 class Settings:
-    """Every settings layer read, and the hooks that survive disableAllHooks and friends."""
+    """Every settings layer read, and the hooks that survive disableAllHooks and friends.
+
+    ``permissions`` holds the rules of every layer (they add up, as hooks do);
+    ``default_mode`` is ``permissions.defaultMode`` from the highest-precedence file.
+    """
 
     layers: tuple[SettingsLayer, ...]
     groups: tuple[MatcherGroup, ...]
     notes: tuple[str, ...] = ()
     warnings: tuple[InputError, ...] = ()
+    permissions: tuple[PermissionEntry, ...] = ()
+    default_mode: str | None = None
 
     def groups_for(self, event: str) -> tuple[MatcherGroup, ...]:
         return tuple(group for group in self.groups if group.event == event)
@@ -177,8 +216,8 @@ class _Reader:
     def issue(self, path: JSONPath, problem: str, fix: str) -> InputError:
         return InputError(self.file, problem, fix, path)
 
-    def warn(self, path: JSONPath, problem: str, fix: str) -> None:
-        self.warnings.append(self.issue(path, problem, fix))
+    def warn(self, path: JSONPath, problem: str, fix: str, rule: str = SHAPE_RULE) -> None:
+        self.warnings.append(SettingsWarning(self.file, problem, fix, path, rule))
 
     def origin(self, path: JSONPath) -> Origin:
         return Origin(self.source, self.file, path)
@@ -210,9 +249,79 @@ class _Reader:
                 )
             for event, entries in hooks.items():
                 groups.extend(self.event_groups(event, entries))
+        rules, mode = self.permissions(document)
         return SettingsLayer(
-            self.source, self.file, tuple(groups), disable, managed_only, tuple(self.warnings)
+            self.source,
+            self.file,
+            tuple(groups),
+            disable,
+            managed_only,
+            tuple(self.warnings),
+            rules,
+            mode,
+            document,
         )
+
+    def permissions(
+        self, document: Mapping[str, JSValue]
+    ) -> tuple[tuple[PermissionEntry, ...], str | None]:
+        """The ``permissions`` rules and defaultMode; a malformed rule is dropped, warned."""
+        if "permissions" not in document:
+            return (), None
+        value = document["permissions"]
+        if not isinstance(value, dict):
+            self.warn(
+                ("permissions",),
+                f"permissions is {_kind(value)}, not an object; it is ignored",
+                'write "permissions": {"deny": ["Bash(git push *)"]}',
+            )
+            return (), None
+        entries: list[PermissionEntry] = []
+        for behaviour in PERMISSION_BEHAVIOURS:
+            if behaviour not in value:
+                continue
+            rules = value[behaviour]
+            path: JSONPath = ("permissions", behaviour)
+            if not isinstance(rules, list):
+                self.warn(
+                    path,
+                    f"{behaviour} is {_kind(rules)}, not a list",
+                    f'write "{behaviour}": [...]',
+                )
+                continue
+            for index, text in enumerate(rules):
+                entry = self.permission_entry(behaviour, text, (*path, index))
+                if entry is not None:
+                    entries.append(entry)
+        if "defaultMode" not in value:
+            return tuple(entries), None
+        mode = value["defaultMode"]
+        if mode not in PERMISSION_MODES:
+            self.warn(
+                ("permissions", "defaultMode"),
+                f"defaultMode is {_kind(mode)}, not a permission mode; it is ignored",
+                "use one of " + ", ".join(PERMISSION_MODES),
+            )
+            return tuple(entries), None
+        assert isinstance(mode, str)
+        return tuple(entries), mode
+
+    def permission_entry(
+        self, behaviour: str, text: JSValue, path: JSONPath
+    ) -> PermissionEntry | None:
+        if not isinstance(text, str):
+            self.warn(
+                path,
+                f"a permission rule is {_kind(text)}, not a string; it is ignored",
+                'write a rule such as "Bash(npm test)"',
+            )
+            return None
+        try:
+            rule = parse_rule(text)
+        except RuleSyntaxError as error:
+            self.warn(path, f"{error}; the rule is ignored", "write Tool or Tool(specifier)")
+            return None
+        return PermissionEntry(behaviour, rule, self.origin(path))
 
     def flag(self, document: Mapping[str, JSValue], key: str) -> bool | None:
         value = document.get(key, UNDEFINED)
@@ -229,7 +338,12 @@ class _Reader:
         if event not in self.known_events:
             close = difflib.get_close_matches(event, list(self.known_events), n=1)
             hint = f"did you mean {close[0]}?" if close else "see `hookcourse events`"
-            self.warn(path, f"{quote(event)} is not a hook event, so its hooks never run", hint)
+            self.warn(
+                path,
+                f"{quote(event)} is not a hook event, so its hooks never run",
+                hint,
+                "unknown-event",
+            )
             return
         if not isinstance(entries, list):
             self.warn(
@@ -327,7 +441,10 @@ class _Reader:
                 tool=fields.text("tool", required=True),
             )
         return replace(
-            base, prompt=fields.text("prompt", required=True), model=fields.text("model")
+            base,
+            prompt=fields.text("prompt", required=True),
+            model=fields.text("model"),
+            continue_on_block=bool(kind == "prompt" and fields.boolean("continueOnBlock")),
         )
 
 
@@ -446,6 +563,13 @@ def parse_settings(
         raise InputError(
             file, f"not valid JSON ({error})", "fix the JSON syntax at that line and column"
         ) from None
+    return settings_layer(document, source, file, known_events)
+
+
+def settings_layer(
+    document: JSValue, source: SettingsSource, file: str, known_events: Collection[str]
+) -> SettingsLayer:
+    """One parsed settings document as a layer; raises InputError when its top level is wrong."""
     return _Reader(source, file, known_events).layer(document)
 
 
@@ -483,7 +607,9 @@ def merge_layers(layers: Sequence[SettingsLayer]) -> Settings:
             continue
         groups.extend(layer.groups)
     warnings = tuple(warning for layer in layers for warning in layer.warnings)
-    return Settings(tuple(layers), tuple(groups), tuple(notes), warnings)
+    permissions = tuple(entry for layer in layers for entry in layer.permissions)
+    mode = next((ly.default_mode for ly in by_precedence if ly.default_mode is not None), None)
+    return Settings(tuple(layers), tuple(groups), tuple(notes), warnings, permissions, mode)
 
 
 # --- finding and reading the files (I/O) -----------------------------------------------------
@@ -513,7 +639,11 @@ def load_settings(places: SettingsPlaces, known_events: Collection[str]) -> Sett
         (SettingsSource.LOCAL, places.project_dir / ".claude" / "settings.local.json"),
     ]
     for source, path in standard:
-        if path is not None and source in places.sources and path.exists():
+        if (
+            path is not None
+            and source in places.sources
+            and is_present(str(path), f"the {source} settings file")
+        ):
             layers.append(_read_file(path, source, known_events))
     for value in places.extra:
         if value.lstrip().startswith("{"):
@@ -528,14 +658,5 @@ def load_settings(places: SettingsPlaces, known_events: Collection[str]) -> Sett
 
 
 def _read_file(path: Path, source: SettingsSource, known_events: Collection[str]) -> SettingsLayer:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(
-            str(path), f"the {source} settings file does not exist", "check the path"
-        ) from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise InputError(
-            str(path), f"cannot read the {source} settings file ({error})", "check the file"
-        ) from None
+    text = read_bounded(str(path), what=f"the {source} settings file").text
     return parse_settings(text, source, str(path), known_events)

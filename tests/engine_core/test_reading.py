@@ -10,13 +10,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hookcourse.engine.catalogue import EventSpec, Recipient, load_catalogue
+from hookcourse.engine.output_schema import stdout_object
 from hookcourse.engine.reading import (
     NO_EVALUATOR,
     Classification,
     HookReading,
     HookRun,
     read_hook_result,
-    stdout_object,
 )
 from hookcourse.js.json import stringify
 from hookcourse.js.values import UNDEFINED, js_length

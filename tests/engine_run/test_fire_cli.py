@@ -42,7 +42,7 @@ def test_seed_002_force_push_guard(project: Project, payload: str, status: int) 
     fired = project.fire("PreToolUse", GUARD / payload, "--settings", str(GUARD / "settings.json"))
     assert fired.returncode == status, fired.stderr
     (hook,) = fired.hooks
-    assert hook["exit_code"] == status
+    assert hook["exitCode"] == status
     assert hook["argv"] == [str(project.dir / ".claude/hooks/no-force-push.sh")]
     if status == 2:
         assert fired.outcome["blocked"] is True
@@ -106,7 +106,7 @@ def test_exit_codes_one_is_not_a_block_two_is(project: Project) -> None:
     project.hooks("PreToolUse", command(str(one)), matcher="Bash")
     fired = project.fire("PreToolUse", project.bash_call("rm -rf build"))
     assert fired.returncode == 0
-    assert fired.hooks[0]["exit_code"] == 1
+    assert fired.hooks[0]["exitCode"] == 1
     assert fired.hooks[0]["classification"] == "non-blocking error"
     two = project.script("two.sh", "echo 'policy says no' >&2; exit 2")
     project.hooks("PreToolUse", command(str(two)), matcher="Bash")
@@ -159,7 +159,7 @@ def test_updated_input_last_to_finish_wins_and_the_conflict_is_reported(project:
     fired = project.fire("PreToolUse", project.bash_call("ls"))
     assert fired.returncode == 0
     assert fired.outcome["updatedInput"] == {"command": "echo slow"}
-    assert [h["finish_order"] for h in fired.hooks] == [1, 0]
+    assert [h["finishOrder"] for h in fired.hooks] == [1, 0]
     assert fired.outcome["conflicts"]
 
 
@@ -247,7 +247,7 @@ def test_handler_types_the_event_does_not_accept_never_run(project: Project) -> 
     assert [h["type"] for h in fired.hooks] == ["command"]
     skipped = fired.report["groups"][0]["handlers"][0]
     assert skipped["runs"] is False
-    assert "does not run prompt hooks" in skipped["skipped_because"]
+    assert "does not run prompt hooks" in skipped["skippedBecause"]
 
 
 @pytest.mark.parametrize(("call", "expected"), [("git push origin main", True), ("ls -la", False)])
@@ -264,7 +264,7 @@ def test_if_field_on_a_non_tool_event_never_runs(project: Project) -> None:
     project.hooks("Stop", {**marker_hook(project, "stop"), "if": "Bash"})
     fired = project.fire("Stop", project.payload("Stop", stop_hook_active=False))
     assert not ran(project, "stop")
-    assert "never runs" in fired.report["groups"][0]["handlers"][0]["skipped_because"]
+    assert "never runs" in fired.report["groups"][0]["handlers"][0]["skippedBecause"]
 
 
 def test_exec_form_passes_each_arg_whole_with_no_shell(project: Project) -> None:
@@ -284,7 +284,7 @@ def test_shell_form_goes_through_sh(project: Project) -> None:
     (hook,) = fired.hooks
     assert hook["argv"][:2] == ["sh", "-c"]
     assert hook["stderr"] == str(project.home).upper() + "\n"
-    assert hook["exit_code"] == 1
+    assert hook["exitCode"] == 1
 
 
 def test_placeholders_environment_stdin_and_cwd(project: Project) -> None:
@@ -319,7 +319,7 @@ exit 1
     rendezvous = project.script("rendezvous.sh", body)
     project.hooks("Stop", *(command(str(rendezvous), args=[str(i)]) for i in range(count)))
     fired = project.fire("Stop", project.payload("Stop", stop_hook_active=False))
-    assert [h["exit_code"] for h in fired.hooks] == [0] * count, fired.hooks
+    assert [h["exitCode"] for h in fired.hooks] == [0] * count, fired.hooks
 
 
 def test_timeout_kills_the_process_group_and_drops_output(project: Project) -> None:
@@ -330,8 +330,8 @@ def test_timeout_kills_the_process_group_and_drops_output(project: Project) -> N
     fired = project.fire("PreToolUse", project.bash_call("rm -rf /"))
     assert fired.returncode == 0, "a timed-out PreToolUse hook does not block"
     (hook,) = fired.hooks
-    assert hook["timed_out"] is True
-    assert hook["exit_code"] is None
+    assert hook["timedOut"] is True
+    assert hook["exitCode"] is None
     assert (hook["stdout"], hook["stderr"]) == ("", "")
     assert not process_alive(int(pid_file.read_text()))
 
@@ -350,24 +350,38 @@ def test_default_timeouts_by_type_and_event(project: Project) -> None:
         groups("UserPromptSubmit", (None, [command("true"), {"type": "prompt", "prompt": "ok?"}]))
     )
     fired = project.fire("UserPromptSubmit", project.payload("UserPromptSubmit", prompt="hi"))
-    assert [h["timeout_s"] for h in fired.hooks] == [30, 30]
+    assert [h["timeoutSeconds"] for h in fired.hooks] == [30, 30]
     project.hooks("Stop", command("true"), {"type": "agent", "prompt": "done?"})
     fired = project.fire("Stop", project.payload("Stop", stop_hook_active=False))
-    assert [h["timeout_s"] for h in fired.hooks] == [600, 60]
+    assert [h["timeoutSeconds"] for h in fired.hooks] == [600, 60]
 
 
 def test_session_end_hooks_share_one_budget(project: Project) -> None:
     project.hooks("SessionEnd", command("true"), command("true ", timeout=5))
     fired = project.fire("SessionEnd", project.payload("SessionEnd", reason="other"))
-    assert [h["timeout_s"] for h in fired.hooks] == [5, 5]
+    assert [h["timeoutSeconds"] for h in fired.hooks] == [5, 5]
 
 
-def test_output_is_capped(project: Project) -> None:
-    project.hooks("Stop", command("head -c 3000000 /dev/zero | tr '\\0' x"))
+def test_output_past_the_cap_is_cut_and_the_report_says_so(project: Project) -> None:
+    """Reference §3a: Claude Code reads all of stdout; past hookcourse's cap it cannot."""
+    project.hooks("Stop", command("head -c 17000000 /dev/zero | tr '\\0' x"))
     fired = project.fire("Stop", project.payload("Stop", stop_hook_active=False))
     (hook,) = fired.hooks
-    assert len(hook["stdout"]) == 1_048_576
+    assert len(hook["stdout"]) == 16 * 1_048_576
     assert hook["truncated"] == ["stdout"]
+    assert hook["classification"] == "output cut"
+    assert "could not be read" in hook["how"]
+
+
+def test_a_json_answer_of_several_mebibytes_is_read(project: Project) -> None:
+    """Reference §3a: stdout starting with { is parsed whole; the old 1 MiB cap lost this deny."""
+    answer = decision("deny", "too big to lose")
+    answer["hookSpecificOutput"]["additionalContext"] = "x" * 3_000_000  # type: ignore[index]
+    project.hooks("PreToolUse", command(json_hook(project, "big.py", answer)), matcher="Bash")
+    fired = project.fire("PreToolUse", project.bash_call("ls"))
+    assert fired.returncode == 2, fired.stderr
+    assert fired.outcome["decision"] == "deny"
+    assert fired.hooks[0]["truncated"] == []
 
 
 def test_a_hook_that_never_reads_stdin_does_not_deadlock(project: Project) -> None:
@@ -375,7 +389,7 @@ def test_a_hook_that_never_reads_stdin_does_not_deadlock(project: Project) -> No
     big = project.payload("Stop", stop_hook_active=False, last_assistant_message="x" * 2_000_000)
     fired = project.fire("Stop", big)
     (hook,) = fired.hooks
-    assert (hook["timed_out"], hook["exit_code"], hook["stdout"]) == (False, 0, "done\n")
+    assert (hook["timedOut"], hook["exitCode"], hook["stdout"]) == (False, 0, "done\n")
 
 
 def test_a_hook_that_cannot_start_is_a_non_blocking_error(project: Project) -> None:
@@ -383,7 +397,7 @@ def test_a_hook_that_cannot_start_is_a_non_blocking_error(project: Project) -> N
     fired = project.fire("PreToolUse", project.bash_call("ls"))
     assert fired.returncode == 0
     (hook,) = fired.hooks
-    assert "No such file or directory" in hook["start_error"]
+    assert "No such file or directory" in hook["startError"]
     assert hook["classification"] == "could not start"
 
 
@@ -396,7 +410,7 @@ def test_identical_handlers_across_files_run_once(project: Project) -> None:
     assert (project.scratch / "count").read_text() == "x\nx\n"
     assert len(fired.hooks) == 2
     skipped = [h for g in fired.report["groups"] for h in g["handlers"] if not h["runs"]]
-    assert "runs once" in skipped[0]["skipped_because"]
+    assert "runs once" in skipped[0]["skippedBecause"]
 
 
 def test_disable_all_hooks_for_one_run_and_managed_hooks(project: Project) -> None:
@@ -483,14 +497,14 @@ def test_http_status_alone_cannot_block(
     fired = project.fire("PreToolUse", project.bash_call("ls"))
     assert fired.returncode == 0
     (hook,) = fired.hooks
-    assert (hook["http_status"], hook["classification"]) == (status, classification)
+    assert (hook["httpStatus"], hook["classification"]) == (status, classification)
 
 
 def test_http_hook_that_cannot_connect_is_non_blocking(project: Project) -> None:
     project.hooks("PreToolUse", {"type": "http", "url": "http://127.0.0.1:9/nothing", "timeout": 5})
     fired = project.fire("PreToolUse", project.bash_call("ls"))
     assert fired.returncode == 0
-    assert fired.hooks[0]["start_error"].startswith("POST http://127.0.0.1:9/nothing failed")
+    assert fired.hooks[0]["startError"].startswith("POST http://127.0.0.1:9/nothing failed")
 
 
 def test_prompt_hook_without_an_evaluator_says_so(project: Project) -> None:
@@ -498,7 +512,7 @@ def test_prompt_hook_without_an_evaluator_says_so(project: Project) -> None:
     fired = project.fire("Stop", project.payload("Stop", stop_hook_active=False))
     assert fired.returncode == 0
     (hook,) = fired.hooks
-    assert hook["evaluator_missing"] is True
+    assert hook["evaluatorMissing"] is True
     assert hook["evaluator"] is None
     assert "no evaluator" in hook["how"]
 
@@ -595,13 +609,13 @@ def test_hooks_field_contract(project: Project) -> None:
     }
     assert outcome_keys <= fired.outcome.keys()
     (hook,) = fired.hooks
-    assert (hook["exit_code"], hook["stdout"], hook["stderr"], hook["timed_out"]) == (
+    assert (hook["exitCode"], hook["stdout"], hook["stderr"], hook["timedOut"]) == (
         0,
         "out\n",
         "err\n",
         False,
     )
-    assert isinstance(hook["duration_ms"], int | float) and hook["duration_ms"] >= 0
+    assert isinstance(hook["durationMs"], int | float) and hook["durationMs"] >= 0
     assert os.path.isabs(fired.report["cwd"])
 
 
@@ -610,11 +624,11 @@ def test_async_hooks_run_but_cannot_block(project: Project) -> None:
     fired = project.fire("PreToolUse", project.bash_call("ls"))
     assert fired.returncode == 0
     (hook,) = fired.hooks
-    assert (hook["async"], hook["exit_code"]) == (True, 2)
+    assert (hook["async"], hook["exitCode"]) == (True, 2)
 
 
 def test_mcp_tool_hooks_report_that_no_server_is_connected(project: Project) -> None:
     project.hooks("PreToolUse", {"type": "mcp_tool", "server": "memory", "tool": "check"})
     fired = project.fire("PreToolUse", project.bash_call("ls"))
     assert fired.returncode == 0
-    assert "MCP server" in fired.hooks[0]["start_error"]
+    assert "MCP server" in fired.hooks[0]["startError"]

@@ -230,7 +230,7 @@ def test_exit_2_in_one_hook_beats_allow_in_another(project: Project) -> None:
     fired = project.fire("PreToolUse", PRE_BASH, group(allower, blocker))
     assert (fired.status, fired.outcome["decision"]) == (2, "deny")
     assert fired.outcome["reason"] == "blocked by policy"
-    assert fired.hook("allower.sh")["exit_code"] == 0  # a deny does not stop its siblings
+    assert fired.hook("allower.sh")["exitCode"] == 0  # a deny does not stop its siblings
 
 
 # --- exit codes and how stdout is read ----------------------------------------------------
@@ -241,8 +241,8 @@ def test_exit_0_plain_text_on_pretooluse_decides_nothing(project: Project) -> No
     assert (fired.status, fired.outcome["decision"]) == (0, None)
     assert fired.outcome["additionalContext"] == []
     hook = fired.hook("t.sh")
-    assert (hook["exit_code"], hook["stdout"], hook["timed_out"]) == (0, "all good\n", False)
-    assert isinstance(hook["duration_ms"], (int, float)) and hook["duration_ms"] >= 0
+    assert (hook["exitCode"], hook["stdout"], hook["timedOut"]) == (0, "all good\n", False)
+    assert isinstance(hook["durationMs"], (int, float)) and hook["durationMs"] >= 0
 
 
 @pytest.mark.parametrize("event", ["UserPromptSubmit", "SessionStart"])
@@ -283,7 +283,7 @@ def test_exit_2_on_an_event_that_cannot_block_lets_it_go_ahead(
     payload = {"hook_event_name": event, "session_id": "s", **payload}
     fired = project.fire(event, payload, group(project.answer("b.sh", code=2, stderr="stop!")))
     assert (fired.status, fired.outcome["blocked"]) == (0, False)
-    assert fired.hook("b.sh")["exit_code"] == 2
+    assert fired.hook("b.sh")["exitCode"] == 2
 
 
 def test_a_missing_script_in_shell_form_exits_127_and_does_not_block(project: Project) -> None:
@@ -291,7 +291,7 @@ def test_a_missing_script_in_shell_form_exits_127_and_does_not_block(project: Pr
     shell = {"type": "command", "command": str(project.dir / "no-such-hook.sh")}
     fired = project.fire("PreToolUse", PRE_BASH, group(shell))
     assert (fired.status, fired.outcome["decision"]) == (0, None)
-    assert fired.hook("no-such-hook.sh")["exit_code"] == 127
+    assert fired.hook("no-such-hook.sh")["exitCode"] == 127
 
 
 @pytest.mark.parametrize(
@@ -455,7 +455,7 @@ def test_exec_form_passes_each_arg_whole_and_exports_the_project_dir(tmp_path: P
     }
     fired = project.fire("PreToolUse", PRE_BASH, group(handler))
     hook = fired.hook("print args.py")
-    assert hook["exit_code"] == 0, hook["stderr"]
+    assert hook["exitCode"] == 0, hook["stderr"]
     printed = json.loads(hook["stdout"])
     assert printed == {
         "argv": [f"{project.dir}/a file.txt", "two words", "$HOME"],  # no shell: $HOME stays
@@ -635,7 +635,7 @@ def test_an_async_hook_runs_but_cannot_block_and_the_report_says_so(project: Pro
     }
     fired = project.fire("PreToolUse", PRE_BASH, group(handler))
     (hook,) = fired.hooks
-    assert (hook["async"], hook["exit_code"], fired.status) == (True, 2, 0)
+    assert (hook["async"], hook["exitCode"], fired.status) == (True, 2, 0)
     explanation = " ".join(fired.outcome["explanation"])
     assert "No hook ran" not in explanation
     assert "1 async hook(s) also ran" in explanation

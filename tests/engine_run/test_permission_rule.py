@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -11,6 +13,7 @@ from hookcourse.engine.permission_rule import (
     PermissionRule,
     RuleSyntaxError,
     check_rule,
+    command_matches,
     parse_rule,
     split_command,
 )
@@ -173,3 +176,33 @@ def test_webfetch_domain_and_agent_type() -> None:
     assert not applies("WebFetch(domain:example.org)", "WebFetch", url)
     assert applies("Agent(Explore)", "Agent", {"subagent_type": "Explore"})
     assert not applies("Agent(Explore)", "Agent", {"subagent_type": "Plan"})
+
+
+def _regex_reference(specifier: str, simple: str) -> bool:
+    """The regex reading of a Bash specifier (the earlier implementation), for comparison."""
+    if specifier.endswith(":*") and "*" not in specifier[:-2]:
+        return re.fullmatch(re.escape(specifier[:-2]) + r"(?: .*)?", simple, re.DOTALL) is not None
+    optional_tail = specifier.endswith(" *") and not specifier.endswith("\\ *")
+    body = specifier[:-2] if optional_tail else specifier
+    pieces: list[str] = []
+    i = 0
+    while i < len(body):
+        if body.startswith("\\*", i):
+            pieces.append(re.escape("*"))
+            i += 2
+        elif body[i] == "*":
+            pieces.append(".*")
+            i += 1
+        else:
+            pieces.append(re.escape(body[i]))
+            i += 1
+    tail = r"(?: .*)?" if optional_tail else ""
+    return re.fullmatch("".join(pieces) + tail, simple, re.DOTALL) is not None
+
+
+@given(
+    st.text(alphabet="ab *:\\", max_size=8),
+    st.text(alphabet="ab *:\\\n", max_size=12),
+)
+def test_linear_command_matching_agrees_with_the_regex_reading(specifier: str, simple: str) -> None:
+    assert command_matches(specifier, simple) == _regex_reference(specifier, simple)

@@ -1,0 +1,142 @@
+"""Reading what a user names (a payload, a settings file): bounded, and never stuck.
+
+A name can point at anything: a directory, ``/dev/zero``, a FIFO no one writes to,
+a closed or endless stdin, a file this user cannot read. Every read here stops at a
+cap and says so, opens special files without blocking, and turns every failure into
+an ``InputError`` naming the file and the fix.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import select
+import stat
+import sys
+import time
+from dataclasses import dataclass
+from typing import BinaryIO, Final
+
+from hookcourse.errors import InputError
+
+INPUT_CAP_BYTES: Final = 64 * 1_048_576
+"""The most a payload or settings file may hold (64 MiB)."""
+QUIET_LIMIT_S: Final = 10.0
+"""How long a pipe or FIFO may stay silent before the read gives up."""
+_CHUNK: Final = 65_536
+
+
+@dataclass(frozen=True)
+class Read:
+    """The text read, and notes about how (a BOM removed, for instance)."""
+
+    text: str
+    notes: tuple[str, ...] = ()
+
+
+def read_bounded(path: str, cap: int = INPUT_CAP_BYTES, what: str = "the file") -> Read:
+    """Read ``path`` as UTF-8, at most ``cap`` bytes; raises InputError for anything else."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as error:
+        raise _unreadable(path, what, error) from None
+    try:
+        info = os.fstat(descriptor)
+        if stat.S_ISDIR(info.st_mode):
+            raise InputError(path, f"{what} is a directory", "name a file")
+        data = _read_descriptor(descriptor, cap, path, what, regular=stat.S_ISREG(info.st_mode))
+    except OSError as error:
+        raise _unreadable(path, what, error) from None
+    finally:
+        os.close(descriptor)
+    return _decoded(data, path, what)
+
+
+def read_stdin(cap: int = INPUT_CAP_BYTES, what: str = "the payload") -> Read:
+    """Read standard input as UTF-8, at most ``cap`` bytes; a closed stdin is an InputError."""
+    stream: BinaryIO | None = getattr(sys.stdin, "buffer", None)
+    if stream is None:
+        raise InputError("stdin", f"{what} cannot be read: stdin is closed", "pipe the JSON in")
+    try:
+        descriptor = stream.fileno()
+        os.fstat(descriptor)
+        data = _read_descriptor(descriptor, cap, "stdin", what, regular=False)
+    except (OSError, ValueError) as error:
+        reason = getattr(error, "strerror", None) or str(error)
+        raise InputError("stdin", f"{what} cannot be read ({reason})", "pipe the JSON in") from None
+    return _decoded(data, "stdin", what)
+
+
+def _read_descriptor(descriptor: int, cap: int, where: str, what: str, *, regular: bool) -> bytes:
+    """Read to the end or past ``cap`` (an error); a pipe silent for too long is an error."""
+    os.set_blocking(descriptor, regular)
+    chunks: list[bytes] = []
+    size = 0
+    while size <= cap:
+        try:
+            chunk = os.read(descriptor, _CHUNK)
+        except BlockingIOError:
+            # A pipe or FIFO with a writer that has not written yet: wait, but not for ever.
+            if not _readable_soon(descriptor):
+                raise InputError(
+                    where,
+                    f"{what} sent nothing for {QUIET_LIMIT_S:g} s, so the read stopped",
+                    "write the whole JSON and close the pipe",
+                ) from None
+            continue
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+        size += len(chunk)
+    raise InputError(
+        where,
+        f"{what} is larger than {cap // 1_048_576} MiB (or endless), so the read stopped there",
+        "pass a JSON document smaller than that",
+    )
+
+
+def _readable_soon(descriptor: int) -> bool:
+    deadline = time.monotonic() + QUIET_LIMIT_S
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return False
+        try:
+            ready, _, _ = select.select([descriptor], [], [], left)
+        except InterruptedError:  # pragma: no cover - PEP 475 retries, kept for clarity
+            continue
+        return bool(ready)
+
+
+def _decoded(data: bytes, where: str, what: str) -> Read:
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InputError(
+            where,
+            f"{what} is not UTF-8 (byte {error.start} cannot be decoded)",
+            "save the file as UTF-8",
+        ) from None
+    return Read(text)
+
+
+def is_present(path: str, what: str) -> bool:
+    """Whether ``path`` exists; a folder on the way that cannot be searched is an InputError."""
+    try:
+        os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except OSError as error:
+        raise _unreadable(path, what, error) from None
+    except ValueError:
+        raise InputError(path, f"{what}'s path holds a NUL character", "fix the path") from None
+    return True
+
+
+def _unreadable(path: str, what: str, error: OSError) -> InputError:
+    reason = error.strerror or str(error)
+    if error.errno == errno.ENOENT:
+        return InputError(path, f"{what} does not exist", "check the path")
+    if error.errno in (errno.EACCES, errno.EPERM):
+        return InputError(path, f"{what} cannot be read ({reason})", "check its permissions")
+    return InputError(path, f"{what} cannot be read ({reason})", "check the path")

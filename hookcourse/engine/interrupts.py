@@ -1,0 +1,142 @@
+"""Interrupts: SIGINT, SIGTERM or SIGHUP at any moment kill every hook process group.
+
+The registry holds every process group started and not yet ended (``processes``
+adds and removes them) and the temporary files to delete. A signal kills them all,
+prints one line and exits with ``128 + n`` (130, 143, 129). A signal that arrives
+while a process is being started waits until its group is registered, so no process
+is started after the registry was emptied. Importing this module is cheap (no
+asyncio): ``hookcourse events`` installs the handlers too.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import os
+import signal
+import sys
+from collections import Counter
+from typing import Final
+
+INTERRUPTS: Final = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+TRACE_VARIABLE: Final = "HOOKCOURSE_TRACE"
+"""Set in every process started, so one that left its group (``setsid``) is still found."""
+_RUN: Final = f"{os.getpid()}-{os.urandom(6).hex()}"
+_COUNT: Final = itertools.count(1)
+
+
+def _write_stderr(line: str) -> None:
+    with contextlib.suppress(OSError):
+        os.write(2, line.encode("utf-8", "backslashreplace"))
+
+
+class _Registry:
+    """The process groups alive, and a signal that arrived while one was being started."""
+
+    def __init__(self) -> None:
+        self.groups: set[int] = set()
+        self.starting = 0
+        self.pending: int | None = None
+        self.temporary: set[str] = set()
+
+    def kill_all(self) -> int:
+        killed = 0
+        for group in list(self.groups):
+            killed += kill_group(group)
+            self.groups.discard(group)
+        for path in list(self.temporary):
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+        return killed
+
+    def interrupted(self, signum: int, _frame: object = None) -> None:
+        if self.starting:
+            self.pending = signum
+            return
+        self.stop(signum)
+
+    def stop(self, signum: int) -> None:
+        killed = self.kill_all() + sum(kill_traced().values())
+        name = signal.Signals(signum).name
+        _write_stderr(
+            f"hookcourse: interrupted by {name}; killed {killed} hook process group(s); "
+            f"exit {128 + signum}\n"
+        )
+        os._exit(128 + signum)
+
+    def after_start(self) -> None:
+        self.starting -= 1
+        if not self.starting and self.pending is not None:
+            self.stop(self.pending)
+
+
+REGISTRY: Final = _Registry()
+
+
+def install_interrupt_handlers() -> None:
+    """SIGINT, SIGTERM and SIGHUP kill every hook group, print one line, exit 128 + n.
+
+    Only the main thread can install signal handlers; elsewhere (a notebook's worker
+    thread) this does nothing and the caller's own handling stays.
+    """
+    if sys.platform == "win32":  # pragma: no cover - hooks run in sessions on POSIX only
+        return
+    with contextlib.suppress(ValueError):
+        for signum in INTERRUPTS:
+            signal.signal(signum, REGISTRY.interrupted)
+
+
+def remove_on_interrupt(path: str, keep: bool = True) -> None:
+    """Delete ``path`` if an interrupt ends the program (``keep=False``: no longer needed)."""
+    if keep:
+        REGISTRY.temporary.add(path)
+    else:
+        REGISTRY.temporary.discard(path)
+
+
+def kill_group(group: int) -> int:
+    """SIGKILL the process group ``group``; 1 when there was one to kill, else 0."""
+    try:
+        os.killpg(group, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        return 0
+    return 1
+
+
+def live_groups() -> frozenset[int]:
+    """The process groups started and not yet ended (for tests and the attack sweep)."""
+    return frozenset(REGISTRY.groups)
+
+
+def new_trace() -> str:
+    """A fresh value for ``TRACE_VARIABLE``: this program's run, then a serial number."""
+    return f"{_RUN}.{next(_COUNT)}"
+
+
+def kill_traced() -> Counter[str]:
+    """SIGKILL every process still carrying one of this run's traces; how many, per trace.
+
+    A process that started a session of its own escaped its group's kill, but it
+    inherited its parent's environment. Linux only (``/proc``); elsewhere nothing is found.
+    """
+    wanted = f"{TRACE_VARIABLE}={_RUN}.".encode()
+    killed: Counter[str] = Counter()
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return killed
+    for entry in entries:
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        try:
+            with open(f"/proc/{entry}/environ", "rb") as handle:
+                environ = handle.read()
+        except OSError:
+            continue
+        for variable in environ.split(b"\0"):
+            if variable.startswith(wanted):
+                with contextlib.suppress(OSError):
+                    os.kill(int(entry), signal.SIGKILL)
+                    killed[variable[len(TRACE_VARIABLE) + 1 :].decode()] += 1
+                break
+    return killed

@@ -1,0 +1,130 @@
+"""Real signals to a real `hookcourse fire`: every hook group dies, one line, exit 128 + n."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+HOOKCOURSE = [sys.executable, "-m", "hookcourse"]
+REPO = Path(__file__).resolve().parents[2]
+Project = Any
+
+
+def _with_marker(marker: str) -> list[int]:
+    """Every process whose command line carries ``marker``."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if marker.encode() in cmdline:
+            found.append(int(entry))
+    return found
+
+
+def _wait_for(predicate: Any, limit_s: float = 20) -> None:
+    deadline = time.monotonic() + limit_s
+    while not predicate():
+        assert time.monotonic() < deadline, "gave up waiting"
+        time.sleep(0.02)
+
+
+def _start(project: Project, *extra: str, stdin: Any = subprocess.DEVNULL) -> subprocess.Popen[str]:
+    argv = [*HOOKCOURSE, "fire", "Stop", "--project-dir", str(project.dir), *extra]
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE_", "HOOKCOURSE_"))}
+    env["HOME"] = str(project.home)
+    return subprocess.Popen(
+        argv,
+        stdin=stdin,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=REPO,
+    )
+
+
+def _leaves_nothing(process: subprocess.Popen[str], signum: int, marker: str) -> None:
+    process.send_signal(signum)
+    _out, err = process.communicate(timeout=30)
+    assert process.returncode == 128 + signum, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("hookcourse: interrupted by"), err
+    assert signal.Signals(signum).name in lines[0]
+    # SIGKILL is delivered at once, but a dying process may linger a moment as a zombie.
+    _wait_for(lambda: not _with_marker(marker), limit_s=5)
+
+
+SIGNALS = [signal.SIGINT, signal.SIGTERM, signal.SIGHUP]
+
+
+@pytest.mark.parametrize("signum", SIGNALS, ids=lambda s: signal.Signals(s).name)
+def test_a_signal_while_hooks_run_kills_every_group_grandchildren_included(
+    project: Project, signum: int
+) -> None:
+    marker = f"30{uuid.uuid4().int % 10_000_000}"
+    hooks = [
+        {"type": "command", "command": f"sleep {marker}.1 & sleep {marker}.2; echo late"},
+        {"type": "command", "command": f"bash -c 'sleep {marker}.3 & wait' & wait"},
+        {"type": "command", "command": f"sleep {marker}.4", "async": True},
+    ]
+    project.hooks("Stop", *hooks)
+    process = _start(project, "--payload", str(project.payload("Stop", stop_hook_active=False)))
+    _wait_for(lambda: len(_with_marker(marker)) >= 4)
+    _leaves_nothing(process, signum, marker)
+
+
+@pytest.mark.parametrize("signum", SIGNALS, ids=lambda s: signal.Signals(s).name)
+def test_a_signal_while_the_payload_is_read(project: Project, signum: int) -> None:
+    read, write = os.pipe()
+    try:
+        process = _start(project, "--payload", "-", stdin=read)
+        time.sleep(1.0)  # the program is waiting for the payload on its stdin
+        _leaves_nothing(process, signum, "never started")
+    finally:
+        os.close(read)
+        os.close(write)
+
+
+@pytest.mark.parametrize("signum", SIGNALS, ids=lambda s: signal.Signals(s).name)
+def test_a_signal_while_an_evaluator_runs_kills_it_like_a_hook(
+    project: Project, signum: int
+) -> None:
+    marker = f"31{uuid.uuid4().int % 10_000_000}"
+    project.hooks("Stop", {"type": "prompt", "prompt": "Done?"})
+    payload = project.payload("Stop", stop_hook_active=False)
+    evaluator = f"sleep {marker} & sleep {marker}.5; echo '{{\"ok\": true}}'"
+    process = _start(project, "--payload", str(payload), "--evaluator", evaluator)
+    _wait_for(lambda: len(_with_marker(marker)) >= 2)
+    _leaves_nothing(process, signum, marker)
+
+
+def test_an_evaluator_past_its_timeout_is_killed_with_its_group(project: Project) -> None:
+    marker = f"32{uuid.uuid4().int % 10_000_000}"
+    project.hooks("Stop", {"type": "prompt", "prompt": "Done?", "timeout": 1})
+    payload = project.payload("Stop", stop_hook_active=False)
+    evaluator = f"sleep {marker} & sleep {marker}.5"
+    fired = project.fire("Stop", payload, "--evaluator", evaluator)
+    (hook,) = fired.hooks
+    assert hook["timedOut"] is True
+    _wait_for(lambda: not _with_marker(marker), limit_s=5)
+
+
+def test_a_hook_that_exits_leaves_nothing_running(project: Project) -> None:
+    marker = f"33{uuid.uuid4().int % 10_000_000}"
+    project.hooks("Stop", {"type": "command", "command": f"sleep {marker} >/dev/null 2>&1 &"})
+    fired = project.fire("Stop", project.payload("Stop", stop_hook_active=False))
+    (hook,) = fired.hooks
+    assert any("they were killed" in note for note in hook["notes"])
+    _wait_for(lambda: not _with_marker(marker), limit_s=5)
