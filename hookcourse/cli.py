@@ -131,13 +131,21 @@ def _parser() -> argparse.ArgumentParser:
     )
     validate.add_argument("--project-dir", metavar="DIR", help="the project (default: .)")
     validate.add_argument("--json", action="store_true", help="print one JSON object")
+    # Listed for --help only: main() hands `test` to hookcourse.course.tester, which has its
+    # own options and exit statuses (2 for a usage error).
+    commands.add_parser("test", help="grade a program (./your_program.sh) on the course's stages")
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    if arguments[:1] == ["test"]:
+        from hookcourse.course.tester import main as test_main
+
+        return test_main(arguments[1:])
     parser = _parser()
-    args, unknown = parser.parse_known_args(argv)
+    args, unknown = parser.parse_known_args(arguments)
     if unknown:
         status = 2 if args.command == "validate" else BAD_INPUT
         parser.exit(

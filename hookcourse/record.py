@@ -12,7 +12,7 @@ from __future__ import annotations
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator
-    from typing import Any
+    from typing import Any, Self
 
 
 class Record:
@@ -45,11 +45,22 @@ class Record:
         return self._values() == other._values()
 
     def __hash__(self) -> int:
-        return hash((type(self).__name__, *map(repr, self._values())))
+        # Equal records hash alike: fields compare with ==, under which {"n": 1} equals
+        # {"n": 1.0} and key order does not count, so dicts and lists are frozen the same way.
+        return hash((type(self).__name__, *map(_frozen, self._values())))
 
     def __repr__(self) -> str:
         fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._fields)
         return f"{type(self).__name__}({fields})"
+
+
+def _frozen(value: object) -> object:
+    """A hashable stand-in for ``value`` that is equal exactly when the values are equal."""
+    if isinstance(value, dict):
+        return frozenset((key, _frozen(item)) for key, item in value.items())
+    if isinstance(value, list):
+        return ("list", *map(_frozen, value))
+    return value
 
 
 class _ChoiceType(type):
@@ -59,9 +70,20 @@ class _ChoiceType(type):
 
 
 class Choice(str, metaclass=_ChoiceType):
-    """A string from a fixed set; subclasses set their values as class attributes."""
+    """A string from a fixed set.
+
+    A subclass lists its strings as ``_allowed = ("a", "b")`` and names them as class
+    attributes; constructing it from any other string raises ValueError.
+    """
 
     __slots__ = ()
+    _allowed: tuple[str, ...] = ()
+
+    def __new__(cls, value: str) -> Self:
+        if value not in cls._allowed:
+            choices = ", ".join(map(repr, cls._allowed))
+            raise ValueError(f"{value!r} is not a {cls.__name__}; choose one of {choices}")
+        return super().__new__(cls, value)
 
     @property
     def value(self) -> str:

@@ -33,6 +33,9 @@ if [ -z "${HOOKCOURSE_BUN:-}" ] && ! command -v bun >/dev/null 2>&1; then
     export HOOKCOURSE_BUN="$bun_bin"
   fi
 fi
+# The JupyterLite site for tests/lite (built once, rebuilt when its inputs change).
+# Without Python 3.12+ or npm it says what is missing, and those tests skip.
+scripts/lite.sh >/dev/null || echo "test.sh: no JupyterLite site; the tests in tests/lite will skip" >&2
 echo "== ruff" && .venv/bin/ruff check . && .venv/bin/ruff format --check .
 echo "== mypy" && .venv/bin/mypy
 echo "== pytest" && exec .venv/bin/pytest "$@"

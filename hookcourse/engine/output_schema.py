@@ -15,6 +15,7 @@ from typing import Final
 from hookcourse.engine.catalogue import EventSpec, FieldType
 from hookcourse.js.json import JSONSyntaxError, parse, quote, stringify
 from hookcourse.js.values import UNDEFINED, JSValue, Undefined, js_trim
+from hookcourse.stages.decoding import describe_value
 
 
 def stdout_object(stdout: str) -> dict[str, JSValue] | None:
@@ -36,18 +37,6 @@ def lookup(document: Mapping[str, JSValue], path: tuple[str, ...]) -> JSValue | 
             return UNDEFINED
         node = node.get(step, UNDEFINED)
     return node
-
-
-def _js_type(value: JSValue) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    return "an array" if isinstance(value, list) else "an object"
 
 
 _TYPE_RULES: Final[dict[FieldType, tuple[Callable[[JSValue], bool], str]]] = {
@@ -94,7 +83,7 @@ def schema_errors(event: EventSpec, document: Mapping[str, JSValue]) -> list[str
     for container in sorted(containers(known)):
         value = lookup(document, container)
         if not isinstance(value, Undefined | dict):
-            errors.append(f"{'.'.join(container)} must be an object, got {_js_type(value)}")
+            errors.append(f"{'.'.join(container)} must be an object, got {describe_value(value)}")
     if isinstance(document.get("hookSpecificOutput"), dict):
         name = lookup(document, _EVENT_NAME_PATH)
         if name != event.name:
@@ -106,7 +95,7 @@ def schema_errors(event: EventSpec, document: Mapping[str, JSValue]) -> list[str
         value = lookup(document, item.path)
         check, wanted = _TYPE_RULES[item.type]
         if not isinstance(value, Undefined) and not check(value):
-            errors.append(f"{item.dotted} must be {wanted}, got {_js_type(value)}")
+            errors.append(f"{item.dotted} must be {wanted}, got {describe_value(value)}")
     for spec in (event.decision, event.legacy_decision):
         if spec is None:
             continue
@@ -123,7 +112,7 @@ def schema_errors(event: EventSpec, document: Mapping[str, JSValue]) -> list[str
         reason = lookup(document, spec.reason_path)
         reason_dotted = ".".join(spec.reason_path)
         if not isinstance(reason, Undefined | str):
-            errors.append(f"{reason_dotted} must be a string, got {_js_type(reason)}")
+            errors.append(f"{reason_dotted} must be a string, got {describe_value(reason)}")
         elif spec.reason_required and isinstance(value, str) and not reason:
             errors.append(f"{dotted} {quote(value)} needs a non-empty {reason_dotted}")
     return errors

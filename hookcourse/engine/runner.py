@@ -35,6 +35,8 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final, Protocol, TypeVar
 
+from hookcourse.browser import require_desktop
+
 from .interrupts import kill_traced
 from .processes import OUTPUT_CAP_BYTES, REAP_GRACE_S, CannotStart, Finished, run_process
 from .reading import HookRun
@@ -289,6 +291,10 @@ def run_jobs(jobs: Sequence[Job], payload_json: str, setting: RunSetting) -> lis
     """Run every job in parallel and return their executions in job order."""
     if not jobs:
         return []
+    require_desktop(
+        "running hook handlers",
+        "each handler's exit code, stdout and stderr, and what Claude Code makes of them",
+    )
     try:
         asyncio.get_running_loop()
     except RuntimeError:

@@ -27,6 +27,7 @@ from hookcourse.errors import InputError, json_path
 from hookcourse.js import json as jsjson
 from hookcourse.js.json import quote
 from hookcourse.js.values import UNDEFINED, JSValue, is_js_number
+from hookcourse.stages.decoding import describe_value
 
 from .inputs import is_present, read_bounded
 from .permission_rule import PermissionRule, RuleSyntaxError, parse_rule
@@ -226,7 +227,7 @@ class _Reader:
         if not isinstance(document, dict):
             raise self.issue(
                 (),
-                f"the settings file holds {_kind(document)}, not an object",
+                f"the settings file holds {describe_value(document)}, not an object",
                 'write an object such as {"hooks": {"PreToolUse": [...]}}',
             )
         disable = self.flag(document, "disableAllHooks")
@@ -244,7 +245,7 @@ class _Reader:
             if not isinstance(hooks, dict):
                 raise self.issue(
                     ("hooks",),
-                    f"hooks is {_kind(hooks)}, not an object of event names",
+                    f"hooks is {describe_value(hooks)}, not an object of event names",
                     'write "hooks": {"EventName": [{"matcher": "...", "hooks": [...]}]}',
                 )
             for event, entries in hooks.items():
@@ -272,7 +273,7 @@ class _Reader:
         if not isinstance(value, dict):
             self.warn(
                 ("permissions",),
-                f"permissions is {_kind(value)}, not an object; it is ignored",
+                f"permissions is {describe_value(value)}, not an object; it is ignored",
                 'write "permissions": {"deny": ["Bash(git push *)"]}',
             )
             return (), None
@@ -285,7 +286,7 @@ class _Reader:
             if not isinstance(rules, list):
                 self.warn(
                     path,
-                    f"{behaviour} is {_kind(rules)}, not a list",
+                    f"{behaviour} is {describe_value(rules)}, not a list",
                     f'write "{behaviour}": [...]',
                 )
                 continue
@@ -299,7 +300,7 @@ class _Reader:
         if mode not in PERMISSION_MODES:
             self.warn(
                 ("permissions", "defaultMode"),
-                f"defaultMode is {_kind(mode)}, not a permission mode; it is ignored",
+                f"defaultMode is {describe_value(mode)}, not a permission mode; it is ignored",
                 "use one of " + ", ".join(PERMISSION_MODES),
             )
             return tuple(entries), None
@@ -312,7 +313,7 @@ class _Reader:
         if not isinstance(text, str):
             self.warn(
                 path,
-                f"a permission rule is {_kind(text)}, not a string; it is ignored",
+                f"a permission rule is {describe_value(text)}, not a string; it is ignored",
                 'write a rule such as "Bash(npm test)"',
             )
             return None
@@ -330,7 +331,7 @@ class _Reader:
         if isinstance(value, bool):
             return value
         raise self.issue(
-            (key,), f"{key} is {_kind(value)}, not true or false", f'write "{key}": true'
+            (key,), f"{key} is {describe_value(value)}, not true or false", f'write "{key}": true'
         )
 
     def event_groups(self, event: str, entries: JSValue) -> Iterator[MatcherGroup]:
@@ -348,7 +349,8 @@ class _Reader:
         if not isinstance(entries, list):
             self.warn(
                 path,
-                f"{event} holds {_kind(entries)}, not a list of matcher groups; it is ignored",
+                f"{event} holds {describe_value(entries)}, "
+                "not a list of matcher groups; it is ignored",
                 f'write "{event}": [{{"matcher": "...", "hooks": [...]}}]',
             )
             return
@@ -361,7 +363,7 @@ class _Reader:
         if not isinstance(entry, dict):
             self.warn(
                 path,
-                f"a matcher group is {_kind(entry)}, not an object; it is ignored",
+                f"a matcher group is {describe_value(entry)}, not an object; it is ignored",
                 'write {"matcher": "...", "hooks": [{"type": "command", "command": "..."}]}',
             )
             return None
@@ -369,7 +371,7 @@ class _Reader:
         if matcher is not UNDEFINED and not isinstance(matcher, str):
             self.warn(
                 (*path, "matcher"),
-                f"the matcher is {_kind(matcher)}, not a string; the group is ignored",
+                f"the matcher is {describe_value(matcher)}, not a string; the group is ignored",
                 'write a string such as "Bash" or "Edit|Write", or leave it out to match all',
             )
             return None
@@ -377,7 +379,7 @@ class _Reader:
         if not isinstance(handlers, list):
             self.warn(
                 (*path, "hooks"),
-                f"the group's hooks is {_kind(handlers)}, not a list of handlers; "
+                f"the group's hooks is {describe_value(handlers)}, not a list of handlers; "
                 "the group is ignored",
                 'write "hooks": [{"type": "command", "command": "..."}]',
             )
@@ -399,12 +401,12 @@ class _Reader:
         if not isinstance(item, dict):
             raise self.issue(
                 path,
-                f"a hook handler is {_kind(item)}, not an object; it is ignored",
+                f"a hook handler is {describe_value(item)}, not an object; it is ignored",
                 'write {"type": "command", "command": "..."}',
             )
         kind = item.get("type", UNDEFINED)
         if kind not in HANDLER_TYPES:
-            shown = quote(kind) if isinstance(kind, str) else _kind(kind)
+            shown = quote(kind) if isinstance(kind, str) else describe_value(kind)
             raise self.issue(
                 (*path, "type"),
                 f"the handler type is {shown}; the handler is ignored",
@@ -464,7 +466,8 @@ class _Fields:
         if value is UNDEFINED and not required:
             return None
         if not isinstance(value, str) or (required and value.strip() == ""):
-            raise self.wrong(key, f"{key} is {_kind(value)}, not a non-empty string", f"set {key}")
+            problem = f"{key} is {describe_value(value)}, not a non-empty string"
+            raise self.wrong(key, problem, f"set {key}")
         return value
 
     def boolean(self, key: str) -> bool | None:
@@ -473,7 +476,8 @@ class _Fields:
             return None
         if isinstance(value, bool):
             return value
-        raise self.wrong(key, f"{key} is {_kind(value)}, not true or false", f'write "{key}": true')
+        problem = f"{key} is {describe_value(value)}, not true or false"
+        raise self.wrong(key, problem, f'write "{key}": true')
 
     def strings(self, key: str) -> tuple[str, ...] | None:
         value = self.item.get(key, UNDEFINED)
@@ -481,7 +485,9 @@ class _Fields:
             return None
         if not isinstance(value, list) or not all(isinstance(word, str) for word in value):
             raise self.wrong(
-                key, f"{key} is {_kind(value)}, not a list of strings", f'write "{key}": ["..."]'
+                key,
+                f"{key} is {describe_value(value)}, not a list of strings",
+                f'write "{key}": ["..."]',
             )
         return tuple(word for word in value if isinstance(word, str))
 
@@ -530,27 +536,10 @@ class _Fields:
         if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
             raise self.wrong(
                 "headers",
-                f"headers is {_kind(value)}, not an object of strings",
+                f"headers is {describe_value(value)}, not an object of strings",
                 'write "headers": {"Authorization": "Bearer $TOKEN"}',
             )
         return tuple((name, text) for name, text in value.items() if isinstance(text, str))
-
-
-def _kind(value: object) -> str:
-    """How a JSON value is described in a message."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return f"the string {quote(_shorten(value, 40))}"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    if is_js_number(value):
-        return f"the number {jsjson.stringify(value)}"
-    return "missing"
 
 
 def parse_settings(

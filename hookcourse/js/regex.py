@@ -24,26 +24,44 @@ JavaScript engines that matter here:
 * Node 20 (V8) predates ES2025: it rejects modifier groups ``(?i:...)`` and
   duplicate group names. Bun (JavaScriptCore), which Claude Code ships on,
   accepts both, as regress does.
+
+Under Pyodide (the JupyterLite site) regress has no WebAssembly wheel; there the
+browser's own ``RegExp`` compiles the original pattern instead
+(``hookcourse.js.browser_regex``). The pre-pass still runs first, so the syntax a
+profile rejects is rejected on either backend, whatever the browser's engine accepts.
 """
 
 from __future__ import annotations
-
-import regress
 
 from hookcourse.record import Choice
 
 TYPE_CHECKING = False  # typing, enum, re and functools would triple the grader's cold start
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import ClassVar, Final, TypeAlias
 
-    # (pattern, engine) -> (compiled regex or None, SyntaxError text or None, its stand-ins)
-    _Compiled: TypeAlias = tuple[regress.Regex | None, str | None, "_StandIns"]
+    Tester: TypeAlias = Callable[[str], bool]  # new RegExp(p).test, bound to one pattern
+    # (pattern, engine) -> (tester, None) or (None, SyntaxError text)
+    _Compiled: TypeAlias = tuple[Tester | None, str | None]
+
+try:
+    import regress
+except ModuleNotFoundError:  # Pyodide: the browser's RegExp is the backend
+    from hookcourse.js.browser_regex import BACKEND, compile_tester
+else:
+    BACKEND = "regress"
+
+    def compile_tester(pattern: str, prepared: str, units: _StandIns) -> Tester:
+        """regress on the pre-pass's rewrite, run over the subject's code units as stand-ins."""
+        find = regress.Regex(prepared).find
+        return lambda subject: find(units.text(subject)) is not None
 
 
 class RegexEngine(Choice):
     """Which JavaScript engine's RegExp syntax to follow (compare with ``==``)."""
 
     __slots__ = ()
+    _allowed = ("node", "bun")
     NODE: ClassVar[RegexEngine]  # Node 20 / V8: the course's JavaScript reference
     BUN: ClassVar[RegexEngine]  # Bun / JavaScriptCore: Claude Code since ~2.1.113
 
@@ -511,11 +529,13 @@ def _compile(pattern: str, engine: str) -> _Compiled:
         return found
     context = _Context(pattern, engine)
     try:
-        result: _Compiled = (regress.Regex(_prepass(pattern, context)), None, context.units)
+        # The pre-pass checks the engine profile's syntax in front of either backend.
+        prepared = _prepass(pattern, context)
+        result: _Compiled = (compile_tester(pattern, prepared, context.units), None)
     except _Invalid as error:
-        result = (None, str(error), context.units)
-    except Exception as error:  # RegressError, or a pattern regress cannot take as text
-        result = (None, str(error).strip() or type(error).__name__, context.units)
+        result = (None, str(error))
+    except Exception as error:  # the backend's SyntaxError, or a pattern it cannot take as text
+        result = (None, str(error).strip() or type(error).__name__)
     if len(_compiled) >= _CACHE_LIMIT:
         _compiled.clear()
     _compiled[key] = result
@@ -529,12 +549,12 @@ def regex_error(pattern: str, engine: str) -> str | None:
 
 def regex_test(pattern: str, subject: str, engine: str) -> bool:
     """``new RegExp(pattern).test(subject)``; a pattern that does not compile gives False."""
-    regex, _, units = _compile(pattern, engine)
-    if regex is None:
+    test = _compile(pattern, engine)[0]
+    if test is None:
         return False
     try:
-        return regex.find(units.text(subject)) is not None
-    except Exception:  # defensive: regress refusing a subject must not escape as a traceback
+        return test(subject)
+    except Exception:  # defensive: a backend refusing a subject must not escape as a traceback
         return False
 
 

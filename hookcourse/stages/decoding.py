@@ -55,6 +55,11 @@ class CaseError(ValueError):
         self.problem = problem
         self.fix = fix
 
+    @property
+    def key(self) -> str | int | None:
+        """The offending field itself: the last step of the path, None for the whole case."""
+        return self.steps[-1] if self.steps else None
+
     def inside(self, *outer: str | int) -> CaseError:
         """The same error with its path under ``outer`` (a list's key and an index)."""
         return CaseError((*outer, *self.steps), self.problem, self.fix)

@@ -25,9 +25,10 @@ if TYPE_CHECKING:
 
 
 class RuleSet(Choice):
-    """Which matcher rules apply (compare with ``==``; plain strings work too)."""
+    """Which matcher rules apply (compare with ``==``)."""
 
     __slots__ = ()
+    _allowed = ("course", "claude-code")
     COURSE: ClassVar[RuleSet]
     CLAUDE_CODE: ClassVar[RuleSet]
 
@@ -40,6 +41,7 @@ class MatchBranch(Choice):
     """The branch a matcher takes, decided by its characters alone."""
 
     __slots__ = ()
+    _allowed = ("all", "exact", "regex")
     ALL: ClassVar[MatchBranch]
     EXACT: ClassVar[MatchBranch]
     REGEX: ClassVar[MatchBranch]
@@ -69,7 +71,7 @@ _NARROW_EXACT: Final = _WORD | {"|"}
 _WIDE_EXACT: Final = _WORD | {"|", "-", " ", ","}
 
 
-def _exact_names(matcher: str, rules: str, narrow: bool) -> list[str] | None:
+def _exact_names(matcher: str, rules: RuleSet, narrow: bool) -> list[str] | None:
     """The exact names a matcher lists, or None when it takes the regex branch."""
     if rules == RuleSet.COURSE or narrow:
         return matcher.split("|") if set(matcher) <= _NARROW_EXACT else None
@@ -78,7 +80,7 @@ def _exact_names(matcher: str, rules: str, narrow: bool) -> list[str] | None:
     return [name.strip(" ") for name in matcher.replace(",", "|").split("|")]
 
 
-def _exact_charset(rules: str, narrow: bool) -> str:
+def _exact_charset(rules: RuleSet, narrow: bool) -> str:
     if rules == RuleSet.COURSE or narrow:
         return "letters, digits, _ and |"
     return "letters, digits, _, -, spaces, commas and |"
@@ -87,11 +89,16 @@ def _exact_charset(rules: str, narrow: bool) -> str:
 def explain_match(
     matcher: str | None,
     value: JSValue | Undefined,
-    rules: str = RuleSet.COURSE,
+    rules: RuleSet = RuleSet.COURSE,
     *,
     narrow: bool = False,
 ) -> MatchResult:
-    """Match ``matcher`` (None = omitted) against ``value`` and say which branch decided."""
+    """Match ``matcher`` (None = omitted) against ``value`` and say which branch decided.
+
+    ``rules`` is a RuleSet; its plain string ("course", "claude-code") is read as one, and
+    any other string is a ValueError naming the two.
+    """
+    rules = rules if isinstance(rules, RuleSet) else RuleSet(rules)
     shown = quote(js_to_string(value)) if isinstance(value, str) else js_to_string(value)
     if matcher is None or matcher in ("", "*"):
         how = "an omitted matcher" if matcher is None else f"the matcher {quote(matcher)}"

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from hookcourse.stages.registry import STAGES, exercise_named, stage_for_command, stage_named
 
 REPO = Path(__file__).resolve().parents[2]
@@ -34,3 +36,19 @@ def test_names_are_unique_and_found() -> None:
         assert [exercise_named(e.function) for e in stage.exercises] == list(stage.exercises)
     assert stage_named("no-such-stage") is None
     assert stage_for_command("hook-nothing") is None
+
+
+def test_stderr_is_optional_as_the_seed_schema_says() -> None:
+    from hookcourse.stages.decoding import CaseError, exit_arguments
+    from hookcourse.stages.verdicts import interpret_exit_code
+
+    for case in ({"code": 2}, {"code": 2, "stderr": None}):
+        assert interpret_exit_code(*exit_arguments(case)).to_json() == {
+            "block": True,
+            "warn": False,
+            "reason": "hook blocked",
+        }
+    assert interpret_exit_code(*exit_arguments({"code": 1})).reason is None
+    with pytest.raises(CaseError) as refused:  # JavaScript trims a stderr of 5: it throws
+        exit_arguments({"code": 1, "stderr": 5})
+    assert refused.value.key == "stderr"

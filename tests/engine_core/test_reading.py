@@ -216,7 +216,7 @@ def test_hook_event_name_must_match_the_event(read: Read, hook_specific: dict[st
 def test_true_is_not_1_for_continue(read: Read) -> None:
     reading = read("PreToolUse", stdout='{"continue": 0}')
     assert reading.continue_ is True
-    assert "continue must be true or false, got a number" in reading.notices[0]
+    assert "continue must be true or false, got the number 0" in reading.notices[0]
 
 
 def test_null_is_not_a_string(read: Read) -> None:

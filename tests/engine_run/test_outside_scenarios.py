@@ -591,7 +591,7 @@ def test_disable_all_hooks_from_the_settings_flag(project: Project) -> None:
 @pytest.mark.parametrize(
     ("settings", "where"),
     [
-        ([], "holds a list"),
+        ([], "holds an array"),
         ({"hooks": []}, "$.hooks"),
         ({"hooks": None}, "$.hooks"),
         (

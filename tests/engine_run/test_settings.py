@@ -65,7 +65,7 @@ def test_three_layers_are_read_into_groups_and_handlers() -> None:
     [
         ('{"hooks": {', "not valid JSON"),
         ("[]", "not an object"),
-        ('{"hooks": []}', "hooks is a list"),
+        ('{"hooks": []}', "hooks is an array"),
         ('{"disableAllHooks": "yes"}', "disableAllHooks is the string"),
     ],
 )

@@ -9,17 +9,18 @@ from pathlib import Path
 import pytest
 
 from hookcourse import solutions
-from hookcourse.course.exercises import (
-    check,
-    check_apply,
-    check_exit_code,
-    check_matcher,
-    hints,
-    load_cases,
-    run_case,
-)
+from hookcourse.course import exercises
+from hookcourse.course.cases import exercise_cases as load_cases
+from hookcourse.course.exercises import check, check_apply, check_exit_code, check_matcher, run_case
+from hookcourse.course.hints import hints
 from hookcourse.js.regex import RegexEngine, regex_test
-from hookcourse.js.values import UNDEFINED, is_nullish, js_trim, strict_equals_number
+from hookcourse.js.values import (
+    UNDEFINED,
+    is_nullish,
+    js_to_string,
+    js_trim,
+    strict_equals_number,
+)
 from hookcourse.stages import effects, matcher, verdicts
 from hookcourse.stages.registry import STAGES, Exercise, exercise_named
 
@@ -115,7 +116,7 @@ def match_unicode_word(matcher: str | None, tool_name: str) -> bool:
         return True
     if re.fullmatch(r"[\w|]+", matcher):
         return tool_name in matcher.split("|")
-    return regex_test(matcher, tool_name, RegexEngine.NODE)
+    return regex_test(matcher, js_to_string(tool_name), RegexEngine.NODE)
 
 
 def match_without_catch(matcher: str | None, tool_name: str) -> bool:
@@ -184,11 +185,13 @@ def apply_returns_set(output: dict[str, object], tool_input: object) -> dict[str
 
 RIGHT: list[tuple[Callable[..., object], Callable[..., object], str]] = [
     (check_matcher, solutions.match_hook, "matcher"),
-    (check_matcher, matcher.match_hook, "matcher"),
     (check_exit_code, solutions.interpret_exit_code, "matcher"),
-    (check_exit_code, verdicts.interpret_exit_code, "matcher"),
     (check_apply, solutions.apply_pre_tool_use, "apply"),
-    (check_apply, effects.apply_pre_tool_use, "apply"),
+]
+COURSE_OWN: list[tuple[Callable[..., object], Callable[..., object], str]] = [
+    (check_matcher, matcher.match_hook, "matcher.match_hook"),
+    (check_exit_code, verdicts.interpret_exit_code, "verdicts.interpret_exit_code"),
+    (check_apply, effects.apply_pre_tool_use, "effects.apply_pre_tool_use"),
 ]
 
 
@@ -212,6 +215,23 @@ def test_right_implementation_passes_the_repository_fixtures(
     result = checker(fn)
     assert result.passed, result.text()  # type: ignore[attr-defined]
     assert len(result.outcomes) >= 3  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("checker", "fn", "dotted"), COURSE_OWN)
+def test_the_course_own_function_never_passes(
+    checker: Callable[..., object], fn: Callable[..., object], dotted: str
+) -> None:
+    result = checker(fn)
+    assert not result.passed  # type: ignore[attr-defined]
+    text = result.text()  # type: ignore[attr-defined]
+    assert f"this is the course's own function (hookcourse.stages.{dotted}), not yours" in text
+    assert "passed" not in text
+
+
+def test_every_registry_exercise_has_its_check() -> None:
+    for exercise in EXERCISES:
+        checker = getattr(exercises, exercise.check)
+        assert checker(starter).name == exercise.function
 
 
 # -- wrong implementations fail on the right case, with a precise message ------------------------
@@ -250,7 +270,7 @@ def test_wrong_matcher_is_caught_with_call_expected_got_and_hint(
     assert rows["call"] == call
     assert (rows["expected"], rows["got"]) == (expected, got)
     assert rows["hint"] == f"({family}) {hints()['match_hook'][family]}"
-    assert f"FAIL  {family}" in result.text()
+    assert f"✗ {family}" in result.text()
 
 
 def test_a_raising_function_is_a_failing_case_not_a_traceback(matcher_fixtures: Path) -> None:
@@ -258,7 +278,17 @@ def test_a_raising_function_is_a_failing_case_not_a_traceback(matcher_fixtures: 
     rows = first_failure_rows(result)
     assert rows["call"] == "match_hook('Bash(', 'Bash')"
     assert rows["got"].startswith("raised PatternError:") or rows["got"].startswith("raised error:")
-    assert rows["hint"].startswith("(invalid-regex)")
+    assert rows["hint"].startswith("Your match_hook raised an exception on this case")
+    assert "family invalid-regex" in rows["hint"]
+
+
+def test_a_lost_import_is_hinted_as_such_not_as_the_case_family(matcher_fixtures: Path) -> None:
+    def match_without_import(matcher: object, tool_name: object) -> bool:
+        return regex_test_lost(matcher, tool_name)  # type: ignore[name-defined]  # noqa: F821
+
+    rows = first_failure_rows(check_matcher(match_without_import, matcher_fixtures))
+    assert rows["got"] == "raised NameError: name 'regex_test_lost' is not defined"
+    assert rows["hint"] == hints()["raised"]["NameError"].format(name="match_hook")
 
 
 def test_a_missing_return_is_named(matcher_fixtures: Path) -> None:
@@ -273,13 +303,13 @@ def test_a_missing_return_is_named(matcher_fixtures: Path) -> None:
             exit_with_loose_equality,
             "strict-equality",
             "interpret_exit_code(False, 'false is not 0')",
-            "warn should be true, not false",
+            "Expected true, got false at $.warn",
         ),
         (
             exit_with_str_strip,
             "js-trim",
             "interpret_exit_code(2.0, '\\ufeffbom-wrapped\\ufeff')",
-            'reason should be "bom-wrapped", not "\ufeffbom-wrapped\ufeff"',
+            'Expected "bom-wrapped", got "\\ufeffbom-wrapped\\ufeff" at $.reason',
         ),
     ],
 )
@@ -300,13 +330,13 @@ def test_wrong_return_type_is_a_clear_message(matcher_fixtures: Path) -> None:
 @pytest.mark.parametrize(
     ("wrong", "family", "difference"),
     [
-        (apply_with_or, "nullish-not-falsy", 'reason should be "", not "blocked by hook"'),
+        (apply_with_or, "nullish-not-falsy", 'Expected "", got "blocked by hook" at $.reason'),
         (
             apply_rewrites_blocked,
             "block-keeps-input",
-            'input should be {"c":"rm"}, not {"command":"ls"}',
+            'Expected "rm" at $.input.c, got nothing (the key is missing)',
         ),
-        (apply_case_insensitive, "only-block-blocks", "allowed should be true, not false"),
+        (apply_case_insensitive, "only-block-blocks", "Expected true, got false at $.allowed"),
     ],
 )
 def test_wrong_apply_is_caught_with_the_differing_key(
@@ -366,7 +396,7 @@ def test_check_never_raises_on_bad_calls(tmp_path: Path) -> None:
     not_callable = check_matcher(3)  # type: ignore[arg-type]
     assert "pass your function itself" in not_callable.problems[0]
     missing = check_matcher(solutions.match_hook, tmp_path)
-    assert missing.problems[0].startswith("no fixtures at ")
+    assert missing.problems[0].startswith("no fixtures for matcher-and-dispatch at ")
     assert "cannot run" in missing.text()
 
 

@@ -8,13 +8,9 @@ from typing import Any
 import pytest
 
 from hookcourse import solutions
-from hookcourse.course.exercises import (
-    check_merge,
-    check_stop,
-    hints,
-    load_cases,
-    run_case,
-)
+from hookcourse.course.cases import exercise_cases
+from hookcourse.course.exercises import check_merge, check_stop, run_case
+from hookcourse.course.hints import hints
 from hookcourse.js import json as jsjson
 from hookcourse.js.values import js_trim
 from hookcourse.solutions.merge_decisions import read_one, stdout_json
@@ -59,7 +55,8 @@ def merge_first_rewrite_wins(results: list[Result], tool_input: Any) -> object:
 
 def merge_last_reason_wins(results: list[Result], tool_input: Any) -> object:
     merged = dict(solutions.merge_pre_tool_use(results, tool_input))
-    same = [read for read in map(read_one, results) if read.get("decision") == merged["decision"]]
+    reads = map(read_one, results)
+    same = [read for read in reads if "decision" in read and read["decision"] == merged["decision"]]
     if same:
         merged["reason"] = same[-1]["reason"]
     return merged
@@ -87,6 +84,8 @@ MERGE_MISTAKES = [
     (merge_keeping_rewrite_on_deny, "deny-drops-rewrite"),
 ]
 
+ANSWERS = ("whenInactive", "whenActive")
+
 # -- run_stop_loop ---------------------------------------------------------------------------
 
 
@@ -108,7 +107,7 @@ def stop_block_beats_halt(hook: Mapping[str, Result], cap: int) -> object:
             return {**answer, "stdout": jsjson.stringify(out)}
         return answer
 
-    return solutions.run_stop_loop({k: without_halt(v) for k, v in hook.items()}, cap)
+    return solutions.run_stop_loop({k: without_halt(hook[k]) for k in ANSWERS}, cap)
 
 
 def stop_accepting_blank_reasons(hook: Mapping[str, Result], cap: int) -> object:
@@ -118,7 +117,7 @@ def stop_accepting_blank_reasons(hook: Mapping[str, Result], cap: int) -> object
             return {"code": 2, "stderr": "x"} if read_answer(answer)[0] != "block" else answer
         return answer
 
-    return solutions.run_stop_loop({k: loose(v) for k, v in hook.items()}, cap)
+    return solutions.run_stop_loop({k: loose(hook[k]) for k in ANSWERS}, cap)
 
 
 def stop_trimming_the_reason(hook: Mapping[str, Result], cap: int) -> object:
@@ -180,7 +179,7 @@ def test_a_classic_mistake_fails_with_its_familys_hint(
 def test_every_family_has_a_hint_and_every_hint_a_case(function: str) -> None:
     exercise = exercise_named(function)
     assert exercise is not None
-    cases, problems = load_cases(exercise)
+    cases, problems = exercise_cases(exercise)
     assert problems == []
     families = {run_case(exercise, solutions.match_hook, case).family for case in cases}
     assert families == set(hints()[function])
@@ -188,7 +187,7 @@ def test_every_family_has_a_hint_and_every_hint_a_case(function: str) -> None:
 
 def test_a_wrong_return_shape_is_named() -> None:
     result = check_stop(lambda hook, cap: {"turns": []})
-    assert "return a list of turns" in result.first_failure.got
+    assert "return a list" in result.first_failure.got
     result = check_merge(lambda results, tool_input: [])
     assert "return a dict with the keys decision, reason, input, contexts" in (
         result.first_failure.got

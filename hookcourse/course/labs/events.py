@@ -16,12 +16,13 @@ from importlib import resources
 from pathlib import Path
 from typing import Final
 
+from hookcourse.course.cases import FIXTURES
 from hookcourse.course.labs.logic import Readout
 from hookcourse.engine.catalogue import event_facts, get_event, load_catalogue, recipient_text
 from hookcourse.js import json as jsjson
 from hookcourse.stages.matcher import RuleSet, explain_match
 
-PAYLOADS: Final = Path(__file__).resolve().parents[3] / "fixtures" / "payloads"
+PAYLOADS: Final = FIXTURES / "payloads"
 
 # The facts a learner needs to pick an event, in the order the lab shows them.
 _SHOWN_FACTS: Final = ("fires", "matcher", "can block", "exit 2", "decision", "output")

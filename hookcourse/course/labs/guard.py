@@ -23,11 +23,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Final
 
+from hookcourse.course.cases import FIXTURES
 from hookcourse.course.labs.real_hooks import fire_commands
 from hookcourse.engine.reading import Classification
 from hookcourse.js.values import JSValue
 
-FIXTURES: Final = Path(__file__).resolve().parents[3] / "fixtures"
 CORPUS: Final = FIXTURES / "force-push-guard" / "corpus.json"
 SEED_GUARD: Final = FIXTURES / "force-push-guard" / ".claude" / "hooks" / "no-force-push.sh"
 PAYLOAD: Final = FIXTURES / "payloads" / "PreToolUse.json"

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from hookcourse.course.cases import FIXTURES
 from hookcourse.course.labs.logic import BoxError, Readout, read_json_box, unreadable_box
 from hookcourse.course.labs.real_hooks import fire_commands
 from hookcourse.engine.outcome import DEFAULT_STOP_BLOCK_CAP
@@ -22,7 +23,7 @@ from hookcourse.js.values import JSValue
 from hookcourse.stages.decoding import CaseError
 from hookcourse.stages.stop_loop import StopTurn, stop_arguments, stop_case
 
-STOP_PAYLOAD: Final = Path(__file__).resolve().parents[3] / "fixtures" / "payloads" / "Stop.json"
+STOP_PAYLOAD: Final = FIXTURES / "payloads" / "Stop.json"
 
 AnswerBoxes = tuple[str, str, str]
 """One answer as the lab's boxes hold it: exit code (as JSON), stdout, stderr."""

@@ -1,0 +1,189 @@
+"""Drive the JupyterLite course in Chromium as a learner would; print what the page showed.
+
+Run by tests/lite/test_lite_in_browser.py and benchmarks/lite_cold_start.py with a
+Python that has Playwright (the project's environment does not need it):
+
+    python browse_lite.py PLAN_JSON
+
+PLAN_JSON names the site's URL, Chromium, a proxy that every non-loopback request
+is sent to, a folder for screenshots, and what to do: ``cold`` only opens the
+notebook and runs its first cell; ``course`` runs the whole notebook, types into
+the matcher lab, runs the exercise check with a correct and a wrong function, runs
+the regex corpus in the kernel, then runs each notebook of ``run_all`` in full.
+Prints one JSON document; on failure saves failure.png, prints one line on stderr
+and exits 1.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Error, Locator, Page, expect, sync_playwright
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ui"))
+from browse_course import (  # tests/ui is put on the path just above
+    BROKEN_WIDGET,
+    CHROMIUM_ARGS,
+    NOTEBOOK,
+    control,
+    shown_text,
+    type_into,
+)
+
+READY_MS = 120_000  # a readiness wait (Pyodide's start on a busy 2-core machine), no limit
+IDLE = re.compile(r"Python \(Pyodide\) \| Idle")
+PENDING = "[*]"
+
+
+def wait_for_idle(page: Page) -> None:
+    expect(page.locator("#jp-main-statusbar")).to_contain_text(IDLE, timeout=READY_MS)
+
+
+def code_cells(page: Page) -> Locator:
+    return page.locator(f"{NOTEBOOK} .jp-CodeCell")
+
+
+def run_cell(page: Page, cell: Locator) -> Locator:
+    """Run one cell (Shift+Enter in its editor); return its output area once it is done."""
+    prompt = cell.locator(".jp-InputArea-prompt")
+    before = prompt.inner_text()
+    cell.locator(".cm-content").click()
+    page.keyboard.press("Shift+Enter")
+    # Each run takes the kernel's next execution count: done once the prompt shows a new one.
+    expect(prompt).not_to_have_text(before, timeout=READY_MS)
+    expect(prompt).not_to_have_text(re.compile(r"\[\*\]"), timeout=READY_MS)
+    return cell.locator(".jp-OutputArea-output")
+
+
+def replace_source(page: Page, cell: Locator, source: str) -> None:
+    editor = cell.locator(".cm-content")
+    editor.click()
+    page.keyboard.press("Control+a")
+    page.keyboard.press("Delete")
+    page.keyboard.insert_text(source)  # one insertion: the editor adds no indentation
+
+
+def run_all(page: Page) -> None:
+    page.locator("li.lm-MenuBar-item", has_text="Run").click()
+    page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+    pending = page.locator(f"{NOTEBOOK} .jp-InputArea-prompt", has_text=PENDING)
+    expect(pending).to_have_count(0, timeout=READY_MS)
+    wait_for_idle(page)
+
+
+def open_notebook(page: Page, plan: dict[str, Any]) -> dict[str, float]:
+    """Open the notebook cold; seconds until it shows, its kernel idles, its first cell ran."""
+    start = time.monotonic()
+    page.goto(f"{plan['url']}/lab/index.html?path={plan['notebook']}")
+    expect(code_cells(page).first).to_be_visible(timeout=READY_MS)
+    shown = time.monotonic() - start
+    wait_for_idle(page)
+    ready = time.monotonic() - start
+    run_cell(page, code_cells(page).first)
+    wait_for_idle(page)
+    return {"shown_s": shown, "kernel_ready_s": ready, "first_cell_s": time.monotonic() - start}
+
+
+def course(page: Page, plan: dict[str, Any], shots: Path) -> dict[str, Any]:
+    seen: dict[str, Any] = open_notebook(page, plan)
+    run_all(page)
+    page.screenshot(path=shots / "01_run_all.png", full_page=True)
+    outputs = page.locator(f"{NOTEBOOK} .jp-OutputArea-output").all_text_contents()
+    seen["broken"] = [text for text in outputs if any(mark in text for mark in BROKEN_WIDGET)]
+    seen["errors"] = error_outputs(page)
+
+    lab_cell = code_cells(page).filter(has_text="matcher_lab()")
+    lab_cell.scroll_into_view_if_needed()
+    lab = lab_cell.locator(".widget-vbox").first
+    readout = lab.locator(".widget-html")
+    seen["readout_before"] = shown_text(readout)
+    type_into(control(lab, "matcher", "text"), plan["matcher"])
+    type_into(control(lab, "tool_name", "text"), plan["tool"])
+    expect(readout).to_contain_text(json.dumps(plan["tool"]), timeout=READY_MS)
+    seen["readout_after"] = shown_text(readout)
+    lab_cell.screenshot(path=shots / "02_matcher_lab_typed.png")
+
+    exercise = code_cells(page).filter(has_text=plan["exercise_marker"])
+    check = code_cells(page).filter(has_text=plan["check_call"])
+    for name in ("correct", "wrong"):
+        replace_source(page, exercise, plan[name])
+        run_cell(page, exercise)
+        seen[f"check_{name}"] = shown_text(run_cell(page, check).first)
+        check.screenshot(path=shots / f"03_check_{name}.png")
+
+    # A scratch cell at the end: the regex corpus through this browser's RegExp.
+    last = code_cells(page).last
+    last.locator(".cm-content").click()
+    page.keyboard.press("Escape")
+    page.keyboard.press("b")
+    scratch = code_cells(page).last
+    replace_source(page, scratch, plan["corpus_cell"])
+    seen["corpus"] = shown_text(run_cell(page, scratch).first)
+
+    # The other notebooks, each run from top to bottom: what their error outputs say.
+    seen["other_errors"] = {}
+    for name in plan["run_all"]:
+        page.goto(f"{plan['url']}/lab/index.html?path={name}")
+        wait_for_idle(page)
+        run_all(page)
+        page.screenshot(path=shots / f"04_{name}.png", full_page=True)
+        seen["other_errors"][name] = error_outputs(page)
+    return seen
+
+
+def error_outputs(page: Page) -> list[str]:
+    """The text of every stderr and error output in the open notebook."""
+    errors = page.locator(f"{NOTEBOOK} [data-mime-type='application/vnd.jupyter.stderr']")
+    return errors.all_text_contents()
+
+
+def main(argv: list[str]) -> int:
+    plan = json.loads(Path(argv[0]).read_text(encoding="utf-8"))
+    shots = Path(plan["shots"])
+    args = [
+        *CHROMIUM_ARGS,
+        # Every request that is not to loopback goes to the test's recording proxy,
+        # and no other host name resolves.
+        f"--proxy-server=http://127.0.0.1:{plan['trap_port']}",
+        # Chromium's own services (sign-in, autofill, updates) would call home as well.
+        "--disable-features=AutofillServerCommunication,OptimizationHints,MediaRouter,"
+        "Translate,SafeBrowsing,InterestFeedContentSuggestions,CertificateTransparencyComponentUpdater,"
+        "NetworkTimeServiceQuerying",
+        "--disable-client-side-phishing-detection",
+        "--disable-default-apps",
+        "--disable-domain-reliability",
+        "--disable-extensions",
+        "--no-pings",
+        "--no-service-autorun",
+        "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
+    ]
+    requests: list[str] = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=plan["chromium"], args=args)
+        context = browser.new_context(viewport={"width": 1400, "height": 900})
+        context.on("request", lambda request: requests.append(request.url))
+        page = context.new_page()
+        try:
+            if plan["mode"] == "cold":
+                seen: dict[str, Any] = open_notebook(page, plan)
+            else:
+                seen = course(page, plan, shots)
+        except (Error, AssertionError) as error:
+            page.screenshot(path=shots / "failure.png")
+            first_line = str(error).strip().splitlines()[0]
+            print(f"browse_lite.py: {first_line} (see {shots / 'failure.png'})", file=sys.stderr)
+            return 1
+        finally:
+            browser.close()
+    seen["requests"] = requests
+    print(json.dumps(seen))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,239 @@
+"""The JupyterLite site in a real browser, offline: scripts/lite.sh's output served on
+127.0.0.1 by ``python -m http.server``, every other host unreachable.
+
+Chromium opens the matcher notebook, runs it all, the learner types into the matcher
+lab, runs the exercise check with a correct and then a wrong function, and the regex
+corpus runs through the browser's own RegExp in the kernel. Any request that leaves
+127.0.0.1 fails the test: the browser sends all of them to a recording proxy.
+Needs the built site (scripts/lite.sh), Chromium and a Python with Playwright
+(scripts/ui-prereqs.sh); tests/lite/browse_lite.py drives the browser.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socketserver
+import subprocess
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hookcourse.course.exercises import check_matcher
+from hookcourse.course.labs.logic import matcher_readout
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+DRIVER = HERE / "browse_lite.py"
+
+# The learner's cells: found by what they contain, so edits to the notebook's prose keep
+# the test valid.
+EXERCISE_MARKER = "def match_hook("
+CHECK_CALL = "check_matcher(match_hook)"
+CORRECT = """import re
+from hookcourse.js.regex import RegexEngine, regex_test
+from hookcourse.js.values import js_to_string
+
+
+def match_hook(matcher, tool_name):
+    if matcher is None or matcher in ("", "*"):
+        return True
+    if re.fullmatch(r"[A-Za-z0-9_|]+", matcher):
+        return tool_name in matcher.split("|")
+    return regex_test(matcher, js_to_string(tool_name), RegexEngine.NODE)
+"""
+# Wrong: every matcher is one exact name (no lists, no regex, "*" matches only "*").
+WRONG = """def match_hook(matcher, tool_name):
+    return matcher is None or matcher == tool_name
+"""
+CORPUS_CELL = """import json
+from pyodide.http import open_url
+
+namespace = {{}}
+exec(open_url("{url}/regex_answers.py").read(), namespace)
+check = json.loads(open_url("{url}/regex-check.json").read())
+got = namespace["regex_answers"](check["pairs"])
+rows = zip(got["rows"], check["expected"], strict=True)
+bad = [[check["pairs"][i // 2], i % 2] for i, (a, b) in enumerate(rows) if a != b]
+print(f"{{got['backend']}}: {{len(bad)}} of {{len(got['rows'])}} answers differ {{bad[:5]}}")
+"""
+
+
+# Chromium's own services (sign-in, component updates, network time, autofill) live
+# under these domains. A page's own request there would still fail the test: every
+# request of the page and its workers is also checked by the driver's request list.
+CHROMIUM_SERVICE_DOMAINS = ("google.com", "googleapis.com", "gvt1.com")
+
+
+def chromium_service(host: str) -> bool:
+    return any(host == domain or host.endswith("." + domain) for domain in CHROMIUM_SERVICE_DOMAINS)
+
+
+def trap_host(line: str) -> str:
+    """The host a proxy request line names: ``CONNECT host:443 ...`` or ``GET http://host/...``."""
+    target = line.split(" ")[1] if " " in line else line
+    return target.split("://")[-1].split("/")[0].split(":")[0]
+
+
+# Notebooks whose own cells call subprocess (not through hookcourse), which a browser
+# cannot run: they need hookcourse.course.hook_script.run_hook_script instead.
+RUNS_PROCESSES_ITSELF = frozenset({"00_hook_contract.ipynb"})
+
+
+def built_site() -> Path:
+    site = Path(os.environ.get("HOOKCOURSE_LITE_SITE") or ROOT / "build" / "lite" / "site")
+    if not (site / "jupyter-lite.json").is_file():
+        pytest.skip(f"no JupyterLite site at {site}; fix: run scripts/lite.sh")
+    return site
+
+
+def free_port() -> int:
+    with socketserver.TCPServer(("127.0.0.1", 0), socketserver.BaseRequestHandler) as probe:
+        port: int = probe.server_address[1]
+        return port
+
+
+class Trap(socketserver.ThreadingTCPServer):
+    """A proxy that forwards nothing: it records each request's first line and hangs up."""
+
+    daemon_threads = True
+
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+        super().__init__(("127.0.0.1", 0), self._Handler)
+
+    class _Handler(socketserver.StreamRequestHandler):
+        def handle(self) -> None:
+            line = self.rfile.readline(4096).decode("latin-1").strip()
+            self.server.seen.append(line)  # type: ignore[attr-defined]
+            self.wfile.write(b"HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n")
+
+
+@pytest.fixture(scope="module")
+def trap() -> Iterator[Trap]:
+    server = Trap()
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def serve(folder: Path) -> tuple[str, subprocess.Popen[bytes]]:
+    """``python -m http.server`` on 127.0.0.1 for ``folder``, as the README serves the site."""
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "http.server", "-b", "127.0.0.1", "-d", str(folder), str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    return f"http://127.0.0.1:{port}", server
+
+
+def served_folder(site: Path, tmp: Path, extra: dict[str, str]) -> Path:
+    """The site's files (linked, not copied) plus ``extra`` files beside them."""
+    folder = tmp / "served"
+    folder.mkdir()
+    for child in site.iterdir():
+        (folder / child.name).symlink_to(child)
+    for name, text in extra.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    return folder
+
+
+def as_function(source: str) -> Callable[..., object]:
+    namespace: dict[str, Any] = {}
+    exec(source, namespace)
+    function: Callable[..., object] = namespace["match_hook"]
+    return function
+
+
+def test_the_matcher_notebook_works_offline_in_the_browser(
+    tmp_path: Path,
+    trap: Trap,
+    browser_tools: tuple[str, str],
+    corpus_pairs: list[list[str]],
+    desktop_answers: dict[str, Any],
+) -> None:
+    site = built_site()
+    python, chromium = browser_tools
+    (notebook,) = sorted(path.name for path in (site / "files").glob("01_*.ipynb"))
+    others = [path.name for path in sorted((site / "files").glob("*.ipynb"))]
+    others = [name for name in others if name != notebook and name not in RUNS_PROCESSES_ITSELF]
+    expected = desktop_answers["rows"]
+    folder = served_folder(
+        site,
+        tmp_path,
+        {
+            "regex_answers.py": (HERE / "regex_answers.py").read_text(encoding="utf-8"),
+            "regex-check.json": json.dumps({"pairs": corpus_pairs, "expected": expected}),
+        },
+    )
+    url, server = serve(folder)
+    shots = tmp_path / "shots"
+    shots.mkdir()
+    matcher, tool = "^Notebook", "NotebookEdit"
+    plan = {
+        "mode": "course",
+        "url": url,
+        "notebook": notebook,
+        "chromium": chromium,
+        "trap_port": trap.server_address[1],
+        "shots": str(shots),
+        "matcher": matcher,
+        "tool": tool,
+        "exercise_marker": EXERCISE_MARKER,
+        "check_call": CHECK_CALL,
+        "correct": CORRECT,
+        "wrong": WRONG,
+        "corpus_cell": CORPUS_CELL.format(url=url),
+        "run_all": others,
+    }
+    (tmp_path / "plan.json").write_text(json.dumps(plan), encoding="utf-8")
+    try:
+        run = subprocess.run(
+            [python, str(DRIVER), str(tmp_path / "plan.json")],
+            capture_output=True,
+            text=True,
+            timeout=600,  # a hang guard, far above a normal run
+        )
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    assert run.returncode == 0, run.stderr
+    seen = json.loads(run.stdout)
+
+    # The trap also sees Chromium's own background calls, which no page can cause and
+    # no flag fully stops; anything else off 127.0.0.1 (a CDN, PyPI) fails the test.
+    assert [line for line in trap.seen if not chromium_service(trap_host(line))] == []
+    off_host = [u for u in seen["requests"] if not u.startswith((f"{url}/", "data:", "blob:"))]
+    assert off_host == []
+    assert seen["broken"] == []
+    assert seen["errors"] == []
+
+    expected_readout = matcher_readout(matcher, tool)
+    after = seen["readout_after"]
+    assert after != seen["readout_before"]
+    assert after.splitlines()[0] == expected_readout.headline
+    for label, value in expected_readout.rows:
+        assert f"{label}\t{value}" in after
+
+    passed = check_matcher(as_function(CORRECT))
+    failed = check_matcher(as_function(WRONG))
+    assert passed.passed and not failed.passed
+    assert seen["check_correct"].splitlines()[0] == passed.summary()
+    assert seen["check_wrong"].splitlines()[0] == failed.summary()
+
+    # Every other notebook runs to the end; a part that needs real processes says so in
+    # one paragraph (NeedsDesktop), never with a traceback.
+    assert set(seen["other_errors"]) == set(others)
+    for name, errors in seen["other_errors"].items():
+        assert [text for text in errors if not text.startswith("In the browser, ")] == [], name
+
+    total = len(expected)
+    assert seen["corpus"].strip() == f"browser RegExp: 0 of {total} answers differ []"

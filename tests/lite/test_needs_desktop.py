@@ -1,0 +1,53 @@
+"""Parts that need real processes: they run on the desktop, and in the browser (Pyodide,
+``sys.platform == "emscripten"``) say so in one paragraph instead of a traceback.
+
+The browser side is simulated here by setting hookcourse.browser.IN_BROWSER; the real
+one is shown in Chromium by tests/lite/test_lite_in_browser.py.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hookcourse import browser
+from hookcourse.course.hook_script import run_hook_script
+from hookcourse.engine.runner import run_jobs
+
+ROOT = Path(__file__).resolve().parents[2]
+GUARD = ROOT / "notebooks" / "hooks" / "no_force_push.py"
+PAYLOAD = {
+    "hook_event_name": "PreToolUse",
+    "tool_name": "Bash",
+    "tool_input": {"command": "git push --force origin main"},
+}
+
+
+def test_on_the_desktop_a_hook_script_runs_as_a_real_process() -> None:
+    run = run_hook_script(GUARD, json.dumps(PAYLOAD))
+    assert run.returncode == 2
+    assert "force" in run.stderr
+
+
+@pytest.fixture
+def in_browser(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(browser, "IN_BROWSER", True)
+
+
+def test_in_the_browser_a_hook_script_says_it_needs_the_desktop(in_browser: None) -> None:
+    with pytest.raises(browser.NeedsDesktop) as raised:
+        run_hook_script(GUARD, json.dumps(PAYLOAD))
+    (shown,) = raised.value._render_traceback_()  # what IPython prints: one paragraph
+    assert shown.startswith("In the browser, the hook script no_force_push.py cannot run")
+    assert "scripts/lab.sh" in shown
+    assert "exit code, stderr and stdout" in shown
+
+
+def test_in_the_browser_running_handlers_says_it_needs_the_desktop(in_browser: None) -> None:
+    job: Any = object()  # the guard comes before any job is looked at
+    with pytest.raises(browser.NeedsDesktop, match="running hook handlers cannot run"):
+        run_jobs([job], "{}", setting=None)  # type: ignore[arg-type]
+    assert run_jobs([], "{}", setting=None) == []  # type: ignore[arg-type]

@@ -1,0 +1,2 @@
+#!/bin/sh
+exec node "${0%/*}/program.mjs" "$@"

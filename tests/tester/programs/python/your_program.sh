@@ -1,0 +1,2 @@
+#!/bin/sh
+exec python3 "${0%/*}/your_program.py" "$@"

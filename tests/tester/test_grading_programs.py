@@ -1,0 +1,303 @@
+"""`hookcourse test` grades real programs, written for these tests in Python, JavaScript and bash.
+
+Each is run as a learner runs it (a subprocess of `python -m hookcourse test`), and the
+verdict, the exit status and the message are asserted for each.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from hookcourse.stages.registry import STAGES
+
+PROGRAMS = Path(__file__).resolve().parent / "programs"
+REPO = Path(__file__).resolve().parents[2]
+
+
+@dataclass(frozen=True)
+class Graded:
+    status: int
+    stdout: str
+    stderr: str
+
+
+def hookcourse_test(*options: str | Path, cwd: Path = REPO) -> Graded:
+    done = subprocess.run(
+        [sys.executable, "-m", "hookcourse", "test", *map(str, options)],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env={**os.environ, "NO_COLOR": "1"},
+    )
+    assert "Traceback" not in done.stderr + done.stdout, done.stderr
+    return Graded(done.returncode, done.stdout, done.stderr)
+
+
+def _running(command_line: str) -> list[int]:
+    """The pids whose NUL-separated command line contains ``command_line`` (from /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and command_line in (entry / "cmdline").read_text():
+                found.append(int(entry.name))
+        except OSError:
+            continue  # gone meanwhile
+    return found
+
+
+def _gone(command_line: str) -> bool:
+    """True once no process runs ``command_line`` (a SIGKILL takes a moment to land)."""
+    deadline = time.monotonic() + 5
+    while _running(command_line):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+@pytest.fixture(scope="module")
+def node() -> str:
+    found = shutil.which("node")
+    if found is None:
+        pytest.skip("node is not on PATH: the JavaScript programs cannot run")
+    return found
+
+
+def test_the_project_own_program_passes_every_stage() -> None:
+    graded = hookcourse_test("--program", "./your_program.sh")
+    assert graded.status == 0, graded.stdout
+    assert graded.stdout.endswith(f"{len(STAGES)}/{len(STAGES)} stages passed\n")
+    assert "  ✓ case.json\n" in graded.stdout
+
+
+def test_a_correct_javascript_program_passes(node: str) -> None:
+    program = PROGRAMS / "node" / "your_program.sh"
+    graded = hookcourse_test("--stage", "matcher-and-dispatch", "--program", program)
+    assert graded.status == 0, graded.stdout
+    assert graded.stdout.endswith("1/1 stages passed\n")
+
+
+def test_a_correct_python_program_passes_its_stage() -> None:
+    program = PROGRAMS / "python" / "your_program.sh"
+    graded = hookcourse_test("--stage", "decide-and-modify", "--program", program)
+    assert graded.status == 0, graded.stdout
+    assert graded.stdout.endswith("1/1 stages passed\n")
+
+
+def test_name_lists_sent_to_regexp_fail_with_expected_got_and_the_case(
+    node: str, tmp_path: Path
+) -> None:
+    results = tmp_path / "results.json"
+    program = PROGRAMS / "node-regex-names" / "your_program.sh"
+    graded = hookcourse_test(
+        "--stage", "matcher-and-dispatch", "--program", program, "--json", results
+    )
+    assert graded.status == 1
+    assert "  ✗ extra/name-lists\n" in graded.stdout
+    assert "      Expected false, got true at $.matches[0]\n" in graded.stdout
+    assert 'the case: $.cases[0] = {"matcher":"Edit|Write","tool":"MultiEdit"}' in graded.stdout
+    assert "hint (name-list): A matcher made only of letters" in graded.stdout
+    assert graded.stdout.endswith(
+        "0/1 stages passed; matcher-and-dispatch failed at extra/name-lists: "
+        "Expected false, got true at $.matches[0]\n"
+    )
+    document = json.loads(results.read_text(encoding="utf-8"))
+    assert (document["version"], document["status"]) == (3, "fail")
+    failing = [test for test in document["tests"] if test["status"] != "pass"]
+    assert [test["name"] for test in failing] == [
+        "matcher-and-dispatch: extra/name-lists",
+        "matcher-and-dispatch: extra/tool-not-a-string",
+    ]
+    assert failing[0]["status"] == "fail"
+    assert failing[0]["task_id"] == "matcher-and-dispatch"
+    assert failing[0]["message"].startswith("Expected false, got true at $.matches[0]\n")
+    assert failing[0]["output"].startswith('{"matches":[true,')
+    assert len(document["tests"]) == 14
+
+
+def test_a_program_printing_text_is_told_to_print_only_json() -> None:
+    program = PROGRAMS / "bash-garbage" / "your_program.sh"
+    graded = hookcourse_test("--program", program)
+    assert graded.status == 1
+    assert "      Matching hooks for hook-match...\n      done\n" in graded.stdout
+    assert "Your program printed text that is not JSON" in graded.stdout
+    assert "fix: print only the JSON document on stdout; write logs to stderr" in graded.stdout
+    assert "it starts with: Matching hooks for hook-match...\\ndone\\n" in graded.stdout
+
+
+def test_a_hanging_program_times_out_and_leaves_nothing_running(tmp_path: Path) -> None:
+    program = PROGRAMS / "bash-hangs" / "your_program.sh"
+    results = tmp_path / "results.json"
+    graded = hookcourse_test("--timeout", "0.2", "--program", program, "--json", results)
+    assert graded.status == 1
+    assert "Your program did not finish within 0.2 s" in graded.stdout
+    assert "a read from stdin (the grader gives it none)" in graded.stdout
+    statuses = {test["status"] for test in json.loads(results.read_text())["tests"]}
+    assert statuses == {"error"}
+    assert _gone("sleep\x003017"), "the hanging program's child outlived its case"
+
+
+def test_a_program_that_is_not_executable_is_told_to_chmod(tmp_path: Path) -> None:
+    program = tmp_path / "your_program.sh"
+    shutil.copy(PROGRAMS / "bash-garbage" / "your_program.sh", program)
+    program.chmod(stat.S_IRUSR | stat.S_IWUSR)
+    results = tmp_path / "results.json"
+    graded = hookcourse_test("--json", results, cwd=tmp_path)
+    assert graded.status == 1
+    assert graded.stdout == (
+        "./your_program.sh is not executable; fix: chmod +x ./your_program.sh\n"
+    )
+    document = json.loads(results.read_text())
+    assert (document["status"], document["tests"]) == ("error", [])
+
+
+SCRIPTS = {
+    "not found": (None, "was not found; fix: run hookcourse test in the folder"),
+    "exits non-zero": (
+        "echo 'TypeError: x is undefined' >&2; exit 3",
+        "Your program exited with status 3\n      fix: read its stderr below",
+    ),
+    "prints nothing": ("exit 0", "Your program printed nothing on stdout"),
+    "two documents": (
+        "echo '{\"matches\": []}'; echo '{\"exits\": []}'",
+        "Your program printed more than one JSON document (the next starts at line 2, column 1)",
+    ),
+    "no shebang": ("", "cannot be started: it has no #! line"),
+    "byte-order mark": ("printf '\\357\\273\\277{}'", "printed a byte-order mark before the JSON"),
+}
+
+
+@pytest.mark.parametrize("name", list(SCRIPTS))
+def test_every_failure_is_named_with_its_fix(name: str, tmp_path: Path) -> None:
+    body, message = SCRIPTS[name]
+    if body is not None:
+        program = tmp_path / "your_program.sh"
+        program.write_text(body if name == "no shebang" else f"#!/bin/sh\n{body}\n")
+        program.chmod(0o755)
+    graded = hookcourse_test("--stage", "decide-and-modify", cwd=tmp_path)
+    assert graded.status == 1
+    assert message in graded.stdout
+
+
+def test_exit_code_stderr_is_shown_under_the_case(tmp_path: Path) -> None:
+    program = tmp_path / "your_program.sh"
+    program.write_text("#!/bin/sh\necho 'TypeError: x is undefined' >&2\nexit 3\n")
+    program.chmod(0o755)
+    graded = hookcourse_test("--stage", "decide-and-modify", cwd=tmp_path)
+    assert "      its stderr:\n        TypeError: x is undefined\n" in graded.stdout
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--stage", "matcher"], "no stage named 'matcher'; the stages are: matcher-and-dispatch"),
+        (["--timeout", "-1"], "--timeout must be more than 0"),
+        (["--timeout", "soon"], "argument --timeout: invalid float value: 'soon'"),
+        (["--frobnicate"], "unrecognized arguments: --frobnicate"),
+        (["--json", "no/such/folder/r.json"], "--json no/such/folder/r.json: its folder does not"),
+    ],
+)
+def test_usage_errors_are_one_line_and_exit_2(options: list[str], message: str) -> None:
+    graded = hookcourse_test(*options)
+    assert graded.status == 2
+    assert message in graded.stderr
+    assert graded.stderr.count("\n") == 1 and graded.stdout == ""
+
+
+def test_several_stages_run_the_last_named_first() -> None:
+    program = PROGRAMS / "python" / "your_program.sh"  # passes decide-and-modify only
+    graded = hookcourse_test(
+        "--stage", "matcher-and-dispatch", "decide-and-modify", "--program", program
+    )
+    headers = [line for line in graded.stdout.splitlines() if " · " in line]
+    assert headers == [
+        "decide-and-modify · Decide and modify",
+        "matcher-and-dispatch · Matcher and dispatch",
+    ]
+    assert graded.stdout.endswith(
+        "1/2 stages passed (decide-and-modify passed); matcher-and-dispatch failed at "
+        "case.json: exited with status 1\n"
+    )
+
+
+def test_watch_grades_again_after_a_change_and_stops_on_interrupt(tmp_path: Path) -> None:
+    for name in ("your_program.sh", "your_program.py"):
+        shutil.copy(PROGRAMS / "python" / name, tmp_path / name)
+    watching = subprocess.Popen(
+        [sys.executable, "-m", "hookcourse", "test", "--watch", "--stage", "decide-and-modify"],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "NO_COLOR": "1"},
+    )
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(
+        target=lambda: [lines.put(line) for line in watching.stdout], daemon=True
+    ).start()  # type: ignore[union-attr]
+
+    def until(text: str) -> list[str]:
+        seen = []
+        while not seen or text not in seen[-1]:
+            seen.append(lines.get(timeout=60))
+        return seen
+
+    try:
+        assert "1/1 stages passed\n" in until("stages passed")
+        until("watching")
+        program = tmp_path / "your_program.py"
+        program.write_text(program.read_text().replace('"blocked by hook"', '"blocked"'))
+        second = until("stages passed")
+        marks = [line[2] for line in second if line.startswith(("  ✓ ", "  ✗ "))]
+        assert (
+            marks == sorted(marks, key=lambda mark: mark == "✓") and marks[0] == "✗"
+        )  # failing first
+        assert second[-1].startswith("0/1 stages passed; decide-and-modify failed at ")
+        until("watching")
+    finally:
+        watching.send_signal(signal.SIGINT)
+        status = watching.wait(timeout=30)
+    assert status == 1  # the last pass failed
+    assert "Traceback" not in watching.stderr.read()  # type: ignore[union-attr]
+
+
+def test_an_interrupt_ends_every_run_at_once(tmp_path: Path) -> None:
+    program = PROGRAMS / "bash-hangs" / "your_program.sh"
+    grading = subprocess.Popen(
+        [sys.executable, "-m", "hookcourse", "test", "--program", str(program)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    while not _running("sleep\x003017"):  # the runs have started
+        assert grading.poll() is None
+    grading.send_signal(signal.SIGINT)
+    _, stderr = grading.communicate(timeout=5)  # well inside the 10 s a run may take
+    assert (grading.returncode, stderr) == (130, "hookcourse test: interrupted\n")
+    assert _gone("sleep\x003017")
+
+
+def test_a_child_left_running_neither_holds_the_verdict_nor_outlives_it(tmp_path: Path) -> None:
+    program = tmp_path / "your_program.sh"
+    program.write_text("#!/bin/sh\nsleep 3019 &\necho '{\"effects\": []}'\n")
+    program.chmod(0o755)
+    graded = hookcourse_test("--stage", "decide-and-modify", "--timeout", "30", cwd=tmp_path)
+    assert graded.status == 1, graded.stdout
+    # Judged on what it printed, not timed out.
+    assert "      Expected 3 items, got 0 at $.effects\n" in graded.stdout, graded.stdout
+    assert _gone("sleep\x003019")
