@@ -434,8 +434,12 @@ def _render_outcome(report: FireReport) -> list[str]:
         lines.append(f"  continue: false; stopReason: {outcome.stop_reason or '(none)'}")
     lines.extend(f"  conflict: {conflict}" for conflict in outcome.conflicts)
     lines.extend(f"  notice: {notice}" for notice in outcome.notices)
-    lines.extend(f"  {line}" for line in outcome.explanation)
     step = report.permission
+    for line in outcome.explanation:
+        # The hooks' verdict is not the last word when the permission step follows it.
+        if step is not None and line.startswith("Outcome: "):
+            line = f"After the hooks: {line.removeprefix('Outcome: ')} The permission step decides."
+        lines.append(f"  {line}")
     if step is not None:
         verdict = {"allow": "runs", "ask": "asks the user first", "deny": "stopped"}
         lines.append(

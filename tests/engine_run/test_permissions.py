@@ -47,6 +47,9 @@ def test_a_deny_rule_stops_a_call_a_hook_allowed(project: Project) -> None:
     text = project.fire("PreToolUse", project.bash_call("git push"), json_out=False)
     assert "outcome: stopped by the permission step" in text.stdout
     assert 'the deny rule "Bash(git push *)" in project settings' in text.stdout
+    # The hooks' own verdict is not shown as the last word above the rule that stops the call.
+    assert "Outcome: the action goes ahead." not in text.stdout
+    assert "After the hooks: the action goes ahead. The permission step decides." in text.stdout
 
 
 def test_an_ask_rule_still_prompts_after_a_hook_allow(project: Project) -> None:
