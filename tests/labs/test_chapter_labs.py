@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hookcourse import browser
 from hookcourse.course.labs import chapter_views
 from hookcourse.course.labs.events import (
     check_gate,
@@ -327,3 +328,13 @@ def test_the_starter_function_says_not_yet_without_running_anything() -> None:
     assert report.not_yet and report.summary().startswith(
         "is_force_push: not yet. Your function still raises NotImplementedError"
     )
+
+
+def test_in_the_browser_the_guard_check_says_it_needs_the_desktop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(browser, "IN_BROWSER", True)
+    with pytest.raises(browser.NeedsDesktop, match="check_guard cannot run"):
+        check_guard(TEACHER_GUARD)
+    with pytest.raises(browser.NeedsDesktop, match="try_guard cannot run"):
+        try_guard(SEED_GUARD, ["git push -f"])

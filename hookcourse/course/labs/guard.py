@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Final
 
+from hookcourse.browser import require_desktop
 from hookcourse.course.cases import FIXTURES
 from hookcourse.course.labs.real_hooks import fire_commands
 from hookcourse.engine.reading import Classification
@@ -220,6 +221,7 @@ def _verdict(argv: Sequence[str], command: str, cwd: str) -> Verdict:
 
 def try_guard(path: str | os.PathLike[str], commands: Sequence[str]) -> str:
     """Each command through the guard and the engine: blocked or let through, and why."""
+    require_desktop("try_guard", "which commands the guard blocks and which it lets through")
     argv = guard_command(Path(path))
     if isinstance(argv, str):
         return f"cannot run {Path(path).name}: {argv}"
@@ -294,6 +296,7 @@ def check_guard(
 
 
 def _check_script(guard: Path, corpus: Path) -> GuardReport:
+    require_desktop("check_guard", "how Claude Code treats each of the corpus's commands")
     argv = guard_command(guard)
     if isinstance(argv, str):
         return GuardReport(guard.name, (), argv)
