@@ -72,8 +72,7 @@ def _answers(path: str, fixture: JSValue, exercise: Exercise) -> list[JSValue]:
         try:
             answers.append(exercise.answer(case))
         except CaseError as error:
-            steps: list[str | int] = [key, index] if error.key is None else [key, index, error.key]
-            raise InputError(path, error.problem, error.fix, steps) from None
+            raise InputError(path, error.problem, error.fix, [key, index, *error.steps]) from None
     return answers
 
 

@@ -1,7 +1,8 @@
 """Self-checks for the notebook exercises: a learner's function against its stage's fixtures.
 
-``check_matcher(match_hook)``, ``check_exit_code(interpret_exit_code)`` and
-``check_apply(apply_pre_tool_use)`` (one per exercise of the stage registry) run
+``check_matcher(match_hook)``, ``check_exit_code(interpret_exit_code)``,
+``check_apply(apply_pre_tool_use)``, ``check_merge(merge_pre_tool_use)`` and
+``check_stop(run_stop_loop)`` (one per exercise of the stage registry) run
 every case of the stage's case files through the learner's function, exactly as the
 grader feeds the course's own, and compare with ``expected.json`` as
 ``hookcourse test`` does (``hookcourse.course.cases``). Nothing the learner's
@@ -313,3 +314,13 @@ def check_exit_code(fn: Callable[..., object], fixtures: Path = FIXTURES) -> Che
 def check_apply(fn: Callable[..., object], fixtures: Path = FIXTURES) -> CheckResult:
     """Check a learner's ``apply_pre_tool_use(output, tool_input)``."""
     return check("apply_pre_tool_use", fn, fixtures)
+
+
+def check_merge(fn: Callable[..., object], fixtures: Path = FIXTURES) -> CheckResult:
+    """Check a learner's ``merge_pre_tool_use(results, tool_input)``."""
+    return check("merge_pre_tool_use", fn, fixtures)
+
+
+def check_stop(fn: Callable[..., object], fixtures: Path = FIXTURES) -> CheckResult:
+    """Check a learner's ``run_stop_loop(hook, cap)``."""
+    return check("run_stop_loop", fn, fixtures)

@@ -26,7 +26,15 @@ from hookcourse.js.values import (
     js_trim,
     strict_equals_number,
 )
+from hookcourse.stages.answers import hook_result, json_output
 from hookcourse.stages.matcher import MatchBranch, explain_match
+from hookcourse.stages.merge import (
+    DEPRECATED_DECISIONS,
+    STRENGTH,
+    merge_pre_tool_use,
+    read_pre_tool_use,
+)
+from hookcourse.stages.stop_loop import BLOCK, HALT, read_stop, run_stop_loop, stop_hook
 
 # -- case families: which misreading of JavaScript a case catches (hints are keyed by these) ---
 
@@ -97,10 +105,94 @@ def _apply_family(arguments: Arguments) -> str:
     return "inject" if not is_nullish(context) else "pass-through"
 
 
+def _merge_family(arguments: Arguments) -> str:
+    raw, tool_input = arguments
+    results = [hook_result(item) for item in raw] if isinstance(raw, list) else []
+    tool_input = None if isinstance(tool_input, Undefined) else tool_input
+    answers = [read_pre_tool_use(result) for result in results]
+    read = [(result, json_output(result.stdout)) for result in results]
+    merged = merge_pre_tool_use(results, tool_input)
+    blocks = [result for result in results if strict_equals_number(result.code, 2)]
+    if any(strict_equals_number(r.code, 2) and out is not None for r, out in read):
+        return "exit-2-beats-json"
+    changes = [not isinstance(a.updated_input, Undefined) or a.context is not None for a in answers]
+    if merged.decision == "deny" and any(changes):
+        return "deny-drops-rewrite"
+    if any(not is_js_number(result.code) for result in results):
+        return "strict-equality"
+    if any(not js_trim(result.stderr) for result in blocks):
+        return "block-default-reason"
+    if blocks and len(results) > 1:
+        return "exit-2-beats-json"
+    if any(out is not None and not strict_equals_number(r.code, 0) for r, out in read):
+        return "json-on-any-exit"
+    if any(out is None and js_trim(r.stdout) for r, out in read):
+        return "stdout-not-json"
+    for output in filter(None, (out for _, out in read)):
+        specific = output.get("hookSpecificOutput", UNDEFINED)
+        if not isinstance(specific, dict) or specific.get("hookEventName") != "PreToolUse":
+            if output.get("decision", UNDEFINED) in DEPRECATED_DECISIONS:
+                return "deprecated-decision"
+            if not isinstance(specific, Undefined):
+                return "wrong-event"
+        elif "permissionDecision" in specific and specific["permissionDecision"] not in STRENGTH:
+            return "unknown-decision"
+    decided = [answer.decision for answer in answers if answer.decision is not None]
+    if merged.decision is not None and decided.count(merged.decision) > 1:
+        return "first-reason"
+    if sum(not isinstance(answer.updated_input, Undefined) for answer in answers) > 1:
+        return "last-rewrite"
+    if len(set(decided)) > 1:
+        return "precedence"
+    if merged.contexts:
+        return "contexts"
+    return "no-decision" if merged.decision is None else "one-decision"
+
+
+def _stop_family(arguments: Arguments) -> str:
+    raw, cap = arguments
+    if not isinstance(raw, dict) or not isinstance(cap, int):
+        return "stop"
+    parsed = stop_hook(raw)
+    hook = {"whenInactive": parsed.when_inactive, "whenActive": parsed.when_active}
+    turns = run_stop_loop(parsed, cap)
+    read = {key: read_stop(answer) for key, answer in hook.items()}
+    outputs = {key: json_output(answer.stdout) or {} for key, answer in hook.items()}
+    if any(o.get("continue") is False and o.get("decision") == "block" for o in outputs.values()):
+        return "halt-beats-block"
+    if turns[-1].capped:
+        return "the-cap"
+    if any(not is_js_number(answer.code) for answer in hook.values()):
+        return "strict-equality"
+    if any(
+        o.get("decision") == "block" and kind != BLOCK
+        for o, (kind, _) in zip(outputs.values(), read.values(), strict=True)
+    ):
+        return "block-needs-reason"
+    if any(kind == BLOCK and reason != js_trim(reason or "") for kind, reason in read.values()):
+        return "reason-as-written"
+    if any(
+        json_output(answer.stdout) is not None and not strict_equals_number(answer.code, 0)
+        for answer in hook.values()
+    ):
+        return "json-on-any-exit"
+    if any(
+        json_output(answer.stdout) is None and js_trim(answer.stdout) for answer in hook.values()
+    ):
+        return "stdout-not-json"
+    if any(kind == HALT for kind, _ in read.values()):
+        return "halt"
+    if len(turns) > 1 and read["whenInactive"] != read["whenActive"]:
+        return "flag-after-block"
+    return "stop"  # the same blocking answer both times always reaches the cap
+
+
 FAMILIES: Final[dict[str, Callable[[Arguments], str]]] = {
     "match_hook": _match_family,
     "interpret_exit_code": _exit_family,
     "apply_pre_tool_use": _apply_family,
+    "merge_pre_tool_use": _merge_family,
+    "run_stop_loop": _stop_family,
 }
 DEFAULT_FAMILY: Final = "cases"
 

@@ -402,8 +402,8 @@ _PLAIN_TEXT = {
 }
 
 
-def describe_event(spec: EventSpec) -> str:
-    """The text ``hookcourse events NAME`` prints: one labelled line per aspect."""
+def event_facts(spec: EventSpec) -> list[tuple[str, str]]:
+    """One event as labelled facts: what ``hookcourse events NAME`` prints, line by line."""
     since = f" (added in {spec.added})" if spec.added else ""
     timeouts = ", ".join(f"{kind} {spec.timeouts_s[kind]:g} s" for kind in spec.handler_types)
     if spec.shared_budget_s is not None:
@@ -413,23 +413,32 @@ def describe_event(spec: EventSpec) -> str:
             f"timeout up to {ceiling:g} s"
         )
     optional = f"; optional: {', '.join(spec.optional_input_fields)}"
-    lines = [
-        f"{spec.name}: {spec.fires_when}{since}",
-        f"  matcher:      {_matcher_text(spec)}",
-        f"  tool event:   {'yes (the handler `if` field applies)' if spec.is_tool_event else 'no'}",
-        f"  handlers:     {', '.join(spec.handler_types)}; default timeouts: {timeouts}",
-        f"  input:        {', '.join(spec.input_fields)}"
-        + (optional if spec.optional_input_fields else ""),
-        f"  can block:    {'yes' if spec.can_block else 'no'}",
-        f"  exit 2:       {spec.exit2_effect}",
-        f"  decision:     {_decision_text(spec)}",
-        f"  output:       {_fields_text(spec)}",
-        f"  plain stdout: {_PLAIN_TEXT[spec.plain_stdout]}",
+    facts = [
+        ("fires", f"{spec.fires_when}{since}"),
+        ("matcher", _matcher_text(spec)),
+        ("tool event", "yes (the handler `if` field applies)" if spec.is_tool_event else "no"),
+        ("handlers", f"{', '.join(spec.handler_types)}; default timeouts: {timeouts}"),
+        (
+            "input",
+            ", ".join(spec.input_fields) + (optional if spec.optional_input_fields else ""),
+        ),
+        ("can block", "yes" if spec.can_block else "no"),
+        ("exit 2", spec.exit2_effect),
+        ("decision", _decision_text(spec)),
+        ("output", _fields_text(spec)),
+        ("plain stdout", _PLAIN_TEXT[spec.plain_stdout]),
     ]
     if spec.discarded_universal:
-        lines.append(f"  discarded:    {', '.join(spec.discarded_universal)}")
-    lines.extend(f"  note:         {note}" for note in spec.notes)
-    return "\n".join(lines)
+        facts.append(("discarded", ", ".join(spec.discarded_universal)))
+    facts.extend(("note", note) for note in spec.notes)
+    return facts
+
+
+def describe_event(spec: EventSpec) -> str:
+    """The text ``hookcourse events NAME`` prints: one labelled line per aspect."""
+    facts = event_facts(spec)
+    first = f"{spec.name}: {facts[0][1]}"
+    return "\n".join([first] + [f"  {label + ':':<13} {value}" for label, value in facts[1:]])
 
 
 _TABLE_HEADINGS = ("event", "matcher field", "blocks", "handlers", "exit 2")

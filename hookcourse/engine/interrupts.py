@@ -16,6 +16,7 @@ import os
 import signal
 import sys
 from collections import Counter
+from collections.abc import Collection
 from typing import Final
 
 INTERRUPTS: Final = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
@@ -113,11 +114,13 @@ def new_trace() -> str:
     return f"{_RUN}.{next(_COUNT)}"
 
 
-def kill_traced() -> Counter[str]:
+def kill_traced(traces: Collection[str] | None = None) -> Counter[str]:
     """SIGKILL every process still carrying one of this run's traces; how many, per trace.
 
     A process that started a session of its own escaped its group's kill, but it
     inherited its parent's environment. Linux only (``/proc``); elsewhere nothing is found.
+    ``traces`` limits the sweep to those traces: a batch that ends must not kill the
+    processes of another batch still running in the same program (a thread of its own).
     """
     wanted = f"{TRACE_VARIABLE}={_RUN}.".encode()
     killed: Counter[str] = Counter()
@@ -135,8 +138,10 @@ def kill_traced() -> Counter[str]:
             continue
         for variable in environ.split(b"\0"):
             if variable.startswith(wanted):
-                with contextlib.suppress(OSError):
-                    os.kill(int(entry), signal.SIGKILL)
-                    killed[variable[len(TRACE_VARIABLE) + 1 :].decode()] += 1
+                trace = variable[len(TRACE_VARIABLE) + 1 :].decode()
+                if traces is None or trace in traces:
+                    with contextlib.suppress(OSError):
+                        os.kill(int(entry), signal.SIGKILL)
+                        killed[trace] += 1
                 break
     return killed

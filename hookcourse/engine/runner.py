@@ -328,7 +328,7 @@ async def run_jobs_async(
         return execution, outcome.trace
 
     done = await asyncio.gather(*(one(i, job) for i, job in enumerate(jobs)))
-    escaped = kill_traced()
+    escaped = kill_traced({trace for _, trace in done if trace})  # this batch's only
     return [_with_escapees(execution, trace, escaped) for execution, trace in done]
 
 

@@ -52,6 +52,11 @@ def js_trim(text: str) -> str:
     return text.strip(_JS_WHITESPACE_CHARS)
 
 
+def js_trim_start(text: str) -> str:
+    """``text.trimStart()`` as JavaScript does it."""
+    return text.lstrip(_JS_WHITESPACE_CHARS)
+
+
 def is_nullish(value: object) -> bool:
     """True where ``value ?? fallback`` takes the fallback: ``null`` or ``undefined`` only."""
     return value is None or value is UNDEFINED

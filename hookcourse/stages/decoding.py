@@ -12,6 +12,8 @@ from hookcourse.js.values import UNDEFINED, Undefined, js_to_string, strict_equa
 
 TYPE_CHECKING = False  # typing alone would add half a node start-up to the grader
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from hookcourse.js.values import JSValue
 
 _SHOWN_STRING = 60  # characters of a string quoted in a message; longer ones are cut
@@ -39,13 +41,28 @@ def member(value: JSValue | Undefined, key: str) -> JSValue | Undefined:
 
 
 class CaseError(ValueError):
-    """One case the JavaScript reference would throw on; ``key`` is the offending field."""
+    """One case the JavaScript reference would throw on; ``key`` is the offending field.
 
-    def __init__(self, key: str | None, problem: str, fix: str) -> None:
+    ``key`` may also be a path inside the case (``("results", 1, "stdout")``); ``steps``
+    is that path as a tuple, empty when the case itself is at fault.
+    """
+
+    def __init__(self, key: str | Sequence[str | int] | None, problem: str, fix: str) -> None:
         super().__init__(problem)
-        self.key = key
+        self.steps: tuple[str | int, ...] = (
+            () if key is None else (key,) if isinstance(key, str) else tuple(key)
+        )
         self.problem = problem
         self.fix = fix
+
+    @property
+    def key(self) -> str | int | None:
+        """The offending field itself: the last step of the path, None for the whole case."""
+        return self.steps[-1] if self.steps else None
+
+    def inside(self, *outer: str | int) -> CaseError:
+        """The same error with its path under ``outer`` (a list's key and an index)."""
+        return CaseError((*outer, *self.steps), self.problem, self.fix)
 
 
 def _not_null(case: JSValue) -> JSValue:

@@ -16,6 +16,8 @@ from hookcourse.record import Record
 from hookcourse.stages.decoding import apply_arguments, exit_arguments, match_arguments
 from hookcourse.stages.effects import apply_pre_tool_use
 from hookcourse.stages.matcher import match_hook
+from hookcourse.stages.merge import merge_arguments, merge_case
+from hookcourse.stages.stop_loop import stop_arguments, stop_case
 from hookcourse.stages.verdicts import interpret_exit_code
 
 TYPE_CHECKING = False  # typing would cost the grader's cold start
@@ -62,10 +64,16 @@ class Exercise(Record):
 
     def answer(self, case: JSValue) -> JSValue:
         """The reference's answer to one case, as the JSON value the program prints."""
-        result = self.reference(*self.decode(case))
-        to_json = getattr(result, "to_json", None)
-        answered: JSValue = to_json() if to_json is not None else result
-        return answered
+        return _as_json(self.reference(*self.decode(case)))
+
+
+def _as_json(result: Any) -> JSValue:
+    """A reference's result as JSON: records by their ``to_json``, lists item by item."""
+    if isinstance(result, list):
+        return [_as_json(item) for item in result]
+    to_json = getattr(result, "to_json", None)
+    answered: JSValue = to_json() if to_json is not None else result
+    return answered
 
 
 class Stage(Record):
@@ -128,6 +136,38 @@ STAGES: Final = (
                 apply_pre_tool_use,
                 "check_apply",
                 "03_decide_modify_inject",
+            ),
+        ),
+    ),
+    Stage(
+        "merge-decisions",
+        "Several hooks, one decision",
+        "hook-merge",
+        (
+            Exercise(
+                "merge_pre_tool_use",
+                "cases",
+                "merged",
+                merge_arguments,
+                merge_case,
+                "check_merge",
+                "05_several_hooks",
+            ),
+        ),
+    ),
+    Stage(
+        "stop-loop",
+        "Keep going, but not forever",
+        "hook-stop",
+        (
+            Exercise(
+                "run_stop_loop",
+                "cases",
+                "loops",
+                stop_arguments,
+                stop_case,
+                "check_stop",
+                "06_stop_loop",
             ),
         ),
     ),

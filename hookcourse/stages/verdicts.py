@@ -27,6 +27,11 @@ class ExitVerdict(Record):
         return {"block": self.block, "warn": self.warn, "reason": self.reason}
 
 
+def block_reason(stderr: str) -> str:
+    """The reason an exit 2 gives: ``stderr.trim() || "hook blocked"``."""
+    return js_trim(stderr) or "hook blocked"
+
+
 def interpret_exit_code(code: object, stderr: str) -> ExitVerdict:
     """The course's ``interpretExitCode``: 0 = success (now read stdout), 2 = block, else warn.
 
@@ -35,5 +40,5 @@ def interpret_exit_code(code: object, stderr: str) -> ExitVerdict:
     if strict_equals_number(code, 0):
         return ExitVerdict(block=False, warn=False, reason=None)
     if strict_equals_number(code, 2):
-        return ExitVerdict(block=True, warn=False, reason=js_trim(stderr) or "hook blocked")
+        return ExitVerdict(block=True, warn=False, reason=block_reason(stderr))
     return ExitVerdict(block=False, warn=True, reason=js_trim(stderr) or None)

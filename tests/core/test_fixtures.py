@@ -113,6 +113,97 @@ BAD_INPUTS = [
         "$.cases[1].output",
     ),
     BadInput("output-missing", "hook-apply", b'{"cases": [{"input": {}}]}', "$.cases[0].output"),
+    BadInput("merge-not-json", "hook-merge", b'{"cases": [', None),
+    BadInput("merge-cases-object", "hook-merge", b'{"cases": {}}', "$.cases"),
+    BadInput("merge-document-null", "hook-merge", b"null", None),
+    BadInput(
+        "merge-results-missing",
+        "hook-merge",
+        b'{"cases": [{"toolInput": {}}]}',
+        "$.cases[0].results",
+    ),
+    BadInput(
+        "merge-results-string",
+        "hook-merge",
+        b'{"cases": [{"toolInput": {}, "results": "[]"}]}',
+        "$.cases[0].results",
+    ),
+    BadInput(
+        "merge-tool-input-missing",
+        "hook-merge",
+        b'{"cases": [{"toolInput": null, "results": []}, {"results": []}]}',
+        "$.cases[1].toolInput",
+    ),
+    BadInput("merge-case-null", "hook-merge", b'{"cases": [null]}', "$.cases[0]"),
+    BadInput(
+        "merge-result-not-object",
+        "hook-merge",
+        b'{"cases": [{"toolInput": {}, "results": [{"code": 0}, [0]]}]}',
+        "$.cases[0].results[1]",
+    ),
+    BadInput(
+        "merge-result-null",
+        "hook-merge",
+        b'{"cases": [{"toolInput": {}, "results": [null]}]}',
+        "$.cases[0].results[0]",
+    ),
+    BadInput(
+        "merge-stdout-number",
+        "hook-merge",
+        b'{"cases": [{"toolInput": {}, "results": [{"code": 2, "stdout": 5}]}]}',
+        "$.cases[0].results[0].stdout",
+    ),
+    BadInput(
+        "merge-stderr-object",
+        "hook-merge",
+        b'{"cases": [{"toolInput": {}, "results": [{"code": 0, "stderr": {}}]}]}',
+        "$.cases[0].results[0].stderr",
+    ),
+    BadInput("stop-cases-missing", "hook-stop", b"{}", "$.cases"),
+    BadInput("stop-hook-missing", "hook-stop", b'{"cases": [{"cap": 3}]}', "$.cases[0].hook"),
+    BadInput("stop-hook-array", "hook-stop", b'{"cases": [{"hook": [{}, {}]}]}', "$.cases[0].hook"),
+    BadInput(
+        "stop-when-active-missing",
+        "hook-stop",
+        b'{"cases": [{"hook": {"whenInactive": {"code": 0}}}]}',
+        "$.cases[0].hook.whenActive",
+    ),
+    BadInput(
+        "stop-answer-null",
+        "hook-stop",
+        b'{"cases": [{"hook": {"whenInactive": {"code": 0}, "whenActive": null}}]}',
+        "$.cases[0].hook.whenActive",
+    ),
+    BadInput(
+        "stop-answer-string",
+        "hook-stop",
+        b'{"cases": [{"hook": {"whenInactive": "exit 0", "whenActive": {}}}]}',
+        "$.cases[0].hook.whenInactive",
+    ),
+    BadInput(
+        "stop-stderr-number",
+        "hook-stop",
+        b'{"cases": [{"hook": {"whenInactive": {"code": 2, "stderr": 2}, "whenActive": {}}}]}',
+        "$.cases[0].hook.whenInactive.stderr",
+    ),
+    *[
+        BadInput(
+            f"stop-cap-{name}",
+            "hook-stop",
+            b'{"cases": [{"hook": {"whenInactive": {}, "whenActive": {}}, "cap": %s}]}' % cap,
+            "$.cases[0].cap",
+        )
+        for name, cap in [
+            ("zero", b"0"),
+            ("too-big", b"101"),
+            ("fraction", b"2.5"),
+            ("string", b'"8"'),
+            ("boolean", b"true"),
+            ("negative", b"-1"),
+            ("list", b"[8]"),
+            ("huge", b"1e400"),
+        ]
+    ],
 ]
 
 

@@ -1,4 +1,4 @@
-"""Totality: the three course functions, and the grader around them, never raise."""
+"""Totality: the course functions, and the grader around them, never raise."""
 
 from __future__ import annotations
 
@@ -15,8 +15,11 @@ from hookcourse import grader
 from hookcourse.js import json as jsjson
 from hookcourse.js.regex import RegexEngine, regex_error, regex_test
 from hookcourse.js.values import UNDEFINED, is_nullish
+from hookcourse.stages.answers import HookResult
 from hookcourse.stages.effects import apply_pre_tool_use
 from hookcourse.stages.matcher import match_hook
+from hookcourse.stages.merge import STRENGTH, merge_pre_tool_use
+from hookcourse.stages.stop_loop import CAP_RANGE, StopHook, run_stop_loop
 from hookcourse.stages.verdicts import interpret_exit_code
 
 # Text that reaches the corners: lone surrogates, astral characters, JS-only whitespace.
@@ -42,8 +45,15 @@ _REGEX_TOKENS = (
 patterns = st.lists(st.sampled_from(_REGEX_TOKENS), max_size=10).map("".join) | texts
 engines = st.sampled_from(list(RegexEngine))
 
-_PROGRAM_KEYS = ("cases", "exitCases", "matcher", "tool", "code", "stderr", "output", "input")
-_HOOK_KEYS = ("decision", "reason", "updatedInput", "additionalContext")
+_PROGRAM_KEYS = (
+    "cases", "exitCases", "matcher", "tool", "code", "stdout", "stderr", "output", "input",
+    "results", "toolInput", "hook", "whenInactive", "whenActive", "cap",
+)  # fmt: skip
+_HOOK_KEYS = (
+    "decision", "reason", "updatedInput", "additionalContext", "hookSpecificOutput",
+    "hookEventName", "permissionDecision", "permissionDecisionReason", "continue", "stopReason",
+)  # fmt: skip
+_COMMANDS = ["hook-match", "hook-apply", "hook-merge", "hook-stop"]
 
 
 @given(matcher=st.none() | patterns, tool=maybe_missing)
@@ -112,7 +122,7 @@ def _run_grader(command: str, content: bytes) -> tuple[int, str, bytes]:
 
 @settings(max_examples=200, deadline=None)
 @given(
-    command=st.sampled_from(["hook-match", "hook-apply"]),
+    command=st.sampled_from(_COMMANDS),
     document=_document(_PROGRAM_KEYS + _HOOK_KEYS),
 )
 def test_grader_answers_any_json_with_output_or_one_line(command: str, document: Any) -> None:
@@ -127,9 +137,49 @@ def test_grader_answers_any_json_with_output_or_one_line(command: str, document:
 
 
 @settings(max_examples=200, deadline=None)
-@given(command=st.sampled_from(["hook-match", "hook-apply"]), content=st.binary(max_size=64))
+@given(command=st.sampled_from(_COMMANDS), content=st.binary(max_size=64))
 def test_grader_answers_any_bytes_with_output_or_one_line(command: str, content: bytes) -> None:
     status, stderr, stdout = _run_grader(command, content)
     assert status in (0, 2)
     if status == 2:
         assert stdout == b"" and stderr.count("\n") == 1
+
+
+# A hook's stdout: text, or JSON objects shaped like hook output, with or without noise.
+_hook_json = st.dictionaries(
+    st.sampled_from(_HOOK_KEYS) | texts,
+    json_values | st.dictionaries(st.sampled_from(_HOOK_KEYS), json_values, max_size=5),
+    max_size=5,
+)
+stdouts = texts | st.tuples(texts, _hook_json).map(
+    lambda pair: pair[0][:3] + jsjson.stringify(pair[1])
+)
+hook_results = st.builds(HookResult, maybe_missing, stdouts, texts)
+
+
+@given(results=st.lists(hook_results, max_size=5), tool_input=json_values)
+def test_merge_pre_tool_use_never_raises(results: list[HookResult], tool_input: Any) -> None:
+    merged = merge_pre_tool_use(results, tool_input)
+    assert merged.decision is None or merged.decision in STRENGTH
+    if merged.decision == "deny":
+        assert merged.input is tool_input and merged.contexts == ()
+        assert isinstance(merged.reason, str) or merged.reason is None
+    if merged.decision is None:
+        assert merged.reason is None
+    jsjson.stringify(merged.to_json())
+
+
+@given(
+    inactive=hook_results,
+    active=hook_results,
+    cap=st.integers(CAP_RANGE.start, CAP_RANGE.stop - 1),
+)
+def test_run_stop_loop_always_ends(inactive: HookResult, active: HookResult, cap: int) -> None:
+    turns = run_stop_loop(StopHook(inactive, active), cap)
+    *going, last = turns
+    assert all(turn.continues and not turn.capped for turn in going)
+    assert not last.continues
+    assert len(turns) <= cap + 1
+    assert last.capped == (len(turns) == cap + 1)
+    assert [turn.stop_hook_active for turn in turns] == [False] + [True] * (len(turns) - 1)
+    jsjson.stringify([turn.to_json() for turn in turns])

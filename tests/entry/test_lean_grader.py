@@ -21,7 +21,9 @@ import sys
 before = set(sys.modules)
 from hookcourse.grader import main
 sys.stdout = open("/dev/null", "w")
-main(["hook-match", "fixtures/matcher-and-dispatch/case.json"])
+for command, stage in [("hook-match", "matcher-and-dispatch"), ("hook-apply", "decide-and-modify"),
+                       ("hook-merge", "merge-decisions"), ("hook-stop", "stop-loop")]:
+    assert main([command, f"fixtures/{stage}/case.json"]) == 0, command
 sys.stdout = sys.__stdout__
 print(sorted(set(sys.modules) - before))
 """

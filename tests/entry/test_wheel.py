@@ -23,18 +23,15 @@ PROGRAM = ROOT / "tests" / "tester" / "programs" / "python"
 CHECKS = """
 import hookcourse.course.cases as cases
 from hookcourse import solutions
-from hookcourse.course.exercises import check_apply, check_exit_code, check_matcher
+from hookcourse.course import exercises
 from hookcourse.stages.registry import STAGES
 
 assert "site-packages" in str(cases.FIXTURES), cases.FIXTURES
 for stage in STAGES:
     assert (cases.FIXTURES / stage.slug / "case.json").is_file(), stage.slug
-for check, function in [
-    (check_matcher, solutions.match_hook),
-    (check_exit_code, solutions.interpret_exit_code),
-    (check_apply, solutions.apply_pre_tool_use),
-]:
-    result = check(function)
+for exercise in (exercise for stage in STAGES for exercise in stage.exercises):
+    check = getattr(exercises, exercise.check)
+    result = check(getattr(solutions, exercise.function))
     assert result.passed, result.text()
     print(result.summary())
 """

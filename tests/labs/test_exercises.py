@@ -391,7 +391,7 @@ def test_check_never_raises_on_bad_calls(tmp_path: Path) -> None:
     unknown = check("match", solutions.match_hook)
     assert unknown.problems == (
         "no exercise named 'match'; choose one of match_hook, interpret_exit_code, "
-        "apply_pre_tool_use",
+        "apply_pre_tool_use, merge_pre_tool_use, run_stop_loop",
     )
     not_callable = check_matcher(3)  # type: ignore[arg-type]
     assert "pass your function itself" in not_callable.problems[0]

@@ -2,17 +2,22 @@
 //
 //   node program.mjs hook-match FILE   -> {"matches":[...],"exits":[...]}
 //   node program.mjs hook-apply FILE   -> {"effects":[...]}
+//   node program.mjs hook-merge FILE   -> {"merged":[...]}
+//   node program.mjs hook-stop FILE    -> {"loops":[...]}
 //   node program.mjs batch < REQUEST   -> one JSON answer for a whole test run
 //
 // Batch mode exists so a test spawns the runtime once, not once per case. REQUEST is
 // {"programs": [{"command", "path"}], "matches": [{"matcher"?, "tool"}],
 //  "exits": [{"code"?, "stderr"?}], "applies": [{"output"?, "input"?}],
+//  "merges": [a hook-merge case], "stops": [a hook-stop case],
 //  "regexes": [{"pattern", "subject"}]}; a missing key stands for `undefined`.
 // Each answer is what the program would print (without the newline) or, where the
 // reference throws, {"throws": "<Error name>: <message>"}.
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { applyPreToolUse, interpretExitCode, matchHook } from "./hooks.mjs";
+import { hookMerge } from "./merge-decisions.mjs";
+import { hookStop } from "./stop-loop.mjs";
 
 const programs = {
   "hook-match": (c) => ({
@@ -23,6 +28,8 @@ const programs = {
   "hook-apply": (c) => ({
     effects: c.cases.map((x) => applyPreToolUse(x.output, x.input)),
   }),
+  "hook-merge": hookMerge,
+  "hook-stop": hookStop,
 };
 
 /** What `program.ts COMMAND PATH` prints, without console.log's newline. */
@@ -59,6 +66,12 @@ function batch(request) {
     applies: (request.applies ?? []).map((x) =>
       answer(() => JSON.stringify(applyPreToolUse(x.output, x.input))),
     ),
+    merges: (request.merges ?? []).map((x) =>
+      answer(() => JSON.stringify(hookMerge({ cases: [x] }).merged[0])),
+    ),
+    stops: (request.stops ?? []).map((x) =>
+      answer(() => JSON.stringify(hookStop({ cases: [x] }).loops[0])),
+    ),
     regexes: (request.regexes ?? []).map(regexAnswer),
   };
 }
@@ -69,7 +82,7 @@ function main([command, path]) {
   } else if (command in programs && path !== undefined) {
     console.log(runProgram(command, path));
   } else {
-    console.error("usage: program.mjs hook-match FILE | hook-apply FILE | batch < REQUEST");
+    console.error(`usage: program.mjs ${Object.keys(programs).join(" FILE | ")} FILE | batch < REQUEST`);
     process.exit(2);
   }
 }

@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from hookcourse.stages.registry import STAGES
+
 PROGRAMS = Path(__file__).resolve().parent / "programs"
 REPO = Path(__file__).resolve().parents[2]
 
@@ -79,7 +81,7 @@ def node() -> str:
 def test_the_project_own_program_passes_every_stage() -> None:
     graded = hookcourse_test("--program", "./your_program.sh")
     assert graded.status == 0, graded.stdout
-    assert graded.stdout.endswith("2/2 stages passed\n")
+    assert graded.stdout.endswith(f"{len(STAGES)}/{len(STAGES)} stages passed\n")
     assert "  ✓ case.json\n" in graded.stdout
 
 
@@ -299,3 +301,35 @@ def test_a_child_left_running_neither_holds_the_verdict_nor_outlives_it(tmp_path
     # Judged on what it printed, not timed out.
     assert "      Expected 3 items, got 0 at $.effects\n" in graded.stdout, graded.stdout
     assert _gone("sleep\x003019")
+
+
+STOPS_ONE_BLOCK_EARLY = """#!/bin/sh
+# The Stop loop off by one at the cap: the cap-th block is overridden instead of the next one.
+exec "{python}" - "$@" <<'PY'
+import json, subprocess, sys
+out = subprocess.run(["{program}", *sys.argv[1:]], capture_output=True, text=True).stdout
+document = json.loads(out)
+for turns in document.get("loops", []):
+    if turns[-1]["capped"] and len(turns) > 1:
+        turns.pop()
+        turns[-1].update(continues=False, reason=None, capped=True)
+print(json.dumps(document))
+PY
+"""
+
+
+def test_the_new_stages_grade_a_program_with_their_hints(tmp_path: Path) -> None:
+    program = tmp_path / "your_program.sh"
+    program.write_text(
+        STOPS_ONE_BLOCK_EARLY.format(python=sys.executable, program=REPO / "your_program.sh")
+    )
+    program.chmod(0o755)
+    graded = hookcourse_test("--stage", "stop-loop", cwd=tmp_path)
+    assert graded.status == 1, graded.stdout
+    assert "hint (the-cap): Count consecutive blocks." in graded.stdout
+    assert graded.stdout.endswith(
+        "0/1 stages passed; stop-loop failed at case.json: "
+        "Expected true, got false at $.loops[1][2].continues\n"
+    ), graded.stdout
+    merged = hookcourse_test("--stage", "merge-decisions", cwd=tmp_path)
+    assert merged.status == 0 and merged.stdout.endswith("7/7 cases passed\n1/1 stages passed\n")

@@ -1,0 +1,211 @@
+"""The events lab: what each hook event does, which one fits a goal, and whose matcher rules.
+
+Plain functions that return ``Readout``s; the event facts come from the engine's
+catalogue (``data/events.json``), example payloads from ``fixtures/payloads/``,
+and seed 001's decision gate from ``data/decision_gate.json``.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Final
+
+from hookcourse.course.cases import FIXTURES
+from hookcourse.course.labs.logic import Readout
+from hookcourse.engine.catalogue import event_facts, get_event, load_catalogue, recipient_text
+from hookcourse.js import json as jsjson
+from hookcourse.stages.matcher import RuleSet, explain_match
+
+PAYLOADS: Final = FIXTURES / "payloads"
+
+# The facts a learner needs to pick an event, in the order the lab shows them.
+_SHOWN_FACTS: Final = ("fires", "matcher", "can block", "exit 2", "decision", "output")
+
+
+def event_names() -> list[str]:
+    """Every hook event, in the catalogue's lifecycle order."""
+    return list(load_catalogue())
+
+
+def example_payload(name: str, payloads: Path = PAYLOADS) -> str | None:
+    """The event's example payload as compact JSON, or None when the file is missing."""
+    try:
+        return jsjson.stringify(jsjson.parse((payloads / f"{name}.json").read_text("utf-8")))
+    except (OSError, UnicodeDecodeError, jsjson.JSONSyntaxError):
+        return None
+
+
+def event_readout(name: str, payloads: Path = PAYLOADS) -> Readout:
+    """One event: when it fires, its matcher field, exit 2, which JSON counts, a payload."""
+    spec = get_event(name)
+    if spec is None:
+        problem = ("problem", f"{jsjson.quote(name)} is not a hook event")
+        return Readout("unknown event", (problem, ("fix", "pick one from the list")), False)
+    facts = dict(event_facts(spec))
+    rows = [(label, facts[label]) for label in _SHOWN_FACTS]
+    rows.insert(4, ("stderr on exit 2", f"goes to {recipient_text(spec.exit2_stderr_to)}"))
+    payload = example_payload(name, payloads)
+    rows.append(("payload", payload or f"no example in {payloads}"))
+    blocks = "can block" if spec.can_block else "cannot block"
+    return Readout(f"{name}: {blocks}", tuple(rows))
+
+
+@dataclass(frozen=True)
+class Goal:
+    """One row of seed 001's decision gate."""
+
+    goal: str
+    kind: str  # "deterministic" (a script decides) or "evaluative" (a model judges)
+    event: str
+    matcher: str | None
+    handler: str
+    why: str
+    trap: str
+    also_events: tuple[str, ...] = ()
+
+    @property
+    def handlers(self) -> tuple[str, ...]:
+        """The handler types that fit: a script decides, or a model judges."""
+        return ("command", "http") if self.kind == "deterministic" else ("prompt", "agent")
+
+
+@functools.cache
+def decision_gate() -> tuple[Goal, ...]:
+    """The decision gate's goals, read once from ``data/decision_gate.json``."""
+    text = resources.files("hookcourse").joinpath("data/decision_gate.json").read_text("utf-8")
+    goals = json.loads(text)["goals"]
+    return tuple(
+        Goal(**{**goal, "also_events": tuple(goal.get("also_events", ()))}) for goal in goals
+    )
+
+
+def gate_readout(goal_text: str) -> Readout:
+    """A goal through the gate: deterministic or evaluative, then event, handler, why, trap."""
+    goal = next((g for g in decision_gate() if g.goal == goal_text), None)
+    if goal is None:
+        return Readout("unknown goal", (("fix", "pick a goal from the list"),), False)
+    spec = get_event(goal.event)
+    matcher = "(no matcher: it fires every time)" if goal.matcher is None else goal.matcher
+    rows = (
+        (
+            "decides",
+            f"{goal.kind}: "
+            + (
+                "a script can decide"
+                if goal.kind == "deterministic"
+                else "it needs a model's judgement"
+            ),
+        ),
+        ("event", goal.event),
+        ("matcher", matcher),
+        ("handler", f'type "{goal.handler}"'),
+        ("why", goal.why),
+        ("trap", goal.trap),
+        ("can block", "yes" if spec is not None and spec.can_block else "no"),
+    )
+    return Readout(f"{goal.event} + {goal.handler} hook", rows)
+
+
+def rules_readout(matcher: str, value: str, event: str = "PreToolUse") -> Readout:
+    """The same matcher under the course's rules and Claude Code's, side by side."""
+    spec = get_event(event)
+    narrow = spec is not None and spec.narrow_exact
+    course = explain_match(matcher, value, RuleSet.COURSE)
+    real = explain_match(matcher, value, RuleSet.CLAUDE_CODE, narrow=narrow)
+    rows = (
+        ("course", f"{'fires' if course.matched else 'does not fire'}: {course.why}"),
+        ("claude-code", f"{'fires' if real.matched else 'does not fire'}: {real.why}"),
+        (
+            "so",
+            "the two rule sets agree here"
+            if course.matched == real.matched
+            else "they disagree: the graded stages use the course rule, Claude Code its own",
+        ),
+    )
+    headline = f"matcher {jsjson.quote(matcher)} on {event} with {jsjson.quote(value)}"
+    return Readout(headline, rows)
+
+
+@dataclass(frozen=True, repr=False)
+class GateCheck:
+    """``check_gate``'s report: one row per goal, right or wrong, with the gate's reason."""
+
+    rows: tuple[tuple[str, str, bool], ...]  # (goal, what the learner said and why, right)
+    not_yet: bool = False
+
+    @property
+    def passed(self) -> bool:
+        return bool(self.rows) and not self.not_yet and all(right for _, _, right in self.rows)
+
+    def summary(self) -> str:
+        if self.not_yet:
+            return (
+                "pick_hook: not yet. Your function still raises NotImplementedError: "
+                "write its body, then run this cell again."
+            )
+        right = sum(ok for _, _, ok in self.rows)
+        if self.passed:
+            return f"pick_hook: passed, all {len(self.rows)} goals"
+        return f"pick_hook: {right} of {len(self.rows)} goals right"
+
+    def text(self) -> str:
+        if self.not_yet:
+            return self.summary()
+        lines = [self.summary()]
+        lines += [f"  {'ok  ' if ok else 'FAIL'}  {goal}: {said}" for goal, said, ok in self.rows]
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return self.text()
+
+    def _repr_html_(self) -> str:
+        colour = "#1a7f37" if self.passed else "#9a6700" if self.not_yet else "#b42318"
+        parts = [f"<p><b style='color:{colour}'>{html.escape(self.summary())}</b></p>"]
+        if not self.not_yet:
+            parts.append("<table>")
+            for goal, said, ok in self.rows:
+                mark = "&#10003;" if ok else "&#10007;"
+                parts.append(
+                    f"<tr><td style='text-align:left'>{mark}</td>"
+                    f"<td style='text-align:left'>{html.escape(goal)}</td>"
+                    f"<td style='text-align:left'>{html.escape(said)}</td></tr>"
+                )
+            parts.append("</table>")
+        return "".join(parts)
+
+
+def _judge(goal: Goal, answer: object) -> tuple[str, bool]:
+    if not (isinstance(answer, tuple | list) and len(answer) == 2):
+        return f'returned {answer!r}; return a pair such as ("PreToolUse", "command")', False
+    event, handler = answer
+    if event not in (goal.event, *goal.also_events):
+        known = "" if get_event(str(event)) is not None else " (no event has that name)"
+        return f"{event}{known} does not fit; use {goal.event}: {goal.why}", False
+    if handler not in goal.handlers:
+        spec = get_event(goal.event)
+        runs = f"{goal.event} runs {', '.join(spec.handler_types)}" if spec else ""
+        decides = "a script decides" if goal.kind == "deterministic" else "a model must judge"
+        return f"{handler} does not fit: {decides} ({runs})", False
+    return f"{event} + {handler}. Mind the trap: {goal.trap}", True
+
+
+def check_gate(fn: Callable[[str], object]) -> GateCheck:
+    """Ask ``fn(goal)`` for every goal of the decision gate; judge event and handler type."""
+    rows = []
+    for goal in decision_gate():
+        try:
+            answer = fn(goal.goal)
+        except NotImplementedError:
+            return GateCheck((), not_yet=True)
+        except Exception as error:  # the learner's code: report it, never a traceback
+            rows.append((goal.goal, f"raised {type(error).__name__}: {error}", False))
+            continue
+        said, right = _judge(goal, answer)
+        rows.append((goal.goal, said, right))
+    return GateCheck(tuple(rows))

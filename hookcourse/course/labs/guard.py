@@ -1,0 +1,319 @@
+"""``check_guard``: a learner's force-push guard, run for real against a corpus of commands.
+
+The corpus (``fixtures/force-push-guard/corpus.json``) holds families of Bash
+commands that must be blocked, false friends that must be allowed, and forms no
+check of the command text can judge. The learner's ``is_force_push(command)`` cell is
+written out as a hook script (or a script is given by path), and each command goes to
+it as a real PreToolUse payload through the engine's runner, and the engine decides
+whether Claude Code would block it, so the check sees what Claude Code would.
+"""
+
+from __future__ import annotations
+
+import html
+import inspect
+import json
+import linecache
+import os
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Final
+
+from hookcourse.browser import require_desktop
+from hookcourse.course.cases import FIXTURES
+from hookcourse.course.labs.real_hooks import fire_commands
+from hookcourse.engine.reading import Classification
+from hookcourse.js.values import JSValue
+
+CORPUS: Final = FIXTURES / "force-push-guard" / "corpus.json"
+SEED_GUARD: Final = FIXTURES / "force-push-guard" / ".claude" / "hooks" / "no-force-push.sh"
+PAYLOAD: Final = FIXTURES / "payloads" / "PreToolUse.json"
+GUARD_TIMEOUT_S: Final = 5.0
+BLOCK, ALLOW, BEYOND = "block", "allow", "beyond"
+
+
+@dataclass(frozen=True)
+class Family:
+    """Commands that share one trap, and what a guard must do with them."""
+
+    name: str
+    expect: str  # BLOCK, ALLOW or BEYOND (shown, not graded)
+    commands: tuple[str, ...]
+
+
+def load_corpus(path: Path = CORPUS) -> list[Family]:
+    """The corpus's families, in file order."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return [Family(f["family"], f["expect"], tuple(f["commands"])) for f in data["families"]]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What Claude Code did with one command once the guard had run on it."""
+
+    command: str
+    blocked: bool
+    exit_code: int | None
+    failed: bool  # the guard crashed, timed out or could not start: Claude Code lets it pass
+    stderr: str
+    timed_out: bool = False
+
+
+@dataclass(frozen=True)
+class FamilyResult:
+    """One family's verdicts."""
+
+    family: Family
+    verdicts: tuple[Verdict, ...]
+
+    @property
+    def wrong(self) -> list[Verdict]:
+        """Missed force-pushes (a block family) or false alarms (an allow family)."""
+        if self.family.expect == BEYOND:
+            return []
+        return [v for v in self.verdicts if v.blocked != (self.family.expect == BLOCK)]
+
+    def line(self) -> str:
+        """``caught 3/4`` or ``allowed 5/6`` and the commands that went wrong."""
+        blocked = sum(v.blocked for v in self.verdicts)
+        total = len(self.verdicts)
+        if self.family.expect == BLOCK:
+            summary = f"caught {blocked}/{total}"
+            label = "missed"
+        elif self.family.expect == ALLOW:
+            summary = f"allowed {total - blocked}/{total}"
+            label = "false alarms"
+        else:
+            return f"blocked {blocked}/{total}: no guard that reads only the command can know"
+        wrong = self.wrong
+        return summary + (f"; {label}: " + " | ".join(v.command for v in wrong) if wrong else "")
+
+
+@dataclass(frozen=True, repr=False)
+class GuardReport:
+    """The whole check: a line per family, crashes, and whether the guard holds."""
+
+    guard: str  # the script's file name
+    families: tuple[FamilyResult, ...]
+    problem: str | None = None
+    not_yet: bool = False  # the guard is still the starter: it raises NotImplementedError
+
+    @property
+    def missed(self) -> int:
+        return sum(len(r.wrong) for r in self.families if r.family.expect == BLOCK)
+
+    @property
+    def false_alarms(self) -> int:
+        return sum(len(r.wrong) for r in self.families if r.family.expect == ALLOW)
+
+    @property
+    def failures(self) -> list[Verdict]:
+        """Commands on which the guard itself failed (exit 1, a crash, a timeout)."""
+        return [v for r in self.families for v in r.verdicts if v.failed]
+
+    @property
+    def passed(self) -> bool:
+        """Every force-push caught and no false alarm."""
+        return (
+            self.problem is None and not self.not_yet and not self.missed and not self.false_alarms
+        )
+
+    def summary(self) -> str:
+        if self.problem is not None:
+            return f"check_guard: cannot run {self.guard}: {self.problem}"
+        if self.not_yet:
+            return (
+                f"{self.guard}: not yet. Your function still raises NotImplementedError: "
+                "write its body, then run this cell again."
+            )
+        graded = sum(len(r.verdicts) for r in self.families if r.family.expect != BEYOND)
+        verdict = "holds" if self.passed else "does not hold yet"
+        return (
+            f"check_guard: {self.guard} {verdict}: {self.missed} missed, "
+            f"{self.false_alarms} false alarms, over {graded} commands"
+        )
+
+    def rows(self) -> list[tuple[str, str, bool]]:
+        """(family, line, good) for every family."""
+        return [(r.family.name, r.line(), not r.wrong) for r in self.families]
+
+    def failure_note(self) -> str | None:
+        failures = self.failures
+        if not failures:
+            return None
+        first = failures[0]
+        said = first.stderr.strip().splitlines()[-1] if first.stderr.strip() else "no stderr"
+        return (
+            f"the guard failed on {len(failures)} command(s) (first: exit {first.exit_code}, "
+            f"{said}); Claude Code treats a failing hook as non-blocking, so those commands run"
+        )
+
+    def text(self) -> str:
+        if self.not_yet:
+            return self.summary()
+        lines = [self.summary()]
+        width = max((len(name) for name, _, _ in self.rows()), default=0)
+        lines += [
+            f"  {'ok  ' if good else 'FAIL'}  {name:<{width}}  {line}"
+            for name, line, good in self.rows()
+        ]
+        note = self.failure_note()
+        if note:
+            lines.append(f"  note: {note}")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return self.text()
+
+    def _repr_html_(self) -> str:
+        colour = "#1a7f37" if self.passed else "#b42318"
+        parts = [f"<p><b style='color:{colour}'>{html.escape(self.summary())}</b></p>"]
+        if self.families and not self.not_yet:
+            parts.append(
+                "<table><tr><th style='text-align:left'>family</th><th></th>"
+                "<th style='text-align:left'>result</th></tr>"
+            )
+            for name, line, good in self.rows():
+                mark = (
+                    "<span style='color:#1a7f37'>&#10003;</span>"
+                    if good
+                    else ("<span style='color:#b42318'>&#10007;</span>")
+                )
+                parts.append(
+                    f"<tr><td style='text-align:left'>{html.escape(name)}</td><td>{mark}</td>"
+                    f"<td style='text-align:left'><code>{html.escape(line)}</code></td></tr>"
+                )
+            parts.append("</table>")
+        note = None if self.not_yet else self.failure_note()
+        if note:
+            parts.append(f"<p>{html.escape(note)}</p>")
+        return "".join(parts)
+
+
+def guard_command(path: Path) -> list[str] | str:
+    """The argv that runs the guard at ``path``, or why it cannot run."""
+    if not path.exists():
+        return "no such file; write the guard first (run the cell that writes it)"
+    if path.is_dir():
+        return "it is a folder; pass the guard script's file"
+    if path.suffix == ".py":
+        return [sys.executable, str(path.resolve())]
+    if not os.access(path, os.X_OK):
+        return f"it is not executable; run chmod +x {path}, or name a Python guard *.py"
+    return [str(path.resolve())]
+
+
+def _payload(command: str) -> dict[str, JSValue]:
+    payload: dict[str, JSValue] = json.loads(PAYLOAD.read_text(encoding="utf-8"))
+    return {**payload, "tool_name": "Bash", "tool_input": {"command": command}}
+
+
+def _verdict(argv: Sequence[str], command: str, cwd: str) -> Verdict:
+    fired = fire_commands("PreToolUse", [argv], _payload(command), cwd, timeout_s=GUARD_TIMEOUT_S)
+    run, reading = fired.executions[0].run, fired.readings[0]
+    failed = reading.classification is not Classification.SUCCESS and run.exit_code != 2
+    return Verdict(command, fired.outcome.blocked, run.exit_code, failed, run.stderr, run.timed_out)
+
+
+def try_guard(path: str | os.PathLike[str], commands: Sequence[str]) -> str:
+    """Each command through the guard and the engine: blocked or let through, and why."""
+    require_desktop("try_guard", "which commands the guard blocks and which it lets through")
+    argv = guard_command(Path(path))
+    if isinstance(argv, str):
+        return f"cannot run {Path(path).name}: {argv}"
+    with tempfile.TemporaryDirectory() as cwd, ThreadPoolExecutor(4) as pool:
+        verdicts = list(pool.map(lambda c: _verdict(argv, c, cwd), commands))
+    lines = []
+    for verdict in verdicts:
+        if verdict.blocked:
+            lines.append(f"blocked      {verdict.command}\n    reason: {verdict.stderr.strip()}")
+        else:
+            failed = f" (the guard failed: exit {verdict.exit_code})" if verdict.failed else ""
+            lines.append(f"let through  {verdict.command}{failed}")
+    return "\n".join(lines)
+
+
+# The learner's cell becomes a hook script: this reads the payload, the cell defines the test.
+_SCRIPT_HEAD: Final = "import json\nimport sys\n\n"
+_SCRIPT_TAIL: Final = """
+
+command = json.load(sys.stdin).get("tool_input", {{}}).get("command", "")
+if isinstance(command, str) and {name}(command):
+    print("Blocked: no force-push from Claude", file=sys.stderr)
+    sys.exit(2)
+"""
+
+
+def guard_script(fn: Callable[[str], object]) -> str | None:
+    """A hook script made of the cell that defines ``fn`` (its imports too); None if unknown."""
+    code = getattr(fn, "__code__", None)
+    if code is not None:
+        linecache.checkcache(code.co_filename)  # a file edited since: read it again
+    cell = "".join(linecache.getlines(code.co_filename)) if code is not None else ""
+    if not cell:
+        try:
+            cell = inspect.getsource(fn)
+        except (OSError, TypeError):
+            return None
+    return _SCRIPT_HEAD + cell + _SCRIPT_TAIL.format(name=fn.__name__)
+
+
+def _starter(fn: Callable[[str], object]) -> bool:
+    """True when ``fn`` is still the starter: it raises NotImplementedError."""
+    try:
+        fn("git push --force")
+    except NotImplementedError:
+        return True
+    except Exception:  # the script run will show the learner what went wrong
+        return False
+    return False
+
+
+def check_guard(
+    guard: str | os.PathLike[str] | Callable[[str], object], corpus: Path = CORPUS
+) -> GuardReport:
+    """Run a guard on every corpus command, through the engine's runner, and report by family.
+
+    ``guard`` is a learner's ``is_force_push(command)`` function (its cell is written out
+    as a hook script and run as one) or the path of a guard script.
+    """
+    if callable(guard):
+        name = getattr(guard, "__name__", "guard")
+        if _starter(guard):
+            return GuardReport(name, (), not_yet=True)
+        script = guard_script(guard)
+        if script is None:
+            return GuardReport(name, (), "its source is unknown; define it in a notebook cell")
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / f"{name}.py"
+            path.write_text(script, encoding="utf-8")
+            return replace(_check_script(path, corpus), guard=name)
+    return _check_script(Path(guard), corpus)
+
+
+def _check_script(guard: Path, corpus: Path) -> GuardReport:
+    require_desktop("check_guard", "how Claude Code treats each of the corpus's commands")
+    argv = guard_command(guard)
+    if isinstance(argv, str):
+        return GuardReport(guard.name, (), argv)
+    families = load_corpus(corpus)
+    with tempfile.TemporaryDirectory() as cwd, ThreadPoolExecutor(4) as pool:
+        first = _verdict(argv, families[0].commands[0], cwd)
+        if first.failed and "NotImplementedError" in first.stderr:  # the starter: stop early
+            return GuardReport(guard.name, (), not_yet=True)
+        if first.timed_out:  # one hang per command would take minutes: stop early
+            problem = (
+                f"it did not finish within {GUARD_TIMEOUT_S:g} s on {first.command!r}; "
+                "Claude Code would wait for it (600 s by default), then let the call run. "
+                "Does it read stdin exactly once and exit?"
+            )
+            return GuardReport(guard.name, (), problem)
+        results = tuple(
+            FamilyResult(family, tuple(pool.map(lambda c: _verdict(argv, c, cwd), family.commands)))
+            for family in families
+        )
+    return GuardReport(guard.name, results)

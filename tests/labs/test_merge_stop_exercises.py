@@ -1,0 +1,194 @@
+"""check_merge and check_stop: the teacher's solutions pass, classic mistakes fail precisely."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import pytest
+
+from hookcourse import solutions
+from hookcourse.course.cases import exercise_cases
+from hookcourse.course.exercises import check_merge, check_stop, run_case
+from hookcourse.course.hints import hints
+from hookcourse.js import json as jsjson
+from hookcourse.js.values import js_trim
+from hookcourse.solutions.merge_decisions import read_one, stdout_json
+from hookcourse.solutions.stop_loop import read_answer
+from hookcourse.stages.merge import merge_pre_tool_use
+from hookcourse.stages.registry import exercise_named
+from hookcourse.stages.stop_loop import run_stop_loop
+
+Result = Mapping[str, Any]
+
+# -- merge_pre_tool_use: each wrong version makes one mistake the page names ---------------------
+
+
+def merge_reading_stdout_first(results: list[Result], tool_input: Any) -> object:
+    """Reads the JSON of an exit-2 hook, so its allow beats its own exit 2."""
+    rewritten = [{**r, "code": 0} if stdout_json(r.get("stdout") or "") else r for r in results]
+    return solutions.merge_pre_tool_use(rewritten, tool_input)
+
+
+def merge_finding_json_anywhere(results: list[Result], tool_input: Any) -> object:
+    """Parses the JSON that follows shell-profile noise."""
+    cleaned = []
+    for result in results:
+        stdout = result.get("stdout") or ""
+        cleaned.append({**result, "stdout": stdout[stdout.find("{") :] if "{" in stdout else ""})
+    return solutions.merge_pre_tool_use(cleaned, tool_input)
+
+
+def merge_only_on_exit_0(results: list[Result], tool_input: Any) -> object:
+    """Ignores JSON on exit 1."""
+    kept = [r if r.get("code") in (0, 2) else {**r, "stdout": ""} for r in results]
+    return solutions.merge_pre_tool_use(kept, tool_input)
+
+
+def merge_first_rewrite_wins(results: list[Result], tool_input: Any) -> object:
+    merged = dict(solutions.merge_pre_tool_use(results, tool_input))
+    rewrites = [read["updatedInput"] for read in map(read_one, results) if "updatedInput" in read]
+    if merged["decision"] != "deny" and rewrites:
+        merged["input"] = rewrites[0]
+    return merged
+
+
+def merge_last_reason_wins(results: list[Result], tool_input: Any) -> object:
+    merged = dict(solutions.merge_pre_tool_use(results, tool_input))
+    reads = map(read_one, results)
+    same = [read for read in reads if "decision" in read and read["decision"] == merged["decision"]]
+    if same:
+        merged["reason"] = same[-1]["reason"]
+    return merged
+
+
+def merge_keeping_rewrite_on_deny(results: list[Result], tool_input: Any) -> object:
+    merged = dict(solutions.merge_pre_tool_use(results, tool_input))
+    if merged["decision"] == "deny":
+        reads = [read for read in map(read_one, results) if read.get("decision") != "deny"]
+        rest = solutions.merge_pre_tool_use([], tool_input)
+        rewrites = [read["updatedInput"] for read in reads if "updatedInput" in read]
+        merged["input"] = rewrites[-1] if rewrites else rest["input"]
+        merged["contexts"] = [
+            read["context"] for read in map(read_one, results) if "context" in read
+        ]
+    return merged
+
+
+MERGE_MISTAKES = [
+    (merge_reading_stdout_first, "exit-2-beats-json"),
+    (merge_finding_json_anywhere, "stdout-not-json"),
+    (merge_only_on_exit_0, "json-on-any-exit"),
+    (merge_first_rewrite_wins, "last-rewrite"),
+    (merge_last_reason_wins, "first-reason"),
+    (merge_keeping_rewrite_on_deny, "deny-drops-rewrite"),
+]
+
+ANSWERS = ("whenInactive", "whenActive")
+
+# -- run_stop_loop ---------------------------------------------------------------------------
+
+
+def stop_off_by_one(hook: Mapping[str, Result], cap: int) -> object:
+    """Overrides the cap-th block instead of the one after it."""
+    return solutions.run_stop_loop(hook, cap - 1) if cap > 1 else solutions.run_stop_loop(hook, 0)
+
+
+def stop_never_sets_the_flag(hook: Mapping[str, Result], cap: int) -> object:
+    turns = solutions.run_stop_loop({**hook, "whenActive": hook["whenInactive"]}, cap)
+    return [{**turn, "stopHookActive": index > 0} for index, turn in enumerate(turns)]
+
+
+def stop_block_beats_halt(hook: Mapping[str, Result], cap: int) -> object:
+    def without_halt(answer: Result) -> Result:
+        out = stdout_json(answer.get("stdout") or "")
+        if out and out.get("decision") == "block":
+            out.pop("continue", None)
+            return {**answer, "stdout": jsjson.stringify(out)}
+        return answer
+
+    return solutions.run_stop_loop({k: without_halt(hook[k]) for k in ANSWERS}, cap)
+
+
+def stop_accepting_blank_reasons(hook: Mapping[str, Result], cap: int) -> object:
+    def loose(answer: Result) -> Result:
+        out = stdout_json(answer.get("stdout") or "")
+        if out and out.get("decision") == "block" and out.get("continue") is not False:
+            return {"code": 2, "stderr": "x"} if read_answer(answer)[0] != "block" else answer
+        return answer
+
+    return solutions.run_stop_loop({k: loose(hook[k]) for k in ANSWERS}, cap)
+
+
+def stop_trimming_the_reason(hook: Mapping[str, Result], cap: int) -> object:
+    turns = solutions.run_stop_loop(hook, cap)
+    return [{**t, "reason": js_trim(t["reason"]) if t["reason"] else t["reason"]} for t in turns]
+
+
+STOP_MISTAKES = [
+    (stop_off_by_one, "the-cap"),
+    (stop_never_sets_the_flag, "flag-after-block"),
+    (stop_block_beats_halt, "halt-beats-block"),
+    (stop_accepting_blank_reasons, "block-needs-reason"),
+    (stop_trimming_the_reason, "reason-as-written"),
+]
+
+
+@pytest.mark.parametrize(
+    ("check", "solution"),
+    [(check_merge, solutions.merge_pre_tool_use), (check_stop, solutions.run_stop_loop)],
+)
+def test_the_teachers_solution_passes_every_case(
+    check: Callable[..., Any], solution: Callable[..., object]
+) -> None:
+    result = check(solution)
+    assert result.passed, result.text()
+    assert len(result.outcomes) >= 40
+
+
+@pytest.mark.parametrize(
+    ("check", "package_function"),
+    [(check_merge, merge_pre_tool_use), (check_stop, run_stop_loop)],
+)
+def test_the_package_function_does_not_pass_for_the_learner(
+    check: Callable[..., Any], package_function: Callable[..., object]
+) -> None:
+    """The package's own function takes records, not the case's dicts: never a green table."""
+    assert not check(package_function).passed
+
+
+@pytest.mark.parametrize(
+    ("check", "wrong", "family"),
+    [(check_merge, w, f) for w, f in MERGE_MISTAKES]
+    + [(check_stop, w, f) for w, f in STOP_MISTAKES],
+    ids=[f for _, f in MERGE_MISTAKES + STOP_MISTAKES],
+)
+def test_a_classic_mistake_fails_with_its_familys_hint(
+    check: Callable[..., Any], wrong: Callable[..., object], family: str
+) -> None:
+    result = check(wrong)
+    assert not result.passed
+    failing = {outcome.family for outcome in result.outcomes if not outcome.passed}
+    assert family in failing, (family, failing, result.text())
+    rows = dict(result.failure_rows())
+    assert {"case", "call", "expected", "got", "hint"} <= rows.keys()
+    assert rows["hint"].startswith(f"({result.first_failure.family}) ")
+
+
+@pytest.mark.parametrize("function", ["merge_pre_tool_use", "run_stop_loop"])
+def test_every_family_has_a_hint_and_every_hint_a_case(function: str) -> None:
+    exercise = exercise_named(function)
+    assert exercise is not None
+    cases, problems = exercise_cases(exercise)
+    assert problems == []
+    families = {run_case(exercise, solutions.match_hook, case).family for case in cases}
+    assert families == set(hints()[function])
+
+
+def test_a_wrong_return_shape_is_named() -> None:
+    result = check_stop(lambda hook, cap: {"turns": []})
+    assert "return a list" in result.first_failure.got
+    result = check_merge(lambda results, tool_input: [])
+    assert "return a dict with the keys decision, reason, input, contexts" in (
+        result.first_failure.got
+    )
