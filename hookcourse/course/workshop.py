@@ -233,13 +233,34 @@ def exercise_cells(notebook: Notebook, names: Iterable[str]) -> Iterator[tuple[i
 
 
 def _free_names(nodes: Iterable[ast.AST], bound: set[str]) -> set[str]:
+    """Names the code reads but does not define itself (parameters, assignments, local
+    functions and imports count as defined), less ``bound`` and the builtins."""
     loaded: set[str] = set()
-    stored: set[str] = set()
+    defined: set[str] = set()
     for node in nodes:
         for inner in ast.walk(node):
             if isinstance(inner, ast.Name):
-                (loaded if isinstance(inner.ctx, ast.Load) else stored).add(inner.id)
-    return loaded - stored - bound - set(dir(builtins))
+                (loaded if isinstance(inner.ctx, ast.Load) else defined).add(inner.id)
+            elif isinstance(inner, ast.arg):
+                defined.add(inner.arg)
+            elif isinstance(inner, ast.FunctionDef | ast.ClassDef):
+                defined.add(inner.name)
+            elif isinstance(inner, ast.Import | ast.ImportFrom):
+                defined |= {alias.asname or alias.name.split(".")[0] for alias in inner.names}
+    return loaded - defined - bound - set(dir(builtins))
+
+
+def _without_annotations(function: ast.FunctionDef) -> ast.FunctionDef:
+    """A copy with no parameter or return annotations: nested in the exercise's function,
+    a def's annotations are evaluated, and the notebook need not import typing names."""
+    bare = copy.deepcopy(function)
+    arguments = bare.args
+    every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+    for argument in [*every, arguments.vararg, arguments.kwarg]:
+        if argument is not None:
+            argument.annotation = None
+    bare.returns = None
+    return bare
 
 
 def _comment_above(lines: list[str], lineno: int) -> list[str]:
@@ -250,36 +271,46 @@ def _comment_above(lines: list[str], lineno: int) -> list[str]:
     return lines[start : lineno - 1]
 
 
-def _prerequisites(module_source: str, needed: set[str]) -> list[str]:
-    """Module-level imports and constants the solution body needs, as standalone lines."""
+def _prerequisites(module_source: str, needed: set[str], bound: set[str]) -> list[str]:
+    """Module-level imports, constants and helper functions the solution body needs, as
+    standalone lines (helpers without annotations); names in ``bound`` the cell has."""
     tree = ast.parse(module_source)
     lines = module_source.splitlines()
-    imports: list[str] = []
-    constants: list[str] = []
-    pending = set(needed)
-    # Constants may need other names (NAME_LIST needs re): repeat until nothing is new.
+    found: dict[str, tuple[int, list[str]]] = {}  # name -> (kind: 0 import, 1 constant, 2 def)
+    pending, seen = set(needed), set(bound)
+    # What is brought in may need more (NAME_LIST needs re, a helper needs another).
     while pending:
         name = pending.pop()
+        seen.add(name)
         for node in tree.body:
+            wants: set[str] = set()
             if isinstance(node, ast.ImportFrom) and node.module != "__future__":
                 for alias in node.names:
                     if (alias.asname or alias.name) == name:
                         rename = f" as {alias.asname}" if alias.asname else ""
-                        imports.append(f"from {node.module} import {alias.name}{rename}")
+                        found[name] = (0, [f"from {node.module} import {alias.name}{rename}"])
             elif isinstance(node, ast.Import):
                 for alias in node.names:
                     if (alias.asname or alias.name.split(".")[0]) == name:
                         rename = f" as {alias.asname}" if alias.asname else ""
-                        imports.append(f"import {alias.name}{rename}")
+                        found[name] = (0, [f"import {alias.name}{rename}"])
             elif isinstance(node, ast.Assign | ast.AnnAssign):
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 if any(isinstance(t, ast.Name) and t.id == name for t in targets):
                     assert node.value is not None
                     value = ast.get_source_segment(module_source, node.value)
-                    constants += _comment_above(lines, node.lineno)
-                    constants.append(f"{name} = {value}")
-                    pending |= _free_names([node.value], set()) - {name}
-    return sorted(set(imports)) + ([""] if imports and constants else []) + constants
+                    comment = _comment_above(lines, node.lineno)
+                    found[name] = (1, [*comment, f"{name} = {value}"])
+                    wants = _free_names([node.value], set())
+            elif isinstance(node, ast.FunctionDef) and node.name == name:
+                bare = _without_annotations(node)
+                found[name] = (2, ["", *ast.unparse(bare).splitlines()])
+                wants = _free_names([bare], set())
+            pending |= wants - seen
+    ordered = sorted(found.items(), key=lambda item: (item[1][0], item[0]))
+    imports = [line for _, (kind, text) in ordered if kind == 0 for line in text]
+    rest = [line for _, (kind, text) in ordered if kind != 0 for line in text]
+    return imports + ([""] if imports and rest and rest[0] else []) + rest
 
 
 def _parameters(function: ast.FunctionDef) -> list[str]:
@@ -336,7 +367,7 @@ def solution_cell(cell_source: str, name: str, solution: Callable[..., object]) 
         elif isinstance(node, ast.Assign):
             cell_bound |= {t.id for t in node.targets if isinstance(t, ast.Name)}
     needed = _free_names(body, set(_parameters(solved)) | cell_bound)
-    before = _prerequisites(module_source, needed)
+    before = _prerequisites(module_source, needed, cell_bound)
     indent = " " * starter.body[0].col_offset
     inner = [BEGIN, *before, *([""] if before else []), *region.splitlines(), END]
     filled = [indent + line if line else "" for line in inner]
