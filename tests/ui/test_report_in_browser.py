@@ -18,11 +18,6 @@ from hookcourse.course.exercises import check_apply, check_matcher
 DRIVER = Path(__file__).with_name("read_report.py")
 
 
-# A learner who got it right: their own functions (checks refuse the course's own).
-def learners_match_hook(matcher: object, tool_name: object) -> object:
-    return solutions.match_hook(matcher, tool_name)
-
-
 def starter(output: object, tool_input: object) -> object:
     raise NotImplementedError
 
@@ -31,7 +26,7 @@ def starter(output: object, tool_input: object) -> object:
 def klass(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """ada solved the matcher, bob is stuck on it, cy has only the starter for apply."""
     runs = {
-        "ada": [lambda: check_matcher(learners_match_hook)],
+        "ada": [lambda: check_matcher(solutions.match_hook)],
         "bob": [
             lambda: check_matcher(lambda matcher, tool: matcher == tool),
             lambda: check_matcher(lambda matcher, tool: tool in str(matcher).split("|")),
@@ -79,7 +74,7 @@ def test_the_html_report_shows_each_learner_by_stage_in_a_real_browser(
         "decide-and-modify/apply_pre_tool_use",
     ]
     shown = {row[0]: [cell.split("\n")[0] for cell in row[1:]] for row in rows}
-    total = len(check_matcher(learners_match_hook).outcomes)
+    total = len(check_matcher(solutions.match_hook).outcomes)
     bob = check_matcher(lambda matcher, tool: tool in str(matcher).split("|"))
     apply_total = len(check_apply(starter).outcomes)
     assert shown == {

@@ -15,15 +15,6 @@ from hookcourse.course.exercises import check, check_apply, check_exit_code, che
 ROOT = Path(__file__).resolve().parents[2]
 
 
-# A learner who got it right: their own functions (checks refuse the course's own).
-def learners_match_hook(matcher: object, tool_name: object) -> object:
-    return solutions.match_hook(matcher, tool_name)
-
-
-def learners_interpret_exit_code(code: object, stderr: object) -> object:
-    return solutions.interpret_exit_code(code, stderr)
-
-
 @pytest.fixture
 def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A learner's working folder, as lab.sh marks it, and the kernel's current directory."""
@@ -44,7 +35,7 @@ def lines(folder: Path) -> list[dict[str, object]]:
 
 def test_each_check_run_records_stage_counts_families_time_and_version(work: Path) -> None:
     wrong = check_matcher(lambda matcher, tool: matcher == tool)
-    check_exit_code(learners_interpret_exit_code)
+    check_exit_code(solutions.interpret_exit_code)
     first, second = lines(work)
     assert first["stage"] == "matcher-and-dispatch" and first["task"] == "match_hook"
     assert first["total"] == len(wrong.outcomes)
@@ -69,7 +60,7 @@ def test_a_starter_records_zero_passed(work: Path) -> None:
 def test_a_subfolder_of_the_working_copy_records_in_the_copy(work: Path) -> None:
     (work / "scratch").mkdir()
     os.chdir(work / "scratch")
-    check_matcher(learners_match_hook)
+    check_matcher(solutions.match_hook)
     assert len(lines(work)) == 1
 
 
@@ -77,19 +68,19 @@ def test_the_learner_named_by_the_environment_is_recorded(
     work: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv(progress.LEARNER_ENV, "ada")
-    check_matcher(learners_match_hook)
+    check_matcher(solutions.match_hook)
     assert lines(work)[0]["learner"] == "ada"
 
 
 def test_a_check_that_ran_no_case_records_nothing(work: Path) -> None:
-    assert check("no_such_exercise", learners_match_hook).problems
-    assert check_matcher("not a function").problems
+    assert check("no_such_exercise", solutions.match_hook).refusal
+    assert check_matcher("not a function").refusal
     assert not (work / progress.FILE_NAME).exists()
 
 
 def test_the_switch_turns_recording_off(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(progress.SWITCH_ENV, "off")
-    check_matcher(learners_match_hook)
+    check_matcher(solutions.match_hook)
     assert not (work / progress.FILE_NAME).exists()
 
 
@@ -99,7 +90,7 @@ def test_outside_a_working_copy_nothing_is_written(
     monkeypatch.delenv(progress.WORK_ENV, raising=False)
     monkeypatch.delenv(progress.SWITCH_ENV, raising=False)
     monkeypatch.chdir(tmp_path)
-    check_matcher(learners_match_hook)
+    check_matcher(solutions.match_hook)
     assert list(tmp_path.iterdir()) == []
 
 
@@ -107,7 +98,7 @@ def test_an_unwritable_progress_file_costs_one_line_not_the_check(
     work: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     (work / progress.FILE_NAME).mkdir()  # a folder where the file should be
-    result = check_matcher(learners_match_hook)
+    result = check_matcher(solutions.match_hook)
     assert result.passed
     err = capsys.readouterr().err
     assert err.startswith(f"hookcourse: progress not recorded in {work / progress.FILE_NAME} (")
