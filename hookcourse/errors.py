@@ -27,6 +27,16 @@ def json_path(steps: Sequence[str | int]) -> str:
     return "".join(parts)
 
 
+def json_syntax_fix(text: str) -> str:
+    """The fix for a document ``JSON.parse`` rejected; a byte-order mark first has its own.
+
+    Editors on Windows save one; JSON.parse rejects it, so the fix is in the save, not the JSON.
+    """
+    if text.startswith("\ufeff"):
+        return "save the file as UTF-8 without a byte-order mark"
+    return "fix the JSON syntax at that line and column"
+
+
 def visible(text: str, keep: str = "") -> str:
     """``text`` with every unprintable character (NUL, escapes, lone surrogates) written as
     its Python escape, except those in ``keep``: safe to print to any terminal."""
