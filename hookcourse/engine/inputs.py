@@ -57,25 +57,29 @@ def read_bounded(path: str, cap: int = INPUT_CAP_BYTES, what: str = "the file") 
     return _decoded(data, path, what)
 
 
-_SPECIAL_KINDS: Final = (
-    (stat.S_ISFIFO, "a named pipe (FIFO)"),
+SPECIAL_FILES: Final = (
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
     (stat.S_ISCHR, "a character device"),
     (stat.S_ISBLK, "a block device"),
     (stat.S_ISSOCK, "a socket"),
 )
+"""What a file that is neither regular nor a directory is, in words, by its mode."""
+
+
+def special_kind(mode: int) -> str | None:
+    """What a special file is ("a FIFO (named pipe)", "a character device"); None otherwise."""
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None
+    return next((kind for test, kind in SPECIAL_FILES if test(mode)), "a special file")
 
 
 def _refuse_unless_regular(path: str, what: str, mode: int) -> None:
-    if stat.S_ISREG(mode):
-        return
     if stat.S_ISDIR(mode):
         raise InputError(path, f"{what} is a directory", "name a file")
-    kind = next((name for test, name in _SPECIAL_KINDS if test(mode)), "not a file")
-    raise InputError(
-        path,
-        f"{what} is a special file ({kind}), not a regular file",
-        "save the JSON in a regular file and name that",
-    )
+    kind = special_kind(mode)
+    if kind is not None:
+        problem = f"{what} is {kind}, not a regular file"
+        raise InputError(path, problem, "save the JSON in a regular file and name that")
 
 
 def read_stdin(cap: int = INPUT_CAP_BYTES, what: str = "the payload") -> Read:

@@ -105,7 +105,7 @@ def test_nul_and_lone_surrogates_in_hook_json_reasons_and_contexts(project: Proj
 @pytest.mark.parametrize(
     ("name", "problem"),
     [
-        ("/dev/zero", "the payload is a special file (a character device), not a regular file"),
+        ("/dev/zero", "the payload is a character device, not a regular file"),
         ("/proc/self/mem", "cannot be read"),
         (".", "is a directory"),
     ],
@@ -124,7 +124,7 @@ def test_a_fifo_with_no_writer_does_not_hang(project: Project) -> None:
     fired = project.fire("Stop", fifo, json_out=False)
     no_traceback(fired)
     assert fired.returncode == 1
-    assert "the payload is a special file (a named pipe (FIFO))" in fired.stderr
+    assert "the payload is a FIFO (named pipe), not a regular file" in fired.stderr
     assert "fix: save the JSON in a regular file and name that" in fired.stderr
 
 
@@ -186,7 +186,7 @@ def test_a_settings_file_that_is_dev_zero(project: Project) -> None:
     fired = project.fire("Stop", payload, "--settings", "/dev/zero", json_out=False)
     no_traceback(fired)
     assert fired.returncode == 1
-    assert "the flag settings file is a special file (a character device)" in fired.stderr
+    assert "the flag settings file is a character device, not a regular file" in fired.stderr
 
 
 # --- http hooks and the event loop -----------------------------------------------------------

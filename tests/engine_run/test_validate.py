@@ -195,7 +195,7 @@ def test_a_byte_order_mark_says_to_save_without_it(project: Project) -> None:
 @pytest.mark.parametrize(
     ("make", "kind"),
     [
-        (os.mkfifo, "a named pipe (FIFO)"),
+        (os.mkfifo, "a FIFO (named pipe)"),
         (lambda path: path.symlink_to("/dev/zero"), "a character device"),
     ],
     ids=["fifo", "dev-zero"],
@@ -206,7 +206,7 @@ def test_a_special_file_is_named_as_one_at_once(project: Project, make: Any, kin
     make(path)
     rule, message, fix = _only_finding(path)
     assert rule == "unreadable"
-    assert message == f"the settings file is a special file ({kind}), not a regular file"
+    assert message == f"the settings file is {kind}, not a regular file"
     assert fix == "save the JSON in a regular file and name that"
 
 
