@@ -15,20 +15,22 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
-from hookcourse.errors import InputError, visible
+from hookcourse.errors import InputError, run_at_edge, visible
 
 if TYPE_CHECKING:
     from hookcourse.engine.settings import SettingsSource
 
 BAD_INPUT = 1
+USAGE = 2
 
 SOURCES_HELP = "comma-separated subset of user,project,local to read (default: all three)"
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse that reports a usage error as one line and exit 1 (2 means 'blocked')."""
+    """argparse that reports a usage error as one line: exit 2, except for ``fire`` (1),
+    whose 2 means 'blocked'."""
 
-    usage_status = BAD_INPUT
+    usage_status = USAGE
 
     def error(self, message: str) -> NoReturn:
         self.exit(self.usage_status, f"{self.prog}: {message}; fix: see `{self.prog} --help`\n")
@@ -50,6 +52,7 @@ def _parser() -> argparse.ArgumentParser:
             "input or settings."
         ),
     )
+    fire.usage_status = BAD_INPUT
     fire.add_argument("event", metavar="EVENT", help="the hook event, such as PreToolUse")
     fire.add_argument(
         "--payload", required=True, metavar="FILE", help="the event's JSON input; - for stdin"
@@ -121,7 +124,6 @@ def _parser() -> argparse.ArgumentParser:
         "reference without running anything. Exit status: 0 clean (warnings allowed), 1 an "
         "error-severity finding, 2 usage.",
     )
-    validate.usage_status = 2
     validate.add_argument(
         "files",
         nargs="*",
@@ -170,8 +172,13 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status."""
+    """Run the command line; returns the exit status (output that cannot be written
+    does not change it: ``hookcourse fire ... | head`` still says whether it blocked)."""
     arguments = sys.argv[1:] if argv is None else list(argv)
+    return run_at_edge("hookcourse", lambda: _run(arguments), BAD_INPUT)
+
+
+def _run(arguments: list[str]) -> int:
     if arguments[:1] == ["test"]:
         from hookcourse.course.tester import main as test_main
 
@@ -179,7 +186,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args, unknown = parser.parse_known_args(arguments)
     if unknown:
-        status = 2 if args.command == "validate" else BAD_INPUT
+        status = BAD_INPUT if args.command == "fire" else USAGE
         parser.exit(
             status,
             f"hookcourse: unrecognized arguments: {' '.join(unknown)}; "
