@@ -83,10 +83,17 @@ install() {
   if [ -x "$venv/bin/python" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$wanted" ]; then
     return 0
   fi
+  # A .venv whose making was interrupted (Ctrl-C, a full disk) lacks the mark made last:
+  # start it again rather than install into half an environment.
+  if [ ! -f "$venv/.hookcourse-venv" ] && [ -e "$venv/bin" ]; then
+    echo "hookcourse: $venv was left half-made; making it again"
+    find "$venv" -mindepth 1 -maxdepth 1 ! -name .bootstrap.lock -exec rm -rf {} +
+  fi
   if uv="$(find_uv)"; then
     export UV_PYTHON_DOWNLOADS=never
     # --seed: pip in .venv too, for a learner's `python -m pip` (and the wheel test).
     [ -x "$venv/bin/python" ] || "$uv" venv --quiet --seed --allow-existing --python "$python" "$venv"
+    : >"$venv/.hookcourse-venv"
     echo "hookcourse: installing hookcourse${extra:+[$extra]} into $venv with uv (locks/${lock##*/})"
     # One resolution: the project with its extra, every version held to the lock (a
     # dependency added to pyproject.toml but not yet locked still gets installed).
@@ -96,6 +103,7 @@ install() {
     [ -x "$venv/bin/python" ] || "$python" -m venv "$venv"
     # A .venv made by uv has no pip of its own.
     "$venv/bin/python" -m pip --version >/dev/null 2>&1 || "$venv/bin/python" -m ensurepip --upgrade >/dev/null
+    : >"$venv/.hookcourse-venv"
     echo "hookcourse: installing hookcourse${extra:+[$extra]} into $venv with pip (locks/${lock##*/})"
     local pip=("$venv/bin/python" -m pip install --quiet --disable-pip-version-check)
     "${pip[@]}" -r "$lock" -e "$root${extra:+[$extra]}"
