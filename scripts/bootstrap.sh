@@ -83,9 +83,11 @@ install() {
   if [ -x "$venv/bin/python" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$wanted" ]; then
     return 0
   fi
-  # A .venv whose making was interrupted (Ctrl-C, a full disk) lacks the mark made last:
-  # start it again rather than install into half an environment.
-  if [ ! -f "$venv/.hookcourse-venv" ] && [ -e "$venv/bin" ]; then
+  # A .venv whose making was interrupted (Ctrl-C, a full disk) has neither the mark made
+  # once it exists nor any install stamp: start it again rather than install into half an
+  # environment. (One made before the mark existed has a stamp, and is kept.)
+  if [ ! -f "$venv/.hookcourse-venv" ] && [ -e "$venv/bin" ] &&
+    ! compgen -G "$venv/.hookcourse-installed*" >/dev/null; then
     echo "hookcourse: $venv was left half-made; making it again"
     find "$venv" -mindepth 1 -maxdepth 1 ! -name .bootstrap.lock -exec rm -rf {} +
   fi

@@ -119,6 +119,7 @@ def checkout(workdir: Path) -> Path:
     write_executable(bin_dir / "python", PIP_RECORDER.format(python=sys.executable))
     for tool in ("jupyter", "jupyter-lab"):
         (bin_dir / tool).symlink_to(Path(sys.executable).parent / tool)
+    (root / ".venv" / ".hookcourse-venv").touch()  # whole, as bootstrap.sh marks it
     return root
 
 
