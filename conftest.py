@@ -27,3 +27,9 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     skipped = reporter.stats.get("skipped", []) if reporter is not None else []
     if _under_ci() and skipped and exitstatus == 0:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # No test records progress into a learner's working copy (my-notebooks/) by accident;
+    # tests of recording itself lift this.
+    os.environ["HOOKCOURSE_PROGRESS"] = "off"

@@ -15,20 +15,22 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
-from hookcourse.errors import InputError, visible
+from hookcourse.errors import InputError, run_at_edge, visible
 
 if TYPE_CHECKING:
     from hookcourse.engine.settings import SettingsSource
 
 BAD_INPUT = 1
+USAGE = 2
 
 SOURCES_HELP = "comma-separated subset of user,project,local to read (default: all three)"
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse that reports a usage error as one line and exit 1 (2 means 'blocked')."""
+    """argparse that reports a usage error as one line: exit 2, except for ``fire`` (1),
+    whose 2 means 'blocked'."""
 
-    usage_status = BAD_INPUT
+    usage_status = USAGE
 
     def error(self, message: str) -> NoReturn:
         self.exit(self.usage_status, f"{self.prog}: {message}; fix: see `{self.prog} --help`\n")
@@ -50,6 +52,7 @@ def _parser() -> argparse.ArgumentParser:
             "input or settings."
         ),
     )
+    fire.usage_status = BAD_INPUT
     fire.add_argument("event", metavar="EVENT", help="the hook event, such as PreToolUse")
     fire.add_argument(
         "--payload", required=True, metavar="FILE", help="the event's JSON input; - for stdin"
@@ -121,7 +124,6 @@ def _parser() -> argparse.ArgumentParser:
         "reference without running anything. Exit status: 0 clean (warnings allowed), 1 an "
         "error-severity finding, 2 usage.",
     )
-    validate.usage_status = 2
     validate.add_argument(
         "files",
         nargs="*",
@@ -134,12 +136,49 @@ def _parser() -> argparse.ArgumentParser:
     # Listed for --help only: main() hands `test` to hookcourse.course.tester, which has its
     # own options and exit statuses (2 for a usage error).
     commands.add_parser("test", help="grade a program (./your_program.sh) on the course's stages")
+    reset = commands.add_parser(
+        "reset",
+        help="restore notebooks in your working copy from the course (keeps a backup)",
+        description="Restore notebooks in my-notebooks/ from the course, outputs cleared; "
+        "your version moves to my-notebooks/backups/ first.",
+    )
+    reset.add_argument("notebooks", nargs="*", metavar="NOTEBOOK", help="e.g. 01 or 01_matcher")
+    reset.add_argument("--all", action="store_true", help="every notebook of the course")
+    workshop = commands.add_parser(
+        "workshop",
+        help="teacher and student builds of the course, and a class progress report",
+    )
+    actions = workshop.add_subparsers(dest="action", required=True, parser_class=_Parser)
+    build = actions.add_parser(
+        "build",
+        help="write the course with solutions (executed) or with starters",
+        description="--teacher DIR: exercise cells solved from hookcourse/solutions/ between "
+        "# BEGIN SOLUTION / # END SOLUTION, executed, every check green. --student DIR: the "
+        "starters, outputs cleared.",
+    )
+    audience = build.add_mutually_exclusive_group(required=True)
+    audience.add_argument("--teacher", metavar="DIR", help="write the teacher build here")
+    audience.add_argument("--student", metavar="DIR", help="write the student build here")
+    report = actions.add_parser(
+        "report",
+        help="a class table from learners' progress files",
+        description="Read progress.jsonl files (or folders holding them, one a learner) and "
+        "write a table of learner by stage, the most-missed case families and who is stuck.",
+    )
+    report.add_argument("paths", nargs="+", metavar="PATH", help="progress files or folders")
+    report.add_argument("--html", metavar="FILE", help="write a self-contained HTML page")
+    report.add_argument("--csv", metavar="FILE", help="write CSV in nbgrader's grades.csv columns")
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status."""
+    """Run the command line; returns the exit status (output that cannot be written
+    does not change it: ``hookcourse fire ... | head`` still says whether it blocked)."""
     arguments = sys.argv[1:] if argv is None else list(argv)
+    return run_at_edge("hookcourse", lambda: _run(arguments), BAD_INPUT)
+
+
+def _run(arguments: list[str]) -> int:
     if arguments[:1] == ["test"]:
         from hookcourse.course.tester import main as test_main
 
@@ -147,7 +186,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args, unknown = parser.parse_known_args(arguments)
     if unknown:
-        status = 2 if args.command == "validate" else BAD_INPUT
+        status = BAD_INPUT if args.command == "fire" else USAGE
         parser.exit(
             status,
             f"hookcourse: unrecognized arguments: {' '.join(unknown)}; "
@@ -160,6 +199,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "events":
             return _events(args.name)
+        if args.command in ("workshop", "reset"):
+            from hookcourse.course.workshop import run_command
+
+            return run_command(args)
         if args.command == "validate":
             from hookcourse.engine.validate import run_validate
 

@@ -10,9 +10,12 @@ Kept to the standard library and regress: this is the grader's cold-start path.
 
 from __future__ import annotations
 
+import os
+import stat
 import sys
 
-from hookcourse.errors import InputError
+from hookcourse.engine.inputs import INPUT_CAP_BYTES, read_descriptor, special_kind
+from hookcourse.errors import InputError, json_syntax_fix, run_at_edge
 from hookcourse.js import json as jsjson
 from hookcourse.stages.decoding import CaseError, describe_value, member
 from hookcourse.stages.registry import STAGES, stage_for_command
@@ -30,17 +33,30 @@ USAGE: Final = "usage: your_program.sh " + " | ".join(f"{s.command} FILE" for s 
 
 
 def read_fixture(path: str) -> JSValue:
-    """The case file's JSON; every way it cannot be read is an InputError naming the file."""
+    """The case file's JSON; every way it cannot be read is an InputError naming the file.
+
+    Opened without blocking and refused unless it is a regular file, so a FIFO with no
+    writer or ``/dev/zero`` cannot stall the grader; at most INPUT_CAP_BYTES are read.
+    """
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read()
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except FileNotFoundError:
         raise InputError(path, "no such file", "pass the path of an existing case.json") from None
-    except IsADirectoryError:
-        raise InputError(path, "is a directory", "pass the case.json file inside it") from None
     except OSError as error:
-        problem = f"cannot be read ({error.strerror})"
-        raise InputError(path, problem, "check its permissions") from None
+        raise _unreadable(path, error) from None
+    try:
+        mode = os.fstat(descriptor).st_mode
+        if stat.S_ISDIR(mode):
+            raise InputError(path, "is a directory", "pass the case.json file inside it")
+        if not stat.S_ISREG(mode):
+            kind = special_kind(mode) or "a special file"
+            fix = "save the cases to a regular file and pass its path"
+            raise InputError(path, f"is {kind}, not a regular file", fix)
+        raw = read_descriptor(descriptor, INPUT_CAP_BYTES, path, "the case file", regular=True)
+    except OSError as error:
+        raise _unreadable(path, error) from None
+    finally:
+        os.close(descriptor)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -50,19 +66,20 @@ def read_fixture(path: str) -> JSValue:
     try:
         return jsjson.parse(text)
     except jsjson.JSONSyntaxError as error:
-        fix = (
-            "save the file as UTF-8 without a byte-order mark"
-            if text.startswith("\ufeff")
-            else "fix the JSON syntax at that line and column"
-        )
-        raise InputError(path, f"is not valid JSON ({error})", fix) from None
+        raise InputError(path, f"is not valid JSON ({error})", json_syntax_fix(text)) from None
+
+
+def _unreadable(path: str, error: OSError) -> InputError:
+    return InputError(path, f"cannot be read ({error.strerror})", "check its permissions")
 
 
 def _answers(path: str, fixture: JSValue, exercise: Exercise) -> list[JSValue]:
     """``fixture[case_key].map(reference)``, a throwing case reported with its JSON path."""
     key = exercise.case_key
-    if fixture is None:
-        raise InputError(path, "the fixture is null", f'write an object with a "{key}" list')
+    if not isinstance(fixture, dict):
+        got = describe_value(fixture)
+        problem = f"the file must be an object holding the {key} list, got {got}"
+        raise InputError(path, problem, f'write {{"{key}": [...]}} at the top of the file')
     cases = member(fixture, key)
     if not isinstance(cases, list):
         problem = f"{key} must be a list, got {describe_value(cases)}"
@@ -83,16 +100,21 @@ def run_stage(stage: Stage, path: str) -> dict[str, JSValue]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one grader command; returns the exit status."""
+    """Run one grader command; returns the exit status (130 after Ctrl-C)."""
     args = list(sys.argv[1:] if argv is None else argv)
     stage = stage_for_command(args[0]) if len(args) == 2 else None
     if stage is None:
         sys.stderr.write(f"your_program.sh: {USAGE}\n")
         return EXIT_BAD_INPUT
+    program = f"your_program.sh {stage.command}"
+    return run_at_edge(program, lambda: _grade(program, stage, args[1]), EXIT_BAD_INPUT)
+
+
+def _grade(program: str, stage: Stage, path: str) -> int:
     try:
-        text = jsjson.stringify(run_stage(stage, args[1]))
+        text = jsjson.stringify(run_stage(stage, path))
     except InputError as error:
-        sys.stderr.write(f"your_program.sh {stage.command}: {error}\n")
+        sys.stderr.write(f"{program}: {error}\n")
         return EXIT_BAD_INPUT
     sys.stdout.buffer.write(text.encode("utf-8") + b"\n")
     sys.stdout.buffer.flush()

@@ -4,6 +4,7 @@
 # engine, widget tests, and every notebook under nbval).
 #   scripts/test.sh               everything
 #   scripts/test.sh -k matcher    extra arguments go to pytest
+#   HOOKCOURSE_TEST_WORKERS=1     fewer pytest workers (default: one per core)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -38,4 +39,6 @@ fi
 scripts/lite.sh >/dev/null || echo "test.sh: no JupyterLite site; the tests in tests/lite will skip" >&2
 echo "== ruff" && .venv/bin/ruff check . && .venv/bin/ruff format --check .
 echo "== mypy" && .venv/bin/mypy
-echo "== pytest" && exec .venv/bin/pytest "$@"
+# pytest-xdist on every core; --dist loadscope keeps each module (and each notebook,
+# whose cells share one kernel) on one worker. `-n 0` among the arguments runs serially.
+echo "== pytest" && exec .venv/bin/pytest -n "${HOOKCOURSE_TEST_WORKERS:-auto}" --dist loadscope "$@"

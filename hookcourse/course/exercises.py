@@ -6,20 +6,24 @@
 every case of the stage's case files through the learner's function, exactly as the
 grader feeds the course's own, and compare with ``expected.json`` as
 ``hookcourse test`` does (``hookcourse.course.cases``). Nothing the learner's
-function does escapes as a traceback, and the course's own reference functions
-never pass: a check is about the learner's code.
+function does escapes as a traceback or hangs the check (``hookcourse.course.calling``),
+and neither the course's own functions nor a wrapper around one ever passes
+(``hookcourse.course.authorship``): a check is about the learner's code.
 """
 
 from __future__ import annotations
 
 import copy
 import html
+import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from hookcourse.course import calling, progress
 from hookcourse.course import hints as hint_data
+from hookcourse.course.authorship import course_function, handed_to
 from hookcourse.course.cases import (
     FIXTURES,
     Difference,
@@ -32,13 +36,14 @@ from hookcourse.course.cases import (
 )
 from hookcourse.js import json as jsjson
 from hookcourse.js.values import JSValue
-from hookcourse.stages.registry import STAGES, Exercise, exercise_named
+from hookcourse.stages.registry import STAGES, Exercise, exercise_named, stage_of
 
 PASS_COLOUR: Final = "#1a7f37"
 FAIL_COLOUR: Final = "#b42318"
 NOT_YET_COLOUR: Final = "#9a6700"
-# A raise in these is about the learner's cell (a lost import, a typo), not about the case.
-_CELL_ERRORS: Final = frozenset({"NameError", "ImportError", "ModuleNotFoundError"})
+# A raise in these is about the learner's cell (a lost import, a typo, a sys.exit), not
+# about the case.
+_CELL_ERRORS: Final = frozenset({"NameError", "ImportError", "ModuleNotFoundError", "SystemExit"})
 
 
 class WrongReturn(ValueError):
@@ -73,17 +78,6 @@ def returned_json(value: object, expected: JSValue) -> JSValue:
         raise WrongReturn(f"returned {_kind(value)} JSON cannot hold ({error})") from None
 
 
-def course_function(fn: object) -> str | None:
-    """The dotted name of ``fn`` when it is the course's own implementation, else None.
-
-    The teacher's solutions (``hookcourse.solutions``) are checked like a learner's.
-    """
-    module = getattr(fn, "__module__", None) or ""
-    if not module.startswith("hookcourse.") or module.startswith("hookcourse.solutions"):
-        return None
-    return f"{module}.{getattr(fn, '__qualname__', '?')}"
-
-
 # -- running -----------------------------------------------------------------------------------
 
 
@@ -98,6 +92,7 @@ class CaseOutcome:
     difference: Difference | None = None
     raised: str | None = None  # the exception's class name, when the function raised
     not_implemented: bool = False
+    hung: calling.Hung | None = None  # set when it did not return within the time limit
 
     def call(self, name: str) -> str:
         """The call as Python source, e.g. ``match_hook('Edit|Write', 'MultiEdit')``."""
@@ -107,15 +102,16 @@ class CaseOutcome:
 def run_case(exercise: Exercise, fn: Callable[..., object], case: FixtureCase) -> CaseOutcome:
     """Call ``fn`` on one case (with its own copy of the arguments) and judge the result."""
     family = hint_data.family(exercise.function, case.arguments)
+    outcome = calling.call(fn, *copy.deepcopy(case.arguments))
+    if isinstance(outcome, calling.Hung):
+        late = f"did not return within {outcome.seconds:g} s"
+        return CaseOutcome(case, family, False, late, hung=outcome)
+    if isinstance(outcome, calling.Raised):
+        if isinstance(outcome.error, NotImplementedError):
+            return CaseOutcome(case, family, False, outcome.text(), not_implemented=True)
+        return CaseOutcome(case, family, False, outcome.text(), raised=outcome.name)
     try:
-        returned = fn(*copy.deepcopy(case.arguments))
-    except NotImplementedError:
-        return CaseOutcome(case, family, False, "raised NotImplementedError", not_implemented=True)
-    except Exception as error:
-        name = type(error).__name__
-        return CaseOutcome(case, family, False, f"raised {name}: {error}", raised=name)
-    try:
-        got = returned_json(returned, case.expected)
+        got = returned_json(outcome.value, case.expected)
     except WrongReturn as wrong:
         return CaseOutcome(case, family, False, str(wrong))
     difference = first_difference(case.expected, got)
@@ -132,7 +128,7 @@ class CheckResult:
     name: str
     outcomes: tuple[CaseOutcome, ...]
     problems: tuple[str, ...] = ()
-    course_function: str | None = None  # set when the course's own function was passed
+    refusal: str | None = None  # why the function was not run: the whole summary line
 
     @property
     def passed(self) -> bool:
@@ -140,9 +136,14 @@ class CheckResult:
         return (
             bool(self.outcomes)
             and not self.problems
-            and self.course_function is None
+            and self.refusal is None
             and all(o.passed for o in self.outcomes)
         )
+
+    @property
+    def hung(self) -> CaseOutcome | None:
+        """The case on which the function did not return in time (the check stopped there)."""
+        return next((o for o in self.outcomes if o.hung is not None), None)
 
     @property
     def not_yet(self) -> bool:
@@ -171,11 +172,14 @@ class CheckResult:
 
     def summary(self) -> str:
         """One line: passed, not yet, or how many cases pass."""
-        if self.course_function is not None:
+        if self.refusal is not None:
+            return self.refusal
+        hung = self.hung
+        if hung is not None and hung.hung is not None:
             return (
-                f"{self.name}: this is the course's own function ({self.course_function}), "
-                f"not yours. Run your exercise cell (the one that defines {self.name}), "
-                "then run this check again."
+                f"{self.name}: stopped. Your function did not return within "
+                f"{hung.hung.seconds:g} s on {hung.case.where}: {hung.call(self.name)}. "
+                f"Look for a loop that never ends. {hung.hung.after()}"
             )
         if self.not_yet:
             return (
@@ -202,7 +206,7 @@ class CheckResult:
     def failure_rows(self) -> list[tuple[str, str]]:
         """The first failing case as labelled rows: case, call, expected, got, difference, hint."""
         failure = self.first_failure
-        if failure is None or self.not_yet or self.course_function is not None:
+        if failure is None or not self._table_visible():
             return []
         rows = [
             ("case", failure.case.where),
@@ -218,7 +222,7 @@ class CheckResult:
         return rows
 
     def _table_visible(self) -> bool:
-        return not self.not_yet and self.course_function is None
+        return not self.not_yet and self.refusal is None and self.hung is None
 
     def text(self) -> str:
         """The whole report as plain text."""
@@ -274,23 +278,77 @@ class CheckResult:
         return "".join(parts)
 
 
+def _arity_problem(exercise: Exercise, fn: Callable[..., object]) -> str | None:
+    """Why ``fn`` cannot take the exercise's arguments, or None (also when Python cannot say)."""
+    wanted = list(inspect.signature(exercise.reference).parameters)
+    try:
+        signature = inspect.signature(fn)
+    except (TypeError, ValueError):  # a builtin without a signature: let the cases tell
+        return None
+    try:
+        signature.bind(*wanted)
+    except TypeError:
+        header = f"def {exercise.function}({', '.join(wanted)}):"
+        return (
+            f"{exercise.function}: your function takes the wrong number of arguments: "
+            f"the check calls it with {len(wanted)} ({', '.join(wanted)}), and yours is "
+            f"defined as {signature}. Make its first line {header} then run your cell "
+            "and this check again."
+        )
+    return None
+
+
+def _refusal(exercise: Exercise, fn: object) -> str | None:
+    """Why ``fn`` is not run at all: not a function, the course's own, or the wrong shape."""
+    name = exercise.function
+    if not callable(fn):
+        got = clip(visible(repr(fn)), 80)
+        return f"{exercise.check} takes your function, e.g. {exercise.check}({name}); got {got}"
+    own = course_function(fn)
+    if own is not None:
+        return (
+            f"{name}: this is the course's own function ({own}), not yours. Run your "
+            f"exercise cell (the one that defines {name}), then run this check again."
+        )
+    handed = handed_to(fn)
+    if handed is not None:
+        return (
+            f"{name}: your function hands the work to the course's own {handed}; "
+            "write it yourself, then run your cell and this check again."
+        )
+    return _arity_problem(exercise, fn)
+
+
 def check(
     exercise: Exercise | str, fn: Callable[..., object], fixtures: Path = FIXTURES
 ) -> CheckResult:
-    """Run ``fn`` over every fixture case of ``exercise`` and report; never raises."""
+    """Run ``fn`` over every fixture case of ``exercise`` and report; never raises.
+
+    The check stops at the first case on which ``fn`` does not return in time.
+    """
     chosen = exercise if isinstance(exercise, Exercise) else exercise_named(str(exercise))
     if chosen is None:
         names = [e.function for stage in STAGES for e in stage.exercises]
-        problem = f"no exercise named {exercise!r}; choose one of {', '.join(names)}"
-        return CheckResult(str(exercise), (), (problem,))
-    name = chosen.function
-    if not callable(fn):
-        problem = f"pass your function itself, e.g. check({name!r}, {name})"
-        return CheckResult(name, (), (f"{problem}; got {fn!r}",))
-    own = course_function(fn)
+        refusal = f"no exercise named {exercise!r}; choose one of {', '.join(names)}"
+        return CheckResult(str(exercise), (), refusal=refusal)
+    refused = _refusal(chosen, fn)
+    if refused is not None:
+        return CheckResult(chosen.function, (), refusal=refused)
     cases, problems = exercise_cases(chosen, fixtures)
-    outcomes = () if own else tuple(run_case(chosen, fn, case) for case in cases)
-    return CheckResult(name, outcomes, tuple(problems), own)
+    outcomes: list[CaseOutcome] = []
+    for case in cases:
+        outcomes.append(run_case(chosen, fn, case))
+        if outcomes[-1].hung is not None:
+            break
+    result = CheckResult(chosen.function, tuple(outcomes), tuple(problems))
+    # A starter fails every family without trying any: that says nothing about the traps.
+    families = [] if result.not_yet else result.families()
+    failing = [family for family, passing, total in families if passing < total]
+    passed = sum(o.passed for o in outcomes)
+    if outcomes:  # the learner's own function ran on the cases (a hang stops the run)
+        slug = stage_of(chosen).slug
+        progress.record(slug, chosen.function, passed, len(cases), failing, "check")
+    return result
 
 
 def check_matcher(fn: Callable[..., object], fixtures: Path = FIXTURES) -> CheckResult:

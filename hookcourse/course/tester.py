@@ -15,6 +15,7 @@ import contextlib
 import os
 import selectors
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -27,6 +28,7 @@ from pathlib import Path
 from typing import Final, NoReturn
 
 from hookcourse.course import hints as hint_data
+from hookcourse.course import progress
 from hookcourse.course.cases import FIXTURES, CaseFile, clip, first_difference, shown, stage_files
 from hookcourse.course.cases import visible as escaped
 from hookcourse.js import json as jsjson
@@ -550,6 +552,31 @@ def parser() -> argparse.ArgumentParser:
     return command
 
 
+def results_file_problem(text: str) -> str | None:
+    """Why the results file named ``text`` cannot be written, with the fix; None when it can.
+
+    Found before grading, so a long pass is never lost to a bad path. Opening it to append
+    proves it writable without changing it; a file made only to prove that is removed.
+    """
+    path = Path(text)
+    if path.is_dir():
+        return f"it is a folder; fix: name a file in it, such as {path / 'results.json'}"
+    if not path.absolute().parent.is_dir():
+        return "its folder does not exist; fix: create the folder or pass another path"
+    existed = path.exists()
+    if existed and stat.S_ISFIFO(path.stat().st_mode):  # opening it would wait for a reader
+        return "it is a named pipe; fix: pass a regular file such as results.json"
+    try:
+        with path.open("a", encoding="utf-8"):
+            pass
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        return f"it cannot be written ({reason}); fix: pass a path you may write to"
+    if not existed:
+        path.unlink(missing_ok=True)
+    return None
+
+
 def _grade_once(
     program: Program, stages: Sequence[Stage], options: argparse.Namespace, style: Style
 ) -> tuple[int, str]:
@@ -558,6 +585,7 @@ def _grade_once(
     def show(stage: Stage, verdicts: list[Verdict], problems: list[str]) -> None:
         lines = stage_lines(stage, verdicts, problems, style, options.watch)
         print("\n".join(lines), flush=True)
+        progress.record_test(stage.slug, [(v.file.name, v.passed) for v in verdicts])
 
     report = grade(program, stages, options.timeout, on_stage=show)
     line = summary(report, stages)
@@ -575,7 +603,7 @@ def _grade_once(
 
 def _watch(
     program: Program, stages: Sequence[Stage], options: argparse.Namespace, style: Style
-) -> int:
+) -> NoReturn:
     """Grade, then again after every change beside the program, until Ctrl-C."""
     from watchfiles import watch
 
@@ -590,18 +618,14 @@ def _watch(
 
     # Watching starts before the first pass, so a file saved while grading is not missed.
     threading.Thread(target=notice, daemon=True).start()
-    status = EXIT_FAILED
-    try:
+    try:  # Ctrl-C, the only way out, reaches main: exit 130
         while True:
             changed.clear()
             if style.colour:
                 print("\x1b[2J\x1b[H", end="")  # clear the screen
-            status, _ = _grade_once(program, stages, options, style)
+            _grade_once(program, stages, options, style)
             print(f"watching {folder} for changes (Ctrl-C to stop)", flush=True)
             changed.wait()
-    except KeyboardInterrupt:
-        CHILDREN.end_all()
-        return status
     finally:
         stop.set()
 
@@ -621,12 +645,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return EXIT_USAGE
-    if options.json is not None and not Path(options.json).absolute().parent.is_dir():
-        print(
-            f"hookcourse test: --json {options.json}: its folder does not exist; "
-            "fix: create the folder or pass another path",
-            file=sys.stderr,
-        )
+    json_problem = None if options.json is None else results_file_problem(options.json)
+    if json_problem is not None:
+        print(f"hookcourse test: --json {options.json}: {json_problem}", file=sys.stderr)
         return EXIT_USAGE
     program = Program.from_option(options.program)
     style = Style(sys.stdout.isatty() and not os.environ.get("NO_COLOR"))

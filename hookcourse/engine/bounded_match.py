@@ -59,7 +59,7 @@ def bounded_explain(
             os._exit(0)
     with contextlib.suppress(OSError):  # the child may have done it, or exited already
         os.setpgid(child, child)
-    REGISTRY.groups.add(child)
+    REGISTRY.add(child)
     REGISTRY.after_start()
     os.close(writer)
     try:
@@ -70,7 +70,7 @@ def bounded_explain(
             os.kill(child, signal.SIGKILL)
         with contextlib.suppress(ChildProcessError):
             os.waitpid(child, 0)
-        REGISTRY.groups.discard(child)
+        REGISTRY.discard(child)
     if data is None:
         why = (
             f"{quote(matcher or '')} is a JavaScript regex that did not finish within "

@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TypeAlias
 
-from hookcourse.errors import InputError, json_path, visible
+from hookcourse.errors import InputError, json_path, json_syntax_fix, visible
 from hookcourse.js import json as jsjson
 from hookcourse.js.json import quote
 from hookcourse.js.values import UNDEFINED, JSValue, Undefined, null_if_undefined
@@ -479,7 +479,8 @@ def read_payload(
     try:
         payload = jsjson.parse(text)
     except jsjson.JSONSyntaxError as error:
-        raise InputError(name, f"the payload is not valid JSON ({error})", "fix the JSON") from None
+        problem = f"the payload is not valid JSON ({error})"
+        raise InputError(name, problem, json_syntax_fix(text)) from None
     if not isinstance(payload, dict):
         raise InputError(
             name,

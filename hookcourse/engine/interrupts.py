@@ -35,16 +35,25 @@ class _Registry:
     """The process groups alive, and a signal that arrived while one was being started."""
 
     def __init__(self) -> None:
-        self.groups: set[int] = set()
+        self.groups: dict[int, str] = {}
+        """Each group alive, with the trace its processes carry ("" for a helper, not a hook)."""
         self.starting = 0
         self.pending: int | None = None
         self.temporary: set[str] = set()
 
-    def kill_all(self) -> int:
-        killed = 0
-        for group in list(self.groups):
-            killed += kill_group(group)
-            self.groups.discard(group)
+    def add(self, group: int, trace: str = "") -> None:
+        self.groups[group] = trace
+
+    def discard(self, group: int) -> None:
+        self.groups.pop(group, None)
+
+    def kill_all(self) -> set[str]:
+        """Kill every group and delete the temporary files; the traces of the hooks killed."""
+        killed = set()
+        for group, trace in list(self.groups.items()):
+            if kill_group(group) and trace:
+                killed.add(trace)
+            self.discard(group)
         for path in list(self.temporary):
             with contextlib.suppress(OSError):
                 os.unlink(path)
@@ -57,10 +66,13 @@ class _Registry:
         self.stop(signum)
 
     def stop(self, signum: int) -> None:
-        killed = self.kill_all() + sum(kill_traced().values())
+        # One hook run is one group, however many processes it holds; its trace names it,
+        # also for a process that left the group.
+        killed = len(self.kill_all() | set(kill_traced()))
+        groups = "group" if killed == 1 else "groups"
         name = signal.Signals(signum).name
         _write_stderr(
-            f"hookcourse: interrupted by {name}; killed {killed} hook process group(s); "
+            f"hookcourse: interrupted by {name}; killed {killed} hook process {groups}; "
             f"exit {128 + signum}\n"
         )
         os._exit(128 + signum)

@@ -81,7 +81,7 @@ async def run_process(
         reason = getattr(error, "strerror", None) or str(error)
         raise CannotStart(f"cannot start {argv[0]}: {reason}") from None
     else:
-        REGISTRY.groups.add(process.pid)
+        REGISTRY.add(process.pid, trace)
     finally:
         REGISTRY.after_start()
     try:
@@ -89,7 +89,7 @@ async def run_process(
     finally:
         # Also when the caller gave up on it (cancelled): nothing it started outlives it.
         kill_group(process.pid)
-        REGISTRY.groups.discard(process.pid)
+        REGISTRY.discard(process.pid)
         _close(process)
 
 

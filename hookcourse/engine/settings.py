@@ -23,7 +23,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Final
 
-from hookcourse.errors import InputError, json_path
+from hookcourse.errors import InputError, json_path, json_syntax_fix
 from hookcourse.js import json as jsjson
 from hookcourse.js.json import quote
 from hookcourse.js.values import UNDEFINED, JSValue, is_js_number
@@ -549,9 +549,7 @@ def parse_settings(
     try:
         document = jsjson.parse(text)
     except jsjson.JSONSyntaxError as error:
-        raise InputError(
-            file, f"not valid JSON ({error})", "fix the JSON syntax at that line and column"
-        ) from None
+        raise InputError(file, f"not valid JSON ({error})", json_syntax_fix(text)) from None
     return settings_layer(document, source, file, known_events)
 
 

@@ -9,6 +9,7 @@ findings as warnings. Pure, except ``validate_files``.
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from collections.abc import Collection, Iterator, Mapping, Sequence
@@ -17,7 +18,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Final
 
-from hookcourse.errors import InputError, json_path
+from hookcourse.errors import InputError, json_path, json_syntax_fix
 from hookcourse.js import json as jsjson
 from hookcourse.js.json import quote
 from hookcourse.js.regex import RegexEngine, regex_error
@@ -384,8 +385,8 @@ def validate_files(files: Sequence[Path]) -> list[Finding]:
         try:
             document = jsjson.parse(text)
         except jsjson.JSONSyntaxError as error:
-            fix = "fix the JSON syntax at that line and column"
-            findings.append(Finding(name, (), "json-syntax", f"not valid JSON ({error})", fix))
+            problem, fix = f"not valid JSON ({error})", json_syntax_fix(text)
+            findings.append(Finding(name, (), "json-syntax", problem, fix))
             continue
         try:
             layers.append(settings_layer(document, SettingsSource.FLAG, name, catalogue.keys()))
@@ -402,6 +403,14 @@ def run_validate(files: Sequence[str], project_dir: str | None, as_json: bool) -
     if project_dir is not None and not directory.is_dir():
         print(
             f"hookcourse validate: --project-dir {project_dir} is not a directory", file=sys.stderr
+        )
+        return USAGE
+    folder = next((name for name in files if os.path.isdir(name)), None)
+    if folder is not None:
+        print(
+            f"hookcourse validate: {visible(folder)} is a directory; fix: pass settings files, "
+            f"or use --project-dir {visible(folder)}",
+            file=sys.stderr,
         )
         return USAGE
     paths = [Path(name) for name in files] or default_files(directory)

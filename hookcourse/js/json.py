@@ -158,7 +158,8 @@ def _parse(text: str) -> JSValue:
         raise JSONSyntaxError("not valid JSON") from None
     except ValueError as error:  # json.JSONDecodeError carries its own position
         position = getattr(error, "pos", None)
-        message = getattr(error, "msg", str(error))
+        # Some of the scanner's messages end in " at", meant to be followed by a position.
+        message = getattr(error, "msg", str(error)).removesuffix(" at")
         if position is None:
             raise JSONSyntaxError(message) from None
         raise JSONSyntaxError.at(message, text, position) from None

@@ -105,7 +105,7 @@ def test_nul_and_lone_surrogates_in_hook_json_reasons_and_contexts(project: Proj
 @pytest.mark.parametrize(
     ("name", "problem"),
     [
-        ("/dev/zero", "larger than 64 MiB (or endless)"),
+        ("/dev/zero", "the payload is a character device, not a regular file"),
         ("/proc/self/mem", "cannot be read"),
         (".", "is a directory"),
     ],
@@ -124,7 +124,19 @@ def test_a_fifo_with_no_writer_does_not_hang(project: Project) -> None:
     fired = project.fire("Stop", fifo, json_out=False)
     no_traceback(fired)
     assert fired.returncode == 1
-    assert "not valid JSON" in fired.stderr
+    assert "the payload is a FIFO (named pipe), not a regular file" in fired.stderr
+    assert "fix: save the JSON in a regular file and name that" in fired.stderr
+
+
+def test_a_byte_order_mark_in_a_payload_or_settings_file_says_to_save_without_it(
+    project: Project,
+) -> None:
+    bom = project.scratch / "bom.json"
+    bom.write_bytes(b"\xef\xbb\xbf{}")
+    fix = "fix: save the file as UTF-8 without a byte-order mark"
+    assert fix in project.fire("Stop", bom, json_out=False).stderr
+    payload = project.payload("Stop", stop_hook_active=False)
+    assert fix in project.fire("Stop", payload, "--settings", str(bom), json_out=False).stderr
 
 
 @pytest.mark.parametrize(("stdin", "problem"), [("closed", "stdin is closed"), ("endless", "64")])
@@ -174,7 +186,7 @@ def test_a_settings_file_that_is_dev_zero(project: Project) -> None:
     fired = project.fire("Stop", payload, "--settings", "/dev/zero", json_out=False)
     no_traceback(fired)
     assert fired.returncode == 1
-    assert "larger than 64 MiB" in fired.stderr
+    assert "the flag settings file is a character device, not a regular file" in fired.stderr
 
 
 # --- http hooks and the event loop -----------------------------------------------------------

@@ -55,13 +55,13 @@ def _start(project: Project, *extra: str, stdin: Any = subprocess.DEVNULL) -> su
     )
 
 
-def _leaves_nothing(process: subprocess.Popen[str], signum: int, marker: str) -> None:
+def _leaves_nothing(process: subprocess.Popen[str], signum: int, marker: str, killed: str) -> None:
+    """The signal ends ``process`` with one line naming how many groups it ``killed``."""
     process.send_signal(signum)
     _out, err = process.communicate(timeout=30)
     assert process.returncode == 128 + signum, err
-    lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("hookcourse: interrupted by"), err
-    assert signal.Signals(signum).name in lines[0]
+    name = signal.Signals(signum).name
+    assert err == f"hookcourse: interrupted by {name}; killed {killed}; exit {128 + signum}\n"
     # SIGKILL is delivered at once, but a dying process may linger a moment as a zombie.
     _wait_for(lambda: not _with_marker(marker), limit_s=5)
 
@@ -82,7 +82,7 @@ def test_a_signal_while_hooks_run_kills_every_group_grandchildren_included(
     project.hooks("Stop", *hooks)
     process = _start(project, "--payload", str(project.payload("Stop", stop_hook_active=False)))
     _wait_for(lambda: len(_with_marker(marker)) >= 4)
-    _leaves_nothing(process, signum, marker)
+    _leaves_nothing(process, signum, marker, "3 hook process groups")
 
 
 @pytest.mark.parametrize("signum", SIGNALS, ids=lambda s: signal.Signals(s).name)
@@ -91,7 +91,7 @@ def test_a_signal_while_the_payload_is_read(project: Project, signum: int) -> No
     try:
         process = _start(project, "--payload", "-", stdin=read)
         time.sleep(1.0)  # the program is waiting for the payload on its stdin
-        _leaves_nothing(process, signum, "never started")
+        _leaves_nothing(process, signum, "never started", "0 hook process groups")
     finally:
         os.close(read)
         os.close(write)
@@ -107,7 +107,16 @@ def test_a_signal_while_an_evaluator_runs_kills_it_like_a_hook(
     evaluator = f"sleep {marker} & sleep {marker}.5; echo '{{\"ok\": true}}'"
     process = _start(project, "--payload", str(payload), "--evaluator", evaluator)
     _wait_for(lambda: len(_with_marker(marker)) >= 2)
-    _leaves_nothing(process, signum, marker)
+    _leaves_nothing(process, signum, marker, "1 hook process group")
+
+
+def test_one_hook_of_several_processes_is_one_group_killed(project: Project) -> None:
+    """The count is of process groups (hook runs), not of the processes in them."""
+    marker = f"34{uuid.uuid4().int % 10_000_000}"
+    project.hooks("Stop", {"type": "command", "command": f"sleep {marker}.1 & sleep {marker}.2"})
+    process = _start(project, "--payload", str(project.payload("Stop", stop_hook_active=False)))
+    _wait_for(lambda: len(_with_marker(marker)) >= 2)
+    _leaves_nothing(process, signal.SIGINT, marker, "1 hook process group")
 
 
 def test_an_evaluator_past_its_timeout_is_killed_with_its_group(project: Project) -> None:

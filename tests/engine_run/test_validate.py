@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from hookcourse import cli
 from hookcourse.engine.validate import RULES, Severity, validate_files
 
 REPO = Path(__file__).resolve().parents[2]
@@ -176,6 +178,84 @@ def test_a_file_that_cannot_be_used_is_a_finding(project: Project, text: str, ru
     assert done.returncode == 1
     assert f"error [{rule}]" in done.stdout
     assert "Traceback" not in done.stderr
+
+
+def _only_finding(path: Path) -> tuple[str, str, str]:
+    (finding,) = validate_files([path])
+    return finding.rule, finding.message, finding.fix
+
+
+def test_a_byte_order_mark_says_to_save_without_it(project: Project) -> None:
+    path = project.scratch / "bom.json"
+    path.write_bytes(b'\xef\xbb\xbf{"hooks": {}}')
+    rule, _message, fix = _only_finding(path)
+    assert (rule, fix) == ("json-syntax", "save the file as UTF-8 without a byte-order mark")
+
+
+@pytest.mark.parametrize(
+    ("make", "kind"),
+    [
+        (os.mkfifo, "a FIFO (named pipe)"),
+        (lambda path: path.symlink_to("/dev/zero"), "a character device"),
+    ],
+    ids=["fifo", "dev-zero"],
+)
+def test_a_special_file_is_named_as_one_at_once(project: Project, make: Any, kind: str) -> None:
+    """A FIFO with no writer would read as empty ("not valid JSON"); /dev/zero as 64 MiB."""
+    path = project.scratch / "special.json"
+    make(path)
+    rule, message, fix = _only_finding(path)
+    assert rule == "unreadable"
+    assert message == f"the settings file is {kind}, not a regular file"
+    assert fix == "save the JSON in a regular file and name that"
+
+
+def test_a_symbolic_link_that_loops_or_dangles_says_so(project: Project) -> None:
+    loop, dangling = project.scratch / "loop.json", project.scratch / "dangling.json"
+    loop.symlink_to(loop)
+    dangling.symlink_to(project.scratch / "gone.json")
+    assert _only_finding(loop)[1:] == (
+        "the settings file is a symbolic link that loops",
+        "point the link at a real file",
+    )
+    assert _only_finding(dangling)[1:] == (
+        f"the settings file is a symbolic link to {project.scratch / 'gone.json'}, "
+        "which does not exist",
+        "point the link at an existing file",
+    )
+
+
+def test_an_unreadable_file_says_to_check_its_permissions(
+    project: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As root every file is readable, so ``open`` fails the way EACCES makes it fail."""
+    path = project.settings({"hooks": {}}, "locked.json")
+    real_open = os.open
+
+    def refuse(name: Any, *args: Any, **kwargs: Any) -> int:
+        if str(name) == str(path):
+            raise PermissionError(13, "Permission denied", str(name))
+        return real_open(name, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", refuse)
+    assert _only_finding(path) == (
+        "unreadable",
+        "the settings file cannot be read (Permission denied)",
+        "check its permissions",
+    )
+
+
+def test_a_directory_is_a_usage_error_with_the_fix(
+    project: Project, capsys: pytest.CaptureFixture[str]
+) -> None:
+    settings = project.settings({"hooks": {}}, "ok.json")
+    status = cli.main(["validate", str(settings), str(project.dir)])
+    out, err = capsys.readouterr()
+    assert (status, out) == (2, "")
+    assert err == (
+        f"hookcourse validate: {project.dir} is a directory; fix: pass settings files, "
+        f"or use --project-dir {project.dir}\n"
+    )
 
 
 def test_usage_errors_exit_two(project: Project) -> None:

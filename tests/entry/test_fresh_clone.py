@@ -49,3 +49,21 @@ def test_later_calls_are_silent(fresh_clone: Path) -> None:
     assert run.returncode == 0
     assert run.stderr == ""
     assert run.stdout == (ROOT / "fixtures/decide-and-modify/expected.json").read_text()
+
+
+def test_a_half_made_environment_is_made_again(tmp_path: Path) -> None:
+    """A first call interrupted while .venv was being made leaves a Python with no packages
+    and no pip; the next call notices and makes it again instead of failing for good."""
+    clone = tmp_path / "hookcourse"
+    subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True)
+    subprocess.run(["python3", "-m", "venv", "--without-pip", str(clone / ".venv")], check=True)
+    run = subprocess.run(
+        ["./your_program.sh", "hook-match", f"{SEED}/case.json"],
+        cwd=clone,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "left half-made; making it again" in run.stderr
+    assert run.stdout == (ROOT / SEED / "expected.json").read_text()

@@ -28,3 +28,10 @@ def test_a_syntax_error_points_at_line_and_column(tmp_path: Path) -> None:
     assert run.returncode == 2 and run.stdout == ""
     assert "line 2, column" in run.stderr
     assert run.stderr.count("\n") == 1
+
+
+def test_a_control_character_is_named_once_with_its_position(tmp_path: Path) -> None:
+    run = grade(tmp_path, b'{"cases": ["a\x00b"], "exitCases": []}')
+    assert run.returncode == 2 and run.stdout == ""
+    assert "(Invalid control character at line 1, column 14)" in run.stderr
+    assert " at at " not in run.stderr

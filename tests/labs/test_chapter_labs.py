@@ -15,7 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hookcourse import browser
+from hookcourse.course import calling
 from hookcourse.course.labs import chapter_views
+from hookcourse.course.labs import guard as guard_module
 from hookcourse.course.labs.events import (
     check_gate,
     decision_gate,
@@ -94,6 +96,29 @@ def test_check_gate_passes_the_gate_and_names_a_wrong_event() -> None:
     assert check_gate(starter).not_yet
     broken = check_gate(lambda goal: {}["x"])
     assert "raised KeyError" in broken.text() and not broken.passed
+
+
+def test_check_gate_survives_sys_exit_and_an_endless_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    exits = check_gate(lambda goal: sys.exit(3))
+    assert "raised SystemExit: 3" in exits.text() and not exits.passed
+    monkeypatch.setattr(calling, "LIMIT_S", 0.2)
+
+    def endless(goal: str) -> None:
+        while True:
+            pass
+
+    hangs = check_gate(endless)
+    assert len(hangs.rows) == 1  # it stops at the first goal that hangs
+    assert "did not return within 0.2 s. The check stopped that call." in hangs.text()
+
+
+def test_the_guards_starter_probe_survives_sys_exit() -> None:
+    assert guard_module._starter(lambda command: sys.exit(2)) is False
+    assert guard_module._starter(starter_guard) is True
+
+
+def starter_guard(command: str) -> bool:
+    raise NotImplementedError
 
 
 def test_the_rules_lab_shows_where_course_and_claude_code_disagree() -> None:

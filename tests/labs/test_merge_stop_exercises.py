@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import types
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
@@ -13,13 +14,39 @@ from hookcourse.course.exercises import check_merge, check_stop, run_case
 from hookcourse.course.hints import hints
 from hookcourse.js import json as jsjson
 from hookcourse.js.values import js_trim
-from hookcourse.solutions.merge_decisions import read_one, stdout_json
-from hookcourse.solutions.stop_loop import read_answer
+from hookcourse.solutions import merge_decisions
+from hookcourse.solutions import stop_loop as stop_solution
 from hookcourse.stages.merge import merge_pre_tool_use
 from hookcourse.stages.registry import exercise_named
 from hookcourse.stages.stop_loop import run_stop_loop
 
 Result = Mapping[str, Any]
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def typed_in_a_cell(fn: F, copies: dict[object, object] | None = None) -> F:
+    """The teacher's ``fn`` (and the solution helpers it calls) as if a learner had typed it
+    into a cell: the mistakes below are made on top of it, since a check refuses a function
+    that calls the teacher's solution."""
+    copies = {} if copies is None else copies
+    if fn not in copies:
+        scope: dict[str, object] = {"__name__": "__main__"}
+        code = fn.__code__  # type: ignore[attr-defined]
+        copies[fn] = types.FunctionType(code, scope, fn.__name__, fn.__defaults__)  # type: ignore[attr-defined]
+        for name, value in fn.__globals__.items():  # type: ignore[attr-defined]
+            if isinstance(value, types.FunctionType) and value.__module__.startswith(
+                "hookcourse.solutions"
+            ):
+                value = typed_in_a_cell(value, copies)
+            scope.setdefault(name, value)
+    return copies[fn]  # type: ignore[return-value]
+
+
+merge_right = typed_in_a_cell(solutions.merge_pre_tool_use)
+stop_right = typed_in_a_cell(solutions.run_stop_loop)
+read_one = typed_in_a_cell(merge_decisions.read_one)
+stdout_json = typed_in_a_cell(merge_decisions.stdout_json)
+read_answer = typed_in_a_cell(stop_solution.read_answer)
 
 # -- merge_pre_tool_use: each wrong version makes one mistake the page names ---------------------
 
@@ -27,7 +54,7 @@ Result = Mapping[str, Any]
 def merge_reading_stdout_first(results: list[Result], tool_input: Any) -> object:
     """Reads the JSON of an exit-2 hook, so its allow beats its own exit 2."""
     rewritten = [{**r, "code": 0} if stdout_json(r.get("stdout") or "") else r for r in results]
-    return solutions.merge_pre_tool_use(rewritten, tool_input)
+    return merge_right(rewritten, tool_input)
 
 
 def merge_finding_json_anywhere(results: list[Result], tool_input: Any) -> object:
@@ -36,17 +63,17 @@ def merge_finding_json_anywhere(results: list[Result], tool_input: Any) -> objec
     for result in results:
         stdout = result.get("stdout") or ""
         cleaned.append({**result, "stdout": stdout[stdout.find("{") :] if "{" in stdout else ""})
-    return solutions.merge_pre_tool_use(cleaned, tool_input)
+    return merge_right(cleaned, tool_input)
 
 
 def merge_only_on_exit_0(results: list[Result], tool_input: Any) -> object:
     """Ignores JSON on exit 1."""
     kept = [r if r.get("code") in (0, 2) else {**r, "stdout": ""} for r in results]
-    return solutions.merge_pre_tool_use(kept, tool_input)
+    return merge_right(kept, tool_input)
 
 
 def merge_first_rewrite_wins(results: list[Result], tool_input: Any) -> object:
-    merged = dict(solutions.merge_pre_tool_use(results, tool_input))
+    merged = dict(merge_right(results, tool_input))
     rewrites = [read["updatedInput"] for read in map(read_one, results) if "updatedInput" in read]
     if merged["decision"] != "deny" and rewrites:
         merged["input"] = rewrites[0]
@@ -54,7 +81,7 @@ def merge_first_rewrite_wins(results: list[Result], tool_input: Any) -> object:
 
 
 def merge_last_reason_wins(results: list[Result], tool_input: Any) -> object:
-    merged = dict(solutions.merge_pre_tool_use(results, tool_input))
+    merged = dict(merge_right(results, tool_input))
     reads = map(read_one, results)
     same = [read for read in reads if "decision" in read and read["decision"] == merged["decision"]]
     if same:
@@ -63,10 +90,10 @@ def merge_last_reason_wins(results: list[Result], tool_input: Any) -> object:
 
 
 def merge_keeping_rewrite_on_deny(results: list[Result], tool_input: Any) -> object:
-    merged = dict(solutions.merge_pre_tool_use(results, tool_input))
+    merged = dict(merge_right(results, tool_input))
     if merged["decision"] == "deny":
         reads = [read for read in map(read_one, results) if read.get("decision") != "deny"]
-        rest = solutions.merge_pre_tool_use([], tool_input)
+        rest = merge_right([], tool_input)
         rewrites = [read["updatedInput"] for read in reads if "updatedInput" in read]
         merged["input"] = rewrites[-1] if rewrites else rest["input"]
         merged["contexts"] = [
@@ -91,11 +118,11 @@ ANSWERS = ("whenInactive", "whenActive")
 
 def stop_off_by_one(hook: Mapping[str, Result], cap: int) -> object:
     """Overrides the cap-th block instead of the one after it."""
-    return solutions.run_stop_loop(hook, cap - 1) if cap > 1 else solutions.run_stop_loop(hook, 0)
+    return stop_right(hook, cap - 1) if cap > 1 else stop_right(hook, 0)
 
 
 def stop_never_sets_the_flag(hook: Mapping[str, Result], cap: int) -> object:
-    turns = solutions.run_stop_loop({**hook, "whenActive": hook["whenInactive"]}, cap)
+    turns = stop_right({**hook, "whenActive": hook["whenInactive"]}, cap)
     return [{**turn, "stopHookActive": index > 0} for index, turn in enumerate(turns)]
 
 
@@ -107,7 +134,7 @@ def stop_block_beats_halt(hook: Mapping[str, Result], cap: int) -> object:
             return {**answer, "stdout": jsjson.stringify(out)}
         return answer
 
-    return solutions.run_stop_loop({k: without_halt(hook[k]) for k in ANSWERS}, cap)
+    return stop_right({k: without_halt(hook[k]) for k in ANSWERS}, cap)
 
 
 def stop_accepting_blank_reasons(hook: Mapping[str, Result], cap: int) -> object:
@@ -117,11 +144,11 @@ def stop_accepting_blank_reasons(hook: Mapping[str, Result], cap: int) -> object
             return {"code": 2, "stderr": "x"} if read_answer(answer)[0] != "block" else answer
         return answer
 
-    return solutions.run_stop_loop({k: loose(hook[k]) for k in ANSWERS}, cap)
+    return stop_right({k: loose(hook[k]) for k in ANSWERS}, cap)
 
 
 def stop_trimming_the_reason(hook: Mapping[str, Result], cap: int) -> object:
-    turns = solutions.run_stop_loop(hook, cap)
+    turns = stop_right(hook, cap)
     return [{**t, "reason": js_trim(t["reason"]) if t["reason"] else t["reason"]} for t in turns]
 
 
@@ -144,6 +171,7 @@ def test_the_teachers_solution_passes_every_case(
     result = check(solution)
     assert result.passed, result.text()
     assert len(result.outcomes) >= 40
+    assert check(typed_in_a_cell(solution)).passed  # as a learner would type it
 
 
 @pytest.mark.parametrize(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -22,9 +23,12 @@ REGEX_ANSWERS = HERE / "regex_answers.py"
 
 def load(path: Path) -> ModuleType:
     """A Python file outside the import path, as a module."""
-    spec = importlib.util.spec_from_file_location(path.stem, path)
+    # A name of its own, registered, so that dataclasses in the file can find their module.
+    name = f"_loaded_{path.parent.name}_{path.stem}"
+    spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
 
@@ -58,5 +62,5 @@ def desktop_answers(corpus_pairs: list[list[str]]) -> dict[str, Any]:
 @pytest.fixture(scope="module")
 def browser_tools() -> tuple[str, str]:
     """(a Python with Playwright, Chromium), found as tests/ui finds them."""
-    ui = load(ROOT / "tests" / "ui" / "test_lab_in_browser.py")
+    ui = load(ROOT / "tests" / "ui" / "conftest.py")
     return ui.playwright_python(), ui.chromium()

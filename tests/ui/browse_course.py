@@ -6,10 +6,11 @@ project's environment does not need it):
     python browse_course.py OPENED CHROMIUM SHOTS MATCHER TOOL HOOK_OUTPUT
 
 OPENED is the page JupyterLab handed the browser; the script lands on notebook 00,
-opens notebook 01, runs all its cells, types MATCHER and TOOL into the matcher lab,
+opens notebook 01 (its outputs cleared in the learner's working copy), runs all its
+cells, types MATCHER and TOOL into the matcher lab,
 answers the first quiz wrongly and then rightly, restarts the kernel, and then, as a
 learner coming back would, runs only the lab cell and only the exercise and check
-cells; last it opens notebook 03 and types HOOK_OUTPUT into the decide lab.
+cells; last it opens notebook 03, types HOOK_OUTPUT into the decide lab and saves.
 Screenshots go to the folder SHOTS. On any failure it saves failure.png there,
 prints one line on stderr and exits 1.
 """
@@ -19,6 +20,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
@@ -118,9 +120,13 @@ def browse(
     wait_for_idle_kernel(page)
     cells = page.locator(f"{NOTEBOOK} .jp-CodeCell")
     lab_cell = cells.filter(has_text="lab = matcher_lab()")
-    seen["before_run"] = shown_text(lab_cell.locator(".jp-OutputArea-output"))
+    lab_cell.scroll_into_view_if_needed()  # the notebook is rendered down to the lab
+    # The working copy opens with outputs cleared: nothing is revealed before it runs.
+    seen["outputs_before_run"] = page.locator(f"{NOTEBOOK} .jp-OutputArea-output").count()
 
     run_all_cells(page)
+    ran = re.compile(r"\[\d+\]")
+    expect(lab_cell.locator(".jp-InputArea-prompt")).to_have_text(ran, timeout=READY_MS)
     outputs = page.locator(f"{NOTEBOOK} .jp-OutputArea-output").all_text_contents()
     seen["broken"] = [text for text in outputs if any(mark in text for mark in BROKEN_WIDGET)]
     seen["views"] = page.locator(f"{NOTEBOOK} .jp-OutputArea-output .widget-vbox").count()
@@ -178,26 +184,40 @@ def browse(
     expect(decide_readout).to_contain_text("denies the call", timeout=READY_MS)
     seen["decide_readout"] = shown_text(decide_readout)
     decide_cell.screenshot(path=shots / "03_decide_lab_deny.png")
+    # Save as a learner does; the saved file lands in the working copy, not the course.
+    page.locator(f"{NOTEBOOK} .jp-Toolbar [data-command='docmanager:save']").click()
+    dirty = page.locator("#jp-main-dock-panel .lm-TabBar-tab.jp-mod-current.jp-mod-dirty")
+    expect(dirty).to_have_count(0, timeout=READY_MS)
+    seen["news_prompts"] = page.get_by_text("official Jupyter news").count()
     return seen
 
 
-def main(argv: list[str]) -> int:
-    opened, chromium, shots_dir, matcher, tool, hook_output = argv
-    shots = Path(shots_dir)
+def drive(chromium: str, shots: Path, look: Callable[[Page], dict[str, Any]]) -> int:
+    """Open Chromium, let ``look`` use a page, print what it returns as JSON; on a failure
+    save failure.png in ``shots``, print one line on stderr and return 1."""
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1400, "height": 900})
         try:
-            seen = browse(page, opened, shots, matcher, tool, hook_output)
+            seen = look(page)
         except (Error, AssertionError) as error:
             page.screenshot(path=shots / "failure.png")
             first_line = str(error).strip().splitlines()[0]
-            print(f"browse_course.py: {first_line} (see {shots / 'failure.png'})", file=sys.stderr)
+            script = Path(sys.argv[0]).name
+            print(f"{script}: {first_line} (see {shots / 'failure.png'})", file=sys.stderr)
             return 1
         finally:
             browser.close()
     print(json.dumps(seen))
     return 0
+
+
+def main(argv: list[str]) -> int:
+    opened, chromium, shots_dir, matcher, tool, hook_output = argv
+    shots = Path(shots_dir)
+    return drive(
+        chromium, shots, lambda page: browse(page, opened, shots, matcher, tool, hook_output)
+    )
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@ browser to open, and can open that same page in a real one.
 from __future__ import annotations
 
 import contextlib
-import json
+import importlib.util
 import os
 import shlex
 import shutil
@@ -41,13 +41,6 @@ BROWSER_RECORDER = """#!/bin/sh
 echo "$1" >> {opened}
 """
 
-# JupyterLab settings for a browser driven by a test: no news prompt that could cover a
-# control, and no autosave writing the copied notebooks back while the test runs them.
-LAB_SETTINGS = {
-    "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {"fetchNews": "false"},
-    "@jupyterlab/docmanager-extension/plugin.jupyterlab-settings": {"autosave": False},
-}
-
 
 @dataclass(frozen=True)
 class Course:
@@ -61,6 +54,10 @@ class Course:
     def get(self, path: str) -> tuple[int, str]:
         """The status and body of ``path`` on the server."""
         return fetch(self.base_url + path)
+
+    def git(self, *arguments: str) -> str:
+        """git's stdout for a command run in the checkout."""
+        return git(self.checkout, *arguments)
 
 
 def free_port() -> int:
@@ -89,17 +86,39 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("course")
 
 
+def git(checkout: Path, *arguments: str) -> str:
+    """Run git in the checkout; its stdout."""
+    identity = ["-c", "user.name=learner", "-c", "user.email=learner@example.invalid"]
+    done = subprocess.run(
+        ["git", *identity, *arguments],
+        cwd=checkout,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    return done.stdout
+
+
 @pytest.fixture(scope="module")
 def checkout(workdir: Path) -> Path:
-    """The course files a learner clones, with a ``.venv`` borrowed from this one."""
+    """The course files a learner clones (a git repository, so a test can ask git what
+    changed), with a ``.venv`` borrowed from this one."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
     root = workdir / "hookcourse"
-    for name in ("scripts", "notebooks"):
+    for name in ("scripts", "notebooks", "locks"):
         shutil.copytree(ROOT / name, root / name)
-    shutil.copy(ROOT / "pyproject.toml", root / "pyproject.toml")
+    for name in ("pyproject.toml", ".gitignore"):
+        shutil.copy(ROOT / name, root / name)
+    git(root, "init", "--quiet")
+    git(root, "add", "--all")
+    git(root, "commit", "--quiet", "-m", "the course")
     bin_dir = root / ".venv" / "bin"
     bin_dir.mkdir(parents=True)
     write_executable(bin_dir / "python", PIP_RECORDER.format(python=sys.executable))
-    (bin_dir / "jupyter").symlink_to(Path(sys.executable).parent / "jupyter")
+    for tool in ("jupyter", "jupyter-lab"):
+        (bin_dir / tool).symlink_to(Path(sys.executable).parent / tool)
     return root
 
 
@@ -110,11 +129,9 @@ def course(checkout: Path, workdir: Path) -> Iterator[Course]:
     opened = workdir / "browser-calls"
     recorder = workdir / "browser"
     write_executable(recorder, BROWSER_RECORDER.format(opened=shlex.quote(str(opened))))
-    settings = workdir / "settings"
-    for name, value in LAB_SETTINGS.items():
-        (settings / name).parent.mkdir(parents=True, exist_ok=True)
-        (settings / name).write_text(json.dumps(value), encoding="utf-8")
-    env = dict(os.environ, BROWSER=f"{shlex.quote(str(recorder))} %s")
+    # The recording python stands in for pip; HOOKCOURSE_INSTALLER=pip makes
+    # bootstrap.sh call it rather than uv.
+    env = dict(os.environ, BROWSER=f"{shlex.quote(str(recorder))} %s", HOOKCOURSE_INSTALLER="pip")
     for variable, folder in [
         ("JUPYTER_CONFIG_DIR", "config"),
         ("JUPYTER_RUNTIME_DIR", "runtime"),
@@ -130,8 +147,6 @@ def course(checkout: Path, workdir: Path) -> Iterator[Course]:
         "--IdentityProvider.token=",
         "--ServerApp.disable_check_xsrf=True",
     ]
-    if hasattr(os, "geteuid") and os.geteuid() == 0:
-        argv.append("--allow-root")
     log = workdir / "lab.log"
     with log.open("w") as sink:
         server = subprocess.Popen(
@@ -152,3 +167,39 @@ def course(checkout: Path, workdir: Path) -> Iterator[Course]:
         if server.poll() is None:  # it may have exited on its own (see the log)
             os.killpg(server.pid, signal.SIGTERM)
             server.wait(timeout=30)
+
+
+# -- the real browser: Chromium driven by Playwright under a Python that has it ------------
+
+INSTALL = (
+    "apt-get install -y chromium; python3 -m venv /tmp/uivenv && "
+    "/tmp/uivenv/bin/pip install playwright; then run with "
+    "HOOKCOURSE_UI_PYTHON=/tmp/uivenv/bin/python"
+)
+
+
+def playwright_python() -> str:
+    """This Python if it has Playwright, else $HOOKCOURSE_UI_PYTHON if that one has it."""
+    if importlib.util.find_spec("playwright") is not None:
+        return sys.executable
+    other = os.environ.get("HOOKCOURSE_UI_PYTHON", "")
+    if not other:
+        pytest.skip(f"Playwright is not importable and HOOKCOURSE_UI_PYTHON is unset; {INSTALL}")
+    probe = subprocess.run([other, "-c", "import playwright"], capture_output=True, timeout=60)
+    if probe.returncode != 0:
+        pytest.skip(f"HOOKCOURSE_UI_PYTHON={other} cannot import playwright; {INSTALL}")
+    return other
+
+
+def chromium() -> str:
+    """$HOOKCOURSE_CHROMIUM, else `chromium` on PATH (Debian's package)."""
+    found = os.environ.get("HOOKCOURSE_CHROMIUM") or shutil.which("chromium")
+    if not found:
+        pytest.skip(f"no chromium on PATH and HOOKCOURSE_CHROMIUM is unset; {INSTALL}")
+    return found
+
+
+@pytest.fixture(scope="module")
+def browser_tools() -> tuple[str, str]:
+    """(a Python with Playwright, Chromium); module scope, so a skip comes before the server."""
+    return playwright_python(), chromium()

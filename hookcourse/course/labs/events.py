@@ -16,6 +16,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Final
 
+from hookcourse.course import calling
 from hookcourse.course.cases import FIXTURES
 from hookcourse.course.labs.logic import Readout
 from hookcourse.engine.catalogue import event_facts, get_event, load_catalogue, recipient_text
@@ -199,13 +200,16 @@ def check_gate(fn: Callable[[str], object]) -> GateCheck:
     """Ask ``fn(goal)`` for every goal of the decision gate; judge event and handler type."""
     rows = []
     for goal in decision_gate():
-        try:
-            answer = fn(goal.goal)
-        except NotImplementedError:
-            return GateCheck((), not_yet=True)
-        except Exception as error:  # the learner's code: report it, never a traceback
-            rows.append((goal.goal, f"raised {type(error).__name__}: {error}", False))
+        outcome = calling.call(fn, goal.goal)  # the learner's code: never a traceback or a hang
+        if isinstance(outcome, calling.Raised):
+            if isinstance(outcome.error, NotImplementedError):
+                return GateCheck((), not_yet=True)
+            rows.append((goal.goal, outcome.text(), False))
             continue
-        said, right = _judge(goal, answer)
+        if isinstance(outcome, calling.Hung):
+            late = f"did not return within {outcome.seconds:g} s. {outcome.after()}"
+            rows.append((goal.goal, late, False))
+            break  # every goal would hang the same way
+        said, right = _judge(goal, outcome.value)
         rows.append((goal.goal, said, right))
     return GateCheck(tuple(rows))

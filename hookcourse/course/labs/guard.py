@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Final
 
 from hookcourse.browser import require_desktop
+from hookcourse.course import calling
 from hookcourse.course.cases import FIXTURES
 from hookcourse.course.labs.real_hooks import fire_commands
 from hookcourse.engine.reading import Classification
@@ -263,14 +264,10 @@ def guard_script(fn: Callable[[str], object]) -> str | None:
 
 
 def _starter(fn: Callable[[str], object]) -> bool:
-    """True when ``fn`` is still the starter: it raises NotImplementedError."""
-    try:
-        fn("git push --force")
-    except NotImplementedError:
-        return True
-    except Exception:  # the script run will show the learner what went wrong
-        return False
-    return False
+    """True when ``fn`` is still the starter: it raises NotImplementedError. Anything else it
+    does (a crash, sys.exit, a hang) the script run shows the learner."""
+    outcome = calling.call(fn, "git push --force")
+    return isinstance(outcome, calling.Raised) and isinstance(outcome.error, NotImplementedError)
 
 
 def check_guard(

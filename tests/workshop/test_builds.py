@@ -1,0 +1,162 @@
+"""Teacher and student builds: the teacher's exercise cells hold the solutions between
+BEGIN/END SOLUTION markers and every check passes (under nbval too); the student's
+cells are the starters and every check says "not yet"."""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from hookcourse import solutions
+from hookcourse.course import exercises, workshop
+from hookcourse.errors import InputError
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def teacher(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    target = tmp_path_factory.mktemp("builds") / "teacher"
+    built = workshop.build(target, teacher=True)
+    workshop.execute_build(built)
+    return target
+
+
+@pytest.fixture(scope="module")
+def student(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    target = tmp_path_factory.mktemp("builds") / "student"
+    workshop.build(target, teacher=False)
+    return target
+
+
+def exercise_sources(folder: Path) -> dict[str, str]:
+    found = {}
+    for path in sorted(folder.glob("*.ipynb")):
+        notebook = workshop.read_notebook(path)
+        for index, name in workshop.exercise_cells(notebook, workshop.exercise_names()):
+            found[name] = workshop.source(notebook["cells"][index])
+    return found
+
+
+def test_every_exercise_of_the_course_is_found() -> None:
+    assert set(exercise_sources(ROOT / "notebooks")) == set(workshop.exercise_names())
+
+
+def test_the_teacher_build_solves_each_exercise_between_the_markers(teacher: Path) -> None:
+    starters = exercise_sources(ROOT / "notebooks")
+    for name, text in exercise_sources(teacher).items():
+        assert text.count(workshop.BEGIN) == text.count(workshop.END) == 1
+        assert "NotImplementedError" not in text
+        # The starter's signature and docstring stay as the learner saw them.
+        starter = ast.parse(starters[name]).body[-1]
+        solved = next(n for n in ast.parse(text).body if isinstance(n, ast.FunctionDef))
+        assert isinstance(starter, ast.FunctionDef)
+        assert ast.dump(starter.args) == ast.dump(solved.args)
+        assert ast.get_docstring(starter) == ast.get_docstring(solved)
+
+
+def test_every_check_in_the_teacher_build_passed(teacher: Path) -> None:
+    seen = []
+    for path in teacher.glob("*.ipynb"):
+        seen += workshop.check_summaries(workshop.read_notebook(path))
+    assert sorted(line.split(":")[0] for line in seen) == sorted(workshop.exercise_names())
+    assert all(": passed, all " in line for line in seen), seen
+
+
+def test_nbval_passes_the_teacher_build(teacher: Path) -> None:
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-o",
+            "addopts=",
+            "--nbval",
+            "--nbval-current-env",
+            "--rootdir",
+            str(teacher),
+            str(teacher),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=teacher,
+        env={k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")},
+    )
+    assert run.returncode == 0, run.stdout[-3000:]
+    assert " passed" in run.stdout and "failed" not in run.stdout
+
+
+def test_the_student_build_is_the_starters_with_outputs_cleared(student: Path) -> None:
+    assert exercise_sources(student) == exercise_sources(ROOT / "notebooks")
+    for path in student.glob("*.ipynb"):
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        assert all(cell.get("outputs", []) == [] for cell in cells)
+    assert (student / "hooks" / "no_force_push.py").is_file()
+
+
+def test_every_check_in_the_student_build_says_not_yet(student: Path) -> None:
+    # Each exercise cell run as the kernel would, then its check (no kernel needed here).
+    for name, text in exercise_sources(student).items():
+        namespace: dict[str, object] = {}
+        exec(compile(text, f"<{name} starter>", "exec"), namespace)
+        function = namespace[name]
+        assert callable(function)
+        result = exercises.check(name, function)
+        assert result.not_yet and result.summary().startswith(f"{name}: not yet."), result
+
+
+def test_a_build_never_writes_into_a_folder_that_holds_files(tmp_path: Path) -> None:
+    (tmp_path / "keep.txt").write_text("mine", encoding="utf-8")
+    with pytest.raises(InputError, match="already exists and is not empty"):
+        workshop.build(tmp_path, teacher=False)
+
+
+STARTER = '''from hookcourse.js.regex import regex_test
+
+
+def match_hook(matcher, tool_name):
+    """Doc."""
+    raise NotImplementedError
+'''
+
+
+def test_a_solution_brings_the_module_names_the_cell_does_not_import() -> None:
+    text = workshop.solution_cell(STARTER, "match_hook", solutions.match_hook)
+    region = text[text.index(workshop.BEGIN) : text.index(workshop.END)]
+    # regex_test comes from the cell; re, NAME_LIST and the others from the solution module.
+    assert "    import re\n" in region and "    NAME_LIST = re.compile(" in region
+    assert "import regex_test" not in region and "import js_to_string" in region
+    namespace: dict[str, object] = {}
+    exec(compile(text, "<cell>", "exec"), namespace)
+    solved = namespace["match_hook"]
+    assert callable(solved)
+    assert solved("Edit|Write", "Write") is True and solved("Edit|Write", "MultiEdit") is False
+
+
+def test_a_solution_with_other_parameters_is_refused_with_the_fix() -> None:
+    starter = STARTER.replace("(matcher, tool_name)", "(pattern, tool)")
+    with pytest.raises(InputError) as raised:
+        workshop.solution_cell(starter, "match_hook", solutions.match_hook)
+    assert "the starter takes (pattern, tool) but the solution takes (matcher, tool_name)" in str(
+        raised.value
+    )
+
+
+def test_a_tagged_cell_is_the_exercise_even_when_another_defines_the_name() -> None:
+    notebook = {
+        "cells": [
+            {"cell_type": "code", "metadata": {}, "source": "def match_hook(m, t):\n    pass\n"},
+            {"cell_type": "code", "metadata": {"tags": ["exercise"]}, "source": STARTER},
+        ]
+    }
+    assert list(workshop.exercise_cells(notebook, ["match_hook"])) == [(1, "match_hook")]

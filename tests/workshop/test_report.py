@@ -1,0 +1,160 @@
+"""`hookcourse workshop report`: several learners' progress (and a broken file or two) as a
+class table in text, HTML and nbgrader's grades.csv columns."""
+
+from __future__ import annotations
+
+import csv
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from hookcourse.course import progress, report
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def entry(stage: str, task: str, passed: int, total: int, failing: list[str], time: str) -> str:
+    run = progress.Progress(stage, task, passed, total, tuple(failing), time, "0.1.0", "check")
+    return progress.json.dumps(run.to_json()) + "\n"
+
+
+MATCH = ("matcher-and-dispatch", "match_hook")
+APPLY = ("decide-and-modify", "apply_pre_tool_use")
+
+
+@pytest.fixture
+def klass(tmp_path: Path) -> Path:
+    """A class folder: three learners' working copies, one broken, one foreign file."""
+    root = tmp_path / "class"
+    files = {
+        "ada/my-notebooks/progress.jsonl": entry(
+            *MATCH, 140, 151, ["name-list"], "2026-12-01T09:00:00+00:00"
+        )
+        + entry(*MATCH, 151, 151, [], "2026-12-01T09:10:00+00:00")
+        + entry(*APPLY, 50, 60, ["nullish-not-falsy", "block"], "2026-12-01T09:20:00+00:00"),
+        "bob/my-notebooks/progress.jsonl": entry(
+            *MATCH, 100, 151, ["name-list", "ascii-word"], "2026-12-01T09:05:00+00:00"
+        )
+        + entry(*MATCH, 120, 151, ["name-list"], "2026-12-01T09:15:00+00:00")
+        + "{truncated\n",
+        "cy/my-notebooks/progress.jsonl": entry(*APPLY, 60, 60, [], "2026-12-01T09:30:00+00:00"),
+        "dee/my-notebooks/progress.jsonl": "this is somebody's shopping list\n",
+    }
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True)
+        (root / name).write_text(text, encoding="utf-8")
+    return root
+
+
+def build(paths: list[str]) -> report.ClassReport:
+    sources, warnings = report.find_sources(paths)
+    runs, problems = report.read_sources(sources)
+    return report.ClassReport.build(runs, warnings + problems)
+
+
+def test_each_learner_is_a_row_with_the_latest_run_per_stage(klass: Path) -> None:
+    summary = build([str(klass)])
+    assert summary.learners == ["ada", "bob", "cy"]
+    assert summary.columns == [MATCH, APPLY]
+    assert summary.latest[("ada", MATCH)].passed == 151
+    assert summary.latest[("bob", MATCH)].passed == 120
+    assert summary.attempts[("bob", MATCH)] == 2
+    assert ("cy", MATCH) not in summary.latest
+
+
+def test_the_most_missed_families_and_who_is_stuck_where(klass: Path) -> None:
+    summary = build([str(klass)])
+    assert summary.most_missed(MATCH) == [("name-list", 1)]
+    stuck = [(learner, column, tries) for learner, column, _, tries in summary.stuck()]
+    assert stuck == [("ada", APPLY, 1), ("bob", MATCH, 2)]
+
+
+def test_broken_and_foreign_files_get_one_warning_each(klass: Path, tmp_path: Path) -> None:
+    binary = tmp_path / "zed.jsonl"
+    binary.write_bytes(b"\xff\xfe\x00")
+    summary = build([str(klass), str(binary), str(tmp_path / "missing")])
+    assert sorted(summary.warnings) == sorted(
+        [
+            f"{klass}/bob/my-notebooks/progress.jsonl: 1 of 3 lines are not progress records; "
+            "skipped those",
+            f"{klass}/dee/my-notebooks/progress.jsonl: not a hookcourse progress file; skipped",
+            f"{binary}: cannot be read (not UTF-8 text); skipped",
+            f"{tmp_path / 'missing'}: no such file or folder; skipped",
+        ]
+    )
+
+
+def test_a_single_file_is_named_after_its_learner(klass: Path) -> None:
+    summary = build([str(klass / "ada" / "my-notebooks" / "progress.jsonl")])
+    assert summary.learners == ["ada"]
+
+
+def test_csv_has_nbgraders_grades_columns(klass: Path) -> None:
+    rows = list(csv.DictReader(io.StringIO(report.to_csv(build([str(klass)])))))
+    assert list(rows[0]) == list(report.GRADES_COLUMNS)
+    ada = [row for row in rows if row["student_id"] == "ada"]
+    assert [(r["assignment"], r["score"], r["max_score"]) for r in ada] == [
+        ("matcher-and-dispatch/match_hook", "151.0", "151.0"),
+        ("decide-and-modify/apply_pre_tool_use", "50.0", "60.0"),
+    ]
+    assert ada[0]["timestamp"] == "2026-12-01T09:10:00+00:00"
+
+
+def test_html_is_self_contained_and_escapes_what_it_shows(tmp_path: Path) -> None:
+    file = tmp_path / "<i>mallory.jsonl"
+    file.write_text(entry(*MATCH, 1, 2, ["<script>"], "2026-12-01T09:00:00+00:00"), "utf-8")
+    page = report.to_html(build([str(file)]))
+    assert "<script" not in page and "&lt;script&gt;" in page
+    assert "&lt;i&gt;mallory" in page and "<i>" not in page
+    assert "http" not in page  # nothing fetched: no link, no script
+
+
+def run_report(*arguments: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "hookcourse", "workshop", "report", *arguments],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
+
+
+def test_the_command_writes_both_formats_despite_bad_files(klass: Path, tmp_path: Path) -> None:
+    page, table = tmp_path / "class.html", tmp_path / "grades.csv"
+    done = run_report(str(klass), "--html", str(page), "--csv", str(table))
+    assert done.returncode == 0
+    assert done.stdout == f"class report: 3 learners, written to {page} and {table}\n"
+    assert done.stderr.count("hookcourse: warning: ") == 2 == len(done.stderr.splitlines())
+    assert "ada" in page.read_text(encoding="utf-8")
+    assert table.read_text(encoding="utf-8").startswith("assignment,duedate,timestamp,")
+
+
+def test_without_a_format_it_prints_the_table(klass: Path) -> None:
+    done = run_report(str(klass))
+    assert done.returncode == 0
+    header, ada, _, cy = done.stdout.splitlines()[:4]
+    assert header.split() == [
+        "learner",
+        "matcher-and-dispatch/match_hook",
+        "decide-and-modify/apply_pre_tool_use",
+    ]
+    assert ada.split() == ["ada", "151/151", "50/60"]
+    assert cy.split() == ["cy", "-", "60/60"]
+    assert (
+        "  bob at matcher-and-dispatch/match_hook: 120/151 after 2 runs, failing name-list"
+        in done.stdout
+    )
+
+
+def test_nothing_readable_is_one_error_line(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.txt"
+    junk.write_text("hello\n", encoding="utf-8")
+    done = run_report(str(junk))
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [
+        f"hookcourse: warning: {junk}: not a hookcourse progress file; skipped",
+        f"hookcourse: {junk}: holds no progress records; fix: pass learners' progress.jsonl files",
+    ]
