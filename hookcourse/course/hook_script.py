@@ -17,7 +17,7 @@ def run_hook_script(script: str | Path, stdin_text: str) -> subprocess.Completed
     """Run the Python hook ``script`` with ``stdin_text`` on stdin; its exit code and output."""
     require_desktop(
         f"the hook script {Path(script).name}",
-        "its exit code, stderr and stdout, which the next cells read",
+        "its exit code, stderr and stdout",
     )
     return subprocess.run(
         [sys.executable, str(script)],

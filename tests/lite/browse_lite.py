@@ -9,7 +9,8 @@ PLAN_JSON names the site's URL, Chromium, a proxy that every non-loopback reques
 is sent to, a folder for screenshots, and what to do: ``cold`` only opens the
 notebook and runs its first cell; ``course`` runs the whole notebook, types into
 the matcher lab, runs the exercise check with a correct and a wrong function, runs
-the regex corpus in the kernel, then runs each notebook of ``run_all`` in full.
+the regex corpus in the kernel, then runs each notebook of ``run_all`` in full
+(its error outputs, and how many code cells did not run).
 Prints one JSON document; on failure saves failure.png, prints one line on stderr
 and exits 1.
 """
@@ -127,12 +128,14 @@ def course(page: Page, plan: dict[str, Any], shots: Path) -> dict[str, Any]:
 
     # The other notebooks, each run from top to bottom: what their error outputs say.
     seen["other_errors"] = {}
+    seen["other_not_run"] = {}
     for name in plan["run_all"]:
         page.goto(f"{plan['url']}/lab/index.html?path={name}")
         wait_for_idle(page)
         run_all(page)
         page.screenshot(path=shots / f"04_{name}.png", full_page=True)
         seen["other_errors"][name] = error_outputs(page)
+        seen["other_not_run"][name] = not_run(page)
     return seen
 
 
@@ -140,6 +143,12 @@ def error_outputs(page: Page) -> list[str]:
     """The text of every stderr and error output in the open notebook."""
     errors = page.locator(f"{NOTEBOOK} [data-mime-type='application/vnd.jupyter.stderr']")
     return errors.all_text_contents()
+
+
+def not_run(page: Page) -> int:
+    """How many code cells of the open notebook show no execution count: Run All stopped."""
+    prompts = code_cells(page).locator(".jp-InputArea-prompt").all_text_contents()
+    return sum(1 for prompt in prompts if not any(c.isdigit() for c in prompt))
 
 
 def main(argv: list[str]) -> int:

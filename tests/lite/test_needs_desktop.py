@@ -12,9 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from IPython.core.interactiveshell import InteractiveShell
 
 from hookcourse import browser
 from hookcourse.course.hook_script import run_hook_script
+from hookcourse.course.shell import and_goes_on
 from hookcourse.engine.runner import run_jobs
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,6 +32,16 @@ def test_on_the_desktop_a_hook_script_runs_as_a_real_process() -> None:
     run = run_hook_script(GUARD, json.dumps(PAYLOAD))
     assert run.returncode == 2
     assert "force" in run.stderr
+
+
+def test_on_the_desktop_the_shell_itself_says_where_and_goes_on() -> None:
+    assert [and_goes_on(code) for code in (0, 1, 2, 255)] == [True, False, False, False]
+
+
+@pytest.mark.parametrize("code", [-1, 256])
+def test_an_exit_code_the_shell_cannot_have_is_refused(code: int) -> None:
+    with pytest.raises(ValueError, match=f"an exit code is 0 to 255, not {code}"):
+        and_goes_on(code)
 
 
 @pytest.fixture
@@ -51,3 +63,27 @@ def test_in_the_browser_running_handlers_says_it_needs_the_desktop(in_browser: N
     with pytest.raises(browser.NeedsDesktop, match="running hook handlers cannot run"):
         run_jobs([job], "{}", setting=None)  # type: ignore[arg-type]
     assert run_jobs([], "{}", setting=None) == []  # type: ignore[arg-type]
+
+
+def test_in_the_browser_the_shell_says_it_needs_the_desktop(in_browser: None) -> None:
+    with pytest.raises(browser.NeedsDesktop) as raised:
+        and_goes_on(1)
+    (shown,) = raised.value._render_traceback_()
+    assert shown.startswith("In the browser, the shell sh cannot run")
+    assert "whether its && goes on after a command that exits 1" in shown
+
+
+def test_the_kernel_prints_the_paragraph_and_reports_no_error(
+    in_browser: None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # JupyterLite's Run All stops at any error reply; a NeedsDesktop must not give one.
+    shell = InteractiveShell.instance()
+    errors: list[object] = []
+    monkeypatch.setattr(shell, "_showtraceback", lambda *error: errors.append(error))
+    monkeypatch.setattr(shell, "custom_exceptions", ())
+    browser.show_needs_desktop_as_a_paragraph(shell)
+    result = shell.run_cell("from hookcourse.course.shell import and_goes_on\nand_goes_on(2)")
+    assert isinstance(result.error_in_exec, browser.NeedsDesktop)
+    assert errors == []
+    shown = capsys.readouterr().err
+    assert shown.startswith("In the browser, the shell sh cannot run") and shown.count("\n") == 1
