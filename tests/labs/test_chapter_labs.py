@@ -363,3 +363,27 @@ def test_in_the_browser_the_guard_check_says_it_needs_the_desktop(
         check_guard(TEACHER_GUARD)
     with pytest.raises(browser.NeedsDesktop, match="try_guard cannot run"):
         try_guard(SEED_GUARD, ["git push -f"])
+
+
+def test_in_the_browser_a_guard_function_is_checked_by_calling_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """JupyterLite starts no processes, so the learner's function is asked directly: the
+    same verdicts as its hook script gives on the desktop."""
+    from hookcourse.solutions.force_push_guard import force_reasons
+
+    def is_force_push(command: str) -> bool:
+        return bool(force_reasons(command))
+
+    desktop = check_guard(TEACHER_GUARD)  # the same rules, as a real hook script
+    monkeypatch.setattr(browser, "IN_BROWSER", True)
+    in_browser = check_guard(is_force_push)
+    assert in_browser.passed, in_browser.text()
+    assert in_browser.rows() == desktop.rows()
+
+    def crashes(command: str) -> bool:
+        raise ValueError("boom")
+
+    crashed = check_guard(crashes)
+    assert crashed.missed > 0 and crashed.false_alarms == 0
+    assert "boom" in crashed.text()

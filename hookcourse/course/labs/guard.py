@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Final
 
+from hookcourse import browser
 from hookcourse.browser import require_desktop
 from hookcourse.course import calling
 from hookcourse.course.cases import FIXTURES
@@ -282,6 +283,8 @@ def check_guard(
         name = getattr(guard, "__name__", "guard")
         if _starter(guard):
             return GuardReport(name, (), not_yet=True)
+        if browser.IN_BROWSER:  # no processes to run a hook script: ask the function itself
+            return check_guard_in_process(guard, corpus)
         script = guard_script(guard)
         if script is None:
             return GuardReport(name, (), "its source is unknown; define it in a notebook cell")
@@ -290,6 +293,32 @@ def check_guard(
             path.write_text(script, encoding="utf-8")
             return replace(_check_script(path, corpus), guard=name)
     return _check_script(Path(guard), corpus)
+
+
+def check_guard_in_process(fn: Callable[[str], object], corpus: Path = CORPUS) -> GuardReport:
+    """The corpus through ``fn`` called directly, as the hook script would call it: a truthy
+    answer is its exit 2 (blocked), a raise is a failed hook (Claude Code lets the call run).
+
+    The browser's way (JupyterLite starts no processes); the desktop runs the real script.
+    """
+    families = load_corpus(corpus)
+    results = tuple(
+        FamilyResult(family, tuple(_verdict_in_process(fn, c) for c in family.commands))
+        for family in families
+    )
+    return GuardReport(getattr(fn, "__name__", "guard"), results)
+
+
+def _verdict_in_process(fn: Callable[[str], object], command: str) -> Verdict:
+    outcome = calling.call(fn, command)
+    if isinstance(outcome, calling.Returned):
+        blocked = bool(outcome.value)
+        reason = "Blocked: no force-push from Claude\n" if blocked else ""
+        return Verdict(command, blocked, 2 if blocked else 0, False, reason)
+    if isinstance(outcome, calling.Raised):
+        error = outcome.error
+        return Verdict(command, False, 1, True, f"{type(error).__name__}: {error}\n")
+    return Verdict(command, False, None, True, "", timed_out=True)
 
 
 def _check_script(guard: Path, corpus: Path) -> GuardReport:
