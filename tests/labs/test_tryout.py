@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from hookcourse.course.tryout import same_value, try_calls
+from hookcourse.course.cases import same_json as same_value
+from hookcourse.course.tryout import try_calls
 
 
 def test_a_function_with_blanks_shows_what_came_back_and_what_was_expected() -> None:
