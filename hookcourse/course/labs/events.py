@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import json
+import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
@@ -19,6 +20,7 @@ from hookcourse.course import calling
 from hookcourse.course.cases import FIXTURES
 from hookcourse.course.check_report import FAILING, NOT_YET, PASSED, CheckReport, Reported, Row
 from hookcourse.course.exercises import record_check
+from hookcourse.course.generators import choose_seed
 from hookcourse.course.labs.logic import Readout
 from hookcourse.engine.catalogue import event_facts, get_event, load_catalogue, recipient_text
 from hookcourse.js import json as jsjson
@@ -191,31 +193,35 @@ def _judge(goal: Goal, answer: object) -> tuple[str, bool]:
     return f"{event} + {handler}. Mind the trap: {goal.trap}", True
 
 
-def check_gate(fn: Callable[[str], object]) -> GateCheck:
+def check_gate(fn: Callable[[str], object], *, seed: int | None = None) -> GateCheck:
     """Ask ``fn(goal)`` for every goal of the decision gate; judge event and handler type.
 
-    The gate has no drawn cases: its goals are the whole of seed 001's table.
+    The goals are seed 001's whole table, so none are drawn; they are asked in an order
+    drawn from ``seed`` (so an answer cannot depend on the question's place) and
+    reported in the gate's order.
     """
-    result = _ask_the_gate(fn)
+    result = _ask_the_gate(fn, random.Random(f"pick_hook:{choose_seed(seed)}"))
     record_check("pick_hook", result.report())
     return result
 
 
-def _ask_the_gate(fn: Callable[[str], object]) -> GateCheck:
-    rows = []
-    kinds = []
-    for goal in decision_gate():
+def _ask_the_gate(fn: Callable[[str], object], order: random.Random) -> GateCheck:
+    goals = list(decision_gate())
+    asked = order.sample(goals, len(goals))
+    answers: dict[str, tuple[str, bool]] = {}
+    for goal in asked:
         outcome = calling.call(fn, goal.goal)  # the learner's code: never a traceback or a hang
-        kinds.append(goal.kind)
         if isinstance(outcome, calling.Raised):
             if isinstance(outcome.error, NotImplementedError):
                 return GateCheck((), not_yet=True)
-            rows.append((goal.goal, outcome.text(), False))
+            answers[goal.goal] = (outcome.text(), False)
             continue
         if isinstance(outcome, calling.Hung):
             late = f"did not return within {outcome.seconds:g} s. {outcome.after()}"
-            rows.append((goal.goal, late, False))
+            answers[goal.goal] = (late, False)
             break  # every goal would hang the same way
-        said, right = _judge(goal, outcome.value)
-        rows.append((goal.goal, said, right))
-    return GateCheck(tuple(rows), kinds=tuple(kinds[: len(rows)]))
+        answers[goal.goal] = _judge(goal, outcome.value)
+    shown = [goal for goal in goals if goal.goal in answers]
+    rows = [(goal.goal, *answers[goal.goal]) for goal in shown]
+    kinds = [goal.kind for goal in shown]
+    return GateCheck(tuple(rows), kinds=tuple(kinds))
