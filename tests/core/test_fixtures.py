@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -12,7 +11,8 @@ from typing import Any
 
 import pytest
 
-ORACLE_PROGRAM = Path(__file__).resolve().parents[1] / "oracle" / "program.mjs"
+from tests.support.paths import ORACLE_PROGRAM
+from tests.support.runtimes import node_binary
 
 
 def test_fixture_prints_expected_bytes(fixture_case: Any, program: Callable[..., Any]) -> None:
@@ -243,9 +243,7 @@ def test_bad_input_is_one_line_and_exit_2(
 @pytest.fixture(scope="module")
 def reference_on_bad_inputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """What program.ts does with each bad input: one node process for all of them."""
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("node is not on PATH: the JavaScript oracle cannot run")
+    node = node_binary()
     folder = tmp_path_factory.mktemp("bad-inputs")
     programs = []
     for bad in BAD_INPUTS:

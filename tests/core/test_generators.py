@@ -28,6 +28,7 @@ from hookcourse.js import json as jsjson
 from hookcourse.js.regex import RegexEngine, regex_test
 from hookcourse.js.values import js_to_string, js_trim
 from hookcourse.stages.registry import EXERCISES, STAGES, Exercise, exercise_named, resolve
+from tests.labs.test_exercises import apply_with_or
 from tests.support.oracle import oracle_batch
 from tests.support.runtimes import node_binary
 
@@ -157,23 +158,10 @@ def _strip_exit(code: object, stderr: str) -> dict[str, Any]:
     return {"block": False, "warn": True, "reason": reason or None}
 
 
-def _or_apply(output: dict[str, Any], tool_input: object) -> dict[str, Any]:
-    """apply_pre_tool_use with Python's ``or`` for JavaScript's ``??``."""
-    if output.get("decision") == "block":
-        reason = output.get("reason") or "blocked by hook"
-        return {"allowed": False, "input": tool_input, "injectedContext": None, "reason": reason}
-    return {
-        "allowed": True,
-        "input": output.get("updatedInput") or tool_input,
-        "injectedContext": output.get("additionalContext") or None,
-        "reason": None,
-    }
-
-
 BUGS = {
     "match_hook": _python_dollar,
     "interpret_exit_code": _strip_exit,
-    "apply_pre_tool_use": _or_apply,
+    "apply_pre_tool_use": apply_with_or,
 }
 
 

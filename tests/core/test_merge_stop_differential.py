@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
-import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,8 +21,10 @@ import pytest
 from hookcourse.js import json as jsjson
 from hookcourse.stages.merge import merge_arguments, merge_pre_tool_use
 from hookcourse.stages.stop_loop import run_stop_loop, stop_arguments
+from tests.support.oracle import oracle_batch
+from tests.support.paths import ORACLE_DIR as ORACLE
+from tests.support.runtimes import node_binary
 
-ORACLE = Path(__file__).resolve().parents[1] / "oracle"
 POOLS = json.loads((ORACLE / "corpus-merge-stop.json").read_text(encoding="utf-8"))
 ABSENT = "absent"  # a pool value that stands for a key left out
 REPORT_LIMIT = 30
@@ -140,24 +140,13 @@ def family_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 @pytest.fixture(scope="module")
 def node_answers(family_files: dict[str, Path]) -> dict[str, Any]:
     """node's answer for every case, and its program output for every family file."""
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("node is not on PATH: the JavaScript oracle cannot run")
     programs = [{"command": f.command, "path": str(family_files[f.id])} for f in CORPUS]
     lists = {
         kind: [c for f in CORPUS if f.kind == kind for c in f.cases] for kind in ("merges", "stops")
     }
     request = "{" + ", ".join(f'"{k}": [' + ",".join(v) + "]" for k, v in lists.items())
     request += f', "programs": {json.dumps(programs)}}}'
-    done = subprocess.run(
-        [node, str(ORACLE / "program.mjs"), "batch"],
-        input=request.encode("utf-8"),
-        capture_output=True,
-        timeout=300,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr.decode()[-2000:]
-    answer = json.loads(done.stdout)
+    answer = oracle_batch([node_binary()], request)
     split: dict[str, Any] = {}
     offsets = {"merges": 0, "stops": 0}
     for family in CORPUS:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -13,8 +12,9 @@ from hookcourse.engine.catalogue import (
     load_catalogue,
     optional_common_fields,
 )
+from tests.support.paths import FIXTURES
 
-PAYLOADS = Path(__file__).resolve().parents[2] / "fixtures" / "payloads"
+PAYLOADS = FIXTURES / "payloads"
 EVENTS = list(load_catalogue().values())
 
 

@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.support.paths import ROOT as REPO
+
 # Variables from the caller's shell that would change what the CLI reads.
 _SCRUBBED = (
     "CLAUDE_PROJECT_DIR",

@@ -11,7 +11,9 @@ from typing import Any
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.support.paths import ROOT as REPO
+from tests.support.processes import alive
+
 GUARD = REPO / "fixtures" / "force-push-guard"
 HOOKCOURSE = [sys.executable, "-m", "hookcourse"]
 Project = Any
@@ -333,16 +335,7 @@ def test_timeout_kills_the_process_group_and_drops_output(project: Project) -> N
     assert hook["timedOut"] is True
     assert hook["exitCode"] is None
     assert (hook["stdout"], hook["stderr"]) == ("", "")
-    assert not process_alive(int(pid_file.read_text()))
-
-
-def process_alive(pid: int) -> bool:
-    """True while ``pid`` runs (a zombie waiting to be reaped counts as gone)."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (FileNotFoundError, ProcessLookupError):
-        return False
-    return state not in ("Z", "X")
+    assert not alive(int(pid_file.read_text()))
 
 
 def test_default_timeouts_by_type_and_event(project: Project) -> None:

@@ -8,29 +8,15 @@ import subprocess
 import sys
 import time
 import uuid
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.support.paths import ROOT as REPO
+from tests.support.processes import running_with
+
 HOOKCOURSE = [sys.executable, "-m", "hookcourse"]
-REPO = Path(__file__).resolve().parents[2]
 Project = Any
-
-
-def _with_marker(marker: str) -> list[int]:
-    """Every process whose command line carries ``marker``."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
-        except OSError:
-            continue
-        if marker.encode() in cmdline:
-            found.append(int(entry))
-    return found
 
 
 def _wait_for(predicate: Any, limit_s: float = 20) -> None:
@@ -63,7 +49,7 @@ def _leaves_nothing(process: subprocess.Popen[str], signum: int, marker: str, ki
     name = signal.Signals(signum).name
     assert err == f"hookcourse: interrupted by {name}; killed {killed}; exit {128 + signum}\n"
     # SIGKILL is delivered at once, but a dying process may linger a moment as a zombie.
-    _wait_for(lambda: not _with_marker(marker), limit_s=5)
+    _wait_for(lambda: not running_with(marker), limit_s=5)
 
 
 SIGNALS = [signal.SIGINT, signal.SIGTERM, signal.SIGHUP]
@@ -81,7 +67,7 @@ def test_a_signal_while_hooks_run_kills_every_group_grandchildren_included(
     ]
     project.hooks("Stop", *hooks)
     process = _start(project, "--payload", str(project.payload("Stop", stop_hook_active=False)))
-    _wait_for(lambda: len(_with_marker(marker)) >= 4)
+    _wait_for(lambda: len(running_with(marker)) >= 4)
     _leaves_nothing(process, signum, marker, "3 hook process groups")
 
 
@@ -106,7 +92,7 @@ def test_a_signal_while_an_evaluator_runs_kills_it_like_a_hook(
     payload = project.payload("Stop", stop_hook_active=False)
     evaluator = f"sleep {marker} & sleep {marker}.5; echo '{{\"ok\": true}}'"
     process = _start(project, "--payload", str(payload), "--evaluator", evaluator)
-    _wait_for(lambda: len(_with_marker(marker)) >= 2)
+    _wait_for(lambda: len(running_with(marker)) >= 2)
     _leaves_nothing(process, signum, marker, "1 hook process group")
 
 
@@ -115,7 +101,7 @@ def test_one_hook_of_several_processes_is_one_group_killed(project: Project) -> 
     marker = f"34{uuid.uuid4().int % 10_000_000}"
     project.hooks("Stop", {"type": "command", "command": f"sleep {marker}.1 & sleep {marker}.2"})
     process = _start(project, "--payload", str(project.payload("Stop", stop_hook_active=False)))
-    _wait_for(lambda: len(_with_marker(marker)) >= 2)
+    _wait_for(lambda: len(running_with(marker)) >= 2)
     _leaves_nothing(process, signal.SIGINT, marker, "1 hook process group")
 
 
@@ -127,7 +113,7 @@ def test_an_evaluator_past_its_timeout_is_killed_with_its_group(project: Project
     fired = project.fire("Stop", payload, "--evaluator", evaluator)
     (hook,) = fired.hooks
     assert hook["timedOut"] is True
-    _wait_for(lambda: not _with_marker(marker), limit_s=5)
+    _wait_for(lambda: not running_with(marker), limit_s=5)
 
 
 def test_a_hook_that_exits_leaves_nothing_running(project: Project) -> None:
@@ -136,4 +122,4 @@ def test_a_hook_that_exits_leaves_nothing_running(project: Project) -> None:
     fired = project.fire("Stop", project.payload("Stop", stop_hook_active=False))
     (hook,) = fired.hooks
     assert any("they were killed" in note for note in hook["notes"])
-    _wait_for(lambda: not _with_marker(marker), limit_s=5)
+    _wait_for(lambda: not running_with(marker), limit_s=5)

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-PACKAGE_ROOT = Path(__file__).resolve().parents[2]
+from tests.support.paths import ROOT as PACKAGE_ROOT
 
 PRE_BASH = {
     "session_id": "s-1",

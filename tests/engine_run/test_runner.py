@@ -23,6 +23,7 @@ from hookcourse.engine.runner import (
     substitute,
 )
 from hookcourse.engine.settings import Handler, Origin, SettingsSource
+from tests.support.processes import ended
 
 ORIGIN = Origin(SettingsSource.PROJECT, "settings.json", ("hooks", "Stop", 0, "hooks", 0))
 
@@ -132,19 +133,4 @@ def test_a_process_that_escapes_the_group_does_not_stall_the_runner(tmp_path: Pa
     assert elapsed < 10
     # It carried the batch's trace in its environment, so it was found and killed too.
     assert any("session of their own" in note for note in execution.notes)
-    assert _dies_soon(int(pid_file.read_text()))
-
-
-def _dies_soon(pid: int, within: float = 5.0) -> bool:
-    """Gone, or a zombie, within a few seconds: SIGKILL is delivered asynchronously."""
-    deadline = time.monotonic() + within
-    while True:
-        try:
-            status = Path(f"/proc/{pid}/status").read_text()
-        except OSError:
-            return True
-        if "State:\tZ" in status:
-            return True
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
+    assert ended(int(pid_file.read_text()))

@@ -12,8 +12,8 @@ import pytest
 
 from hookcourse import cli
 from hookcourse.engine.validate import RULES, Severity, validate_files
+from tests.support.paths import ROOT as REPO
 
-REPO = Path(__file__).resolve().parents[2]
 BAD = REPO / "fixtures" / "validate" / "bad-settings.json"
 PLUGIN = REPO / "fixtures" / "validate" / "plugin" / "hooks" / "hooks.json"
 GUARD = REPO / "fixtures" / "force-push-guard"

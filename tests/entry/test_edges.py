@@ -15,8 +15,8 @@ import pytest
 
 from hookcourse import cli, grader
 from hookcourse.engine.inputs import INPUT_CAP_BYTES
+from tests.support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 GUARD = ROOT / "fixtures" / "force-push-guard"
 MATCH_CASE = ROOT / "fixtures" / "matcher-and-dispatch" / "case.json"
 HOOKCOURSE = [sys.executable, "-m", "hookcourse"]

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import regress
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.paths import ROOT
+
 HEAVY = {"typing", "re", "json", "dataclasses", "enum", "inspect", "functools", "runpy", "site"}
 PROBE = """
 import sys

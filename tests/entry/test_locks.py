@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import re
 import tomllib
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.paths import ROOT
+
 # name==version, then the environment marker if any (a universal lock may pin a package
 # twice, for different Python versions or platforms).
 PIN = re.compile(r"^([A-Za-z0-9._-]+)==([^\s;]+)\s*(?:;([^#]*))?")

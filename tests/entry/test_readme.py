@@ -5,9 +5,10 @@ from __future__ import annotations
 import doctest
 import shlex
 import subprocess
-from pathlib import Path
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+from tests.support.paths import ROOT
+
+README = ROOT / "README.md"
 
 
 def test_readme_examples() -> None:

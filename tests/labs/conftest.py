@@ -8,7 +8,6 @@ so no expected result in these tests is typed by hand.
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -16,8 +15,9 @@ from pathlib import Path
 import pytest
 
 from hookcourse.stages.registry import STAGES
+from tests.support.paths import ROOT
+from tests.support.runtimes import node_binary
 
-ROOT = Path(__file__).resolve().parents[2]
 ORACLE = ROOT / "tests" / "oracle" / "program.mjs"
 COMMANDS = {stage.slug: stage.command for stage in STAGES}
 
@@ -26,11 +26,8 @@ WriteStage = Callable[[str, dict[str, object]], Path]
 
 def oracle_expected(stage: str, case_file: Path) -> str:
     """What the JavaScript reference prints for a fixture of ``stage``."""
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("node is not on PATH; the JavaScript oracle needs it")
     run = subprocess.run(
-        [node, str(ORACLE), COMMANDS[stage], str(case_file)],
+        [node_binary(), str(ORACLE), COMMANDS[stage], str(case_file)],
         capture_output=True,
         text=True,
         check=True,

@@ -44,8 +44,8 @@ from hookcourse.stages.answers import HookResult
 from hookcourse.stages.effects import apply_pre_tool_use
 from hookcourse.stages.merge import merge_pre_tool_use
 from hookcourse.stages.stop_loop import StopHook, run_stop_loop
+from tests.support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 HOOKS = ROOT / "notebooks" / "hooks"
 TEACHER_GUARD = ROOT / "hookcourse" / "solutions" / "force_push_guard.py"
 NAIVE = '{"decision": "block", "reason": "Run the tests before stopping."}'

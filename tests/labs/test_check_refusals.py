@@ -12,7 +12,6 @@ import json
 import sys
 import threading
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,8 +23,8 @@ from hookcourse.course.authorship import handed_to
 from hookcourse.course.exercises import check_apply, check_exit_code, check_matcher, check_merge
 from hookcourse.course.hints import hints
 from hookcourse.stages import matcher as matcher_module
+from tests.support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 STAGE_MATCH = "hookcourse.stages.matcher.match_hook"
 SOLUTION_MATCH = "hookcourse.solutions.matcher_and_dispatch.match_hook"
 

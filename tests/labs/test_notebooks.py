@@ -20,8 +20,8 @@ import pytest
 
 from hookcourse import solutions
 from hookcourse.stages.registry import STAGES
+from tests.support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 FOLDER = ROOT / "notebooks"
 NOTEBOOKS = sorted(FOLDER.glob("*.ipynb"))
 # The course's order, fixed for everyone; a branch may hold only its first notebooks.

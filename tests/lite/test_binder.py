@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import os
 import tomllib
-from pathlib import Path
 
 from packaging.requirements import Requirement
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.paths import ROOT
+
 BINDER = ROOT / "binder"
 
 

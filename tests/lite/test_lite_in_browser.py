@@ -25,6 +25,7 @@ import pytest
 
 from hookcourse.course.exercises import check_matcher
 from hookcourse.course.labs.logic import matcher_readout
+from tests.support.ports import free_port
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -94,12 +95,6 @@ def built_site() -> Path:
     if not (site / "jupyter-lite.json").is_file():
         pytest.skip(f"no JupyterLite site at {site}; fix: run scripts/lite.sh")
     return site
-
-
-def free_port() -> int:
-    with socketserver.TCPServer(("127.0.0.1", 0), socketserver.BaseRequestHandler) as probe:
-        port: int = probe.server_address[1]
-        return port
 
 
 class Trap(socketserver.ThreadingTCPServer):

@@ -8,7 +8,6 @@ one is shown in Chromium by tests/lite/test_lite_in_browser.py.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,8 +17,8 @@ from hookcourse import browser
 from hookcourse.course.hook_script import run_hook_script
 from hookcourse.course.shell import and_goes_on
 from hookcourse.engine.runner import run_jobs
+from tests.support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 GUARD = ROOT / "notebooks" / "hooks" / "no_force_push.py"
 PAYLOAD = {
     "hook_event_name": "PreToolUse",

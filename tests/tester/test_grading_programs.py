@@ -15,16 +15,17 @@ import stat
 import subprocess
 import sys
 import threading
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from hookcourse.stages.registry import STAGES
+from tests.support.paths import ROOT as REPO
+from tests.support.processes import gone, running_with
+from tests.support.runtimes import node_binary
 
 PROGRAMS = Path(__file__).resolve().parent / "programs"
-REPO = Path(__file__).resolve().parents[2]
 
 
 @dataclass(frozen=True)
@@ -48,34 +49,9 @@ def hookcourse_test(*options: str | Path, cwd: Path = REPO) -> Graded:
     return Graded(done.returncode, done.stdout, done.stderr)
 
 
-def _running(command_line: str) -> list[int]:
-    """The pids whose NUL-separated command line contains ``command_line`` (from /proc)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        try:
-            if entry.name.isdigit() and command_line in (entry / "cmdline").read_text():
-                found.append(int(entry.name))
-        except OSError:
-            continue  # gone meanwhile
-    return found
-
-
-def _gone(command_line: str) -> bool:
-    """True once no process runs ``command_line`` (a SIGKILL takes a moment to land)."""
-    deadline = time.monotonic() + 5
-    while _running(command_line):
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
-    return True
-
-
 @pytest.fixture(scope="module")
 def node() -> str:
-    found = shutil.which("node")
-    if found is None:
-        pytest.skip("node is not on PATH: the JavaScript programs cannot run")
-    return found
+    return node_binary()
 
 
 def test_the_project_own_program_passes_every_stage() -> None:
@@ -140,7 +116,7 @@ def test_a_program_printing_text_is_told_to_print_only_json() -> None:
     assert "it starts with: Matching hooks for hook-match...\\ndone\\n" in graded.stdout
 
 
-def test_a_hanging_program_times_out_and_leaves_nothing_running(tmp_path: Path) -> None:
+def test_a_hanging_program_times_out_and_leaves_nothingrunning_with(tmp_path: Path) -> None:
     program = PROGRAMS / "bash-hangs" / "your_program.sh"
     results = tmp_path / "results.json"
     graded = hookcourse_test("--timeout", "0.2", "--program", program, "--json", results)
@@ -149,7 +125,7 @@ def test_a_hanging_program_times_out_and_leaves_nothing_running(tmp_path: Path) 
     assert "a read from stdin (the grader gives it none)" in graded.stdout
     statuses = {test["status"] for test in json.loads(results.read_text())["tests"]}
     assert statuses == {"error"}
-    assert _gone("sleep\x003017"), "the hanging program's child outlived its case"
+    assert gone("sleep\x003017"), "the hanging program's child outlived its case"
 
 
 def test_a_program_that_is_not_executable_is_told_to_chmod(tmp_path: Path) -> None:
@@ -286,13 +262,13 @@ def test_an_interrupt_ends_every_run_at_once(tmp_path: Path) -> None:
         stderr=subprocess.PIPE,
         text=True,
     )
-    while not _running("sleep\x003017"):  # the runs have started
+    while not running_with("sleep\x003017"):  # the runs have started
         assert grading.poll() is None
     grading.send_signal(signal.SIGINT)
     # Far inside the 120 s a run may take, with room for a loaded machine.
     _, stderr = grading.communicate(timeout=30)
     assert (grading.returncode, stderr) == (130, "hookcourse test: interrupted\n")
-    assert _gone("sleep\x003017")
+    assert gone("sleep\x003017")
 
 
 def test_a_child_left_running_neither_holds_the_verdict_nor_outlives_it(tmp_path: Path) -> None:
@@ -303,7 +279,7 @@ def test_a_child_left_running_neither_holds_the_verdict_nor_outlives_it(tmp_path
     assert graded.status == 1, graded.stdout
     # Judged on what it printed, not timed out.
     assert "      Expected 3 items, got 0 at $.effects\n" in graded.stdout, graded.stdout
-    assert _gone("sleep\x003019")
+    assert gone("sleep\x003019")
 
 
 STOPS_ONE_BLOCK_EARLY = """#!/bin/sh

@@ -15,7 +15,6 @@ import os
 import shlex
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -27,7 +26,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.paths import ROOT
+from tests.support.ports import free_port
 
 PIP_RECORDER = """#!/bin/sh
 if [ "$1" = "-m" ] && [ "$2" = "pip" ]; then
@@ -58,13 +58,6 @@ class Course:
     def git(self, *arguments: str) -> str:
         """git's stdout for a command run in the checkout."""
         return git(self.checkout, *arguments)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 def fetch(url: str) -> tuple[int, str]:

@@ -19,8 +19,7 @@ from hookcourse.course.check_report import MIME_TYPE
 from hookcourse.course.progress import MARKER
 from hookcourse.errors import InputError
 from hookcourse.stages.registry import EXERCISES, exercise_named
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.paths import ROOT
 
 
 @pytest.fixture(scope="module")

@@ -11,8 +11,7 @@ import pytest
 from hookcourse import solutions
 from hookcourse.course import progress, tester
 from hookcourse.course.exercises import check, check_apply, check_exit_code, check_matcher
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.paths import ROOT
 
 
 @pytest.fixture

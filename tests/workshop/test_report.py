@@ -12,8 +12,7 @@ from pathlib import Path
 import pytest
 
 from hookcourse.course import progress, report
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.paths import ROOT
 
 
 def entry(stage: str, task: str, passed: int, total: int, failing: list[str], time: str) -> str:

@@ -13,8 +13,7 @@ import pytest
 
 from hookcourse.course import workshop
 from hookcourse.errors import InputError
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.paths import ROOT
 
 
 def outputs(notebook: Path) -> int:
