@@ -45,7 +45,7 @@ def test_the_right_choice_shows_every_options_reason() -> None:
     assert text.splitlines()[0] == "B is right."
     for letter, (option, why) in zip("ABC", OPTIONS, strict=True):
         assert f"{letter}. {option}: {why}" in text
-    assert "color:#067647" in check.readout.value
+    assert "color:#1a7f37" in check.readout.value  # the one palette's green
     assert "<code>Edit|Write</code> is a list of exact names" in check.readout.value
 
 

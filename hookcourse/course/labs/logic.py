@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Final
 
+from hookcourse.course.check_report import FAILING, PALETTE
 from hookcourse.engine.catalogue import event_spec, recipient_text
 from hookcourse.engine.reading import HookReading, HookRun, read_hook_result
 from hookcourse.js import json as jsjson
@@ -42,7 +43,7 @@ class Readout:
         """The same content as an HTML fragment for an ``HTML`` widget."""
         # Red marks a box the lab cannot read; a result keeps the page's colour, since green
         # on "blocked" or "does not fire" would read as "good".
-        colour = "inherit" if self.ok else "#b42318"
+        colour = "inherit" if self.ok else PALETTE[FAILING]
         cells = "".join(
             # nowrap: a two-word label such as "Python re" must stay on one line.
             f"<tr><th style='text-align:left;padding-right:1em;vertical-align:top;"

@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from hookcourse.course.check_report import FAILING, PALETTE, PASSED
+
 LETTERS: Final = "ABCD"
 _CODE: Final = re.compile(r"`([^`]+)`")
 
@@ -55,7 +57,7 @@ class Feedback:
 
     def html(self) -> str:
         """The same as an HTML fragment (green for right, red for wrong, plain before)."""
-        colour = {None: "inherit", True: "#067647", False: "#b42318"}[self.right]
+        colour = {None: "inherit", True: PALETTE[PASSED], False: PALETTE[FAILING]}[self.right]
         items = "".join(
             f"<li><b>{option.html()}</b>: {rich(option.why)}</li>" for option in self.reasons
         )
