@@ -390,3 +390,13 @@ def test_in_the_browser_a_guard_function_is_checked_by_calling_it(
     crashed = check_guard(crashes)
     assert crashed.missed > 0 and crashed.false_alarms == 0
     assert "boom" in crashed.text()
+
+
+def test_the_teachers_guard_function_holds_as_a_hook_script() -> None:
+    """The registry's solution, a module function with `from __future__` at its top, runs
+    as the learner's cell would: written out as a hook script."""
+    from hookcourse.solutions import is_force_push
+
+    report = check_guard(is_force_push, seed=1)
+    assert report.passed, report.text()
+    assert report.report().to_json()["subject"] == "is_force_push"

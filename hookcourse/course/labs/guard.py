@@ -283,7 +283,12 @@ def guard_script(fn: Callable[[str], object]) -> str | None:
             cell = inspect.getsource(fn)
         except (OSError, TypeError):
             return None
-    return _SCRIPT_HEAD + cell + _SCRIPT_TAIL.format(name=fn.__name__)
+    # A function from a module (the teacher's) may bring `from __future__` imports, which
+    # Python accepts only at the top of the script.
+    lines = cell.splitlines(keepends=True)
+    future = [line for line in lines if line.startswith("from __future__ import")]
+    rest = "".join(line for line in lines if line not in future)
+    return "".join(future) + _SCRIPT_HEAD + rest + _SCRIPT_TAIL.format(name=fn.__name__)
 
 
 def _starter(fn: Callable[[str], object]) -> bool:
