@@ -113,7 +113,8 @@ def run(
         )
     except (OSError, ValueError) as error:
         reason = getattr(error, "strerror", None) or str(error)
-        raise CannotStart(f"cannot start {argv[0]}: {reason}", getattr(error, "errno", None))
+        errno = getattr(error, "errno", None)
+        raise CannotStart(f"cannot start {argv[0]}: {reason}", errno) from None
     else:
         REGISTRY.add(process.pid, trace)
         if abandon is not None:
@@ -180,7 +181,8 @@ def _supervise(
                 return kept, totals, True
             if lingering_until is not None and now >= lingering_until:
                 break
-            for key, _ in selector.select(min(deadline, lingering_until or deadline, now + POLL_S) - now):
+            wake = min(deadline, lingering_until or deadline, now + POLL_S)
+            for key, _ in selector.select(wake - now):
                 if key.data == -1:
                     try:
                         pending = pending[os.write(key.fd, pending) :]
