@@ -67,6 +67,23 @@ class Finished:
     """Every byte it wrote on stdout, kept or not."""
     seconds: float = 0.0
 
+    def text(self) -> TextRun:
+        """The run as text (UTF-8, undecodable bytes replaced), for notebooks and shells."""
+        return TextRun(
+            self.exit_code,
+            self.stdout.decode("utf-8", "replace"),
+            self.stderr.decode("utf-8", "replace"),
+        )
+
+
+@dataclass(frozen=True)
+class TextRun:
+    """A ``Finished`` run's exit code and output as text, named as ``subprocess`` names them."""
+
+    returncode: int | None
+    stdout: str
+    stderr: str
+
 
 class Abandon:
     """Lets another thread give up on a run: ``set()`` kills its group at once."""
