@@ -176,9 +176,14 @@ def _one_line(text: str, width: int) -> str:
 
 
 def _stderr_head(text: str) -> tuple[str, ...]:
-    """The first STDERR_LINES lines of stderr, and its last one when that was cut off
-    (Python names the exception last)."""
-    lines = [escaped(line) for line in text.rstrip("\n").split("\n")] if text.strip() else []
+    """The first STDERR_LINES lines of stderr that say something, and its last one when that
+    was cut off (Python names the exception last); blank lines and node's version trailer
+    are left out."""
+    lines = [
+        escaped(line)
+        for line in text.split("\n")
+        if line.strip() and not line.startswith("Node.js v")
+    ]
     if len(lines) <= STDERR_LINES:
         return tuple(lines)
     return (*lines[: STDERR_LINES - 1], f"… ({len(lines) - STDERR_LINES} more lines)", lines[-1])
