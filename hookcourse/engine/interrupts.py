@@ -44,7 +44,10 @@ class _Registry:
         self.temporary: set[str] = set()
         self.announce = ("hookcourse", "hook process group", "hook process groups")
         """Who speaks in the line an interrupt prints, and what it calls one group."""
-        self._lock = threading.Lock()
+        self.closing = False
+        """Set once an interrupt is being handled: from then on no process starts."""
+        # Reentrant: the handler runs in the main thread, which may be inside begin_start.
+        self._lock = threading.RLock()
 
     def add(self, group: int, trace: str = "") -> None:
         self.groups[group] = trace
@@ -64,10 +67,12 @@ class _Registry:
         return killed
 
     def interrupted(self, signum: int, _frame: object = None) -> None:
-        # Pending first, then the count: a start that ends meanwhile sees the pending signal.
-        self.pending = signum
-        if not self.starting:
-            self.stop(signum)
+        with self._lock:
+            self.pending = signum
+            if self.starting:  # after_start stops, once that group is registered
+                return
+            self.closing = True
+        self.stop(signum)
 
     def stop(self, signum: int) -> None:
         # One hook run is one group, however many processes it holds; its trace names it,
@@ -82,15 +87,24 @@ class _Registry:
         os._exit(128 + signum)
 
     def begin_start(self) -> None:
-        """A process is about to start (any thread): an interrupt waits for ``after_start``."""
+        """A process is about to start (any thread): an interrupt waits for ``after_start``.
+
+        Once an interrupt is being handled nothing starts: the thread waits for the exit.
+        """
         with self._lock:
-            self.starting += 1
+            closing = self.closing
+            if not closing:
+                self.starting += 1
+        if closing:
+            threading.Event().wait()  # the program is exiting; this start never happens
 
     def after_start(self) -> None:
         with self._lock:
             self.starting -= 1
-            idle = not self.starting
-        if idle and self.pending is not None:
+            stop = not self.starting and self.pending is not None and not self.closing
+            if stop:
+                self.closing = True
+        if stop and self.pending is not None:
             self.stop(self.pending)
 
 
