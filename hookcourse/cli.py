@@ -189,8 +189,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run(arguments: list[str]) -> int:
     if arguments[:1] == ["test"]:
+        from hookcourse.course.tester import install_signals
         from hookcourse.course.tester import main as test_main
 
+        install_signals()
         return test_main(arguments[1:])
     parser = _parser()
     args, unknown = parser.parse_known_args(arguments)

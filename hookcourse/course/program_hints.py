@@ -18,9 +18,6 @@ from importlib import resources
 from pathlib import Path
 from typing import Final
 
-from hookcourse.course.cases import Arguments
-from hookcourse.course.hints import family
-
 _NODE_FRAME: Final = re.compile(r"^\s*at (?:.*? \()?(?P<path>[^\s()][^()]*?):(?P<line>\d+):\d+\)?$")
 _NODE_HEADER: Final = re.compile(r"^(?P<path>(?:file://)?/[^:]+):(?P<line>\d+)$")
 _PYTHON_FRAME: Final = re.compile(r'^\s*File "(?P<path>[^"]+)", line (?P<line>\d+)')
@@ -40,13 +37,12 @@ def js_name(function: str) -> str:
     return str(names.get(function, function))
 
 
-def family_hint(function: str, arguments: Arguments) -> tuple[str, str | None]:
-    """The case's family, and its hint in JavaScript terms (None when there is none)."""
-    case_family = family(function, arguments)
+def family_hint(function: str, case_family: str) -> str | None:
+    """The hint for one family of an exercise, in JavaScript terms (None when there is none)."""
     families = _data()["families"].get(function, {})
     assert isinstance(families, dict)
     found = families.get(case_family)
-    return case_family, None if found is None else str(found)
+    return None if found is None else str(found)
 
 
 def crash_hint(stderr: str) -> str | None:

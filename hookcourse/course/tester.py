@@ -38,6 +38,7 @@ from hookcourse.course.cases import (
     stage_files,
 )
 from hookcourse.course.cases import visible as escaped
+from hookcourse.course.generators import SEED_ENV, SEED_RANGE, choose_seed, drawn_case_file
 from hookcourse.engine import processes
 from hookcourse.engine.interrupts import install_interrupt_handlers, remove_on_interrupt
 from hookcourse.js import json as jsjson
@@ -57,6 +58,7 @@ DRAIN_SECONDS: Final = 0.2  # after it exits, how long its output may still arri
 STAGE_LINES: Final = 80  # at most this many lines for one stage, however many cases fail
 PASSING_LISTED: Final = 20  # passing cases named one a line; the rest counted
 RESULTS_OUTPUT_CHARACTERS: Final = 500  # Exercism v3's limit on a test's output
+GENERATED: Final = "generated"  # the name of a stage's drawn case file: generated/seed-N
 FAILED: Final = ".hookcourse/failed"  # beside the program: every failing case, until next run
 INTERRUPT_ANNOUNCE: Final = ("hookcourse test", "run of your program", "runs of your program")
 
@@ -202,10 +204,11 @@ def _hint_lines(stage: Stage, file: CaseFile, path: tuple[str | int, ...]) -> tu
     case = cases[path[1]]
     lines = [f"the case: $.{exercise.case_key}[{path[1]}] = {clip(shown(case), 300)}"]
     try:
-        arguments = exercise.decode(case)
+        decoded = exercise.read(case)
     except CaseError:
         return tuple(lines)
-    case_family, hint = program_hints.family_hint(exercise.function, arguments)
+    case_family = exercise.family(decoded)
+    hint = program_hints.family_hint(exercise.function, case_family)
     if hint is not None:
         lines.append(f"hint ({program_hints.js_name(exercise.function)}, {case_family}): {hint}")
     return tuple(lines)
@@ -330,6 +333,15 @@ def case_stem(file: CaseFile) -> str:
     return "case" if file.name == SEED else file.name.rpartition("/")[2]
 
 
+def drawn_file(stage: Stage, seed: int) -> CaseFile | None:
+    """The stage's generated cases for ``seed``, after its fixtures, as one more case file."""
+    case, expected = drawn_case_file(stage, seed)
+    if not any(case.values()):
+        return None
+    text = jsjson.stringify(case)
+    return CaseFile(f"{GENERATED}/seed-{seed}", text, jsjson.parse(text), expected)
+
+
 def fixture_path(stage: Stage, file: CaseFile, fixtures: Path = FIXTURES) -> Path:
     """Where a case file lives among the installed fixtures."""
     folder = fixtures / stage.slug
@@ -365,8 +377,10 @@ def grade(
     timeout: float,
     fixtures: Path = FIXTURES,
     on_stage: Callable[[Stage, list[Verdict], list[str]], None] | None = None,
+    seed: int | None = None,
 ) -> Report:
-    """Run the program on every case of each stage in turn, stopping after a failing stage.
+    """Run the program on every case of each stage in turn, stopping after a failing stage:
+    the visible fixtures first, then (with a ``seed``) the cases drawn from it.
 
     Each case file is written to a scratch folder (removed at the end, or by an
     interrupt); the program's own TMPDIR is inside it, so what it leaves there goes too.
@@ -384,6 +398,8 @@ def grade(
         with ThreadPoolExecutor(workers) as pool:
             for stage in stages:
                 files, problems = stage_files(stage, fixtures)
+                drawn = None if seed is None else drawn_file(stage, seed)
+                files = files if drawn is None else [*files, drawn]
                 paths = []
                 for file in files:
                     path = Path(scratch, stage.slug, case_stem(file), SEED)
@@ -397,7 +413,9 @@ def grade(
                 verdicts = [
                     replace(
                         judge(stage, file, run, timeout, str(path), program),
-                        command=program.command(stage, fixture_path(stage, file, fixtures)),
+                        command=program.command(stage, fixture_path(stage, file, fixtures))
+                        if file is not drawn
+                        else "",
                     )
                     for file, path, run in zip(files, paths, runs, strict=True)
                 ]
@@ -627,6 +645,14 @@ def parser() -> argparse.ArgumentParser:
         "--json", metavar="FILE", help="also write the results as Exercism's results.json v3"
     )
     command.add_argument(
+        "--seed",
+        type=int,
+        metavar="N",
+        help="after the visible fixtures, grade the cases drawn from seed N (default: "
+        f"${SEED_ENV}, else a fresh seed, shown as generated/seed-N; the same N draws "
+        "the same cases again)",
+    )
+    command.add_argument(
         "--timeout",
         type=float,
         default=DEFAULT_TIMEOUT,
@@ -671,7 +697,7 @@ def _grade_once(
         print("\n".join(lines), flush=True)
         progress.record_test(stage.slug, [(v.file.name, v.passed) for v in verdicts])
 
-    report = grade(program, stages, options.timeout, on_stage=show)
+    report = grade(program, stages, options.timeout, on_stage=show, seed=options.seed)
     if report.kept is not None and not report.passed:
         print(f"hookcourse test: the failing cases were not kept: {report.kept}")
     line = summary(report, stages)
@@ -720,12 +746,16 @@ def _watch(
         stop.set()
 
 
+def install_signals() -> None:
+    """SIGINT, SIGTERM and SIGHUP end every run of the program and remove every scratch
+    file, also when the shell that started us ignores SIGINT (a background job, CI)."""
+    install_interrupt_handlers(INTERRUPT_ANNOUNCE)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """``hookcourse test [--stage SLUG ...] [--program PATH] [--watch] [--json FILE]
-    [--timeout SECONDS]``; returns the exit status."""
-    # SIGINT, SIGTERM and SIGHUP end every run of the program and remove every scratch
-    # file, also when the shell that started us ignores SIGINT (a background job, CI).
-    install_interrupt_handlers(INTERRUPT_ANNOUNCE)
+    [--seed N] [--timeout SECONDS]``; returns the exit status (the command line installs
+    ``install_signals`` first)."""
     options = parser().parse_args(argv)
     stages = stage_order(options.stage)
     if isinstance(stages, str):
@@ -742,6 +772,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if json_problem is not None:
         print(f"hookcourse test: --json {options.json}: {json_problem}", file=sys.stderr)
         return EXIT_USAGE
+    if options.seed is not None and options.seed not in SEED_RANGE:
+        print(
+            f"hookcourse test: --seed must be from {SEED_RANGE.start} to {SEED_RANGE.stop - 1}; "
+            "fix: pass the seed a report showed (generated/seed-N)",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    options.seed = choose_seed(options.seed)
     program = Program.from_option(options.program)
     style = Style(sys.stdout.isatty() and not os.environ.get("NO_COLOR"))
     if options.watch:
