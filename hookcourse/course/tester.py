@@ -11,6 +11,7 @@ Exit status: 0 every stage passes, 1 anything fails, 2 a usage error.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import os
 import shlex
@@ -359,15 +360,15 @@ def _keep(program: Program, verdict: Verdict) -> Verdict:
 
 
 def _clean_failed(program: Program) -> str | None:
-    """Remove the last run's failing cases; why they cannot be kept, or None."""
+    """Remove the last run's failing cases; why they cannot be, or None."""
     folder = program.folder / FAILED
     try:
         if folder.is_dir() and not folder.is_symlink():
             shutil.rmtree(folder)
-        folder.mkdir(parents=True, exist_ok=True)
-        folder.rmdir()  # made again only when a case fails
+        with contextlib.suppress(OSError):  # .hookcourse/ may hold more than ours
+            folder.parent.rmdir()
     except OSError as error:
-        return f"{os.path.relpath(folder)} cannot be written ({error.strerror or error})"
+        return f"{os.path.relpath(folder)} cannot be cleaned ({error.strerror or error})"
     return None
 
 
