@@ -91,9 +91,17 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     workeroutput = getattr(config, "workeroutput", None)
     if workeroutput is not None:  # an xdist worker: its exit status does not reach the run
         workeroutput["leftover_processes"] = message
-    for pid in left:
-        with contextlib.suppress(OSError):
-            os.kill(pid, signal.SIGKILL)
+    for _ in range(20):  # what they started comes back to pytest as each one dies: again
+        for pid in left:
+            with contextlib.suppress(OSError):
+                group = os.getpgid(pid)
+                if group != os.getpgrp():  # its own group, not pytest's
+                    os.killpg(group, signal.SIGKILL)
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        time.sleep(0.1)
+        if not (left := leftover_processes()):
+            break
     session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
