@@ -1,11 +1,21 @@
 """Suite-wide rules. Under CI (``CI=true``) a skipped test fails the run: a green CI
-must mean every test ran, so whatever a test needs is installed by ``.ci/run``."""
+must mean every test ran, so whatever a test needs is installed by ``.ci/run``. And
+no test leaves a process behind: pytest adopts every orphan of the processes it
+started (a child subreaper), and a run with any of them still alive at its end fails."""
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import os
+import signal
+import sys
+import time
 
 import pytest
+
+_PR_SET_CHILD_SUBREAPER = 36
+LEFTOVER_GRACE_S = 5.0  # a process killed at a test's end may take a moment to go
 
 
 def _under_ci() -> bool:
@@ -22,14 +32,93 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         )
 
 
+def leftover_processes() -> dict[int, str]:
+    """This process's live children (orphans it adopted included), by pid, with their
+    command lines; zombies are reaped, not counted. Linux only (``/proc``)."""
+    found: dict[int, str] = {}
+    me = str(os.getpid())
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as handle:
+                fields = handle.read().rsplit(b")", 1)[1].split()
+            if fields[1].decode() != me:
+                continue
+            if fields[0] == b"Z":
+                with contextlib.suppress(ChildProcessError):
+                    os.waitpid(int(entry), os.WNOHANG)
+                continue
+            with open(f"/proc/{entry}/cmdline", "rb") as handle:
+                found[int(entry)] = handle.read().replace(b"\0", b" ").decode(errors="replace")
+        except (OSError, IndexError):
+            continue  # gone meanwhile
+    return found
+
+
+def _checks_leftovers(config: pytest.Config) -> bool:
+    # The xdist controller's children are its workers; each worker checks its own.
+    worker = hasattr(config, "workerinput")
+    controller = not worker and getattr(config.option, "dist", "no") != "no"
+    return sys.platform == "linux" and not controller
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     reporter = session.config.pluginmanager.get_plugin("terminalreporter")
     skipped = reporter.stats.get("skipped", []) if reporter is not None else []
     if _under_ci() and skipped and exitstatus == 0:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+    config = session.config
+    if not _checks_leftovers(config):
+        reported = getattr(config, "_leftovers_reported", [])
+        if reported:  # the workers' finding, collected as each went down
+            if reporter is not None:
+                for message in reported:
+                    reporter.write_line(message, red=True)
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+        return
+    deadline = time.monotonic() + LEFTOVER_GRACE_S
+    while (left := leftover_processes()) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    if not left:
+        return
+    lines = [f"  {pid}: {command[:200]}" for pid, command in sorted(left.items())]
+    message = "processes the tests started are still running (killed now):\n" + "\n".join(lines)
+    if reporter is not None:
+        reporter.write_line(message, red=True)
+    else:
+        print(message, file=sys.stderr)
+    workeroutput = getattr(config, "workeroutput", None)
+    if workeroutput is not None:  # an xdist worker: its exit status does not reach the run
+        workeroutput["leftover_processes"] = message
+    for _ in range(20):  # what they started comes back to pytest as each one dies: again
+        for pid in left:
+            with contextlib.suppress(OSError):
+                group = os.getpgid(pid)
+                if group != os.getpgrp():  # its own group, not pytest's
+                    os.killpg(group, signal.SIGKILL)
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        time.sleep(0.1)
+        if not (left := leftover_processes()):
+            break
+    session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: object, error: object) -> None:
+    """xdist's controller: keep what a worker found left behind, to fail the run."""
+    message = getattr(node, "workeroutput", {}).get("leftover_processes")
+    config = getattr(node, "config", None)
+    if message and config is not None:
+        config._leftovers_reported = [*getattr(config, "_leftovers_reported", []), message]
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    if _checks_leftovers(config):
+        # Orphans of the processes the tests start come back to pytest, so none escapes.
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     # No test records progress into a learner's working copy (my-notebooks/) by accident;
     # tests of recording itself lift this.
     os.environ["HOOKCOURSE_PROGRESS"] = "off"

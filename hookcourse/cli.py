@@ -136,6 +136,15 @@ def _parser() -> argparse.ArgumentParser:
     # Listed for --help only: main() hands `test` to hookcourse.course.tester, which has its
     # own options and exit statuses (2 for a usage error).
     commands.add_parser("test", help="grade a program (./your_program.sh) on the course's stages")
+    init = commands.add_parser(
+        "init",
+        help="write the stage skeleton in TypeScript, JavaScript or Python",
+        description="Write src/hooks.ts (or hooks.mjs, hooks.py) with every graded stage's "
+        "function failing with 'not implemented', the program that maps them over a case "
+        "file for every grader command, and your_program.sh. Never overwrites a file.",
+    )
+    init.add_argument("--lang", required=True, choices=("ts", "js", "py"), help="the language")
+    init.add_argument("folder", metavar="DIR", help="the folder to write (made if missing)")
     reset = commands.add_parser(
         "reset",
         help="restore notebooks in your working copy from the course (keeps a backup)",
@@ -180,8 +189,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run(arguments: list[str]) -> int:
     if arguments[:1] == ["test"]:
+        from hookcourse.course.tester import install_signals
         from hookcourse.course.tester import main as test_main
 
+        install_signals()
         return test_main(arguments[1:])
     parser = _parser()
     args, unknown = parser.parse_known_args(arguments)
@@ -203,6 +214,10 @@ def _run(arguments: list[str]) -> int:
             from hookcourse.course.workshop import run_command
 
             return run_command(args)
+        if args.command == "init":
+            from hookcourse.course.starter import run_init
+
+            return run_init(args.lang, Path(args.folder))
         if args.command == "validate":
             from hookcourse.engine.validate import run_validate
 

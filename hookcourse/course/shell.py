@@ -6,9 +6,12 @@ so it says what the desktop install would show instead of failing with a traceba
 
 from __future__ import annotations
 
-import subprocess
+from typing import Final
 
 from hookcourse.browser import require_desktop
+from hookcourse.engine.processes import run
+
+TIMEOUT_S: Final = 10.0
 
 GOES_ON = "goes-on"
 
@@ -22,10 +25,7 @@ def and_goes_on(code: int) -> bool:
         f"whether its && goes on after a command that exits {code} (a shell goes on only "
         "after exit 0, so 1 and 2 both stop it)",
     )
-    run = subprocess.run(
-        ["sh", "-c", f"(exit {code}) && echo {GOES_ON}"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    return run.stdout.strip() == GOES_ON
+    done = run(["sh", "-c", f"(exit {code}) && echo {GOES_ON}"], timeout_s=TIMEOUT_S)
+    if done.timed_out:
+        raise TimeoutError(f"sh did not answer within {TIMEOUT_S:g} s")
+    return done.text().stdout.strip() == GOES_ON

@@ -12,25 +12,36 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import os
-import selectors
+import shlex
+import shutil
 import signal
 import stat
-import subprocess
 import sys
 import tempfile
 import threading
-import time
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Final, NoReturn
+from typing import Final, NoReturn, TypeAlias
 
-from hookcourse.course import hints as hint_data
-from hookcourse.course import progress
-from hookcourse.course.cases import FIXTURES, CaseFile, clip, first_difference, shown, stage_files
+from hookcourse.course import program_hints, progress
+from hookcourse.course.cases import (
+    FIXTURES,
+    SEED,
+    CaseFile,
+    clip,
+    first_difference,
+    shown,
+    stage_files,
+)
 from hookcourse.course.cases import visible as escaped
+from hookcourse.course.generators import SEED_ENV, SEED_RANGE, choose_seed, drawn_case_file
+from hookcourse.engine import processes
+from hookcourse.engine.interrupts import install_interrupt_handlers, remove_on_interrupt
 from hookcourse.js import json as jsjson
 from hookcourse.stages.decoding import CaseError, member
 from hookcourse.stages.registry import STAGES, Stage, stage_named
@@ -38,143 +49,49 @@ from hookcourse.stages.registry import STAGES, Stage, stage_named
 EXIT_PASSED: Final = 0
 EXIT_FAILED: Final = 1
 EXIT_USAGE: Final = 2
-EXIT_INTERRUPTED: Final = 130
 DEFAULT_PROGRAM: Final = "./your_program.sh"
 DEFAULT_TIMEOUT: Final = 10.0
 OUTPUT_CAP: Final = 1 << 20  # bytes of stdout or stderr kept per run; the rest is counted only
 ECHO_CHARACTERS: Final = 400  # of the program's output shown under a failing case
 ECHO_LINES: Final = 8
-STDERR_LINES: Final = 12
-POLL_SECONDS: Final = 0.05  # how often a silent run is checked for having exited
+STDERR_LINES: Final = 6  # first lines of a crash's stderr shown (and its last one)
 DRAIN_SECONDS: Final = 0.2  # after it exits, how long its output may still arrive
+STAGE_LINES: Final = 80  # at most this many lines for one stage, however many cases fail
+PASSING_LISTED: Final = 20  # passing cases named one a line; the rest counted
+RESULTS_OUTPUT_CHARACTERS: Final = 500  # Exercism v3's limit on a test's output
+GENERATED: Final = "generated"  # the name of a stage's drawn case file: generated/seed-N
+FAILED: Final = ".hookcourse/failed"  # beside the program: every failing case, until next run
+INTERRUPT_ANNOUNCE: Final = ("hookcourse test", "run of your program", "runs of your program")
 
 
 # -- running one program -----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Run:
-    """What one run of the program did. ``status`` is None when it timed out or never started."""
-
-    status: int | None
-    stdout: bytes = b""
-    stderr: bytes = b""
-    stdout_bytes: int = 0  # everything it printed, kept or not
-    timed_out: bool = False
-    start_error: OSError | None = None
-    seconds: float = 0.0
-
-
-class _Children:
-    """The running programs' process groups, so an interrupt can end every one."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._groups: set[int] = set()
-        self._closed = False  # after end_all, a run that starts late is ended at once
-
-    def add(self, pid: int) -> None:
-        with self._lock:
-            if not self._closed:
-                self._groups.add(pid)
-                return
-        _kill_group(pid)
-
-    def end(self, pid: int) -> None:
-        """Kill the whole process group (the program and anything it started)."""
-        with self._lock:
-            self._groups.discard(pid)
-        _kill_group(pid)
-
-    def end_all(self) -> None:
-        """Kill every running program, and any that starts from now on."""
-        with self._lock:
-            groups, self._groups, self._closed = set(self._groups), set(), True
-        for pid in groups:
-            _kill_group(pid)
-
-
-def _kill_group(pid: int) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):  # already gone
-        os.killpg(pid, signal.SIGKILL)
-
-
-CHILDREN: Final = _Children()
-
-
-@contextlib.contextmanager
-def _ending_runs_on_interrupt(pool: ThreadPoolExecutor) -> Iterator[None]:
-    """On Ctrl-C, drop the runs not started and end the running ones, before the pool waits."""
+def run_program(argv: Sequence[str], cwd: Path, timeout: float, env: dict[str, str]) -> Run:
+    """Run ``argv`` with no stdin through the one process runner; ``Run`` names a program
+    that could not be started instead of raising."""
     try:
-        yield
-    except KeyboardInterrupt:
-        pool.shutdown(wait=False, cancel_futures=True)
-        CHILDREN.end_all()
-        raise
-
-
-def run_program(argv: Sequence[str], cwd: Path, timeout: float) -> Run:
-    """Run ``argv`` with no stdin; keep the first OUTPUT_CAP bytes of each stream; kill at
-    ``timeout`` seconds, with every process it started."""
-    started = time.monotonic()
-    try:
-        process = subprocess.Popen(
-            list(argv),
+        return processes.run(
+            argv,
+            env=env,
             cwd=cwd,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            start_new_session=True,  # its own process group: a timeout kills its children too
+            timeout_s=timeout,
+            cap=OUTPUT_CAP,
+            linger_s=DRAIN_SECONDS,  # a child it left running may hold the pipes open
         )
-    except OSError as error:
-        return Run(None, start_error=error)
-    CHILDREN.add(process.pid)
-    kept = {"stdout": bytearray(), "stderr": bytearray()}
-    total = {"stdout": 0, "stderr": 0}
-    deadline = started + timeout
-    drained: float | None = None  # once it has exited: when to stop waiting for its pipes
-    timed_out = False
-    try:
-        with selectors.DefaultSelector() as selector:
-            assert process.stdout is not None and process.stderr is not None
-            selector.register(process.stdout, selectors.EVENT_READ, "stdout")
-            selector.register(process.stderr, selectors.EVENT_READ, "stderr")
-            while selector.get_map():
-                now = time.monotonic()
-                if drained is None and process.poll() is not None:
-                    # A child it left running may hold the pipes open: take what is there.
-                    drained = now + DRAIN_SECONDS
-                if now >= (drained or deadline):
-                    timed_out = drained is None
-                    break
-                wake = min(drained or deadline, now + POLL_SECONDS)
-                for key, _ in selector.select(wake - now):
-                    chunk = os.read(key.fd, 65536)
-                    if not chunk:
-                        selector.unregister(key.fileobj)
-                        continue
-                    total[key.data] += len(chunk)
-                    room = OUTPUT_CAP - len(kept[key.data])
-                    kept[key.data] += chunk[: max(room, 0)]
-        if not timed_out:
-            try:
-                process.wait(max(deadline - time.monotonic(), 0))
-            except subprocess.TimeoutExpired:
-                timed_out = True
-    finally:
-        CHILDREN.end(process.pid)  # nothing it started outlives its case
-        process.wait()
-        process.stdout.close()  # type: ignore[union-attr]
-        process.stderr.close()  # type: ignore[union-attr]
-    return Run(
-        None if timed_out else process.returncode,
-        bytes(kept["stdout"]),
-        bytes(kept["stderr"]),
-        total["stdout"],
-        timed_out,
-        None,
-        time.monotonic() - started,
-    )
+    except processes.CannotStart as error:
+        return NotStarted(str(error), error.errno)
+
+
+@dataclass(frozen=True)
+class NotStarted:
+    """A program the OS refused to start, with its reason."""
+
+    reason: str
+    errno: int | None
+
+
+Run: TypeAlias = "processes.Finished | NotStarted"
 
 
 # -- judging one case --------------------------------------------------------------------------
@@ -192,6 +109,11 @@ class Program:
         written = text if "/" in text else f"./{text}"
         return cls(written, Path(written).absolute())
 
+    @property
+    def folder(self) -> Path:
+        """Where it runs, and where its failing cases are kept."""
+        return self.path.parent
+
     def problem(self) -> tuple[str, str] | None:
         """Why it cannot run at all, with the fix; None when it can be started."""
         if not self.path.exists():
@@ -206,6 +128,14 @@ class Program:
             return (f"{self.shown} is not executable", f"chmod +x {self.shown}")
         return None
 
+    def command(self, stage: Stage, case_path: Path) -> str:
+        """The exact command line that runs it on ``case_path``, from the learner's folder."""
+        case = os.path.relpath(case_path, self.folder)
+        if self.folder == Path.cwd():
+            return f"./{self.path.name} {stage.command} {shlex.quote(case)}"
+        folder = shlex.quote(os.path.relpath(self.folder))
+        return f"cd {folder} && ./{self.path.name} {stage.command} {shlex.quote(case)}"
+
 
 @dataclass(frozen=True)
 class Verdict:
@@ -213,7 +143,7 @@ class Verdict:
 
     stage: Stage
     file: CaseFile
-    command: str  # the command line as shown, "$ ./your_program.sh hook-match /tmp/…"
+    command: str  # the command that re-runs it, "./your_program.sh hook-match …"
     passed: bool
     problem: str = ""
     fix: str = ""
@@ -221,10 +151,18 @@ class Verdict:
     details: tuple[str, ...] = ()
     error: bool = False  # the program failed to answer (Exercism's "error"), not a wrong answer
     seconds: float = 0.0
+    stderr: tuple[str, ...] = ()  # its first stderr lines, the case file's path as FILE
+    site: str = ""  # the first line of the author's own code a crash went through
+    family: str = ""  # the hint family of a wrong answer, "matchHook: name-list"
 
     @property
     def name(self) -> str:
         return f"{self.stage.slug}: {self.file.name}"
+
+    @property
+    def crash(self) -> tuple[str, ...] | None:
+        """What makes two failures the same crash: its problem and first stderr lines."""
+        return (self.problem, *self.stderr) if self.error else None
 
 
 def _echo(data: bytes, total: int) -> tuple[str, ...]:
@@ -240,16 +178,22 @@ def _one_line(text: str, width: int) -> str:
     return clip(escaped(text).replace("\n", "\\n"), width)
 
 
-def _stderr_lines(data: bytes) -> tuple[str, ...]:
-    lines = data.decode("utf-8", "replace").rstrip("\n").split("\n")
-    if not data.strip():
-        return ()
-    cut = ["  …"] if len(lines) > STDERR_LINES else []
-    return ("its stderr:", *cut, *(f"  {escaped(line)}" for line in lines[-STDERR_LINES:]))
+def _stderr_head(text: str) -> tuple[str, ...]:
+    """The first STDERR_LINES lines of stderr that say something, and its last one when that
+    was cut off (Python names the exception last); blank lines and node's version trailer
+    are left out."""
+    lines = [
+        escaped(line)
+        for line in text.split("\n")
+        if line.strip() and not line.startswith("Node.js v")
+    ]
+    if len(lines) <= STDERR_LINES:
+        return tuple(lines)
+    return (*lines[: STDERR_LINES - 1], f"… ({len(lines) - STDERR_LINES} more lines)", lines[-1])
 
 
 def _hint_lines(stage: Stage, file: CaseFile, path: tuple[str | int, ...]) -> tuple[str, ...]:
-    """The input case behind a differing answer, and the hint for its family."""
+    """The input case behind a differing answer, and its family's hint in JavaScript terms."""
     if len(path) < 2 or not isinstance(path[1], int):
         return ()
     exercise = next((e for e in stage.exercises if e.output_key == path[0]), None)
@@ -264,51 +208,63 @@ def _hint_lines(stage: Stage, file: CaseFile, path: tuple[str | int, ...]) -> tu
         decoded = exercise.read(case)
     except CaseError:
         return tuple(lines)
-    family = exercise.family(decoded)
-    hint = hint_data.hint(exercise.function, family)
+    case_family = exercise.family(decoded)
+    hint = program_hints.family_hint(exercise.function, case_family)
     if hint is not None:
-        lines.append(f"hint ({family}): {hint}")
+        lines.append(f"hint ({program_hints.js_name(exercise.function)}, {case_family}): {hint}")
     return tuple(lines)
 
 
-def judge(stage: Stage, file: CaseFile, command: str, run: Run, timeout: float) -> Verdict:
+def _family(details: tuple[str, ...]) -> str:
+    hint = next((line for line in details if line.startswith("hint (")), "")
+    return hint[len("hint (") : hint.find(")")].replace(", ", ": ") if hint else ""
+
+
+def judge(
+    stage: Stage, file: CaseFile, run: Run, timeout: float, case_path: str, program: Program
+) -> Verdict:
     """The verdict on one run: every way a program fails is named with its fix."""
+    if isinstance(run, NotStarted):
+        if run.errno == errno.ENOEXEC:  # no #! line and not a binary
+            problem, fix = "cannot be started: it has no #! line", "make its first line #!/bin/sh"
+        elif run.errno == errno.EACCES:
+            problem, fix = "is not executable", f"chmod +x {program.shown}"
+        else:
+            problem, fix = f"cannot be started ({run.reason})", "check the --program path"
+        return Verdict(stage, file, "", False, problem, fix, error=True)
+    stderr_text = run.stderr.decode("utf-8", "replace").replace(case_path, "FILE")
+    stderr = _stderr_head(stderr_text)
+    site = program_hints.crash_site(stderr_text, program.folder)
 
-    def failed(problem: str, fix: str, *details: str, error: bool = True) -> Verdict:
-        output = _echo(run.stdout, run.stdout_bytes) if run.stdout_bytes else ()
+    def failed(problem: str, fix: str, *details: str) -> Verdict:
+        output = _echo(run.stdout, run.stdout_total) if run.stdout_total else ()
+        crash = program_hints.crash_hint(stderr_text) if stderr else None
+        extra = (*details, *([f"hint (crash): {crash}"] if crash else ()))
         return Verdict(
-            stage, file, command, False, problem, fix, output, details, error, run.seconds
-        )
+            stage, file, "", False, problem, fix, output, extra, True, run.seconds, stderr,
+            str(site or ""),
+        )  # fmt: skip
 
-    if run.start_error is not None:
-        if run.start_error.errno == 8:  # ENOEXEC: no #! line and not a binary
-            return failed("cannot be started: it has no #! line", "make its first line #!/bin/sh")
-        if isinstance(run.start_error, PermissionError):
-            return failed("is not executable", f"chmod +x {command.split()[1]}")
-        return failed(f"cannot be started ({run.start_error.strerror})", "check the --program path")
-    stderr = _stderr_lines(run.stderr)
     if run.timed_out:
         return failed(
             f"did not finish within {timeout:g} s",
             "look for a loop that never ends or a read from stdin (the grader gives it none); "
             "raise --timeout if it is only slow",
-            *stderr,
         )
-    if run.status != 0:
-        if run.status is not None and run.status < 0:
-            how = f"was killed by {signal.Signals(-run.status).name}"
+    if run.exit_code != 0:
+        if run.exit_code is not None and run.exit_code < 0:
+            how = f"was killed by {signal.Signals(-run.exit_code).name}"
         else:
-            how = f"exited with status {run.status}"
+            how = f"exited with status {run.exit_code}"
         fix = "read its stderr below; on a valid case it must exit 0 after printing the JSON"
-        return failed(how, fix, *stderr)
+        return failed(how, fix)
     if not run.stdout.strip():
         return failed(
             "printed nothing on stdout",
             "print the JSON document on stdout (console.log, print, fmt.Println), not stderr",
-            *stderr,
         )
-    if run.stdout_bytes > OUTPUT_CAP:
-        return failed(f"printed {run.stdout_bytes} bytes", "print only the one JSON document")
+    if run.stdout_total > OUTPUT_CAP:
+        return failed(f"printed {run.stdout_total} bytes", "print only the one JSON document")
     try:
         text = run.stdout.decode("utf-8")
     except UnicodeDecodeError as bad:
@@ -331,19 +287,12 @@ def judge(stage: Stage, file: CaseFile, command: str, run: Run, timeout: float) 
         )
     difference = first_difference(file.expected, got)
     if difference is None:
-        return Verdict(stage, file, command, True, seconds=run.seconds)
+        return Verdict(stage, file, "", True, seconds=run.seconds)
+    details = _hint_lines(stage, file, difference.path)
     return Verdict(
-        stage,
-        file,
-        command,
-        False,
-        difference.text(),
-        "",
-        _echo(run.stdout, run.stdout_bytes),
-        _hint_lines(stage, file, difference.path),
-        False,
-        run.seconds,
-    )
+        stage, file, "", False, difference.text(), "", _echo(run.stdout, run.stdout_total),
+        details, False, run.seconds, stderr, family=_family(details),
+    )  # fmt: skip
 
 
 # -- grading stages ----------------------------------------------------------------------------
@@ -356,6 +305,7 @@ class Report:
     verdicts: dict[str, list[Verdict]] = field(default_factory=dict)
     problems: dict[str, list[str]] = field(default_factory=dict)  # fixture problems by stage
     program_problem: tuple[str, str] | None = None
+    kept: str | None = None  # why the failing cases could not be kept, when they could not
 
     def stage_passed(self, slug: str) -> bool:
         verdicts = self.verdicts.get(slug, [])
@@ -379,43 +329,111 @@ def stage_order(named: Sequence[str]) -> list[Stage] | str:
     return [stage for slug in dict.fromkeys(ordered) if (stage := stage_named(slug))]
 
 
+def case_stem(file: CaseFile) -> str:
+    """A case's file name under .hookcourse/failed/<stage>/ (without .json)."""
+    return "case" if file.name == SEED else file.name.rpartition("/")[2]
+
+
+def drawn_file(stage: Stage, seed: int) -> CaseFile | None:
+    """The stage's generated cases for ``seed``, after its fixtures, as one more case file."""
+    case, expected = drawn_case_file(stage, seed)
+    if not any(case.values()):
+        return None
+    text = jsjson.stringify(case)
+    return CaseFile(f"{GENERATED}/seed-{seed}", text, jsjson.parse(text), expected)
+
+
+def fixture_path(stage: Stage, file: CaseFile, fixtures: Path = FIXTURES) -> Path:
+    """Where a case file lives among the installed fixtures."""
+    folder = fixtures / stage.slug
+    return (folder if file.name == SEED else folder / file.name) / SEED
+
+
+def _keep(program: Program, verdict: Verdict) -> Verdict:
+    """Write a failing case where it stays, beside the program; the command that re-runs it."""
+    place = program.folder / FAILED / verdict.stage.slug / f"{case_stem(verdict.file)}.json"
+    place.parent.mkdir(parents=True, exist_ok=True)
+    place.write_text(verdict.file.text, encoding="utf-8")
+    expected = place.with_suffix(".expected.json")
+    expected.write_text(jsjson.stringify(verdict.file.expected) + "\n", encoding="utf-8")
+    return replace(verdict, command=program.command(verdict.stage, place))
+
+
+def _clean_failed(program: Program) -> str | None:
+    """Remove the last run's failing cases; why they cannot be, or None."""
+    folder = program.folder / FAILED
+    try:
+        if folder.is_dir() and not folder.is_symlink():
+            shutil.rmtree(folder)
+        with contextlib.suppress(OSError):  # .hookcourse/ may hold more than ours
+            folder.parent.rmdir()
+    except OSError as error:
+        return f"{os.path.relpath(folder)} cannot be cleaned ({error.strerror or error})"
+    return None
+
+
 def grade(
     program: Program,
     stages: Sequence[Stage],
     timeout: float,
     fixtures: Path = FIXTURES,
     on_stage: Callable[[Stage, list[Verdict], list[str]], None] | None = None,
+    seed: int | None = None,
 ) -> Report:
-    """Run the program on every case of each stage in turn, stopping after a failing stage."""
+    """Run the program on every case of each stage in turn, stopping after a failing stage:
+    the visible fixtures first, then (with a ``seed``) the cases drawn from it.
+
+    Each case file is written to a scratch folder (removed at the end, or by an
+    interrupt); the program's own TMPDIR is inside it, so what it leaves there goes too.
+    """
     report = Report(program_problem=program.problem())
     if report.program_problem is not None:
         return report
+    report.kept = _clean_failed(program)
     workers = os.cpu_count() or 2
-    with (
-        tempfile.TemporaryDirectory(prefix="hookcourse-test-") as scratch,
-        ThreadPoolExecutor(workers) as pool,
-        _ending_runs_on_interrupt(pool),
-    ):
-        for stage in stages:
-            files, problems = stage_files(stage, fixtures)
-            commands = []
-            for file in files:
-                name = "seed" if file.is_seed else file.name.removeprefix("extra/")
-                folder = Path(scratch, stage.slug, name)
-                folder.mkdir(parents=True)
-                (folder / "case.json").write_text(file.text, encoding="utf-8")
-                commands.append([str(program.path), stage.command, str(folder / "case.json")])
-            runs = pool.map(lambda argv: run_program(argv, program.path.parent, timeout), commands)
-            verdicts = [
-                judge(stage, file, f"$ {program.shown} {argv[1]} {argv[2]}", run, timeout)
-                for file, argv, run in zip(files, commands, runs, strict=True)
-            ]
-            report.verdicts[stage.slug] = verdicts
-            report.problems[stage.slug] = problems
-            if on_stage is not None:
-                on_stage(stage, verdicts, problems)
-            if not report.stage_passed(stage.slug):
-                break
+    scratch = tempfile.mkdtemp(prefix="hookcourse-test-")
+    remove_on_interrupt(scratch)
+    env = {**os.environ, "TMPDIR": os.path.join(scratch, "tmp")}
+    os.mkdir(env["TMPDIR"])
+    try:
+        with ThreadPoolExecutor(workers) as pool:
+            for stage in stages:
+                files, problems = stage_files(stage, fixtures)
+                drawn = None if seed is None else drawn_file(stage, seed)
+                files = files if drawn is None else [*files, drawn]
+                paths = []
+                for file in files:
+                    path = Path(scratch, stage.slug, case_stem(file), SEED)
+                    path.parent.mkdir(parents=True)
+                    path.write_text(file.text, encoding="utf-8")
+                    paths.append(path)
+                commands = [[str(program.path), stage.command, str(path)] for path in paths]
+                runs = pool.map(
+                    lambda argv: run_program(argv, program.folder, timeout, env), commands
+                )
+                verdicts = [
+                    replace(
+                        judge(stage, file, run, timeout, str(path), program),
+                        command=program.command(stage, fixture_path(stage, file, fixtures))
+                        if file is not drawn
+                        else "",
+                    )
+                    for file, path, run in zip(files, paths, runs, strict=True)
+                ]
+                if report.kept is None:
+                    try:
+                        verdicts = [v if v.passed else _keep(program, v) for v in verdicts]
+                    except OSError as error:
+                        report.kept = f"they cannot be written ({error.strerror or error})"
+                report.verdicts[stage.slug] = verdicts
+                report.problems[stage.slug] = problems
+                if on_stage is not None:
+                    on_stage(stage, verdicts, problems)
+                if not report.stage_passed(stage.slug):
+                    break
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+        remove_on_interrupt(scratch, keep=False)
     return report
 
 
@@ -435,27 +453,98 @@ class Style:
         return f"\x1b[32m{sign}\x1b[0m" if passed else f"\x1b[31m{sign}\x1b[0m"
 
 
+def _names(verdicts: Sequence[Verdict], width: int = 70) -> str:
+    """Case names on one line, the rest counted."""
+    shown_names: list[str] = []
+    for verdict in verdicts:
+        if len(", ".join([*shown_names, verdict.file.name])) > width and shown_names:
+            return f"{', '.join(shown_names)} and {len(verdicts) - len(shown_names)} more"
+        shown_names.append(verdict.file.name)
+    return ", ".join(shown_names)
+
+
+def _failure_block(group: list[Verdict], style: Style) -> list[str]:
+    """One failure (or one crash seen on several cases) in full: command, output, diagnosis."""
+    first = group[0]
+    if len(group) == 1:
+        lines = [f"  {style.mark(False)} {first.file.name}"]
+    else:
+        lines = [f"  {style.mark(False)} the same failure on {len(group)} cases: {_names(group)}"]
+    if first.command:
+        lines.append(f"      $ {first.command}")
+    lines.extend(f"      {line}" for line in first.output)
+    subject = "" if first.problem.startswith("Expected") else "Your program "
+    lines.append(f"      {subject}{first.problem}")
+    if first.fix:
+        lines.append(f"      fix: {first.fix}")
+    if first.site:
+        lines.append(f"      it crashed in your code at {first.site}")
+    lines.extend(f"      {line}" for line in first.details)
+    if first.error and first.stderr:
+        lines.append("      its stderr:")
+        lines.extend(f"        {line}" for line in first.stderr)
+    return lines
+
+
 def stage_lines(
     stage: Stage, verdicts: list[Verdict], problems: list[str], style: Style, failing_first: bool
 ) -> Iterator[str]:
-    """A stage's header, a line per case, and each failure's command, output and diagnosis."""
-    yield f"{stage.slug} · {stage.title}"
-    for problem in problems:
-        yield f"  {style.mark(False)} fixture problem: {problem}"
-    ordered = sorted(verdicts, key=lambda v: v.passed) if failing_first else verdicts
-    for verdict in ordered:
-        yield f"  {style.mark(verdict.passed)} {verdict.file.name}"
-        if verdict.passed:
-            continue
-        yield f"      {verdict.command}"
-        yield from (f"      {line}" for line in verdict.output)
-        subject = "" if verdict.problem.startswith("Expected") else "Your program "
-        yield f"      {subject}{verdict.problem}"
-        if verdict.fix:
-            yield f"      fix: {verdict.fix}"
-        yield from (f"      {line}" for line in verdict.details)
-    passing = sum(v.passed for v in verdicts)
-    yield f"  {passing}/{len(verdicts)} cases passed"
+    """A stage's header, its cases, and each failure's command, output and diagnosis, in at
+    most STAGE_LINES lines however many cases fail (one crash is shown once)."""
+    lines = [f"{stage.slug} · {stage.title}"]
+    lines.extend(f"  {style.mark(False)} fixture problem: {problem}" for problem in problems)
+    passing = [v for v in verdicts if v.passed]
+    failing = [v for v in verdicts if not v.passed]
+    groups: dict[object, list[Verdict]] = {}
+    for verdict in failing:
+        groups.setdefault(verdict.crash or id(verdict), []).append(verdict)
+    if not failing_first:
+        lines.extend(f"  {style.mark(True)} {v.file.name}" for v in passing[:PASSING_LISTED])
+        if len(passing) > PASSING_LISTED:
+            lines.append(f"  {style.mark(True)} and {len(passing) - PASSING_LISTED} more")
+    footer = [f"  {len(passing)}/{len(verdicts)} cases passed"]
+    families = Counter(v.family for v in failing if v.family)
+    if families:
+        counted = ", ".join(f"{name} ({n})" for name, n in families.most_common())
+        footer.append(f"  failing hint families: {counted}")
+    if failing and failing[0].command:
+        footer.append(f"  every failing case is kept in {_failed_folder(stage, failing[0])}")
+    room = STAGE_LINES - len(lines) - len(footer) - 1
+    left = list(groups.values())
+    while left:
+        block = _failure_block(left[0], style)
+        if len(block) > room:
+            break
+        lines.extend(block)
+        room -= len(block)
+        left.pop(0)
+    for group in left[:]:
+        if room <= 1:
+            break
+        first = group[0]
+        count = f" (and {len(group) - 1} more the same)" if len(group) > 1 else ""
+        lines.append(
+            f"  {style.mark(False)} {first.file.name}: {_one_line(first.problem, 80)}{count}"
+        )
+        room -= 1
+        left.remove(group)
+    if left:
+        rest = sum(len(group) for group in left)
+        lines.append(f"  … {rest} more failing case{'s' if rest != 1 else ''}")
+    if failing_first and passing:
+        lines.append(f"  {style.mark(True)} {len(passing)} cases passed")
+    yield from lines
+    yield from footer
+
+
+def _failed_folder(stage: Stage, verdict: Verdict) -> str:
+    """The folder the failing cases went to, as the re-run command names it."""
+    case = shlex.split(verdict.command.rpartition("&& ")[2])[-1]
+    prefix = (
+        verdict.command.partition(" && ")[0].removeprefix("cd ") if "&&" in verdict.command else ""
+    )
+    folder = os.path.dirname(case)
+    return os.path.join(shlex.split(prefix)[0], folder) if prefix else folder
 
 
 def summary(report: Report, stages: Sequence[Stage]) -> str:
@@ -474,31 +563,44 @@ def summary(report: Report, stages: Sequence[Stage]) -> str:
     return f"{line}{so_far}; {failing} failed at {what}"
 
 
+def _limited(text: str) -> str:
+    if len(text) <= RESULTS_OUTPUT_CHARACTERS:
+        return text
+    note = "\nOutput was truncated. Please limit to 500 chars"
+    return text[: RESULTS_OUTPUT_CHARACTERS - len(note)] + note
+
+
 def results_document(report: Report, stages: Sequence[Stage]) -> dict[str, object]:
-    """Exercism's results.json (version 3): one test per case file, task_id = stage slug."""
+    """Exercism's results.json, version 3: one test per case, task_id the stage's number.
+
+    ``test_code`` is the command and the case; ``message`` only on a test that did not
+    pass, and at the top only with status ``error`` (nothing could be graded: the
+    program cannot run, or it failed to answer on every case).
+    """
     tests: list[dict[str, object]] = []
     for verdicts in report.verdicts.values():
         for verdict in verdicts:
-            message = None
+            command = verdict.command or f"{verdict.stage.command} ({verdict.file.name})"
+            test: dict[str, object] = {
+                "name": verdict.name,
+                "status": "pass" if verdict.passed else "error" if verdict.error else "fail",
+                "test_code": f"{command}\n# {verdict.file.name}:\n{verdict.file.text.rstrip()}",
+                "task_id": STAGES.index(verdict.stage) + 1,
+            }
             if not verdict.passed:
                 parts = [verdict.problem, *([f"fix: {verdict.fix}"] if verdict.fix else [])]
-                message = "\n".join([*parts, *verdict.details])
-            tests.append(
-                {
-                    "name": verdict.name,
-                    "status": "pass" if verdict.passed else "error" if verdict.error else "fail",
-                    "message": message,
-                    "output": "\n".join(verdict.output) or None,
-                    "task_id": verdict.stage.slug,
-                }
-            )
-    status = "pass" if report.passed else "fail"
-    return {
-        "version": 3,
-        "status": "error" if report.program_problem is not None else status,
-        "message": None if report.passed else summary(report, stages),
-        "tests": tests,
-    }
+                site = [f"it crashed in your code at {verdict.site}"] if verdict.site else []
+                test["message"] = "\n".join([*parts, *site, *verdict.details, *verdict.stderr])
+            if verdict.output:
+                test["output"] = _limited("\n".join(verdict.output))
+            tests.append(test)
+    document: dict[str, object] = {"version": 3, "status": "pass" if report.passed else "fail"}
+    nothing_graded = not tests or all(test["status"] == "error" for test in tests)
+    if not report.passed and nothing_graded:
+        document["status"] = "error"
+        document["message"] = summary(report, stages)
+    document["tests"] = tests
+    return document
 
 
 # -- the command -------------------------------------------------------------------------------
@@ -518,8 +620,9 @@ def parser() -> argparse.ArgumentParser:
         prog="hookcourse test",
         description=(
             "Grade a program as the course's tester does: run it on every case file of each "
-            "stage and compare its stdout JSON exactly. Exit status: 0 all pass, 1 any "
-            "failure, 2 a usage error."
+            "stage and compare its stdout JSON exactly. Failing cases are kept in "
+            f"{FAILED}/<stage>/ beside the program. Exit status: 0 all pass, 1 any failure, "
+            "2 a usage error, 128 + n after signal n."
         ),
     )
     command.add_argument(
@@ -541,6 +644,14 @@ def parser() -> argparse.ArgumentParser:
     )
     command.add_argument(
         "--json", metavar="FILE", help="also write the results as Exercism's results.json v3"
+    )
+    command.add_argument(
+        "--seed",
+        type=int,
+        metavar="N",
+        help="after the visible fixtures, grade the cases drawn from seed N (default: "
+        f"${SEED_ENV}, else a fresh seed, shown as generated/seed-N; the same N draws "
+        "the same cases again)",
     )
     command.add_argument(
         "--timeout",
@@ -587,9 +698,11 @@ def _grade_once(
         print("\n".join(lines), flush=True)
         progress.record_test(stage.slug, [(v.file.name, v.passed) for v in verdicts])
 
-    report = grade(program, stages, options.timeout, on_stage=show)
+    report = grade(program, stages, options.timeout, on_stage=show, seed=options.seed)
+    if report.kept is not None and not report.passed:
+        print(f"hookcourse test: the failing cases were not kept: {report.kept}")
     line = summary(report, stages)
-    print(line)
+    print(line, flush=True)
     if options.json is not None:
         document = jsjson.stringify(results_document(report, stages))
         try:
@@ -604,21 +717,25 @@ def _grade_once(
 def _watch(
     program: Program, stages: Sequence[Stage], options: argparse.Namespace, style: Style
 ) -> NoReturn:
-    """Grade, then again after every change beside the program, until Ctrl-C."""
+    """Grade, then again after every change beside the program, until a signal ends it."""
     from watchfiles import watch
 
-    folder = program.path.parent
+    folder = program.folder
     written = Path(options.json).absolute() if options.json else None
+    kept = folder / FAILED
     changed, stop = threading.Event(), threading.Event()
 
+    def ours(path: Path) -> bool:
+        # The results file and the failing cases are ours: writing them must not start a pass.
+        return path == written or path.is_relative_to(kept)
+
     def notice() -> None:
-        # The results file is ours: writing it must not start another pass.
-        for _ in watch(folder, watch_filter=lambda _, p: Path(p) != written, stop_event=stop):
+        for _ in watch(folder, watch_filter=lambda _, p: not ours(Path(p)), stop_event=stop):
             changed.set()
 
     # Watching starts before the first pass, so a file saved while grading is not missed.
     threading.Thread(target=notice, daemon=True).start()
-    try:  # Ctrl-C, the only way out, reaches main: exit 130
+    try:  # a signal, the only way out, ends the program from its handler (exit 128 + n)
         while True:
             changed.clear()
             if style.colour:
@@ -630,9 +747,16 @@ def _watch(
         stop.set()
 
 
+def install_signals() -> None:
+    """SIGINT, SIGTERM and SIGHUP end every run of the program and remove every scratch
+    file, also when the shell that started us ignores SIGINT (a background job, CI)."""
+    install_interrupt_handlers(INTERRUPT_ANNOUNCE)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """``hookcourse test [--stage SLUG ...] [--program PATH] [--watch] [--json FILE]
-    [--timeout SECONDS]``; returns the exit status."""
+    [--seed N] [--timeout SECONDS]``; returns the exit status (the command line installs
+    ``install_signals`` first)."""
     options = parser().parse_args(argv)
     stages = stage_order(options.stage)
     if isinstance(stages, str):
@@ -649,15 +773,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     if json_problem is not None:
         print(f"hookcourse test: --json {options.json}: {json_problem}", file=sys.stderr)
         return EXIT_USAGE
+    if options.seed is not None and options.seed not in SEED_RANGE:
+        print(
+            f"hookcourse test: --seed must be from {SEED_RANGE.start} to {SEED_RANGE.stop - 1}; "
+            "fix: pass the seed a report showed (generated/seed-N)",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    options.seed = choose_seed(options.seed)
     program = Program.from_option(options.program)
     style = Style(sys.stdout.isatty() and not os.environ.get("NO_COLOR"))
-    try:
-        if options.watch:
-            return _watch(program, stages, options, style)
-        return _grade_once(program, stages, options, style)[0]
-    except KeyboardInterrupt:
-        CHILDREN.end_all()
-        print("hookcourse test: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
-    finally:
-        CHILDREN.end_all()
+    if options.watch:
+        return _watch(program, stages, options, style)
+    return _grade_once(program, stages, options, style)[0]

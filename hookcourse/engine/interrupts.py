@@ -1,11 +1,12 @@
-"""Interrupts: SIGINT, SIGTERM or SIGHUP at any moment kill every hook process group.
+"""Interrupts: SIGINT, SIGTERM or SIGHUP at any moment kill every process group started.
 
 The registry holds every process group started and not yet ended (``processes``
-adds and removes them) and the temporary files to delete. A signal kills them all,
-prints one line and exits with ``128 + n`` (130, 143, 129). A signal that arrives
-while a process is being started waits until its group is registered, so no process
-is started after the registry was emptied. Importing this module is cheap (no
-asyncio): ``hookcourse events`` installs the handlers too.
+adds and removes them) and the temporary files and folders to delete. A signal kills
+them all, prints one line and exits with ``128 + n`` (130, 143, 129), whatever the
+parent did with the signal (a SIGINT inherited as ignored is handled too). A signal
+that arrives while a process is being started, in any thread, waits until its group
+is registered, so no process is started after the registry was emptied. Importing
+this module is cheap (no asyncio): ``hookcourse events`` installs the handlers too.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import itertools
 import os
 import signal
 import sys
+import threading
 from collections import Counter
 from collections.abc import Collection
 from typing import Final
@@ -40,6 +42,12 @@ class _Registry:
         self.starting = 0
         self.pending: int | None = None
         self.temporary: set[str] = set()
+        self.announce = ("hookcourse", "hook process group", "hook process groups")
+        """Who speaks in the line an interrupt prints, and what it calls one group."""
+        self.closing = False
+        """Set once an interrupt is being handled: from then on no process starts."""
+        # Reentrant: the handler runs in the main thread, which may be inside begin_start.
+        self._lock = threading.RLock()
 
     def add(self, group: int, trace: str = "") -> None:
         self.groups[group] = trace
@@ -55,43 +63,64 @@ class _Registry:
                 killed.add(trace)
             self.discard(group)
         for path in list(self.temporary):
-            with contextlib.suppress(OSError):
-                os.unlink(path)
+            _remove(path)
         return killed
 
     def interrupted(self, signum: int, _frame: object = None) -> None:
-        if self.starting:
+        with self._lock:
             self.pending = signum
-            return
+            if self.starting:  # after_start stops, once that group is registered
+                return
+            self.closing = True
         self.stop(signum)
 
     def stop(self, signum: int) -> None:
         # One hook run is one group, however many processes it holds; its trace names it,
         # also for a process that left the group.
         killed = len(self.kill_all() | set(kill_traced()))
-        groups = "group" if killed == 1 else "groups"
+        speaker, one, many = self.announce
         name = signal.Signals(signum).name
         _write_stderr(
-            f"hookcourse: interrupted by {name}; killed {killed} hook process {groups}; "
+            f"{speaker}: interrupted by {name}; killed {killed} {one if killed == 1 else many}; "
             f"exit {128 + signum}\n"
         )
         os._exit(128 + signum)
 
+    def begin_start(self) -> None:
+        """A process is about to start (any thread): an interrupt waits for ``after_start``.
+
+        Once an interrupt is being handled nothing starts: the thread waits for the exit.
+        """
+        with self._lock:
+            closing = self.closing
+            if not closing:
+                self.starting += 1
+        if closing:
+            threading.Event().wait()  # the program is exiting; this start never happens
+
     def after_start(self) -> None:
-        self.starting -= 1
-        if not self.starting and self.pending is not None:
+        with self._lock:
+            self.starting -= 1
+            stop = not self.starting and self.pending is not None and not self.closing
+            if stop:
+                self.closing = True
+        if stop and self.pending is not None:
             self.stop(self.pending)
 
 
 REGISTRY: Final = _Registry()
 
 
-def install_interrupt_handlers() -> None:
-    """SIGINT, SIGTERM and SIGHUP kill every hook group, print one line, exit 128 + n.
+def install_interrupt_handlers(announce: tuple[str, str, str] | None = None) -> None:
+    """SIGINT, SIGTERM and SIGHUP kill every group, print one line, exit 128 + n.
 
-    Only the main thread can install signal handlers; elsewhere (a notebook's worker
-    thread) this does nothing and the caller's own handling stays.
+    They are installed whatever this program inherited (a SIGINT ignored by the shell
+    that started it included). ``announce`` is (speaker, one group, several groups) for
+    that line. Only the main thread can install signal handlers; elsewhere (a
+    notebook's worker thread) this does nothing and the caller's own handling stays.
     """
+    if announce is not None:
+        REGISTRY.announce = announce
     if sys.platform == "win32":  # pragma: no cover - hooks run in sessions on POSIX only
         return
     with contextlib.suppress(ValueError):
@@ -100,11 +129,22 @@ def install_interrupt_handlers() -> None:
 
 
 def remove_on_interrupt(path: str, keep: bool = True) -> None:
-    """Delete ``path`` if an interrupt ends the program (``keep=False``: no longer needed)."""
+    """Delete the file or folder ``path`` if an interrupt ends the program (``keep=False``:
+    no longer needed)."""
     if keep:
         REGISTRY.temporary.add(path)
     else:
         REGISTRY.temporary.discard(path)
+
+
+def _remove(path: str) -> None:
+    if os.path.isdir(path) and not os.path.islink(path):
+        import shutil  # only on the way out
+
+        shutil.rmtree(path, ignore_errors=True)
+        return
+    with contextlib.suppress(OSError):
+        os.unlink(path)
 
 
 def kill_group(group: int) -> int:

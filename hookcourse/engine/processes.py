@@ -1,23 +1,27 @@
-"""Start and stop the processes hooks and evaluators run in: the one way the runner does it.
+"""The one way hookcourse starts a process: hooks, evaluators, learners' programs, shells.
 
-Every process starts in its own session, so its process group (the hook and every
-child it starts, unless one leaves with ``setsid``) can be killed whole. Every
-group alive is kept in one registry, so that an interrupt (SIGINT, SIGTERM,
-SIGHUP) at any moment kills them all before ``hookcourse`` exits with ``128 + n``.
-A signal that arrives while a process is being started waits until its group is
-registered, so no process is started after the registry was emptied.
-
-stdout and stderr are kept up to a cap each, the rest is read and thrown away; at
-the timeout the whole group gets SIGKILL. When a process exits, whatever it left
-running in its group is killed too: ``fire`` leaves nothing behind.
+``run`` is one synchronous call: it starts ``argv`` in a session of its own (so its
+process group, the program and every child it starts unless one leaves with
+``setsid``, can be killed whole), feeds it stdin, keeps stdout and stderr up to a cap
+each (the rest is read and counted), and returns one ``Finished``. At the timeout the
+whole group gets SIGKILL; when the process exits, whatever it left running in its
+group is killed too. Every group alive is in the interrupt registry, so SIGINT,
+SIGTERM or SIGHUP at any moment kills them all (``interrupts``). ``run_process`` is
+the same call for asyncio code: it runs ``run`` in a thread of its own, and a
+cancelled caller kills the group at once.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import selectors
+import subprocess
+import threading
+import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Final
 
 from .interrupts import REGISTRY, TRACE_VARIABLE, kill_group, new_trace
@@ -29,11 +33,17 @@ Claude Code reads a hook's whole stdout; the cap only bounds a runaway hook. It 
 far above anything a JSON answer needs, and a cut answer is reported as cut.
 """
 REAP_GRACE_S: Final = 1.0
+POLL_S: Final = 0.05
+"""How often a run checks, besides its pipes, whether it exited or was abandoned."""
 _READ_CHUNK: Final = 65_536
 
 
 class CannotStart(Exception):
-    """The program could not be started; the message says why."""
+    """The program could not be started; the message says why, ``errno`` the OS's reason."""
+
+    def __init__(self, message: str, errno: int | None = None) -> None:
+        super().__init__(message)
+        self.errno = errno
 
 
 @dataclass(frozen=True)
@@ -41,7 +51,7 @@ class Finished:
     """What one process did: its exit, its output (each up to the cap), and whether it ran over."""
 
     exit_code: int | None
-    """None when it was killed by a signal, or ran past the timeout."""
+    """None when it ran past the timeout; ``-N`` when signal N killed it."""
     stdout: bytes
     stderr: bytes
     stdout_cut: bool
@@ -53,6 +63,181 @@ class Finished:
     """It exited, but processes it started were still running in its group (now killed)."""
     trace: str = ""
     """The value of ``TRACE_VARIABLE`` it and everything it started carry."""
+    stdout_total: int = 0
+    """Every byte it wrote on stdout, kept or not."""
+    seconds: float = 0.0
+
+    def text(self) -> TextRun:
+        """The run as text (UTF-8, undecodable bytes replaced), for notebooks and shells."""
+        return TextRun(
+            self.exit_code,
+            self.stdout.decode("utf-8", "replace"),
+            self.stderr.decode("utf-8", "replace"),
+        )
+
+
+@dataclass(frozen=True)
+class TextRun:
+    """A ``Finished`` run's exit code and output as text, named as ``subprocess`` names them."""
+
+    returncode: int | None
+    stdout: str
+    stderr: str
+
+
+class Abandon:
+    """Lets another thread give up on a run: ``set()`` kills its group at once."""
+
+    def __init__(self) -> None:
+        self.event = threading.Event()
+        self.pid: int | None = None
+
+    def set(self) -> None:
+        self.event.set()
+        if self.pid is not None:
+            kill_group(self.pid)
+
+
+def run(
+    argv: Sequence[str],
+    *,
+    stdin: bytes = b"",
+    env: Mapping[str, str] | None = None,
+    cwd: str | os.PathLike[str] | None = None,
+    timeout_s: float,
+    cap: int = OUTPUT_CAP_BYTES,
+    linger_s: float | None = None,
+    abandon: Abandon | None = None,
+) -> Finished:
+    """Run ``argv`` in a session of its own until it exits; raises CannotStart.
+
+    ``env`` None is this program's environment. With ``linger_s`` None the run lasts
+    until its output closes (as Claude Code reads a hook); with a number, output is
+    read for ``linger_s`` more seconds after the process exits, then its group dies.
+    """
+    started = time.monotonic()
+    trace = new_trace()
+    REGISTRY.begin_start()
+    try:
+        process = subprocess.Popen(
+            list(argv),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=cwd,
+            env={**(os.environ if env is None else env), TRACE_VARIABLE: trace},
+            start_new_session=True,
+        )
+    except (OSError, ValueError) as error:
+        reason = getattr(error, "strerror", None) or str(error)
+        errno = getattr(error, "errno", None)
+        raise CannotStart(f"cannot start {argv[0]}: {reason}", errno) from None
+    else:
+        REGISTRY.add(process.pid, trace)
+        if abandon is not None:
+            abandon.pid = process.pid
+    finally:
+        REGISTRY.after_start()
+    try:
+        kept, totals, timed_out = _supervise(
+            process, stdin, started + timeout_s, cap, linger_s, abandon
+        )
+        exited = process.poll()
+        left_running = not timed_out and bool(kill_group(process.pid))
+    finally:
+        # Also when the caller gave up on it: nothing it started outlives it.
+        kill_group(process.pid)
+        REGISTRY.discard(process.pid)
+        _reap(process)
+    return Finished(
+        None if timed_out else exited,
+        bytes(kept[0]),
+        bytes(kept[1]),
+        totals[0] > cap,
+        totals[1] > cap,
+        timed_out,
+        exited if timed_out else None,
+        left_running,
+        trace,
+        totals[0],
+        time.monotonic() - started,
+    )
+
+
+def _supervise(
+    process: subprocess.Popen[bytes],
+    data: bytes,
+    deadline: float,
+    cap: int,
+    linger_s: float | None,
+    abandon: Abandon | None,
+) -> tuple[tuple[bytearray, bytearray], list[int], bool]:
+    """Feed stdin and read both outputs until they close (or the linger ends); timed out?"""
+    assert process.stdin and process.stdout and process.stderr
+    kept = (bytearray(), bytearray())
+    totals = [0, 0]
+    pending = memoryview(data)
+    lingering_until: float | None = None
+    with selectors.DefaultSelector() as selector:
+        selector.register(process.stdout, selectors.EVENT_READ, 0)
+        selector.register(process.stderr, selectors.EVENT_READ, 1)
+        if pending:
+            os.set_blocking(process.stdin.fileno(), False)
+            selector.register(process.stdin, selectors.EVENT_WRITE, -1)
+        else:
+            _close_quietly(process.stdin)
+        readers = 2
+        while readers:
+            now = time.monotonic()
+            if abandon is not None and abandon.event.is_set():
+                return kept, totals, False
+            if linger_s is not None and lingering_until is None and process.poll() is not None:
+                # A child it left running may hold the pipes open: take what is there.
+                lingering_until = now + linger_s
+            if now >= deadline:
+                return kept, totals, True
+            if lingering_until is not None and now >= lingering_until:
+                break
+            wake = min(deadline, lingering_until or deadline, now + POLL_S)
+            for key, _ in selector.select(wake - now):
+                if key.data == -1:
+                    try:
+                        pending = pending[os.write(key.fd, pending) :]
+                    except BlockingIOError:
+                        continue
+                    except OSError:  # it closed stdin or exited without reading: fine
+                        pending = pending[:0]
+                    if not pending:
+                        selector.unregister(key.fileobj)
+                        _close_quietly(process.stdin)
+                    continue
+                chunk = os.read(key.fd, _READ_CHUNK)
+                if not chunk:
+                    selector.unregister(key.fileobj)
+                    readers -= 1
+                    continue
+                stream = kept[key.data]
+                totals[key.data] += len(chunk)
+                stream += chunk[: max(cap - len(stream), 0)]
+    _close_quietly(process.stdin)
+    try:
+        process.wait(max(deadline - time.monotonic(), 0))
+    except subprocess.TimeoutExpired:  # it closed its output but went on running
+        return kept, totals, True
+    return kept, totals, False
+
+
+def _close_quietly(stream: object) -> None:
+    with contextlib.suppress(OSError):
+        stream.close()  # type: ignore[attr-defined]
+
+
+def _reap(process: subprocess.Popen[bytes]) -> None:
+    """Wait a moment for the killed process, then close its pipes."""
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        process.wait(REAP_GRACE_S)
+    for stream in (process.stdin, process.stdout, process.stderr):
+        _close_quietly(stream)
 
 
 async def run_process(
@@ -64,92 +249,34 @@ async def run_process(
     timeout_s: float,
     cap: int = OUTPUT_CAP_BYTES,
 ) -> Finished:
-    """Run ``argv`` in a session of its own; raises CannotStart when it cannot be started."""
-    trace = new_trace()
-    REGISTRY.starting += 1
+    """``run`` for asyncio: in a thread of its own; a cancelled caller kills the group."""
+    loop = asyncio.get_running_loop()
+    answer: asyncio.Future[Finished] = loop.create_future()
+    abandon = Abandon()
+
+    def settle(result: Finished | None, error: BaseException | None) -> None:
+        if answer.done():
+            return
+        if error is not None:
+            answer.set_exception(error)
+        else:
+            answer.set_result(result)  # type: ignore[arg-type]
+
+    def work() -> None:
+        try:
+            result = run(
+                argv, stdin=stdin, env=env, cwd=cwd, timeout_s=timeout_s, cap=cap, abandon=abandon
+            )
+        except BaseException as error:  # handed to the caller, raised there
+            outcome: tuple[Finished | None, BaseException | None] = (None, error)
+        else:
+            outcome = (result, None)
+        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+            loop.call_soon_threadsafe(settle, *outcome)
+
+    threading.Thread(target=work, name="hookcourse-process", daemon=True).start()
     try:
-        process = await asyncio.create_subprocess_exec(
-            *argv,
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-            cwd=cwd,
-            env={**env, TRACE_VARIABLE: trace},
-            start_new_session=True,
-        )
-    except (OSError, ValueError) as error:
-        reason = getattr(error, "strerror", None) or str(error)
-        raise CannotStart(f"cannot start {argv[0]}: {reason}") from None
-    else:
-        REGISTRY.add(process.pid, trace)
-    finally:
-        REGISTRY.after_start()
-    try:
-        return replace(await _supervise(process, stdin, timeout_s, cap), trace=trace)
-    finally:
-        # Also when the caller gave up on it (cancelled): nothing it started outlives it.
-        kill_group(process.pid)
-        REGISTRY.discard(process.pid)
-        _close(process)
-
-
-async def _supervise(
-    process: asyncio.subprocess.Process, data: bytes, timeout_s: float, cap: int
-) -> Finished:
-    assert process.stdin and process.stdout and process.stderr
-    feeder = asyncio.create_task(_feed(process.stdin, data))
-    readers = (
-        asyncio.create_task(_drain(process.stdout, cap)),
-        asyncio.create_task(_drain(process.stderr, cap)),
-    )
-    try:
-        await asyncio.wait_for(asyncio.gather(process.wait(), *readers), timeout_s)
-    except TimeoutError:
-        exited = process.returncode
-        kill_group(process.pid)
-        for task in (feeder, *readers):
-            task.cancel()
-        await _reap(process)
-        return Finished(None, b"", b"", False, False, True, exited)
-    feeder.cancel()
-    left_running = bool(kill_group(process.pid))
-    (out, out_cut), (err, err_cut) = (reader.result() for reader in readers)
-    return Finished(
-        process.returncode, out, err, out_cut, err_cut, False, left_running=left_running
-    )
-
-
-async def _reap(process: asyncio.subprocess.Process) -> None:
-    """Wait a moment for the killed process; a process that left the group may hold its pipes."""
-    with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(asyncio.shield(process.wait()), REAP_GRACE_S)
-
-
-def _close(process: asyncio.subprocess.Process) -> None:
-    """Close the transport now, inside the loop, so nothing is left to clean up after it."""
-    transport = getattr(process, "_transport", None)
-    if isinstance(transport, asyncio.SubprocessTransport):
-        transport.close()
-
-
-async def _feed(stdin: asyncio.StreamWriter, data: bytes) -> None:
-    """Write the payload; a process that exits or closes stdin without reading is fine."""
-    try:
-        stdin.write(data)
-        await stdin.drain()
-        stdin.close()
-        await stdin.wait_closed()
-    except (BrokenPipeError, ConnectionResetError):
-        pass
-
-
-async def _drain(stream: asyncio.StreamReader, cap: int) -> tuple[bytes, bool]:
-    """Read a stream to its end, keeping the first ``cap`` bytes."""
-    kept = bytearray()
-    cut = False
-    while chunk := await stream.read(_READ_CHUNK):
-        room = cap - len(kept)
-        if room > 0:
-            kept += chunk[:room]
-        cut = cut or len(chunk) > room
-    return bytes(kept), cut
+        return await answer
+    except asyncio.CancelledError:
+        abandon.set()
+        raise

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 import uuid
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,7 +20,7 @@ HOOKCOURSE = [sys.executable, "-m", "hookcourse"]
 Project = Any
 
 
-def _wait_for(predicate: Any, limit_s: float = 20) -> None:
+def _wait_for(predicate: Any, limit_s: float = 60) -> None:
     deadline = time.monotonic() + limit_s
     while not predicate():
         assert time.monotonic() < deadline, "gave up waiting"
@@ -123,3 +124,69 @@ def test_a_hook_that_exits_leaves_nothing_running(project: Project) -> None:
     (hook,) = fired.hooks
     assert any("they were killed" in note for note in hook["notes"])
     _wait_for(lambda: not running_with(marker), limit_s=5)
+
+
+# -- the one process runner (hookcourse.engine.processes.run) ---------------------------------
+
+PACKAGE = REPO / "hookcourse"
+RUNNER = PACKAGE / "engine" / "processes.py"
+
+
+def test_only_the_runner_starts_processes() -> None:
+    """One module starts processes: nothing else in the package names subprocess or asyncio's."""
+    starting = ("subprocess", "create_subprocess", "os.posix_spawn", "os.exec", "os.system")
+    found = [
+        f"{path.relative_to(REPO)}:{number}: {line.strip()}"
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if path != RUNNER
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if any(word in line for word in starting)
+    ]
+    assert found == []
+
+
+def test_run_feeds_stdin_caps_output_and_counts_it() -> None:
+    from hookcourse.engine.processes import run
+
+    done = run(
+        [sys.executable, "-c", "import sys; d = sys.stdin.read(); print(d * 3, end='')"],
+        stdin=b"abc",
+        timeout_s=30,
+        cap=5,
+    )
+    assert (done.exit_code, done.stdout, done.stdout_cut, done.stdout_total) == (
+        0,
+        b"abcab",
+        True,
+        9,
+    )
+    assert not done.timed_out and done.seconds > 0
+
+
+def test_run_kills_the_whole_group_at_the_timeout(tmp_path: Path) -> None:
+    from hookcourse.engine.interrupts import live_groups
+    from hookcourse.engine.processes import run
+
+    marker = f"35{uuid.uuid4().int % 10_000_000}"
+    done = run(["sh", "-c", f"sleep {marker} & wait"], timeout_s=0.5, cwd=tmp_path)
+    assert done.timed_out and done.exit_code is None
+    _wait_for(lambda: not running_with(marker), limit_s=5)
+    assert live_groups() == frozenset()
+
+
+def test_run_with_linger_judges_a_program_that_left_a_child_holding_its_output() -> None:
+    from hookcourse.engine.processes import run
+
+    marker = f"36{uuid.uuid4().int % 10_000_000}"
+    done = run(["sh", "-c", f"sleep {marker} & echo done"], timeout_s=30, linger_s=0.2)
+    assert (done.exit_code, done.stdout, done.timed_out) == (0, b"done\n", False)
+    assert done.seconds < 10
+    _wait_for(lambda: not running_with(marker), limit_s=5)
+
+
+def test_run_names_a_program_that_cannot_start() -> None:
+    from hookcourse.engine.processes import CannotStart, run
+
+    with pytest.raises(CannotStart, match="cannot start /no/such/program") as raised:
+        run(["/no/such/program"], timeout_s=5)
+    assert raised.value.errno == 2

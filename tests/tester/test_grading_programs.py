@@ -15,6 +15,8 @@ import stat
 import subprocess
 import sys
 import threading
+import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -49,6 +51,21 @@ def hookcourse_test(*options: str | Path, cwd: Path = REPO) -> Graded:
     return Graded(done.returncode, done.stdout, done.stderr)
 
 
+def copied(name: str, tmp_path: Path) -> Path:
+    """A copy of the program ``name`` in ``tmp_path`` (its failing cases are kept beside it);
+    the programs it runs (``../node``) are copied beside it."""
+    shutil.copytree(PROGRAMS, tmp_path, dirs_exist_ok=True)
+    return tmp_path / name / "your_program.sh"
+
+
+def hanging(tmp_path: Path) -> tuple[Path, str]:
+    """bash-hangs with a sleep of its own: other checkouts on the machine run these tests too."""
+    marker = f"30{uuid.uuid4().int % 10_000_000}"
+    program = copied("bash-hangs", tmp_path)
+    program.write_text(program.read_text().replace("sleep 3017", f"sleep {marker}"))
+    return program, f"sleep\x00{marker}"
+
+
 @pytest.fixture(scope="module")
 def node() -> str:
     return node_binary()
@@ -69,45 +86,57 @@ def test_a_correct_javascript_program_passes(node: str) -> None:
 
 
 def test_a_correct_python_program_passes_its_stage() -> None:
+    # It passes: nothing is written beside it.
     program = PROGRAMS / "python" / "your_program.sh"
     graded = hookcourse_test("--stage", "decide-and-modify", "--program", program)
     assert graded.status == 0, graded.stdout
     assert graded.stdout.endswith("1/1 stages passed\n")
+    assert not (PROGRAMS / "python" / ".hookcourse").exists()
 
 
 def test_name_lists_sent_to_regexp_fail_with_expected_got_and_the_case(
-    node: str, tmp_path: Path
+    node: str, tmp_path: Path, results_v3_problems: Callable[[object], list[str]]
 ) -> None:
     results = tmp_path / "results.json"
-    program = PROGRAMS / "node-regex-names" / "your_program.sh"
+    program = copied("node-regex-names", tmp_path)
     graded = hookcourse_test(
-        "--stage", "matcher-and-dispatch", "--program", program, "--json", results
+        "--stage", "matcher-and-dispatch", "--program", program, "--json", results, cwd=tmp_path
     )
     assert graded.status == 1
     assert "  ✗ extra/name-lists\n" in graded.stdout
+    kept = ".hookcourse/failed/matcher-and-dispatch/name-lists.json"
+    assert f"      $ cd node-regex-names && ./your_program.sh hook-match {kept}\n" in graded.stdout
+    assert (program.parent / kept).is_file()
     assert "      Expected false, got true at $.matches[0]\n" in graded.stdout
     assert 'the case: $.cases[0] = {"matcher":"Edit|Write","tool":"MultiEdit"}' in graded.stdout
-    assert "hint (name-list): A matcher made only of letters" in graded.stdout
+    assert "hint (matchHook, name-list): A matcher that passes /^[\\w|]+$/" in graded.stdout
+    (families,) = [line for line in graded.stdout.splitlines() if "failing hint families" in line]
+    assert "matchHook: name-list (" in families
     assert graded.stdout.endswith(
         "0/1 stages passed; matcher-and-dispatch failed at extra/name-lists: "
         "Expected false, got true at $.matches[0]\n"
     )
     document = json.loads(results.read_text(encoding="utf-8"))
     assert (document["version"], document["status"]) == (3, "fail")
+    assert "message" not in document  # only with status error
+    assert results_v3_problems(document) == []
     failing = [test for test in document["tests"] if test["status"] != "pass"]
-    assert [test["name"] for test in failing] == [
+    assert [test["name"] for test in failing][:2] == [
         "matcher-and-dispatch: extra/name-lists",
         "matcher-and-dispatch: extra/tool-not-a-string",
     ]
     assert failing[0]["status"] == "fail"
-    assert failing[0]["task_id"] == "matcher-and-dispatch"
+    assert failing[0]["task_id"] == 1
+    assert failing[0]["test_code"].startswith(
+        f"cd node-regex-names && ./your_program.sh hook-match {kept}\n"
+    )
     assert failing[0]["message"].startswith("Expected false, got true at $.matches[0]\n")
     assert failing[0]["output"].startswith('{"matches":[true,')
-    assert len(document["tests"]) == 14
+    assert len(document["tests"]) == 15  # 14 fixtures, then the generated case file
 
 
-def test_a_program_printing_text_is_told_to_print_only_json() -> None:
-    program = PROGRAMS / "bash-garbage" / "your_program.sh"
+def test_a_program_printing_text_is_told_to_print_only_json(tmp_path: Path) -> None:
+    program = copied("bash-garbage", tmp_path)
     graded = hookcourse_test("--program", program)
     assert graded.status == 1
     assert "      Matching hooks for hook-match...\n      done\n" in graded.stdout
@@ -116,16 +145,21 @@ def test_a_program_printing_text_is_told_to_print_only_json() -> None:
     assert "it starts with: Matching hooks for hook-match...\\ndone\\n" in graded.stdout
 
 
-def test_a_hanging_program_times_out_and_leaves_nothingrunning_with(tmp_path: Path) -> None:
-    program = PROGRAMS / "bash-hangs" / "your_program.sh"
+def test_a_hanging_program_times_out_and_leaves_nothingrunning_with(
+    tmp_path: Path, results_v3_problems: Callable[[object], list[str]]
+) -> None:
+    program, sleeping = hanging(tmp_path)
     results = tmp_path / "results.json"
     graded = hookcourse_test("--timeout", "0.2", "--program", program, "--json", results)
     assert graded.status == 1
     assert "Your program did not finish within 0.2 s" in graded.stdout
     assert "a read from stdin (the grader gives it none)" in graded.stdout
-    statuses = {test["status"] for test in json.loads(results.read_text())["tests"]}
-    assert statuses == {"error"}
-    assert gone("sleep\x003017"), "the hanging program's child outlived its case"
+    document = json.loads(results.read_text())
+    assert {test["status"] for test in document["tests"]} == {"error"}
+    # Nothing could be graded: status error, with the one top-level message.
+    assert document["status"] == "error" and "did not finish within 0.2 s" in document["message"]
+    assert results_v3_problems(document) == []
+    assert gone(sleeping), "the hanging program's child outlived its case"
 
 
 def test_a_program_that_is_not_executable_is_told_to_chmod(tmp_path: Path) -> None:
@@ -197,8 +231,8 @@ def test_usage_errors_are_one_line_and_exit_2(options: list[str], message: str) 
     assert graded.stderr.count("\n") == 1 and graded.stdout == ""
 
 
-def test_several_stages_run_the_last_named_first() -> None:
-    program = PROGRAMS / "python" / "your_program.sh"  # passes decide-and-modify only
+def test_several_stages_run_the_last_named_first(tmp_path: Path) -> None:
+    program = copied("python", tmp_path)  # passes decide-and-modify only
     graded = hookcourse_test(
         "--stage", "matcher-and-dispatch", "decide-and-modify", "--program", program
     )
@@ -251,35 +285,40 @@ def test_watch_grades_again_after_a_change_and_stops_on_interrupt(tmp_path: Path
         watching.send_signal(signal.SIGINT)
         status = watching.wait(timeout=30)
     assert status == 130  # interrupted, whatever the last pass found
-    assert watching.stderr.read() == "hookcourse test: interrupted\n"  # type: ignore[union-attr]
+    assert watching.stderr.read() == (  # type: ignore[union-attr]
+        "hookcourse test: interrupted by SIGINT; killed 0 runs of your program; exit 130\n"
+    )
 
 
 def test_an_interrupt_ends_every_run_at_once(tmp_path: Path) -> None:
-    program = PROGRAMS / "bash-hangs" / "your_program.sh"
+    program, sleeping = hanging(tmp_path)
     grading = subprocess.Popen(
         [sys.executable, "-m", "hookcourse", "test", "--program", str(program), "--timeout", "120"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
-    while not running_with("sleep\x003017"):  # the runs have started
+    while not running_with(sleeping):  # the runs have started
         assert grading.poll() is None
     grading.send_signal(signal.SIGINT)
     # Far inside the 120 s a run may take, with room for a loaded machine.
     _, stderr = grading.communicate(timeout=30)
-    assert (grading.returncode, stderr) == (130, "hookcourse test: interrupted\n")
-    assert gone("sleep\x003017")
+    assert grading.returncode == 130
+    assert stderr.startswith("hookcourse test: interrupted by SIGINT; killed ")
+    assert stderr.endswith(" runs of your program; exit 130\n") and stderr.count("\n") == 1
+    assert gone(sleeping)
 
 
 def test_a_child_left_running_neither_holds_the_verdict_nor_outlives_it(tmp_path: Path) -> None:
     program = tmp_path / "your_program.sh"
-    program.write_text("#!/bin/sh\nsleep 3019 &\necho '{\"effects\": []}'\n")
+    marker = f"31{uuid.uuid4().int % 10_000_000}"
+    program.write_text(f"#!/bin/sh\nsleep {marker} &\necho '{{\"effects\": []}}'\n")
     program.chmod(0o755)
     graded = hookcourse_test("--stage", "decide-and-modify", "--timeout", "30", cwd=tmp_path)
     assert graded.status == 1, graded.stdout
     # Judged on what it printed, not timed out.
     assert "      Expected 3 items, got 0 at $.effects\n" in graded.stdout, graded.stdout
-    assert gone("sleep\x003019")
+    assert gone(f"sleep\x00{marker}")
 
 
 STOPS_ONE_BLOCK_EARLY = """#!/bin/sh
@@ -305,10 +344,10 @@ def test_the_new_stages_grade_a_program_with_their_hints(tmp_path: Path) -> None
     program.chmod(0o755)
     graded = hookcourse_test("--stage", "stop-loop", cwd=tmp_path)
     assert graded.status == 1, graded.stdout
-    assert "hint (the-cap): Count consecutive blocks." in graded.stdout
+    assert "hint (runStopLoop, the-cap): Count consecutive blocks." in graded.stdout
     assert graded.stdout.endswith(
         "0/1 stages passed; stop-loop failed at case.json: "
         "Expected true, got false at $.loops[1][2].continues\n"
     ), graded.stdout
     merged = hookcourse_test("--stage", "merge-decisions", cwd=tmp_path)
-    assert merged.status == 0 and merged.stdout.endswith("7/7 cases passed\n1/1 stages passed\n")
+    assert merged.status == 0 and merged.stdout.endswith("8/8 cases passed\n1/1 stages passed\n")

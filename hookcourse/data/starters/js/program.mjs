@@ -1,0 +1,53 @@
+// The grader's adapter: ./your_program.sh COMMAND FILE reads the case file, maps your
+// functions over its cases and prints ONE JSON document on stdout (logs go to stderr).
+import { readFileSync } from "node:fs";
+import {
+  applyPreToolUse,
+  interpretExitCode,
+  matchHook,
+  mergePreToolUse,
+  runStopLoop,
+} from "./src/hooks.mjs";
+
+
+const commands = {
+  "hook-match": (c) => ({
+    matches: list(c, "cases").map((x) => matchHook(x.matcher, x.tool)),
+    exits: list(c, "exitCases").map((x) => interpretExitCode(x.code, x.stderr ?? "")),
+  }),
+  "hook-apply": (c) => ({
+    effects: list(c, "cases").map((x) => applyPreToolUse(x.output, x.input)),
+  }),
+  "hook-merge": (c) => ({
+    merged: list(c, "cases").map((x) => mergePreToolUse(x.results, x.toolInput)),
+  }),
+  "hook-stop": (c) => ({
+    loops: list(c, "cases").map((x) => runStopLoop(x.hook, x.cap ?? 8)),
+  }),
+};
+
+function list(file, key) {
+  const value = file[key];
+  if (!Array.isArray(value)) invalid(`${key} is not a list`);
+  return value;
+}
+
+function invalid(problem) {
+  console.error(`invalid case file: ${problem}`);
+  process.exit(2);
+}
+
+const [command, path] = process.argv.slice(2);
+const run = commands[command];
+if (run === undefined || path === undefined) {
+  console.error(`usage: ./your_program.sh ${Object.keys(commands).join("|")} FILE`);
+  process.exit(2);
+}
+let file;
+try {
+  file = JSON.parse(readFileSync(path, "utf8"));
+} catch (error) {
+  invalid(`${path}: ${error.message}`);
+}
+if (typeof file !== "object" || file === null || Array.isArray(file)) invalid("not an object");
+console.log(JSON.stringify(run(file)));

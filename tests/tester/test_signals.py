@@ -1,0 +1,82 @@
+"""Signals to a real `hookcourse test`, whatever its parent did with them: SIGINT (also
+when inherited as ignored, as in a background job or many CI runners), SIGTERM and SIGHUP
+end every process of the learner's program and remove every scratch file, print one
+line and exit 128 + n."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+SIGNALS = [signal.SIGINT, signal.SIGTERM, signal.SIGHUP]
+
+# Makes a file in its TMPDIR, then hangs with a child of its own and one that left its group.
+HANGS = """#!/bin/sh
+mktemp "${{TMPDIR:-/tmp}}/learner-XXXXXX" >/dev/null
+setsid sleep {marker}.1 &
+sleep {marker}.2 &
+wait
+"""
+
+
+def _with_marker(marker: str) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and marker.encode() in (entry / "cmdline").read_bytes():
+                found.append(int(entry.name))
+        except OSError:
+            continue
+    return found
+
+
+def _until(predicate: object, limit_s: float) -> bool:
+    deadline = time.monotonic() + limit_s
+    while not predicate():  # type: ignore[operator]
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@pytest.mark.parametrize("signum", SIGNALS, ids=lambda s: signal.Signals(s).name)
+def test_a_signal_ends_every_run_and_leaves_tmpdir_as_it_was(tmp_path: Path, signum: int) -> None:
+    marker = f"30{uuid.uuid4().int % 10_000_000}"
+    program = tmp_path / "your_program.sh"
+    program.write_text(HANGS.format(marker=marker))
+    program.chmod(0o755)
+    tmpdir = tmp_path / "tmp"
+    tmpdir.mkdir()
+    grading = subprocess.Popen(
+        [sys.executable, "-m", "hookcourse", "test", "--timeout", "120"],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "TMPDIR": str(tmpdir), "NO_COLOR": "1"},
+        preexec_fn=_ignore_sigint,  # its parent ignores SIGINT: it must not
+    )
+    try:
+        assert _until(lambda: len(_with_marker(marker)) >= 2, 60), "the runs never started"
+        grading.send_signal(signum)
+        _, stderr = grading.communicate(timeout=30)
+    finally:
+        grading.kill()
+        grading.wait()
+    name = signal.Signals(signum).name
+    assert grading.returncode == 128 + signum, stderr
+    assert stderr.startswith(f"hookcourse test: interrupted by {name}; killed ")
+    assert stderr.endswith(f"; exit {128 + signum}\n") and stderr.count("\n") == 1
+    assert _until(lambda: not _with_marker(marker), 5), "a process of the learner's outlived it"
+    assert list(tmpdir.iterdir()) == []  # its scratch folder and the program's file are gone
