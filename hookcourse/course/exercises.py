@@ -267,9 +267,11 @@ class CheckResult:
         parts.append("</table>")
         rows = self.failure_rows()
         if rows:
+            # Values wrap in the cell; a hint is advice, never cut (a case's values may be).
+            wrap = "style='white-space:pre-wrap;overflow-wrap:anywhere'"
             cells = "".join(
-                f"<tr><th {cell}>{label}</th>"
-                f"<td {cell}><code>{html.escape(clip(value, 400))}</code></td></tr>"
+                f"<tr><th {cell}>{label}</th><td {cell}><code {wrap}>"
+                f"{html.escape(value if label == 'hint' else clip(value, 400))}</code></td></tr>"
                 for label, value in rows
             )
             parts.append(
