@@ -69,3 +69,26 @@ def _load_jupyter_server_extension(server: Any) -> None:
         return
     if added:
         server.log.info("hookcourse: working copy %s: added %s", WORK_FOLDER, ", ".join(added))
+
+
+def _strip_main(paths: list[str]) -> int:
+    """``python -m hookcourse.course.server strip NOTEBOOK...``: strip saved notebooks."""
+    import json
+
+    for name in paths:
+        path = Path(name)
+        notebook = json.loads(path.read_text(encoding="utf-8"))
+        if without_widget_views(notebook):
+            text = json.dumps(notebook, indent=1, ensure_ascii=False) + "\n"
+            path.write_text(text, encoding="utf-8")
+            print(f"{name}: widget views removed")
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+
+    if sys.argv[1:2] != ["strip"] or len(sys.argv) < 3:
+        print("usage: python -m hookcourse.course.server strip NOTEBOOK...", file=sys.stderr)
+        sys.exit(2)
+    sys.exit(_strip_main(sys.argv[2:]))

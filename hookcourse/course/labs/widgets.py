@@ -12,6 +12,7 @@ from typing import Any, Protocol
 
 import ipywidgets as widgets
 
+from hookcourse.course import kernel_hook
 from hookcourse.course.labs.logic import (
     answer_readout,
     decide_readout,
@@ -19,6 +20,8 @@ from hookcourse.course.labs.logic import (
     matcher_readout,
 )
 from hookcourse.stages.matcher import RuleSet
+
+kernel_hook.install()  # a lab is often a notebook's first import of the course
 
 _WIDE: Any = widgets.Layout(width="36em")
 _BOX: Any = widgets.Layout(width="36em", height="7em")
