@@ -447,7 +447,9 @@ def test_interactive_displays_are_ignored_by_nbval_and_labs_asserted_beside(path
         lab = re.search(r"^(\w+) = \w+_lab\(", source(cell), re.MULTILINE)
         if lab:
             beside = source(found[index + 1])
-            assert f"{lab[1]}.set(" in beside and found[index + 1]["outputs"]
+            # A demonstration resets the lab first: it shows what its prose says
+            # whatever the learner typed into the lab above.
+            assert f"{lab[1]}.reset(" in beside and found[index + 1]["outputs"]
 
 
 def solution_lines() -> set[str]:
