@@ -267,6 +267,10 @@ class ClassReport:
         )
         return counts.most_common(MOST_MISSED)
 
+    def ran(self, column: Column) -> bool:
+        """Whether any learner has run this column's check or program."""
+        return any((learner, column.key) in self.latest for learner in self.learners)
+
     def done(self, column: Column) -> int:
         """How many learners' latest run of this column passed every case."""
         return sum(
@@ -343,7 +347,7 @@ def text(report: ClassReport) -> str:
     ]
     lines.append("")
     lines.append("Most missed case families:")
-    for column in report.columns:
+    for column in filter(report.ran, report.columns):
         missed = report.most_missed(column)
         listed = ", ".join(f"{family} ({n})" for family, n in missed) or "none"
         lines.append(f"  {column.label}: {listed}")
@@ -392,7 +396,7 @@ def to_html(report: ClassReport) -> str:
         f"<li><b>{e(c.label)}</b>: "
         + (", ".join(f"{e(f)} ({n})" for f, n in report.most_missed(c)) or "none")
         + "</li>"
-        for c in report.columns
+        for c in filter(report.ran, report.columns)
     )
     stuck_items = "".join(f"<li>{e(_stuck_line(*item))}</li>" for item in stuck)
     warned = "".join(f"<li>{e(w)}</li>" for w in report.warnings)
