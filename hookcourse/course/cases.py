@@ -17,7 +17,7 @@ from typing import Final, TypeAlias
 from hookcourse.errors import json_path
 from hookcourse.js import json as jsjson
 from hookcourse.js.values import UNDEFINED, JSValue, Undefined, is_js_number
-from hookcourse.stages.decoding import CaseError, member
+from hookcourse.stages.decoding import CaseError, Decoded, member
 from hookcourse.stages.registry import Exercise, Stage, stage_of
 
 # A link to the top-level fixtures/ in a checkout; a real folder inside an installed wheel.
@@ -83,24 +83,35 @@ def stage_files(stage: Stage, fixtures: Path = FIXTURES) -> tuple[list[CaseFile]
 
 @dataclass(frozen=True)
 class FixtureCase:
-    """One call of an exercise: where it is written, its arguments, the expected JSON."""
+    """One call of an exercise: where it is written (a case file, or a generator and its
+    seed), the case as its decoder read it, the expected JSON."""
 
     where: str
-    arguments: Arguments
+    decoded: Decoded
     expected: JSValue
-    seed: bool = False
+    seed: bool = False  # one of the seed's own cases
+    drawn: bool = False  # drawn by the exercise's generator, not written in a case file
 
-    def simplicity(self) -> tuple[bool, bool]:
-        """Sort key (stable over file order): the seed's cases first, plain-ASCII calls first."""
+    @property
+    def arguments(self) -> Arguments:
+        """The arguments the learner's function is called with."""
+        return self.decoded.given
+
+    def simplicity(self) -> tuple[bool, bool, bool]:
+        """Sort key (stable over file order): the seed's cases first, then the case files',
+        plain-ASCII calls first."""
         written = repr(self.arguments)
-        return (not self.seed, not written.isascii() or "\\" in written)
+        return (not self.seed, self.drawn, not written.isascii() or "\\" in written)
 
 
 def exercise_cases(
     exercise: Exercise, fixtures: Path = FIXTURES
 ) -> tuple[list[FixtureCase], list[str]]:
     """Every call of ``exercise`` in its stage's case files, in file order, and the problems."""
-    files, problems = stage_files(stage_of(exercise), fixtures)
+    stage = stage_of(exercise)
+    if stage is None:
+        return [], [f"{exercise.function} is not graded over a stage's case files"]
+    files, problems = stage_files(stage, fixtures)
     cases: list[FixtureCase] = []
     case_key, output_key = exercise.case_key, exercise.output_key
     for file in files:
@@ -118,7 +129,7 @@ def exercise_cases(
         for index, (case, expected) in enumerate(zip(inputs, outputs, strict=True)):
             where = f"{file.name} {case_key}[{index}]"
             try:
-                cases.append(FixtureCase(where, exercise.decode(case), expected, file.is_seed))
+                cases.append(FixtureCase(where, exercise.read(case), expected, file.is_seed))
             except CaseError as error:
                 problems.append(f"{where}: {error.problem}")
     return cases, problems

@@ -1,20 +1,21 @@
-"""Self-checks for the notebook exercises: a learner's function against its stage's fixtures.
+"""Self-checks for the notebook exercises: a learner's function against its stage's cases.
 
-``check_matcher(match_hook)``, ``check_exit_code(interpret_exit_code)``,
-``check_apply(apply_pre_tool_use)``, ``check_merge(merge_pre_tool_use)`` and
-``check_stop(run_stop_loop)`` (one per exercise of the stage registry) run
-every case of the stage's case files through the learner's function, exactly as the
-grader feeds the course's own, and compare with ``expected.json`` as
-``hookcourse test`` does (``hookcourse.course.cases``). Nothing the learner's
-function does escapes as a traceback or hangs the check (``hookcourse.course.calling``),
-and neither the course's own functions nor a wrapper around one ever passes
-(``hookcourse.course.authorship``): a check is about the learner's code.
+Every self-check the registry names is an attribute here (``check_matcher(match_hook)``,
+``check_exit_code``, ``check_apply``, ``check_merge``, ``check_stop``, and the gate's and
+guard's own ``check_gate``, ``check_guard``). A stage exercise's check runs every case
+of the stage's case files, then fresh cases drawn with a seed it prints
+(``hookcourse.course.generators``; ``check_matcher(fn, seed=N)`` draws them again),
+through the learner's function, exactly as the grader feeds the course's own, and
+compares with the reference as ``hookcourse test`` does (``hookcourse.course.cases``).
+Nothing the learner's function does escapes as a traceback or hangs the check
+(``hookcourse.course.calling``), and neither the course's own functions nor a wrapper
+around one ever passes (``hookcourse.course.authorship``): a check is about the
+learner's code.
 """
 
 from __future__ import annotations
 
 import copy
-import html
 import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -34,13 +35,25 @@ from hookcourse.course.cases import (
     shown,
     visible,
 )
+from hookcourse.course.check_report import (
+    FAILING,
+    NOT_YET,
+    PASSED,
+    CheckReport,
+    Reported,
+    Row,
+)
+from hookcourse.course.generators import choose_seed, drawn_cases
 from hookcourse.js import json as jsjson
 from hookcourse.js.values import JSValue
-from hookcourse.stages.registry import STAGES, Exercise, exercise_named, stage_of
+from hookcourse.stages.registry import (
+    EXERCISES,
+    Exercise,
+    exercise_checked_by,
+    exercise_named,
+    resolve,
+)
 
-PASS_COLOUR: Final = "#1a7f37"
-FAIL_COLOUR: Final = "#b42318"
-NOT_YET_COLOUR: Final = "#9a6700"
 # A raise in these is about the learner's cell (a lost import, a typo, a sys.exit), not
 # about the case.
 _CELL_ERRORS: Final = frozenset({"NameError", "ImportError", "ModuleNotFoundError", "SystemExit"})
@@ -101,7 +114,7 @@ class CaseOutcome:
 
 def run_case(exercise: Exercise, fn: Callable[..., object], case: FixtureCase) -> CaseOutcome:
     """Call ``fn`` on one case (with its own copy of the arguments) and judge the result."""
-    family = hint_data.family(exercise.function, case.arguments)
+    family = exercise.family(case.decoded)
     outcome = calling.call(fn, *copy.deepcopy(case.arguments))
     if isinstance(outcome, calling.Hung):
         late = f"did not return within {outcome.seconds:g} s"
@@ -122,23 +135,15 @@ def run_case(exercise: Exercise, fn: Callable[..., object], case: FixtureCase) -
 
 
 @dataclass(frozen=True, repr=False)
-class CheckResult:
+class CheckResult(Reported):
     """The outcome of ``check``: a table by case family, and the simplest failing case in full."""
 
     name: str
     outcomes: tuple[CaseOutcome, ...]
     problems: tuple[str, ...] = ()
     refusal: str | None = None  # why the function was not run: the whole summary line
-
-    @property
-    def passed(self) -> bool:
-        """True when every case passes, the fixtures had no problems and the code is yours."""
-        return (
-            bool(self.outcomes)
-            and not self.problems
-            and self.refusal is None
-            and all(o.passed for o in self.outcomes)
-        )
+    check: str = ""  # the self-check's name, for the replay line
+    seed: int | None = None  # the seed of the drawn cases, None when none were drawn
 
     @property
     def hung(self) -> CaseOutcome | None:
@@ -151,8 +156,19 @@ class CheckResult:
         return bool(self.outcomes) and all(o.not_implemented for o in self.outcomes)
 
     @property
+    def all_pass(self) -> bool:
+        """True when every case passes, the fixtures had no problems and the code is yours."""
+        return (
+            bool(self.outcomes)
+            and not self.problems
+            and self.refusal is None
+            and all(o.passed for o in self.outcomes)
+        )
+
+    @property
     def first_failure(self) -> CaseOutcome | None:
-        """The simplest failing case: the seed's cases first, then the shortest call."""
+        """The simplest failing case: the seed's cases first, then the case files', then the
+        shortest call."""
         failures = [o for o in self.outcomes if not o.passed]
         return min(failures, key=lambda o: o.case.simplicity(), default=None)
 
@@ -170,8 +186,14 @@ class CheckResult:
             return about
         return f"{about} This case is of the family {failure.family}: {family_hint}"
 
-    def summary(self) -> str:
-        """One line: passed, not yet, or how many cases pass."""
+    def _counts(self) -> str:
+        drawn = sum(o.case.drawn for o in self.outcomes)
+        if not drawn:
+            return ""
+        written = len(self.outcomes) - drawn
+        return f" ({written} from the case files, {drawn} drawn with seed {self.seed})"
+
+    def _summary(self) -> str:
         if self.refusal is not None:
             return self.refusal
         hung = self.hung
@@ -189,10 +211,13 @@ class CheckResult:
         total = len(self.outcomes)
         if not total:
             return f"{self.name}: cannot run, see the problems below"
+        if self.all_pass:
+            return f"{self.name}: passed, all {total} cases{self._counts()}"
         passing = sum(o.passed for o in self.outcomes)
-        if self.passed:
-            return f"{self.name}: passed, all {total} cases"
-        return f"{self.name}: {passing} of {total} cases pass"
+        replay = ""
+        if self.seed is not None and any(o.case.drawn for o in self.outcomes):
+            replay = f"; {self.check}({self.name}, seed={self.seed}) draws the same cases again"
+        return f"{self.name}: {passing} of {total} cases pass{self._counts()}{replay}"
 
     def families(self) -> list[tuple[str, int, int]]:
         """(family, passing, total) in the order families first appear."""
@@ -224,65 +249,33 @@ class CheckResult:
     def _table_visible(self) -> bool:
         return not self.not_yet and self.refusal is None and self.hung is None
 
-    def text(self) -> str:
-        """The whole report as plain text."""
-        lines = [self.summary()]
-        lines += [f"  fixture problem: {problem}" for problem in self.problems]
-        if not self._table_visible():
-            return "\n".join(lines)
-        width = max((len(family) for family, _, _ in self.families()), default=0)
-        for family, passing, total in self.families():
-            mark = "✓" if passing == total else "✗"
-            lines.append(f"  {mark} {family:<{width}}  {passing}/{total}")
-        rows = self.failure_rows()
-        if rows:
-            lines.append("Simplest failing case:")
-            lines += [f"  {label:<10}  {value}" for label, value in rows]
-        return "\n".join(lines)
-
-    def __repr__(self) -> str:
-        return self.text()
-
-    def _repr_html_(self) -> str:
-        colour = PASS_COLOUR if self.passed else NOT_YET_COLOUR if self.not_yet else FAIL_COLOUR
-        parts = [f"<p><b style='color:{colour}'>{html.escape(self.summary())}</b></p>"]
-        parts += [f"<p>fixture problem: {html.escape(p)}</p>" for p in self.problems]
-        if not self._table_visible():
-            return "".join(parts)
-        cell = "style='text-align:left;vertical-align:top;padding:0 1em 0 0'"
-        parts.append(
-            f"<table style='margin-left:0'><tr><th {cell}></th><th {cell}>case family</th>"
-            f"<th {cell}>pass</th></tr>"
+    def report(self) -> CheckReport:
+        """The result as the one check report's data."""
+        state = PASSED if self.all_pass else NOT_YET if self.not_yet else FAILING
+        families = self.families() if self._table_visible() else []
+        rows = tuple(
+            Row(family, f"{passing}/{total}", passing == total)
+            for family, passing, total in families
         )
-        for family, passing, total in self.families():
-            ok = passing == total
-            mark = (
-                f"<span style='color:{PASS_COLOUR if ok else FAIL_COLOUR}'>"
-                f"{'&#10003;' if ok else '&#10007;'}</span>"
-            )
-            parts.append(
-                f"<tr><td {cell}>{mark}</td><td {cell}>{html.escape(family)}</td>"
-                f"<td {cell}>{passing}/{total}</td></tr>"
-            )
-        parts.append("</table>")
-        rows = self.failure_rows()
-        if rows:
-            # Values wrap in the cell; a hint is advice, never cut (a case's values may be).
-            wrap = "style='white-space:pre-wrap;overflow-wrap:anywhere'"
-            cells = "".join(
-                f"<tr><th {cell}>{label}</th><td {cell}><code {wrap}>"
-                f"{html.escape(value if label == 'hint' else clip(value, 400))}</code></td></tr>"
-                for label, value in rows
-            )
-            parts.append(
-                f"<p>Simplest failing case:</p><table style='margin-left:0'>{cells}</table>"
-            )
-        return "".join(parts)
+        return CheckReport(
+            exercise=self.name,
+            check=self.check,
+            state=state,
+            summary=self._summary(),
+            rows=rows,
+            details_title="Simplest failing case",
+            details=tuple(self.failure_rows()),
+            notes=tuple(f"fixture problem: {problem}" for problem in self.problems),
+            passed_cases=sum(o.passed for o in self.outcomes),
+            total_cases=len(self.outcomes),
+            failing=tuple(row.label for row in rows if not row.good),
+            seed=self.seed,
+        )
 
 
 def _arity_problem(exercise: Exercise, fn: Callable[..., object]) -> str | None:
     """Why ``fn`` cannot take the exercise's arguments, or None (also when Python cannot say)."""
-    wanted = list(inspect.signature(exercise.reference).parameters)
+    wanted = list(inspect.signature(exercise.reference_function()).parameters)
     try:
         signature = inspect.signature(fn)
     except (TypeError, ValueError):  # a builtin without a signature: let the cases tell
@@ -322,57 +315,100 @@ def _refusal(exercise: Exercise, fn: object) -> str | None:
 
 
 def check(
-    exercise: Exercise | str, fn: Callable[..., object], fixtures: Path = FIXTURES
+    exercise: Exercise | str,
+    fn: Callable[..., object],
+    fixtures: Path = FIXTURES,
+    *,
+    seed: int | None = None,
 ) -> CheckResult:
-    """Run ``fn`` over every fixture case of ``exercise`` and report; never raises.
+    """Run ``fn`` over every fixture case of ``exercise`` and over fresh cases drawn with
+    ``seed`` (a new one when None, ``$HOOKCOURSE_SEED`` if set), and report; never raises.
+    With ``fixtures`` other than the course's, cases are drawn only for a given seed.
 
     The check stops at the first case on which ``fn`` does not return in time.
     """
     chosen = exercise if isinstance(exercise, Exercise) else exercise_named(str(exercise))
-    if chosen is None:
-        names = [e.function for stage in STAGES for e in stage.exercises]
+    if chosen is None or chosen.decode is None:
+        names = [e.function for e in EXERCISES if e.decode is not None]
         refusal = f"no exercise named {exercise!r}; choose one of {', '.join(names)}"
         return CheckResult(str(exercise), (), refusal=refusal)
     refused = _refusal(chosen, fn)
     if refused is not None:
-        return CheckResult(chosen.function, (), refusal=refused)
+        return CheckResult(chosen.function, (), refusal=refused, check=chosen.check)
     cases, problems = exercise_cases(chosen, fixtures)
+    # The course's case files come with drawn cases; a folder of one's own is graded as it
+    # is unless a seed is given. Nothing is drawn when the case files cannot be read.
+    drawing = cases and (seed is not None or fixtures == FIXTURES)
+    seed = choose_seed(seed) if drawing else None
+    if seed is not None:
+        cases += drawn_fixture_cases(chosen, seed)
     outcomes: list[CaseOutcome] = []
     for case in cases:
         outcomes.append(run_case(chosen, fn, case))
         if outcomes[-1].hung is not None:
             break
-    result = CheckResult(chosen.function, tuple(outcomes), tuple(problems))
-    # A starter fails every family without trying any: that says nothing about the traps.
-    families = [] if result.not_yet else result.families()
-    failing = [family for family, passing, total in families if passing < total]
-    passed = sum(o.passed for o in outcomes)
+    result = CheckResult(
+        chosen.function, tuple(outcomes), tuple(problems), None, chosen.check, seed
+    )
     if outcomes:  # the learner's own function ran on the cases (a hang stops the run)
-        slug = stage_of(chosen).slug
-        progress.record(slug, chosen.function, passed, len(cases), failing, "check")
+        record_check(chosen.function, result.report())
     return result
 
 
-def check_matcher(fn: Callable[..., object], fixtures: Path = FIXTURES) -> CheckResult:
-    """Check a learner's ``match_hook(matcher, tool_name)``."""
-    return check("match_hook", fn, fixtures)
+def drawn_fixture_cases(exercise: Exercise, seed: int) -> list[FixtureCase]:
+    """The exercise's drawn cases for ``seed``, as cases of the check."""
+    assert exercise.decode is not None
+    return [
+        FixtureCase(
+            f"drawn case {index} (seed {seed})", exercise.read(item.case), item.expected, drawn=True
+        )
+        for index, item in enumerate(drawn_cases(exercise, seed))
+    ]
 
 
-def check_exit_code(fn: Callable[..., object], fixtures: Path = FIXTURES) -> CheckResult:
-    """Check a learner's ``interpret_exit_code(code, stderr)``."""
-    return check("interpret_exit_code", fn, fixtures)
+def record_check(function: str, report: CheckReport) -> None:
+    """One progress line for a check that ran the learner's code, from its report's data.
+
+    A starter fails every family without trying any: that says nothing about the traps.
+    """
+    exercise = exercise_named(function)
+    assert exercise is not None, function
+    failing = [] if report.state == NOT_YET else list(report.failing)
+    progress.record(
+        exercise.stage, exercise.function, report.passed_cases, report.total_cases, failing, "check"
+    )
 
 
-def check_apply(fn: Callable[..., object], fixtures: Path = FIXTURES) -> CheckResult:
-    """Check a learner's ``apply_pre_tool_use(output, tool_input)``."""
-    return check("apply_pre_tool_use", fn, fixtures)
+# A notebook self-check: the learner's function in (and ``seed=``), a report out.
+Check = Callable[..., Reported]
 
 
-def check_merge(fn: Callable[..., object], fixtures: Path = FIXTURES) -> CheckResult:
-    """Check a learner's ``merge_pre_tool_use(results, tool_input)``."""
-    return check("merge_pre_tool_use", fn, fixtures)
+def checker(exercise: Exercise) -> Check:
+    """The self-check of one exercise: its own runner (gate, guard), or the case loop."""
+    if exercise.runner is not None:
+        runner: Check = resolve(exercise.runner)
+        return runner
+
+    def check_exercise(
+        fn: Callable[..., object], fixtures: Path = FIXTURES, *, seed: int | None = None
+    ) -> CheckResult:
+        return check(exercise, fn, fixtures, seed=seed)
+
+    check_exercise.__name__ = check_exercise.__qualname__ = exercise.check
+    check_exercise.__doc__ = (
+        f"Check a learner's ``{exercise.function}``: every case of its stage's case files "
+        "and fresh cases drawn with ``seed`` (printed in the report)."
+    )
+    return check_exercise
 
 
-def check_stop(fn: Callable[..., object], fixtures: Path = FIXTURES) -> CheckResult:
-    """Check a learner's ``run_stop_loop(hook, cap)``."""
-    return check("run_stop_loop", fn, fixtures)
+def __getattr__(name: str) -> Check:
+    """``check_matcher`` and every other self-check the registry names."""
+    exercise = exercise_checked_by(name)
+    if exercise is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return checker(exercise)
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *(exercise.check for exercise in EXERCISES)})

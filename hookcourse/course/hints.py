@@ -1,20 +1,18 @@
 """Hints: which misreading of JavaScript a case catches (its family), and what to say about it.
 
-A case's family is worked out from its arguments; the hint text for each family is data
-(``data/exercise_hints.json``, keyed by exercise function, then family). An exercise
-without a classifier here has the one family ``cases``. Shared by the notebook checks
-and ``hookcourse test``.
+A case's family is worked out from the case as its decoder read it (``Decoded``: the
+parsed arguments, never parsed again here); the registry names each exercise's
+classifier and families, and the hint text for each family is data
+(``data/exercise_hints.json``, keyed by exercise function, then family). Shared by the
+notebook checks and ``hookcourse test``.
 """
 
 from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Callable
 from importlib import resources
-from typing import Final
 
-from hookcourse.course.cases import Arguments
 from hookcourse.course.labs.logic import python_re_search, python_thinks_name_list
 from hookcourse.js.regex import RegexEngine, regex_error, regex_test
 from hookcourse.js.values import (
@@ -26,7 +24,8 @@ from hookcourse.js.values import (
     js_trim,
     strict_equals_number,
 )
-from hookcourse.stages.answers import hook_result, json_output
+from hookcourse.stages.answers import json_output
+from hookcourse.stages.decoding import Decoded
 from hookcourse.stages.matcher import MatchBranch, explain_match
 from hookcourse.stages.merge import (
     DEPRECATED_DECISIONS,
@@ -34,13 +33,14 @@ from hookcourse.stages.merge import (
     merge_pre_tool_use,
     read_pre_tool_use,
 )
-from hookcourse.stages.stop_loop import BLOCK, HALT, read_stop, run_stop_loop, stop_hook
+from hookcourse.stages.stop_loop import BLOCK, HALT, read_stop, run_stop_loop
 
 # -- case families: which misreading of JavaScript a case catches (hints are keyed by these) ---
 
 
-def _match_family(arguments: Arguments) -> str:
-    matcher, tool = arguments
+def match_family(case: Decoded) -> str:
+    """The misreading a ``match_hook`` case catches."""
+    matcher, tool = case.parsed
     result = explain_match(matcher if isinstance(matcher, str) else None, tool)
     if result.branch is MatchBranch.ALL:
         return "match-all"
@@ -60,8 +60,9 @@ def _match_family(arguments: Arguments) -> str:
     return "regex"
 
 
-def _exit_family(arguments: Arguments) -> str:
-    code, stderr = arguments
+def exit_family(case: Decoded) -> str:
+    """The misreading an ``interpret_exit_code`` case catches."""
+    code, stderr = case.parsed
     if not is_js_number(code):
         return "strict-equality"
     if strict_equals_number(code, 0):
@@ -79,8 +80,9 @@ def _python_falsy_kept(value: JSValue | Undefined) -> bool:
     return not is_nullish(value) and not value
 
 
-def _apply_family(arguments: Arguments) -> str:
-    output, _ = arguments
+def apply_family(case: Decoded) -> str:
+    """The misreading an ``apply_pre_tool_use`` case catches."""
+    output, _ = case.parsed
     fields = output if isinstance(output, dict) else {}
     decision = fields.get("decision", UNDEFINED)
     rewritten = fields.get("updatedInput", UNDEFINED)
@@ -105,10 +107,9 @@ def _apply_family(arguments: Arguments) -> str:
     return "inject" if not is_nullish(context) else "pass-through"
 
 
-def _merge_family(arguments: Arguments) -> str:
-    raw, tool_input = arguments
-    results = [hook_result(item) for item in raw] if isinstance(raw, list) else []
-    tool_input = None if isinstance(tool_input, Undefined) else tool_input
+def merge_family(case: Decoded) -> str:
+    """The misreading a ``merge_pre_tool_use`` case catches."""
+    results, tool_input = case.parsed
     answers = [read_pre_tool_use(result) for result in results]
     read = [(result, json_output(result.stdout)) for result in results]
     merged = merge_pre_tool_use(results, tool_input)
@@ -149,11 +150,9 @@ def _merge_family(arguments: Arguments) -> str:
     return "no-decision" if merged.decision is None else "one-decision"
 
 
-def _stop_family(arguments: Arguments) -> str:
-    raw, cap = arguments
-    if not isinstance(raw, dict) or not isinstance(cap, int):
-        return "stop"
-    parsed = stop_hook(raw)
+def stop_family(case: Decoded) -> str:
+    """The misreading a ``run_stop_loop`` case catches."""
+    parsed, cap = case.parsed
     hook = {"whenInactive": parsed.when_inactive, "whenActive": parsed.when_active}
     turns = run_stop_loop(parsed, cap)
     read = {key: read_stop(answer) for key, answer in hook.items()}
@@ -187,28 +186,12 @@ def _stop_family(arguments: Arguments) -> str:
     return "stop"  # the same blocking answer both times always reaches the cap
 
 
-FAMILIES: Final[dict[str, Callable[[Arguments], str]]] = {
-    "match_hook": _match_family,
-    "interpret_exit_code": _exit_family,
-    "apply_pre_tool_use": _apply_family,
-    "merge_pre_tool_use": _merge_family,
-    "run_stop_loop": _stop_family,
-}
-DEFAULT_FAMILY: Final = "cases"
-
-
 @functools.cache
 def hints() -> dict[str, dict[str, str]]:
     """The hint for each exercise's case families (``data/exercise_hints.json``), read once."""
     text = resources.files("hookcourse").joinpath("data/exercise_hints.json").read_text("utf-8")
     loaded: dict[str, dict[str, str]] = json.loads(text)
     return loaded
-
-
-def family(function: str, arguments: Arguments) -> str:
-    """The family of one call of the exercise named ``function``."""
-    classify = FAMILIES.get(function)
-    return DEFAULT_FAMILY if classify is None else classify(arguments)
 
 
 def hint(function: str, case_family: str) -> str | None:

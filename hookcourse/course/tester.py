@@ -261,10 +261,10 @@ def _hint_lines(stage: Stage, file: CaseFile, path: tuple[str | int, ...]) -> tu
     case = cases[path[1]]
     lines = [f"the case: $.{exercise.case_key}[{path[1]}] = {clip(shown(case), 300)}"]
     try:
-        arguments = exercise.decode(case)
+        decoded = exercise.read(case)
     except CaseError:
         return tuple(lines)
-    family = hint_data.family(exercise.function, arguments)
+    family = exercise.family(decoded)
     hint = hint_data.hint(exercise.function, family)
     if hint is not None:
         lines.append(f"hint ({family}): {hint}")

@@ -24,10 +24,12 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, cast
 
+from hookcourse.course.check_report import reports_in
 from hookcourse.course.progress import MARKER
 from hookcourse.errors import InputError
+from hookcourse.stages.registry import EXERCISES, exercise_named, resolve
 
 CHECKOUT: Final = Path(__file__).resolve().parents[2]
 COURSE: Final = CHECKOUT / "notebooks"
@@ -115,12 +117,17 @@ def prepare_work(course: Path = COURSE, work: Path = WORK) -> list[str]:
     """
     course_notebooks(course)
     work.mkdir(parents=True, exist_ok=True)
+    mark_work(work)
+    return _add_missing(course, work, course)
+
+
+def mark_work(work: Path) -> None:
+    """Mark ``work`` as a learner's working copy: the checks run there record progress."""
     (work / MARKER).write_text(
         "This folder is your own copy of the hookcourse notebooks (git ignores it).\n"
         "`hookcourse reset NOTEBOOK` restores one from the course.\n",
         encoding="utf-8",
     )
-    return _add_missing(course, work, course)
 
 
 def _add_missing(source: Path, target: Path, course: Path) -> list[str]:
@@ -203,9 +210,7 @@ def _free_name(folder: Path, stem: str, suffix: str) -> Path:
 
 def exercise_names() -> list[str]:
     """The function each notebook exercise asks the learner to write, in course order."""
-    from hookcourse.stages.registry import STAGES
-
-    return [exercise.function for stage in STAGES for exercise in stage.exercises]
+    return [exercise.function for exercise in EXERCISES]
 
 
 def _defined_function(text: str, names: Iterable[str]) -> str | None:
@@ -306,6 +311,9 @@ def _prerequisites(module_source: str, needed: set[str], bound: set[str]) -> lis
                 bare = _without_annotations(node)
                 found[name] = (2, ["", *ast.unparse(bare).splitlines()])
                 wants = _free_names([bare], set())
+            elif isinstance(node, ast.ClassDef) and node.name == name:  # an exception class
+                found[name] = (2, ["", *ast.unparse(node).splitlines()])
+                wants = _free_names(node.bases, set())
             pending |= wants - seen
     ordered = sorted(found.items(), key=lambda item: (item[1][0], item[0]))
     imports = [line for _, (kind, text) in ordered if kind == 0 for line in text]
@@ -403,12 +411,12 @@ def _set_source(cell: dict[str, Any], text: str) -> None:
 
 def build(target: Path, teacher: bool, course: Path = COURSE) -> list[Built]:
     """Write the course into ``target``: every notebook with outputs cleared, its data and
-    hook scripts alongside, and for the teacher every exercise cell solved.
+    hook scripts alongside, and for the teacher every exercise cell solved with the
+    registry's solution. The student build is marked as a working copy, so the checks
+    its learners run record their progress there.
 
     The teacher build still has to be executed (``execute_build``) for its outputs.
     """
-    from hookcourse import solutions
-
     notebooks = course_notebooks(course)
     _fresh_folder(target)
     built = []
@@ -416,33 +424,55 @@ def build(target: Path, teacher: bool, course: Path = COURSE) -> list[Built]:
         notebook = cleared(read_notebook(path))
         found = list(exercise_cells(notebook, exercise_names()))
         for index, name in found if teacher else []:
-            solution = getattr(solutions, name, None)
-            if not callable(solution):
-                raise InputError(
-                    f"{path.name} cell {index}",
-                    f"hookcourse.solutions has no {name}",
-                    f"write {name} in hookcourse/solutions/ and export it",
-                )
             cell = notebook["cells"][index]
-            _set_source(cell, solution_cell(source(cell), name, solution))
+            _set_source(cell, solution_cell(source(cell), name, _solution(name, path, index)))
         write_notebook(target / path.name, notebook)
         built.append(Built(target / path.name, tuple(name for _, name in found)))
     for item in sorted(course.iterdir()):
         if item.suffix != ".ipynb" and item.name not in LEFTOVERS:
             _copy_item(item, target / item.name)
+    if not teacher:
+        mark_work(target)
     return built
 
 
-def check_summaries(notebook: Notebook) -> list[str]:
-    """The first line of every check's report in a notebook's outputs."""
-    found = []
-    for cell in notebook["cells"]:
-        for output in cell.get("outputs", []):
-            plain = output.get("data", {}).get("text/plain") or output.get("text") or ""
-            text = "".join(plain) if isinstance(plain, list) else str(plain)
-            for name in exercise_names():
-                found += [line for line in text.splitlines() if line.startswith(f"{name}: ")]
-    return found
+def _solution(name: str, notebook: Path, index: int) -> Callable[..., object]:
+    """The registry's solution of the exercise ``name``, or an InputError naming the cell."""
+    exercise = exercise_named(name)
+    assert exercise is not None  # exercise_cells finds only the registry's functions
+    try:
+        solution = resolve(exercise.solution)
+    except (ImportError, AttributeError) as error:
+        raise InputError(
+            f"{notebook.name} cell {index}",
+            f"the solution {exercise.solution} cannot be loaded ({error})",
+            f"write {name} in hookcourse/solutions/ (the registry names it)",
+        ) from None
+    if not callable(solution):
+        raise InputError(
+            f"{notebook.name} cell {index}",
+            f"the solution {exercise.solution} is not a function",
+            f"write {name} in hookcourse/solutions/ as a function",
+        )
+    return cast(Callable[..., object], solution)
+
+
+def check_reports(notebook: Notebook) -> list[dict[str, Any]]:
+    """Every check report a notebook's outputs carry (the checks' data, not their text)."""
+    return [found for cell in notebook["cells"] for found in reports_in(cell.get("outputs", []))]
+
+
+def unpassed(notebook: Notebook, exercises: Iterable[str]) -> list[tuple[str, str]]:
+    """(exercise, why) for each exercise whose own check did not pass in these outputs."""
+    reports = check_reports(notebook)
+    missing = []
+    for name in exercises:
+        own = [r for r in reports if r.get("exercise") == name and r.get("subject") == name]
+        if not own:
+            missing.append((name, "its check printed no report"))
+        elif not all(r.get("passed") is True for r in own):
+            missing.append((name, str(next(r for r in own if not r.get("passed"))["summary"])))
+    return missing
 
 
 def execute_build(built: Iterable[Built], timeout: int = 300) -> None:
@@ -479,15 +509,15 @@ def execute_build(built: Iterable[Built], timeout: int = 300) -> None:
                 "fix the solution or the notebook",
             ) from None
         write_notebook(item.notebook, notebook)
-        summaries = check_summaries(notebook)
-        for name in item.exercises:
-            if not any(line.startswith(f"{name}: passed") for line in summaries):
-                shown = next((line for line in summaries if line.startswith(f"{name}: ")), None)
-                raise InputError(
-                    str(item.notebook),
-                    f"the {name} check did not pass ({shown or 'it printed no report'})",
-                    f"fix {name} in hookcourse/solutions/",
-                )
+        failed = unpassed(notebook, item.exercises)
+        if failed:
+            names = ", ".join(name for name, _ in failed)
+            why = "; ".join(f"{name}: {said}" for name, said in failed)
+            raise InputError(
+                str(item.notebook),
+                f"the check of {names} did not pass ({why})",
+                f"fix {names} in hookcourse/solutions/",
+            )
 
 
 # -- scripts/lab.sh's helpers --------------------------------------------------------------------
@@ -624,11 +654,18 @@ def _build_command(teacher_dir: str | None, student_dir: str | None) -> int:
     teacher = teacher_dir is not None
     target = Path(teacher_dir or student_dir or ".")
     built = build(target, teacher)
+    found = {name for item in built for name in item.exercises}
+    absent = [e.function for e in EXERCISES if e.function not in found]
+    if absent:
+        raise InputError(
+            str(COURSE),
+            f"no notebook has the exercise cell of {', '.join(absent)}",
+            "restore the notebooks from git (the registry names each exercise's notebook)",
+        )
     if teacher:
         print(f"hookcourse: executing {len(built)} notebooks in {target}", file=sys.stderr)
         execute_build(built)
-    solved = sum(len(item.exercises) for item in built)
-    kind = f"teacher build ({solved} exercises solved, every check passed)"
+    kind = f"teacher build ({len(EXERCISES)} exercises solved, every check passed)"
     print(f"wrote the {kind if teacher else 'student build (starters)'}: {target}")
     return 0
 

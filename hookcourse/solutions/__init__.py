@@ -1,11 +1,15 @@
 """The teacher's solutions to the notebook exercises, in the shapes the learner writes.
 
 No notebook imports this package: learners write these functions themselves and
-``hookcourse.course.exercises`` checks them. A teacher can compare a learner's cell with
-these, or run ``check_matcher(match_hook)`` and friends to see a green table.
+``hookcourse.course.exercises`` checks them. Each exercise of the registry names its
+solution by path (``Exercise.solution``); the teacher build writes them into the
+exercise cells. A teacher can run ``check_matcher(match_hook)`` and friends with
+these to see a green table.
 """
 
+from hookcourse.solutions.choose_a_hook import pick_hook
 from hookcourse.solutions.decide_and_modify import apply_pre_tool_use
+from hookcourse.solutions.force_push_guard import is_force_push
 from hookcourse.solutions.matcher_and_dispatch import interpret_exit_code, match_hook
 from hookcourse.solutions.merge_decisions import merge_pre_tool_use
 from hookcourse.solutions.stop_loop import run_stop_loop
@@ -13,7 +17,9 @@ from hookcourse.solutions.stop_loop import run_stop_loop
 __all__ = [
     "apply_pre_tool_use",
     "interpret_exit_code",
+    "is_force_push",
     "match_hook",
     "merge_pre_tool_use",
+    "pick_hook",
     "run_stop_loop",
 ]

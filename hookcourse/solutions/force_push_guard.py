@@ -166,6 +166,11 @@ def force_reasons(command_line: str) -> list[str]:
     return reasons
 
 
+def is_force_push(command: str) -> bool:
+    """True when the shell command would force-push (notebook 07's exercise)."""
+    return bool(force_reasons(command))
+
+
 def _command_reasons(words: list[str]) -> list[str]:
     if not words:
         return []

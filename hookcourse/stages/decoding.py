@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from hookcourse.js import json as jsjson
 from hookcourse.js.values import UNDEFINED, Undefined, js_to_string, strict_equals_number
+from hookcourse.record import Record
 
 TYPE_CHECKING = False  # typing alone would add half a node start-up to the grader
 if TYPE_CHECKING:
     from collections.abc import Sequence
+    from typing import Any
 
     from hookcourse.js.values import JSValue
 
@@ -65,13 +67,27 @@ class CaseError(ValueError):
         return CaseError((*outer, *self.steps), self.problem, self.fix)
 
 
+class Decoded(Record):
+    """One case read once: ``given``, the arguments the learner's function gets (the case's
+    values as written), and ``parsed``, those the course's reference takes (the same
+    values, or records parsed from them)."""
+
+    _fields = ("given", "parsed")
+    __slots__ = _fields
+    given: tuple[Any, ...]
+    parsed: tuple[Any, ...]
+
+    def __init__(self, given: tuple[Any, ...], parsed: tuple[Any, ...] | None = None) -> None:
+        self._fill(given, given if parsed is None else parsed)
+
+
 def _not_null(case: JSValue) -> JSValue:
     if case is None:  # reading a property of null throws in JavaScript
         raise CaseError(None, "a case is null", "write the case as an object")
     return case
 
 
-def match_arguments(case: JSValue) -> tuple[str | None, JSValue | Undefined]:
+def match_arguments(case: JSValue) -> Decoded:
     """``(c.matcher, c.tool)`` for matchHook; None stands for an omitted matcher."""
     matcher = member(_not_null(case), "matcher")
     if not isinstance(matcher, str | Undefined):
@@ -80,16 +96,16 @@ def match_arguments(case: JSValue) -> tuple[str | None, JSValue | Undefined]:
             f"matcher must be a string or left out, got {describe_value(matcher)}",
             'write the matcher as a string such as "Bash", or leave the key out',
         )
-    return (matcher if isinstance(matcher, str) else None, member(case, "tool"))
+    return Decoded((matcher if isinstance(matcher, str) else None, member(case, "tool")))
 
 
-def exit_arguments(case: JSValue) -> tuple[JSValue | Undefined, str]:
+def exit_arguments(case: JSValue) -> Decoded:
     """``(e.code, e.stderr ?? "")`` for interpretExitCode: the seed's stderr is optional."""
     code, stderr = member(_not_null(case), "code"), member(case, "stderr")
     if isinstance(stderr, str):
-        return (code, stderr)
+        return Decoded((code, stderr))
     if stderr is None or stderr is UNDEFINED or strict_equals_number(code, 0):
-        return (code, "")  # ?? reads null and a missing key as ""; code 0 never reads it
+        return Decoded((code, ""))  # ?? reads null and a missing key as ""; code 0 never reads it
     # JavaScript calls stderr.trim() on every code but 0, which throws for a non-string.
     raise CaseError(
         "stderr",
@@ -98,7 +114,7 @@ def exit_arguments(case: JSValue) -> tuple[JSValue | Undefined, str]:
     )
 
 
-def apply_arguments(case: JSValue) -> tuple[dict[str, JSValue], JSValue | Undefined]:
+def apply_arguments(case: JSValue) -> Decoded:
     """``(x.output, x.input)`` for applyPreToolUse; a non-object output has none of its keys."""
     output = member(_not_null(case), "output")
     if output is None or isinstance(output, Undefined):
@@ -107,4 +123,4 @@ def apply_arguments(case: JSValue) -> tuple[dict[str, JSValue], JSValue | Undefi
             f"output must be the hook's JSON output, got {describe_value(output)}",
             'give the case an "output" object, e.g. {}',
         )
-    return (output if isinstance(output, dict) else {}, member(case, "input"))
+    return Decoded((output if isinstance(output, dict) else {}, member(case, "input")))

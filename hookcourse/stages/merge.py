@@ -12,7 +12,7 @@ from __future__ import annotations
 from hookcourse.js.values import UNDEFINED, Undefined, strict_equals_number
 from hookcourse.record import Record
 from hookcourse.stages.answers import HookResult, hook_result, json_output
-from hookcourse.stages.decoding import CaseError, describe_value, member
+from hookcourse.stages.decoding import CaseError, Decoded, describe_value, member
 from hookcourse.stages.verdicts import block_reason
 
 TYPE_CHECKING = False
@@ -127,10 +127,10 @@ def merge_pre_tool_use(results: Sequence[HookResult], tool_input: JSValue) -> Me
     return Merged(decision, reason, chosen, contexts)
 
 
-def merge_arguments(case: JSValue) -> tuple[list[JSValue], JSValue]:
-    """``(c.results, c.toolInput)`` as the case file writes them, once the page's checks pass.
-
-    Raises CaseError for exactly the invalid inputs the page names.
+def merge_arguments(case: JSValue) -> Decoded:
+    """``(c.results, c.toolInput)``: given as the case file writes them, parsed into
+    HookResults for ``merge_pre_tool_use``. CaseError for exactly the invalid inputs the
+    page names.
     """
     results = member(case, "results")
     if not isinstance(results, list):
@@ -146,8 +146,7 @@ def merge_arguments(case: JSValue) -> tuple[list[JSValue], JSValue]:
             "the case has no toolInput",
             'give the case a "toolInput" (any JSON value, e.g. {"command": "ls"})',
         )
-    hook_results(results)
-    return results, tool_input
+    return Decoded((results, tool_input), (hook_results(results), tool_input))
 
 
 def hook_results(results: Sequence[JSValue]) -> list[HookResult]:
@@ -159,8 +158,3 @@ def hook_results(results: Sequence[JSValue]) -> list[HookResult]:
         except CaseError as error:
             raise error.inside("results", index) from None
     return read
-
-
-def merge_case(results: Sequence[JSValue], tool_input: JSValue) -> Merged:
-    """``mergePreToolUse(c.results, c.toolInput)`` on a case's results as written."""
-    return merge_pre_tool_use(hook_results(results), tool_input)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from hookcourse.js.values import Undefined, js_number, js_trim, strict_equals_number
 from hookcourse.record import Record
 from hookcourse.stages.answers import HookResult, hook_result, json_output
-from hookcourse.stages.decoding import CaseError, describe_value, member
+from hookcourse.stages.decoding import CaseError, Decoded, describe_value, member
 from hookcourse.stages.verdicts import block_reason
 
 TYPE_CHECKING = False
@@ -141,17 +141,12 @@ def stop_hook(hook: JSValue | Undefined) -> StopHook:
     return StopHook(_answer(hook, "whenInactive"), _answer(hook, "whenActive"))
 
 
-def stop_arguments(case: JSValue) -> tuple[JSValue, int]:
-    """``(c.hook, c.cap ?? 8)``: the hook as the case file writes it, the cap as a whole number.
-
-    Raises CaseError for exactly the invalid inputs the page names.
+def stop_arguments(case: JSValue) -> Decoded:
+    """``(c.hook, c.cap ?? 8)``: the hook given as the case file writes it and parsed into a
+    StopHook for ``run_stop_loop``, the cap as a whole number. CaseError for exactly the
+    invalid inputs the page names.
     """
     hook = member(case, "hook")
-    stop_hook(hook)  # validates; a hook that passes is an object
-    assert isinstance(hook, dict)
-    return hook, _cap(member(case, "cap"))
-
-
-def stop_case(hook: JSValue, cap: int) -> list[StopTurn]:
-    """``runStopLoop(c.hook, cap)`` on a case's hook as written."""
-    return run_stop_loop(stop_hook(hook), cap)
+    parsed = stop_hook(hook)
+    cap = _cap(member(case, "cap"))
+    return Decoded((hook, cap), (parsed, cap))

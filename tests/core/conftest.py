@@ -12,10 +12,8 @@ from __future__ import annotations
 import importlib.util
 import json
 import math
-import os
 import random
 import re
-import shutil
 import string
 import struct
 import subprocess
@@ -27,22 +25,36 @@ from typing import Any
 import pytest
 import regress
 
-from hookcourse.stages.registry import STAGES
+from hookcourse.stages.registry import STAGES, exercise_named, stage_of
+from tests.support.oracle import oracle_batch
+from tests.support.paths import FIXTURES, ORACLE_DIR, PROGRAM
+from tests.support.paths import ROOT as REPO
+from tests.support.runtimes import bun_binary, node_binary
 
-REPO = Path(__file__).resolve().parents[2]
-ORACLE_DIR = REPO / "tests" / "oracle"
-ORACLE_PROGRAM = ORACLE_DIR / "program.mjs"
-PROGRAM = REPO / "your_program.sh"
-FIXTURES = REPO / "fixtures"
 STAGE_COMMANDS: dict[str, str] = {stage.slug: stage.command for stage in STAGES}
 # The course's JavaScript reference runs on Node 20; newer engines accept ES2025 syntax.
 REFERENCE_NODE = "node v20."
 
-# kind -> (the case file's list key, its stage command, the two axes as (key, plural)).
+# The oracle's batch keys (corpus.json's kinds) and the exercise each one answers.
+CORPUS_KINDS = {
+    "matches": "match_hook",
+    "exits": "interpret_exit_code",
+    "applies": "apply_pre_tool_use",
+}
+
+
+def _kind(function: str) -> tuple[str, str, tuple[str, str], tuple[str, str]]:
+    """(the case file's list key, its stage command, the two axes as (key, plural)), from
+    the registry: a corpus family is the product of the case's two fields."""
+    exercise = exercise_named(function)
+    stage = None if exercise is None else stage_of(exercise)
+    assert exercise is not None and stage is not None and len(exercise.fields) == 2, function
+    first, second = exercise.fields
+    return (exercise.case_key, stage.command, (first, f"{first}s"), (second, f"{second}s"))
+
+
 KINDS: dict[str, tuple[str, str, tuple[str, str], tuple[str, str]]] = {
-    "matches": ("cases", "hook-match", ("matcher", "matchers"), ("tool", "tools")),
-    "exits": ("exitCases", "hook-match", ("code", "codes"), ("stderr", "stderrs")),
-    "applies": ("cases", "hook-apply", ("output", "outputs"), ("input", "inputs")),
+    kind: _kind(function) for kind, function in CORPUS_KINDS.items()
 }
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
@@ -276,20 +288,6 @@ def run_batch(command: list[str], families: list[Family], programs: list[tuple[s
     return oracle_batch(command, "{" + ",\n".join(parts) + "}")
 
 
-def oracle_batch(command: list[str], request: str) -> Any:
-    """The oracle's answer to one batch REQUEST (see program.mjs), in one process."""
-    done = subprocess.run(
-        [*command, str(ORACLE_PROGRAM), "batch"],
-        input=request.encode("utf-8"),
-        capture_output=True,
-        timeout=300,
-        check=False,
-    )
-    if done.returncode != 0:
-        pytest.fail(f"oracle {command} failed ({done.returncode}): {done.stderr.decode()[-2000:]}")
-    return json.loads(done.stdout.decode("utf-8"))
-
-
 def split_answers(
     families: list[Family], answer: Any, programs: list[tuple[str, Path]]
 ) -> OracleRun:
@@ -339,22 +337,6 @@ def bun_oracle() -> OracleRun:
     """Bun's answers (Claude Code's engine); skipped when no bun binary is available."""
     families = [f for f in CORPUS if f.kind == "matches"]
     return split_answers(families, run_batch([bun_binary()], families, []), [])
-
-
-def node_binary() -> str:
-    """node on PATH; the test skips (and so fails under CI) without one."""
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("node is not on PATH: the JavaScript oracle cannot run")
-    return node
-
-
-def bun_binary() -> str:
-    """HOOKCOURSE_BUN or bun on PATH (scripts/test.sh installs it from npm)."""
-    bun = os.environ.get("HOOKCOURSE_BUN") or shutil.which("bun")
-    if bun is None:
-        pytest.skip("no bun: set HOOKCOURSE_BUN or put bun on PATH to check the claude-code engine")
-    return bun
 
 
 @pytest.fixture(scope="session")

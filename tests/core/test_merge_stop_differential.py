@@ -21,8 +21,8 @@ from typing import Any
 import pytest
 
 from hookcourse.js import json as jsjson
-from hookcourse.stages.merge import merge_arguments, merge_case
-from hookcourse.stages.stop_loop import stop_arguments, stop_case
+from hookcourse.stages.merge import merge_arguments, merge_pre_tool_use
+from hookcourse.stages.stop_loop import run_stop_loop, stop_arguments
 
 ORACLE = Path(__file__).resolve().parents[1] / "oracle"
 POOLS = json.loads((ORACLE / "corpus-merge-stop.json").read_text(encoding="utf-8"))
@@ -172,8 +172,9 @@ def node_answers(family_files: dict[str, Path]) -> dict[str, Any]:
 def _python(kind: str, text: str) -> str:
     case = jsjson.parse(text)
     if kind == "merges":
-        return jsjson.stringify(merge_case(*merge_arguments(case)).to_json())
-    return jsjson.stringify([turn.to_json() for turn in stop_case(*stop_arguments(case))])
+        return jsjson.stringify(merge_pre_tool_use(*merge_arguments(case).parsed).to_json())
+    turns = run_stop_loop(*stop_arguments(case).parsed)
+    return jsjson.stringify([turn.to_json() for turn in turns])
 
 
 def _fail_on(title: str, rows: list[str], total: int) -> None:

@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from hookcourse.stages.registry import STAGES, exercise_named, stage_for_command, stage_named
-
-REPO = Path(__file__).resolve().parents[2]
-FIXTURES = REPO / "fixtures"
-ORACLE_DIR = REPO / "tests" / "oracle"
+from tests.support.paths import FIXTURES, ORACLE_DIR
+from tests.support.paths import ROOT as REPO
 
 
 def test_the_oracle_lists_the_registry_stages_in_course_order() -> None:
@@ -43,12 +40,69 @@ def test_stderr_is_optional_as_the_seed_schema_says() -> None:
     from hookcourse.stages.verdicts import interpret_exit_code
 
     for case in ({"code": 2}, {"code": 2, "stderr": None}):
-        assert interpret_exit_code(*exit_arguments(case)).to_json() == {
+        assert interpret_exit_code(*exit_arguments(case).parsed).to_json() == {
             "block": True,
             "warn": False,
             "reason": "hook blocked",
         }
-    assert interpret_exit_code(*exit_arguments({"code": 1})).reason is None
+    assert interpret_exit_code(*exit_arguments({"code": 1}).parsed).reason is None
     with pytest.raises(CaseError) as refused:  # JavaScript trims a stderr of 5: it throws
         exit_arguments({"code": 1, "stderr": 5})
     assert refused.value.key == "stderr"
+
+
+# -- the registry describes each exercise whole ---------------------------------------------
+
+
+def test_every_named_object_resolves_and_fits() -> None:
+    """Every dotted path resolves; classifiers answer only their families; each family has
+    its hint text and each hint text its family; a decoder's cases reach the reference."""
+    import inspect
+
+    from hookcourse.course import exercises
+    from hookcourse.course.cases import exercise_cases
+    from hookcourse.course.hints import hints
+    from hookcourse.stages.registry import EXERCISES, resolve
+
+    texts = hints()
+    notebooks = {path.stem for path in (REPO / "notebooks").glob("*.ipynb")}
+    assert [e.notebook for e in EXERCISES] == sorted(e.notebook for e in EXERCISES)  # course order
+    for exercise in EXERCISES:
+        assert exercise.notebook in notebooks, exercise.function
+        assert callable(exercise.reference_function()), exercise.function
+        solution = resolve(exercise.solution)
+        assert solution.__name__ == exercise.function
+        wanted = inspect.signature(exercise.reference_function()).parameters
+        assert list(inspect.signature(solution).parameters) == list(wanted)
+        assert callable(getattr(exercises, exercise.check)), exercise.check
+        for dotted in (exercise.classify, exercise.generate, exercise.runner):
+            assert dotted is None or resolve(dotted) is not None
+        if exercise.decode is None:  # the gate and the guard: a check of their own
+            assert exercise.runner is not None and stage_named(exercise.stage) is None
+            continue
+        assert exercise.runner is None and len(exercise.fields) == 2
+        assert set(texts.get(exercise.function, {})) <= set(exercise.families)
+        assert set(exercise.families) <= set(texts[exercise.function]), exercise.function
+        cases, problems = exercise_cases(exercise)
+        assert cases and not problems
+        seen = {exercise.family(case.decoded) for case in cases}
+        assert seen <= set(exercise.families), (exercise.function, seen - set(exercise.families))
+
+
+def test_the_checks_module_offers_exactly_the_registry_checks() -> None:
+    from hookcourse.course import exercises
+    from hookcourse.stages.registry import EXERCISES
+
+    names = [e.check for e in EXERCISES]
+    assert len(set(names)) == len(names) == 7
+    assert set(names) <= set(dir(exercises))
+    with pytest.raises(AttributeError):
+        exercises.check_nothing  # noqa: B018
+
+
+def test_the_oracle_stage_list_is_written_from_the_registry() -> None:
+    from tests.support.oracle import STAGE_LIST, stage_list_text
+
+    assert STAGE_LIST.read_text(encoding="utf-8") == stage_list_text(), (
+        "tests/oracle/stages.json is stale: run .venv/bin/python -m tests.support.oracle"
+    )

@@ -214,7 +214,8 @@ def test_the_corpus_has_every_family_the_issue_names() -> None:
 def test_the_teachers_guard_holds() -> None:
     report = check_guard(TEACHER_GUARD)
     assert report.passed, report.text()
-    assert report.summary().endswith("0 missed, 0 false alarms, over 56 commands")
+    assert "0 missed, 0 false alarms, over " in report.summary()
+    assert "(56 from the corpus, " in report.summary()
 
 
 @pytest.fixture
@@ -232,9 +233,11 @@ def small_corpus(tmp_path: Path) -> Path:
 
 def test_the_seeds_guard_misses_what_the_notebook_says(small_corpus: Path) -> None:
     """Notebook 07 checks the Python port of seed 002's bash guard; the two report alike."""
-    port = check_guard(HOOKS / "no_force_push.py")
-    assert not port.passed and (port.missed, port.false_alarms) == (11, 5)
-    missed = {v.command for r in port.families for v in r.wrong if r.family.expect == BLOCK}
+    port = check_guard(HOOKS / "no_force_push.py", seed=None)
+    corpus = [r for r in port.families if not r.family.name.startswith("drawn")]
+    wrong = {e: sum(len(r.wrong) for r in corpus if r.family.expect == e) for e in (BLOCK, ALLOW)}
+    assert not port.passed and (wrong[BLOCK], wrong[ALLOW]) == (11, 5)
+    missed = {v.command for r in corpus for v in r.wrong if r.family.expect == BLOCK}
     assert {"git push origin main --force", "git push origin +main"} <= missed
     assert (
         check_guard(SEED_GUARD, small_corpus).rows()
@@ -249,7 +252,7 @@ def test_a_guard_that_blocks_everything_raises_every_false_alarm(
     guard.write_text("import sys\nprint('no', file=sys.stderr)\nsys.exit(2)\n")
     report = check_guard(guard, small_corpus)
     assert (report.missed, report.false_alarms) == (0, 2) and not report.passed
-    assert "false alarms: echo" in report.text()
+    assert "false alarms 2:\n      echo" in report.text()  # one command a line
 
 
 def test_a_crashing_guard_is_named_as_letting_everything_through(

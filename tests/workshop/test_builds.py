@@ -15,7 +15,10 @@ import pytest
 
 from hookcourse import solutions
 from hookcourse.course import exercises, workshop
+from hookcourse.course.check_report import MIME_TYPE
+from hookcourse.course.progress import MARKER
 from hookcourse.errors import InputError
+from hookcourse.stages.registry import EXERCISES, exercise_named
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -62,11 +65,31 @@ def test_the_teacher_build_solves_each_exercise_between_the_markers(teacher: Pat
 
 
 def test_every_check_in_the_teacher_build_passed(teacher: Path) -> None:
-    seen = []
-    for path in teacher.glob("*.ipynb"):
-        seen += workshop.check_summaries(workshop.read_notebook(path))
-    assert sorted(line.split(":")[0] for line in seen) == sorted(workshop.exercise_names())
-    assert all(": passed, all " in line for line in seen), seen
+    """All seven exercises, read from the checks' report data in the outputs."""
+    own = []
+    for path in sorted(teacher.glob("*.ipynb")):
+        reports = workshop.check_reports(workshop.read_notebook(path))
+        own += [r for r in reports if r["subject"] == r["exercise"]]
+    assert [r["exercise"] for r in own] == [e.function for e in EXERCISES]
+    assert len(own) == 7 and all(r["passed"] for r in own), [r["summary"] for r in own]
+
+
+def test_a_build_fails_naming_the_exercise_whose_check_did_not_pass() -> None:
+    passed = {"exercise": "match_hook", "subject": "match_hook", "passed": True, "summary": "ok"}
+    failed = {**passed, "exercise": "pick_hook", "subject": "pick_hook", "passed": False}
+    failed["summary"] = "pick_hook: 9 of 10 goals right"
+    script = {**failed, "exercise": "is_force_push", "subject": "no_force_push.py"}
+    outputs = [{"data": {MIME_TYPE: report}} for report in (passed, failed, script)]
+    notebook = {"cells": [{"cell_type": "code", "outputs": outputs}]}
+    assert workshop.unpassed(notebook, ["match_hook", "pick_hook", "is_force_push"]) == [
+        ("pick_hook", "pick_hook: 9 of 10 goals right"),
+        ("is_force_push", "its check printed no report"),  # a script's report is not its own
+    ]
+    # Text that merely looks like a pass counts for nothing: only the data does.
+    text = {"output_type": "stream", "text": "pick_hook: passed, all 10 goals\n"}
+    assert workshop.unpassed({"cells": [{"outputs": [text]}]}, ["pick_hook"]) == [
+        ("pick_hook", "its check printed no report")
+    ]
 
 
 def test_nbval_passes_the_teacher_build(teacher: Path) -> None:
@@ -102,6 +125,7 @@ def test_the_student_build_is_the_starters_with_outputs_cleared(student: Path) -
         cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
         assert all(cell.get("outputs", []) == [] for cell in cells)
     assert (student / "hooks" / "no_force_push.py").is_file()
+    assert (student / MARKER).is_file()  # a working copy: its learners' checks are recorded
 
 
 def test_every_check_in_the_student_build_says_not_yet(student: Path) -> None:
@@ -111,8 +135,9 @@ def test_every_check_in_the_student_build_says_not_yet(student: Path) -> None:
         exec(compile(text, f"<{name} starter>", "exec"), namespace)
         function = namespace[name]
         assert callable(function)
-        result = exercises.check(name, function)
-        assert result.not_yet and result.summary().startswith(f"{name}: not yet."), result
+        result = getattr(exercises, exercise_named(name).check)(function)
+        assert result.report().state == "not-yet", result
+        assert result.summary().startswith(f"{name}: not yet."), result
 
 
 def test_a_build_never_writes_into_a_folder_that_holds_files(tmp_path: Path) -> None:

@@ -8,7 +8,6 @@ and seed 001's decision gate from ``data/decision_gate.json``.
 from __future__ import annotations
 
 import functools
-import html
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,6 +17,8 @@ from typing import Final
 
 from hookcourse.course import calling
 from hookcourse.course.cases import FIXTURES
+from hookcourse.course.check_report import FAILING, NOT_YET, PASSED, CheckReport, Reported, Row
+from hookcourse.course.exercises import record_check
 from hookcourse.course.labs.logic import Readout
 from hookcourse.engine.catalogue import event_facts, get_event, load_catalogue, recipient_text
 from hookcourse.js import json as jsjson
@@ -133,52 +134,46 @@ def rules_readout(matcher: str, value: str, event: str = "PreToolUse") -> Readou
     return Readout(headline, rows)
 
 
+def gate_answer(goal: str) -> tuple[str, str] | None:
+    """The gate's own answer for a goal, ``(event, handler type)``; None for an unknown goal."""
+    found = next((g for g in decision_gate() if g.goal == goal), None)
+    return None if found is None else (found.event, found.handler)
+
+
 @dataclass(frozen=True, repr=False)
-class GateCheck:
+class GateCheck(Reported):
     """``check_gate``'s report: one row per goal, right or wrong, with the gate's reason."""
 
     rows: tuple[tuple[str, str, bool], ...]  # (goal, what the learner said and why, right)
     not_yet: bool = False
+    kinds: tuple[str, ...] = ()  # each goal's kind (deterministic, evaluative): its family
 
-    @property
-    def passed(self) -> bool:
-        return bool(self.rows) and not self.not_yet and all(right for _, _, right in self.rows)
-
-    def summary(self) -> str:
+    def report(self) -> CheckReport:
+        """The result as the one check report's data."""
+        right = sum(ok for _, _, ok in self.rows)
+        passed = bool(self.rows) and not self.not_yet and right == len(self.rows)
         if self.not_yet:
-            return (
+            summary = (
                 "pick_hook: not yet. Your function still raises NotImplementedError: "
                 "write its body, then run this cell again."
             )
-        right = sum(ok for _, _, ok in self.rows)
-        if self.passed:
-            return f"pick_hook: passed, all {len(self.rows)} goals"
-        return f"pick_hook: {right} of {len(self.rows)} goals right"
-
-    def text(self) -> str:
-        if self.not_yet:
-            return self.summary()
-        lines = [self.summary()]
-        lines += [f"  {'ok  ' if ok else 'FAIL'}  {goal}: {said}" for goal, said, ok in self.rows]
-        return "\n".join(lines)
-
-    def __repr__(self) -> str:
-        return self.text()
-
-    def _repr_html_(self) -> str:
-        colour = "#1a7f37" if self.passed else "#9a6700" if self.not_yet else "#b42318"
-        parts = [f"<p><b style='color:{colour}'>{html.escape(self.summary())}</b></p>"]
-        if not self.not_yet:
-            parts.append("<table>")
-            for goal, said, ok in self.rows:
-                mark = "&#10003;" if ok else "&#10007;"
-                parts.append(
-                    f"<tr><td style='text-align:left'>{mark}</td>"
-                    f"<td style='text-align:left'>{html.escape(goal)}</td>"
-                    f"<td style='text-align:left'>{html.escape(said)}</td></tr>"
-                )
-            parts.append("</table>")
-        return "".join(parts)
+        elif passed:
+            summary = f"pick_hook: passed, all {len(self.rows)} goals"
+        else:
+            summary = f"pick_hook: {right} of {len(self.rows)} goals right"
+        # A test may build a GateCheck without kinds: then the failing families are unknown.
+        pairs = zip(self.rows, self.kinds, strict=False)
+        wrong_kinds = (kind for (_, _, ok), kind in pairs if not ok)
+        return CheckReport(
+            exercise="pick_hook",
+            check="check_gate",
+            state=PASSED if passed else NOT_YET if self.not_yet else FAILING,
+            summary=summary,
+            rows=() if self.not_yet else tuple(Row(g, said, ok) for g, said, ok in self.rows),
+            passed_cases=right,
+            total_cases=len(self.rows),
+            failing=tuple(dict.fromkeys(wrong_kinds)),
+        )
 
 
 def _judge(goal: Goal, answer: object) -> tuple[str, bool]:
@@ -197,10 +192,21 @@ def _judge(goal: Goal, answer: object) -> tuple[str, bool]:
 
 
 def check_gate(fn: Callable[[str], object]) -> GateCheck:
-    """Ask ``fn(goal)`` for every goal of the decision gate; judge event and handler type."""
+    """Ask ``fn(goal)`` for every goal of the decision gate; judge event and handler type.
+
+    The gate has no drawn cases: its goals are the whole of seed 001's table.
+    """
+    result = _ask_the_gate(fn)
+    record_check("pick_hook", result.report())
+    return result
+
+
+def _ask_the_gate(fn: Callable[[str], object]) -> GateCheck:
     rows = []
+    kinds = []
     for goal in decision_gate():
         outcome = calling.call(fn, goal.goal)  # the learner's code: never a traceback or a hang
+        kinds.append(goal.kind)
         if isinstance(outcome, calling.Raised):
             if isinstance(outcome.error, NotImplementedError):
                 return GateCheck((), not_yet=True)
@@ -212,4 +218,4 @@ def check_gate(fn: Callable[[str], object]) -> GateCheck:
             break  # every goal would hang the same way
         said, right = _judge(goal, outcome.value)
         rows.append((goal.goal, said, right))
-    return GateCheck(tuple(rows))
+    return GateCheck(tuple(rows), kinds=tuple(kinds[: len(rows)]))

@@ -10,7 +10,6 @@ whether Claude Code would block it, so the check sees what Claude Code would.
 
 from __future__ import annotations
 
-import html
 import inspect
 import json
 import linecache
@@ -27,6 +26,9 @@ from hookcourse import browser
 from hookcourse.browser import require_desktop
 from hookcourse.course import calling
 from hookcourse.course.cases import FIXTURES
+from hookcourse.course.check_report import FAILING, NOT_YET, PASSED, CheckReport, Reported, Row
+from hookcourse.course.exercises import record_check
+from hookcourse.course.generators import choose_seed, drawn_cases
 from hookcourse.course.labs.real_hooks import fire_commands
 from hookcourse.engine.reading import Classification
 from hookcourse.js.values import JSValue
@@ -36,6 +38,8 @@ SEED_GUARD: Final = FIXTURES / "force-push-guard" / ".claude" / "hooks" / "no-fo
 PAYLOAD: Final = FIXTURES / "payloads" / "PreToolUse.json"
 GUARD_TIMEOUT_S: Final = 5.0
 BLOCK, ALLOW, BEYOND = "block", "allow", "beyond"
+GUARD_EXERCISE: Final = "is_force_push"
+DRAWN: Final = "drawn"  # the name of the drawn families starts so
 
 
 @dataclass(frozen=True)
@@ -51,6 +55,28 @@ def load_corpus(path: Path = CORPUS) -> list[Family]:
     """The corpus's families, in file order."""
     data = json.loads(path.read_text(encoding="utf-8"))
     return [Family(f["family"], f["expect"], tuple(f["commands"])) for f in data["families"]]
+
+
+def drawn_families(seed: int) -> list[Family]:
+    """Fresh commands for ``seed``, as two families: those the teacher's guard blocks and
+    those it lets through (the ground truth for every drawn command)."""
+    from hookcourse.stages.registry import exercise_named
+
+    exercise = exercise_named(GUARD_EXERCISE)
+    assert exercise is not None
+    drawn = drawn_cases(exercise, seed)
+    pushes = tuple(str(d.case) for d in drawn if d.expected is True)
+    others = tuple(str(d.case) for d in drawn if d.expected is False)
+    return [
+        Family(f"{DRAWN} force-pushes", BLOCK, pushes),
+        Family(f"{DRAWN} look-alikes", ALLOW, others),
+    ]
+
+
+def _graded_families(corpus: Path, seed: int | None) -> list[Family]:
+    """The corpus's families, then the drawn ones (None: no drawing, a corpus of one's own)."""
+    families = load_corpus(corpus)
+    return families if seed is None else [*families, *drawn_families(seed)]
 
 
 @dataclass(frozen=True)
@@ -80,29 +106,38 @@ class FamilyResult:
         return [v for v in self.verdicts if v.blocked != (self.family.expect == BLOCK)]
 
     def line(self) -> str:
-        """``caught 3/4`` or ``allowed 5/6`` and the commands that went wrong."""
+        """``caught 3 of 4, missed 1:`` or ``allowed 6 of 6``; the commands go one per line."""
         blocked = sum(v.blocked for v in self.verdicts)
         total = len(self.verdicts)
+        wrong = len(self.wrong)
         if self.family.expect == BLOCK:
-            summary = f"caught {blocked}/{total}"
-            label = "missed"
-        elif self.family.expect == ALLOW:
-            summary = f"allowed {total - blocked}/{total}"
-            label = "false alarms"
-        else:
-            return f"blocked {blocked}/{total}: no guard that reads only the command can know"
-        wrong = self.wrong
-        return summary + (f"; {label}: " + " | ".join(v.command for v in wrong) if wrong else "")
+            return f"caught {blocked} of {total}" + (f", missed {wrong}:" if wrong else "")
+        if self.family.expect == ALLOW:
+            allowed = total - blocked
+            return f"allowed {allowed} of {total}" + (f", false alarms {wrong}:" if wrong else "")
+        return f"blocked {blocked} of {total}: no guard that reads only the command can know"
+
+    def row(self) -> Row:
+        """The family as a row of the check report, its wrong commands one per line."""
+        return Row(
+            self.family.name, self.line(), not self.wrong, tuple(v.command for v in self.wrong)
+        )
 
 
 @dataclass(frozen=True, repr=False)
-class GuardReport:
-    """The whole check: a line per family, crashes, and whether the guard holds."""
+class GuardReport(Reported):
+    """The whole check: a row per family, crashes, and whether the guard holds."""
 
-    guard: str  # the script's file name
+    guard: str  # the function's name, or the script's file name
     families: tuple[FamilyResult, ...]
     problem: str | None = None
     not_yet: bool = False  # the guard is still the starter: it raises NotImplementedError
+    seed: int | None = None  # the seed of the drawn commands
+    function: bool = False  # the learner's exercise function (not a script by path)
+
+    @property
+    def graded(self) -> list[FamilyResult]:
+        return [r for r in self.families if r.family.expect != BEYOND]
 
     @property
     def missed(self) -> int:
@@ -114,17 +149,14 @@ class GuardReport:
 
     @property
     def failures(self) -> list[Verdict]:
-        """Commands on which the guard itself failed (exit 1, a crash, a timeout)."""
-        return [v for r in self.families for v in r.verdicts if v.failed]
+        """Graded commands on which the guard itself failed (exit 1, a crash, a timeout)."""
+        return [v for r in self.graded for v in r.verdicts if v.failed]
 
-    @property
-    def passed(self) -> bool:
-        """Every force-push caught and no false alarm."""
-        return (
-            self.problem is None and not self.not_yet and not self.missed and not self.false_alarms
-        )
+    def rows(self) -> list[tuple[str, str, bool]]:
+        """(family, line, good) for every family."""
+        return [(r.family.name, r.line(), not r.wrong) for r in self.families]
 
-    def summary(self) -> str:
+    def _summary(self, holds: bool) -> str:
         if self.problem is not None:
             return f"check_guard: cannot run {self.guard}: {self.problem}"
         if self.not_yet:
@@ -132,16 +164,20 @@ class GuardReport:
                 f"{self.guard}: not yet. Your function still raises NotImplementedError: "
                 "write its body, then run this cell again."
             )
-        graded = sum(len(r.verdicts) for r in self.families if r.family.expect != BEYOND)
-        verdict = "holds" if self.passed else "does not hold yet"
+        graded = sum(len(r.verdicts) for r in self.graded)
+        drawn = sum(len(r.verdicts) for r in self.graded if r.family.name.startswith(DRAWN))
+        verdict = "holds" if holds else "does not hold yet"
+        where = f" ({graded - drawn} from the corpus, {drawn} drawn with seed {self.seed})"
+        replay = (
+            f"; check_guard({self.guard}, seed={self.seed}) draws the same commands again"
+            if drawn and not holds
+            else ""
+        )
         return (
             f"check_guard: {self.guard} {verdict}: {self.missed} missed, "
             f"{self.false_alarms} false alarms, over {graded} commands"
+            f"{where if drawn else ''}{replay}"
         )
-
-    def rows(self) -> list[tuple[str, str, bool]]:
-        """(family, line, good) for every family."""
-        return [(r.family.name, r.line(), not r.wrong) for r in self.families]
 
     def failure_note(self) -> str | None:
         failures = self.failures
@@ -149,51 +185,34 @@ class GuardReport:
             return None
         first = failures[0]
         said = first.stderr.strip().splitlines()[-1] if first.stderr.strip() else "no stderr"
+        graded = sum(len(r.verdicts) for r in self.graded)
         return (
-            f"the guard failed on {len(failures)} command(s) (first: exit {first.exit_code}, "
-            f"{said}); Claude Code treats a failing hook as non-blocking, so those commands run"
+            f"the guard failed on {len(failures)} of the {graded} commands (first: exit "
+            f"{first.exit_code}, {said}); Claude Code treats a failing hook as non-blocking, "
+            "so those commands run"
         )
 
-    def text(self) -> str:
-        if self.not_yet:
-            return self.summary()
-        lines = [self.summary()]
-        width = max((len(name) for name, _, _ in self.rows()), default=0)
-        lines += [
-            f"  {'ok  ' if good else 'FAIL'}  {name:<{width}}  {line}"
-            for name, line, good in self.rows()
-        ]
-        note = self.failure_note()
-        if note:
-            lines.append(f"  note: {note}")
-        return "\n".join(lines)
-
-    def __repr__(self) -> str:
-        return self.text()
-
-    def _repr_html_(self) -> str:
-        colour = "#1a7f37" if self.passed else "#b42318"
-        parts = [f"<p><b style='color:{colour}'>{html.escape(self.summary())}</b></p>"]
-        if self.families and not self.not_yet:
-            parts.append(
-                "<table><tr><th style='text-align:left'>family</th><th></th>"
-                "<th style='text-align:left'>result</th></tr>"
-            )
-            for name, line, good in self.rows():
-                mark = (
-                    "<span style='color:#1a7f37'>&#10003;</span>"
-                    if good
-                    else ("<span style='color:#b42318'>&#10007;</span>")
-                )
-                parts.append(
-                    f"<tr><td style='text-align:left'>{html.escape(name)}</td><td>{mark}</td>"
-                    f"<td style='text-align:left'><code>{html.escape(line)}</code></td></tr>"
-                )
-            parts.append("</table>")
+    def report(self) -> CheckReport:
+        """The result as the one check report's data."""
+        holds = (
+            self.problem is None and not self.not_yet and not self.missed and not self.false_alarms
+        )
+        shown = () if self.not_yet or self.problem is not None else self.families
         note = None if self.not_yet else self.failure_note()
-        if note:
-            parts.append(f"<p>{html.escape(note)}</p>")
-        return "".join(parts)
+        verdicts = [v for r in self.graded for v in r.verdicts]
+        return CheckReport(
+            exercise=GUARD_EXERCISE,
+            check="check_guard",
+            state=PASSED if holds else NOT_YET if self.not_yet else FAILING,
+            summary=self._summary(holds),
+            rows=tuple(r.row() for r in shown),
+            notes=(note,) if note else (),
+            passed_cases=len(verdicts) - self.missed - self.false_alarms,
+            total_cases=len(verdicts),
+            failing=tuple(r.family.name for r in self.graded if r.wrong),
+            seed=self.seed,
+            subject=self.guard,
+        )
 
 
 def guard_command(path: Path) -> list[str] | str:
@@ -272,41 +291,61 @@ def _starter(fn: Callable[[str], object]) -> bool:
 
 
 def check_guard(
-    guard: str | os.PathLike[str] | Callable[[str], object], corpus: Path = CORPUS
+    guard: str | os.PathLike[str] | Callable[[str], object],
+    corpus: Path = CORPUS,
+    *,
+    seed: int | None = None,
 ) -> GuardReport:
-    """Run a guard on every corpus command, through the engine's runner, and report by family.
+    """Run a guard on every corpus command and on fresh commands drawn with ``seed``, through
+    the engine's runner, and report by family.
 
     ``guard`` is a learner's ``is_force_push(command)`` function (its cell is written out
-    as a hook script and run as one) or the path of a guard script.
+    as a hook script and run as one) or the path of a guard script. The course's corpus
+    comes with drawn commands (a new seed when None, ``$HOOKCOURSE_SEED`` if set, judged
+    by the teacher's guard); a corpus of one's own is graded as it is unless a seed is given.
     """
+    chosen = choose_seed(seed) if seed is not None or corpus == CORPUS else None
     if callable(guard):
         name = getattr(guard, "__name__", "guard")
         if _starter(guard):
-            return GuardReport(name, (), not_yet=True)
-        if browser.IN_BROWSER:  # no processes to run a hook script: ask the function itself
-            return check_guard_in_process(guard, corpus)
-        script = guard_script(guard)
-        if script is None:
-            return GuardReport(name, (), "its source is unknown; define it in a notebook cell")
-        with tempfile.TemporaryDirectory() as folder:
-            path = Path(folder) / f"{name}.py"
-            path.write_text(script, encoding="utf-8")
-            return replace(_check_script(path, corpus), guard=name)
-    return _check_script(Path(guard), corpus)
+            report = GuardReport(name, (), not_yet=True, function=True)
+        elif browser.IN_BROWSER:  # no processes to run a hook script: ask the function itself
+            report = replace(check_guard_in_process(guard, corpus, chosen), function=True)
+        else:
+            report = _check_function(guard, name, corpus, chosen)
+        if report.problem is None:
+            record_check(GUARD_EXERCISE, report.report())
+        return report
+    return _check_script(Path(guard), corpus, chosen)
 
 
-def check_guard_in_process(fn: Callable[[str], object], corpus: Path = CORPUS) -> GuardReport:
-    """The corpus through ``fn`` called directly, as the hook script would call it: a truthy
-    answer is its exit 2 (blocked), a raise is a failed hook (Claude Code lets the call run).
+def _check_function(
+    fn: Callable[[str], object], name: str, corpus: Path, seed: int | None
+) -> GuardReport:
+    script = guard_script(fn)
+    if script is None:
+        problem = "its source is unknown; define it in a notebook cell"
+        return GuardReport(name, (), problem, function=True)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / f"{name}.py"
+        path.write_text(script, encoding="utf-8")
+        return replace(_check_script(path, corpus, seed), guard=name, function=True)
+
+
+def check_guard_in_process(
+    fn: Callable[[str], object], corpus: Path = CORPUS, seed: int | None = None
+) -> GuardReport:
+    """The corpus (and the commands drawn with ``seed``) through ``fn`` called directly, as
+    the hook script would call it: a truthy answer is its exit 2 (blocked), a raise is a
+    failed hook (Claude Code lets the call run).
 
     The browser's way (JupyterLite starts no processes); the desktop runs the real script.
     """
-    families = load_corpus(corpus)
     results = tuple(
         FamilyResult(family, tuple(_verdict_in_process(fn, c) for c in family.commands))
-        for family in families
+        for family in _graded_families(corpus, seed)
     )
-    return GuardReport(getattr(fn, "__name__", "guard"), results)
+    return GuardReport(getattr(fn, "__name__", "guard"), results, seed=seed)
 
 
 def _verdict_in_process(fn: Callable[[str], object], command: str) -> Verdict:
@@ -321,12 +360,12 @@ def _verdict_in_process(fn: Callable[[str], object], command: str) -> Verdict:
     return Verdict(command, False, None, True, "", timed_out=True)
 
 
-def _check_script(guard: Path, corpus: Path) -> GuardReport:
+def _check_script(guard: Path, corpus: Path, seed: int | None) -> GuardReport:
     require_desktop("check_guard", "how Claude Code treats each of the corpus's commands")
     argv = guard_command(guard)
     if isinstance(argv, str):
         return GuardReport(guard.name, (), argv)
-    families = load_corpus(corpus)
+    families = _graded_families(corpus, seed)
     with tempfile.TemporaryDirectory() as cwd, ThreadPoolExecutor(4) as pool:
         first = _verdict(argv, families[0].commands[0], cwd)
         if first.failed and "NotImplementedError" in first.stderr:  # the starter: stop early
@@ -342,4 +381,4 @@ def _check_script(guard: Path, corpus: Path) -> GuardReport:
             FamilyResult(family, tuple(pool.map(lambda c: _verdict(argv, c, cwd), family.commands)))
             for family in families
         )
-    return GuardReport(guard.name, results)
+    return GuardReport(guard.name, results, seed=seed)

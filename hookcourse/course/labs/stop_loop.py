@@ -21,7 +21,7 @@ from hookcourse.engine.outcome import DEFAULT_STOP_BLOCK_CAP
 from hookcourse.js import json as jsjson
 from hookcourse.js.values import JSValue
 from hookcourse.stages.decoding import CaseError
-from hookcourse.stages.stop_loop import StopTurn, stop_arguments, stop_case
+from hookcourse.stages.stop_loop import StopTurn, run_stop_loop, stop_arguments
 
 STOP_PAYLOAD: Final = FIXTURES / "payloads" / "Stop.json"
 
@@ -83,7 +83,7 @@ def stop_readout(inactive: AnswerBoxes, active: AnswerBoxes, cap_text: str = "8"
             "whenActive": _answer(active, "later answer"),
         }
         cap = read_json_box(cap_text, "cap", "8") if cap_text.strip() else None
-        turns = stop_case(*stop_arguments({"hook": hook, "cap": cap}))
+        turns = run_stop_loop(*stop_arguments({"hook": hook, "cap": cap}).parsed)
     except BoxError as error:
         return error.readout
     except CaseError as error:

@@ -1,0 +1,1 @@
+"""Helpers every test folder shares: paths, JavaScript runtimes, the oracle, ports, processes."""
