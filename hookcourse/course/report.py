@@ -180,28 +180,32 @@ def read_sources(sources: Iterable[Source]) -> tuple[list[tuple[str, Progress]],
 
 
 def course_columns() -> list[Column]:
-    """Every exercise in course order, each followed by its stage's graded program once
-    the stage's last exercise is listed (the registry is in course order)."""
-    from hookcourse.stages.registry import STAGES
+    """Every exercise in course order (the registry's ``EXERCISES``), a graded stage's
+    program after the last of that stage's exercises."""
+    from hookcourse.stages.registry import EXERCISES, STAGES
 
+    left = {stage.slug: len(stage.exercises) for stage in STAGES}
+    commands = {stage.slug: stage.command for stage in STAGES}
     columns = []
-    for stage in STAGES:
-        for exercise in stage.exercises:
-            number = exercise.notebook.split("_", 1)[0]
-            columns.append(
-                Column(
-                    (stage.slug, exercise.function),
-                    f"{number} {exercise.function}",
-                    f"{exercise.notebook}/{exercise.function}",
-                )
-            )
+    for exercise in EXERCISES:
+        number = exercise.notebook.split("_", 1)[0]
         columns.append(
             Column(
-                (stage.slug, PROGRAM_TASK),
-                f"program {stage.command}",
-                f"{stage.slug}/{PROGRAM_TASK}",
+                (exercise.stage, exercise.function),
+                f"{number} {exercise.function}",
+                f"{exercise.notebook}/{exercise.function}",
             )
         )
+        if exercise.stage in left:
+            left[exercise.stage] -= 1
+            if not left[exercise.stage]:
+                columns.append(
+                    Column(
+                        (exercise.stage, PROGRAM_TASK),
+                        f"program {commands[exercise.stage]}",
+                        f"{exercise.stage}/{PROGRAM_TASK}",
+                    )
+                )
     return columns
 
 

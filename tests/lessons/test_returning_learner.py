@@ -14,7 +14,7 @@ import nbformat
 from hookcourse.course import server
 from hookcourse.course.exercises import check_matcher
 from hookcourse.course.kernel_hook import missing_exercise
-from hookcourse.stages.registry import STAGES
+from hookcourse.stages.registry import EXERCISES
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
@@ -101,7 +101,7 @@ def test_a_check_before_its_exercise_is_one_line_other_name_errors_a_traceback()
 
 
 def test_every_exercise_name_has_its_line_and_others_none() -> None:
-    for exercise in (e for stage in STAGES for e in stage.exercises):
+    for exercise in EXERCISES:
         said = missing_exercise(exercise.function)
         assert said is not None and exercise.notebook in said
     assert missing_exercise("json") is None
