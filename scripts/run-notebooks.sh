@@ -11,7 +11,8 @@ if [ "$#" -eq 0 ]; then
 fi
 for notebook in "$@"; do
   echo "== $notebook"
-  HOOKCOURSE_PROGRESS=off "$root/.venv/bin/jupyter" nbconvert --to notebook --execute \
+  # The suite (conftest.py) draws the checks' extra cases with seed 2026: store the same.
+  HOOKCOURSE_PROGRESS=off HOOKCOURSE_SEED="${HOOKCOURSE_SEED:-2026}" "$root/.venv/bin/jupyter" nbconvert --to notebook --execute \
     --inplace --ExecutePreprocessor.timeout=300 "$notebook"
 done
 "$root/.venv/bin/python" -m hookcourse.course.server strip "$@"
