@@ -75,3 +75,5 @@ def test_the_guard_notebook_counts_what_its_output_shows() -> None:
     )
     assert "Two force-pushes got through" not in prose
     assert "56 commands" not in prose
+    # The check's counts change with the drawn commands: the prose states none.
+    assert not re.search(r"misses \d+ force-pushes", prose)
