@@ -29,7 +29,8 @@ from typing import Any, Final, cast
 from hookcourse.course.check_report import reports_in
 from hookcourse.course.progress import MARKER
 from hookcourse.errors import InputError
-from hookcourse.stages.registry import EXERCISES, exercise_named, resolve
+from hookcourse.stages import registry
+from hookcourse.stages.registry import exercise_named, resolve
 
 CHECKOUT: Final = Path(__file__).resolve().parents[2]
 COURSE: Final = CHECKOUT / "notebooks"
@@ -210,7 +211,7 @@ def _free_name(folder: Path, stem: str, suffix: str) -> Path:
 
 def exercise_names() -> list[str]:
     """The function each notebook exercise asks the learner to write, in course order."""
-    return [exercise.function for exercise in EXERCISES]
+    return [exercise.function for exercise in registry.EXERCISES]
 
 
 def _defined_function(text: str, names: Iterable[str]) -> str | None:
@@ -655,7 +656,7 @@ def _build_command(teacher_dir: str | None, student_dir: str | None) -> int:
     target = Path(teacher_dir or student_dir or ".")
     built = build(target, teacher)
     found = {name for item in built for name in item.exercises}
-    absent = [e.function for e in EXERCISES if e.function not in found]
+    absent = [e.function for e in registry.EXERCISES if e.function not in found]
     if absent:
         raise InputError(
             str(COURSE),
@@ -665,7 +666,7 @@ def _build_command(teacher_dir: str | None, student_dir: str | None) -> int:
     if teacher:
         print(f"hookcourse: executing {len(built)} notebooks in {target}", file=sys.stderr)
         execute_build(built)
-    kind = f"teacher build ({len(EXERCISES)} exercises solved, every check passed)"
+    kind = f"teacher build ({len(registry.EXERCISES)} exercises solved, every check passed)"
     print(f"wrote the {kind if teacher else 'student build (starters)'}: {target}")
     return 0
 

@@ -31,6 +31,7 @@ from hookcourse.course.exercises import record_check
 from hookcourse.course.generators import choose_seed, drawn_cases
 from hookcourse.course.labs.real_hooks import fire_commands
 from hookcourse.engine.reading import Classification
+from hookcourse.js import json as jsjson
 from hookcourse.js.values import JSValue
 
 CORPUS: Final = FIXTURES / "force-push-guard" / "corpus.json"
@@ -134,6 +135,7 @@ class GuardReport(Reported):
     not_yet: bool = False  # the guard is still the starter: it raises NotImplementedError
     seed: int | None = None  # the seed of the drawn commands
     function: bool = False  # the learner's exercise function (not a script by path)
+    given: str = ""  # the script's path as the learner wrote it, for the replay line
 
     @property
     def graded(self) -> list[FamilyResult]:
@@ -168,8 +170,9 @@ class GuardReport(Reported):
         drawn = sum(len(r.verdicts) for r in self.graded if r.family.name.startswith(DRAWN))
         verdict = "holds" if holds else "does not hold yet"
         where = f" ({graded - drawn} from the corpus, {drawn} drawn with seed {self.seed})"
+        called = self.guard if self.function else jsjson.quote(self.given or self.guard)
         replay = (
-            f"; check_guard({self.guard}, seed={self.seed}) draws the same commands again"
+            f"; check_guard({called}, seed={self.seed}) draws the same commands again"
             if drawn and not holds
             else ""
         )
@@ -316,7 +319,7 @@ def check_guard(
         if report.problem is None:
             record_check(GUARD_EXERCISE, report.report())
         return report
-    return _check_script(Path(guard), corpus, chosen)
+    return replace(_check_script(Path(guard), corpus, chosen), given=os.fspath(guard))
 
 
 def _check_function(
