@@ -171,10 +171,16 @@ def _parser() -> argparse.ArgumentParser:
     report = actions.add_parser(
         "report",
         help="a class table from learners' progress files",
-        description="Read progress.jsonl files (or folders holding them, one a learner) and "
-        "write a table of learner by stage, the most-missed case families and who is stuck.",
+        description="Read progress.jsonl files (or folders holding them, one a learner; or "
+        "a hub's homes, '/home/*/my-notebooks') and write a table of learner by exercise, "
+        "stuck learners first, with the most-missed case families and who is stuck where.",
     )
-    report.add_argument("paths", nargs="+", metavar="PATH", help="progress files or folders")
+    report.add_argument(
+        "paths",
+        nargs="+",
+        metavar="PATH",
+        help="progress files, folders, or globs in quotes ('/home/*/my-notebooks')",
+    )
     report.add_argument("--html", metavar="FILE", help="write a self-contained HTML page")
     report.add_argument("--csv", metavar="FILE", help="write CSV in nbgrader's grades.csv columns")
     return parser

@@ -34,6 +34,19 @@ if [ -z "${HOOKCOURSE_BUN:-}" ] && ! command -v bun >/dev/null 2>&1; then
     export HOOKCOURSE_BUN="$bun_bin"
   fi
 fi
+# configurable-http-proxy, JupyterHub's proxy (an npm package), for tests/workshop/test_hub.py.
+if [ -z "${HOOKCOURSE_CHP:-}" ] && ! command -v configurable-http-proxy >/dev/null 2>&1; then
+  chp_dir="$root/.venv/chp"
+  chp_bin="$chp_dir/node_modules/.bin/configurable-http-proxy"
+  if [ ! -x "$chp_bin" ] && command -v npm >/dev/null 2>&1; then
+    echo "== installing configurable-http-proxy@5.3.0 into $chp_dir (for the JupyterHub test)"
+    npm install --silent --no-audit --no-fund --prefix "$chp_dir" configurable-http-proxy@5.3.0 >&2 ||
+      echo "test.sh: could not install configurable-http-proxy; the JupyterHub test will skip" >&2
+  fi
+  if [ -x "$chp_bin" ]; then
+    export HOOKCOURSE_CHP="$chp_bin"
+  fi
+fi
 # The JupyterLite site for tests/lite (built once, rebuilt when its inputs change).
 # Without Python 3.12+ or npm it says what is missing, and those tests skip.
 scripts/lite.sh >/dev/null || echo "test.sh: no JupyterLite site; the tests in tests/lite will skip" >&2

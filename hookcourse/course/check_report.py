@@ -121,10 +121,16 @@ def render_html(report: CheckReport) -> str:
             )
         parts.append("</table>")
     if report.details:
+        # One style attribute (a second one on the same element is ignored); a hint is
+        # advice and never cut, a case's values may be.
+        wrap = (
+            "style='text-align:left;vertical-align:top;padding:0 1em 0 0;"
+            "white-space:pre-wrap;overflow-wrap:anywhere'"
+        )
         cells = "".join(
-            f"<tr><th {_CELL}>{html.escape(label)}</th><td {_CELL} "
-            "style='white-space:pre-wrap;overflow-wrap:anywhere'>"
-            f"<code>{html.escape(_clip(value, _DETAIL_WIDTH))}</code></td></tr>"
+            f"<tr><th {_CELL}>{html.escape(label)}</th><td {wrap}><code>"
+            f"{html.escape(value if label == 'hint' else _clip(value, _DETAIL_WIDTH))}"
+            "</code></td></tr>"
             for label, value in report.details
         )
         parts.append(

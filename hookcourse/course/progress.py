@@ -13,6 +13,7 @@ off everywhere (the test suite does).
 
 from __future__ import annotations
 
+import getpass
 import json
 import os
 import sys
@@ -26,6 +27,8 @@ FILE_NAME: Final = "progress.jsonl"
 # Set by scripts/lab.sh for the kernels it starts; a teacher may set it for a learner.
 WORK_ENV: Final = "HOOKCOURSE_WORK"
 LEARNER_ENV: Final = "HOOKCOURSE_LEARNER"
+# JupyterHub sets this in every user's server: the hub's name for the learner.
+HUB_USER_ENV: Final = "JUPYTERHUB_USER"
 # "off" records nothing (the test suite sets it, so no test writes a learner's file).
 SWITCH_ENV: Final = "HOOKCOURSE_PROGRESS"
 # Marks a learner's working copy (hookcourse.course.workshop writes it).
@@ -79,6 +82,17 @@ def _version() -> str:
         return "unknown"
 
 
+def learner_name() -> str | None:
+    """Who is working: ``$HOOKCOURSE_LEARNER``, else ``$JUPYTERHUB_USER``, else the OS user."""
+    named = os.environ.get(LEARNER_ENV) or os.environ.get(HUB_USER_ENV)
+    if named:
+        return named
+    try:
+        return getpass.getuser() or None
+    except (KeyError, OSError):  # no such user in the password database (some containers)
+        return None
+
+
 def work_folder(search_from: Path | None = None, checkout_fallback: bool = False) -> Path | None:
     """The learner's working folder: ``$HOOKCOURSE_WORK``, else the nearest folder marked
     as a working copy at or above ``search_from`` (the current directory), else (for
@@ -121,7 +135,7 @@ def record(
         time=datetime.now(UTC).isoformat(timespec="seconds"),
         version=_version(),
         source=source,
-        learner=os.environ.get(LEARNER_ENV) or None,
+        learner=learner_name(),
     )
     line = json.dumps(entry.to_json(), ensure_ascii=False) + "\n"
     path = folder / FILE_NAME

@@ -1,18 +1,24 @@
 """The class report: many learners' progress files as one table, in text, HTML and CSV.
 
-Learner by stage (the latest run's passed/total and time), the case families most
-learners still miss at each stage, and who is stuck where. A file that cannot be
-read, or is not a progress file, costs one warning line and nothing else.
+A row per learner, stuck learners first, with their last activity and how long they
+have been idle; a column per exercise in course order (from the stage registry, so
+every exercise has one even before anybody ran its check), then the graded programs
+run; a "done" row counting who passed each. Below the table, the case families most
+learners still miss and who is stuck where. A file that cannot be read, or is not a
+progress file, costs one warning line and nothing else.
 """
 
 from __future__ import annotations
 
 import csv
+import glob
 import html
 import io
-from collections import Counter
+import os
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Final
 
@@ -34,8 +40,22 @@ GRADES_COLUMNS: Final = (
 )
 WORK_FOLDER_NAME: Final = "my-notebooks"
 MOST_MISSED: Final = 3
+# How deep a folder is searched for progress files: a hub's /home holds
+# <user>/my-notebooks/progress.jsonl, a collected class <learner>/progress.jsonl.
+SEARCH_DEPTH: Final = 4
+# Folders never searched: caches and packages, where no working copy lives.
+NOT_SEARCHED: Final = frozenset({"node_modules", "__pycache__", "site-packages", "backups"})
 
-Column = tuple[str, str]  # (stage, task)
+Key = tuple[str, str]  # (stage, task), as a progress line names it
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column: the runs it gathers (``key``), its short heading and its long name."""
+
+    key: Key
+    label: str  # "01 match_hook", "program hook-match"
+    assignment: str  # "01_matcher/match_hook": the CSV's assignment, the heading's tooltip
 
 
 @dataclass(frozen=True)
@@ -53,40 +73,82 @@ def _learner_from_file(path: Path) -> str:
     return parent.parent.name if parent.name == WORK_FOLDER_NAME else parent.name
 
 
-def find_sources(arguments: Sequence[str]) -> tuple[list[Source], list[str]]:
-    """The progress files named or found under the folders named, and warnings.
+def _progress_files(folder: Path, warnings: list[str]) -> list[Path]:
+    """Progress files under ``folder``, at most SEARCH_DEPTH levels down, skipping hidden
+    folders and package trees; a subfolder that cannot be listed is one warning."""
+    found: list[Path] = []
 
-    A folder whose progress files sit in several subfolders is a class: each top
-    subfolder is a learner. Otherwise the folder is one learner.
-    """
+    def refused(error: OSError) -> None:
+        warnings.append(f"{error.filename}: cannot be searched ({error.strerror}); skipped")
+
+    for here, folders, files in os.walk(folder, onerror=refused):
+        depth = len(Path(here).relative_to(folder).parts)
+        folders[:] = sorted(
+            name
+            for name in folders
+            if depth < SEARCH_DEPTH and not name.startswith(".") and name not in NOT_SEARCHED
+        )
+        if FILE_NAME in files and (Path(here) / FILE_NAME).is_file():
+            found.append(Path(here) / FILE_NAME)
+    return sorted(found)
+
+
+def _folder_sources(path: Path, argument: str, warnings: list[str]) -> list[Source]:
+    """A folder whose progress files sit in several subfolders is a class (each top
+    subfolder a learner); otherwise the folder is one learner."""
+    found = _progress_files(path, warnings)
+    if not found:
+        warnings.append(f"{argument}: no {FILE_NAME} in this folder; skipped")
+        return []
+    tops = {p.relative_to(path).parts[0] for p in found}
+    several = len(tops) > 1 and all(len(p.relative_to(path).parts) > 1 for p in found)
+    own = _learner_from_file(path / FILE_NAME)
+    return [Source(f, f.relative_to(path).parts[0] if several else own) for f in found]
+
+
+def _expanded(argument: str) -> list[str] | None:
+    """A glob's matches (``/home/*/my-notebooks``), sorted; None when it is no glob."""
+    if not glob.has_magic(argument):
+        return None
+    return sorted(glob.glob(os.path.expanduser(argument)))
+
+
+def find_sources(arguments: Sequence[str]) -> tuple[list[Source], list[str]]:
+    """The progress files named, matched by a glob or found under the folders named, and
+    warnings. Each file is read once, however many arguments reach it."""
     sources: list[Source] = []
     warnings: list[str] = []
     for argument in arguments:
-        path = Path(argument)
-        if path.is_dir():
-            try:
-                found = sorted(p for p in path.rglob(FILE_NAME) if p.is_file())
-            except OSError as error:
-                warnings.append(f"{argument}: cannot be searched ({error.strerror}); skipped")
-                continue
-            if not found:
-                warnings.append(f"{argument}: no {FILE_NAME} in this folder; skipped")
-                continue
-            tops = {p.relative_to(path).parts[0] for p in found}
-            several = len(tops) > 1 and all(len(p.relative_to(path).parts) > 1 for p in found)
-            for file in found:
-                name = file.relative_to(path).parts[0] if several else path.resolve().name
-                sources.append(Source(file, name))
-        elif path.exists():
-            sources.append(Source(path, _learner_from_file(path)))
-        else:
-            warnings.append(f"{argument}: no such file or folder; skipped")
-    return sources, warnings
+        matches = _expanded(argument)
+        if matches == []:
+            warnings.append(f"{argument}: matches no file or folder; skipped")
+        for name in matches or [argument]:
+            path = Path(name)
+            if path.is_dir():
+                sources += _folder_sources(path, name, warnings)
+            elif path.exists():
+                sources.append(Source(path, _learner_from_file(path)))
+            elif matches is None:
+                warnings.append(f"{argument}: no such file or folder; skipped")
+    seen: set[Path] = set()
+    unique = []
+    for item in sources:
+        where = item.path.resolve()
+        if where not in seen:
+            seen.add(where)
+            unique.append(item)
+    return unique, warnings
 
 
 def read_sources(sources: Iterable[Source]) -> tuple[list[tuple[str, Progress]], list[str]]:
-    """(learner, run) for every progress line, and one warning per file with a problem."""
-    runs: list[tuple[str, Progress]] = []
+    """(learner, run) for every progress line, and one warning per file with a problem.
+
+    A line names its learner (``$HOOKCOURSE_LEARNER``, ``$JUPYTERHUB_USER`` or the OS
+    user); older lines without one take their folder's name. When one name comes from
+    several learners' folders (everybody is ``root`` in their container), each is shown
+    with its folder: ``root (ada)``.
+    """
+    named: list[tuple[str, str, Progress]] = []  # (name, folder's learner, run)
     warnings: list[str] = []
     for item in sources:
         try:
@@ -106,88 +168,182 @@ def read_sources(sources: Iterable[Source]) -> tuple[list[tuple[str, Progress]],
             warnings.append(
                 f"{item.path}: {bad} of {len(lines)} lines are not progress records; skipped those"
             )
-        runs += [(run.learner or item.learner, run) for run in good]
+        named += [(run.learner or item.learner, item.learner, run) for run in good]
+    folders: defaultdict[str, set[str]] = defaultdict(set)
+    for name, folder, _ in named:
+        folders[name].add(folder)
+    runs = [
+        (f"{name} ({folder})" if len(folders[name]) > 1 and name != folder else name, run)
+        for name, folder, run in named
+    ]
     return runs, warnings
 
 
-def _course_order() -> list[Column]:
-    """Stages in course order; in each, its exercises, then the graded program."""
-    from hookcourse.stages.registry import STAGES
+def course_columns() -> list[Column]:
+    """Every exercise in course order (the registry's ``EXERCISES``), a graded stage's
+    program after the last of that stage's exercises."""
+    from hookcourse.stages.registry import EXERCISES, STAGES
 
-    return [
-        column
-        for stage in STAGES
-        for column in [
-            *((stage.slug, exercise.function) for exercise in stage.exercises),
-            (stage.slug, PROGRAM_TASK),
-        ]
-    ]
+    left = {stage.slug: len(stage.exercises) for stage in STAGES}
+    commands = {stage.slug: stage.command for stage in STAGES}
+    columns = []
+    for exercise in EXERCISES:
+        number = exercise.notebook.split("_", 1)[0]
+        columns.append(
+            Column(
+                (exercise.stage, exercise.function),
+                f"{number} {exercise.function}",
+                f"{exercise.notebook}/{exercise.function}",
+            )
+        )
+        if exercise.stage in left:
+            left[exercise.stage] -= 1
+            if not left[exercise.stage]:
+                columns.append(
+                    Column(
+                        (exercise.stage, PROGRAM_TASK),
+                        f"program {commands[exercise.stage]}",
+                        f"{exercise.stage}/{PROGRAM_TASK}",
+                    )
+                )
+    return columns
+
+
+def _when(run: Progress) -> datetime | None:
+    try:
+        moment = datetime.fromisoformat(run.time)
+    except ValueError:
+        return None
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 @dataclass
 class ClassReport:
     """Everything the report shows, computed once from the runs."""
 
-    learners: list[str]
+    learners: list[str]  # stuck learners first, then by name
     columns: list[Column]
-    latest: dict[tuple[str, Column], Progress]
-    attempts: dict[tuple[str, Column], int]
+    latest: dict[tuple[str, Key], Progress]
+    attempts: dict[tuple[str, Key], int]
+    last_seen: dict[str, datetime]
+    now: datetime
     warnings: list[str] = field(default_factory=list)
 
     @classmethod
-    def build(cls, runs: Iterable[tuple[str, Progress]], warnings: list[str]) -> ClassReport:
+    def build(
+        cls,
+        runs: Iterable[tuple[str, Progress]],
+        warnings: list[str],
+        now: datetime | None = None,
+    ) -> ClassReport:
         """Keep each learner's latest run per column, counting the runs."""
-        latest: dict[tuple[str, Column], Progress] = {}
-        attempts: Counter[tuple[str, Column]] = Counter()
+        latest: dict[tuple[str, Key], Progress] = {}
+        attempts: Counter[tuple[str, Key]] = Counter()
+        last_seen: dict[str, datetime] = {}
         for learner, run in runs:
             key = (learner, (run.stage, run.task))
             attempts[key] += 1
             if key not in latest or run.time >= latest[key].time:
                 latest[key] = run
-        known = _course_order()
+            moment = _when(run)
+            if moment is not None and (learner not in last_seen or moment > last_seen[learner]):
+                last_seen[learner] = moment
         seen = {column for _, column in latest}
-        columns = [c for c in known if c in seen] + sorted(seen - set(known))
+        known = course_columns()
+        # Exercises always have a column; a stage's program only once someone ran it.
+        columns = [c for c in known if c.key[1] != PROGRAM_TASK or c.key in seen]
+        listed = {c.key for c in known}
+        columns += [Column(k, f"{k[0]}/{k[1]}", f"{k[0]}/{k[1]}") for k in sorted(seen - listed)]
         learners = sorted({learner for learner, _ in latest}, key=str.casefold)
-        return cls(learners, columns, latest, dict(attempts), warnings)
+        when = now or datetime.now(UTC)
+        made = cls(learners, columns, latest, dict(attempts), last_seen, when, warnings)
+        stuck = {learner: tries for learner, _, _, tries in made.stuck()}
+        made.learners.sort(key=lambda learner: (learner not in stuck, -stuck.get(learner, 0)))
+        return made
 
     def most_missed(self, column: Column) -> list[tuple[str, int]]:
         """The case families most learners' latest run still fails, with how many."""
         counts = Counter(
             family
             for learner in self.learners
-            if (run := self.latest.get((learner, column))) is not None
+            if (run := self.latest.get((learner, column.key))) is not None
             for family in run.failing
         )
         return counts.most_common(MOST_MISSED)
+
+    def ran(self, column: Column) -> bool:
+        """Whether any learner has run this column's check or program."""
+        return any((learner, column.key) in self.latest for learner in self.learners)
+
+    def done(self, column: Column) -> int:
+        """How many learners' latest run of this column passed every case."""
+        return sum(
+            run.done
+            for learner in self.learners
+            if (run := self.latest.get((learner, column.key))) is not None
+        )
+
+    def idle(self, learner: str) -> timedelta | None:
+        """How long since the learner's last recorded run (None: no readable time)."""
+        seen = self.last_seen.get(learner)
+        return None if seen is None else max(self.now - seen, timedelta(0))
 
     def stuck(self) -> list[tuple[str, Column, Progress, int]]:
         """Each learner's first column, in course order, whose latest run did not pass."""
         found = []
         for learner in self.learners:
             for column in self.columns:
-                run = self.latest.get((learner, column))
+                run = self.latest.get((learner, column.key))
                 if run is not None and not run.done:
-                    found.append((learner, column, run, self.attempts[(learner, column)]))
+                    found.append((learner, column, run, self.attempts[(learner, column.key)]))
                     break
         return found
 
 
-def column_name(column: Column) -> str:
-    """``matcher-and-dispatch/match_hook``; a graded program run is ``stage/program``."""
-    return f"{column[0]}/{column[1]}"
+def idle_text(span: timedelta | None) -> str:
+    """``just now``, ``12 min``, ``3 h 05 min``, ``2 days``; ``-`` when unknown."""
+    if span is None:
+        return "-"
+    minutes = int(span.total_seconds() // 60)
+    if minutes < 1:
+        return "just now"
+    if minutes < 60:
+        return f"{minutes} min"
+    if minutes < 48 * 60:
+        return f"{minutes // 60} h {minutes % 60:02d} min"
+    return f"{minutes // (24 * 60)} days"
+
+
+def seen_text(moment: datetime | None) -> str:
+    """A run's time as the table shows it: ``2026-12-01 09:15`` (UTC)."""
+    return "-" if moment is None else moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M")
 
 
 def _cell_text(run: Progress | None) -> str:
-    return "" if run is None else f"{run.passed}/{run.total}"
+    return "-" if run is None else f"{run.passed}/{run.total}"
+
+
+def _stuck_line(learner: str, column: Column, run: Progress, tries: int) -> str:
+    return (
+        f"{learner} at {column.label}: {run.passed}/{run.total} after {tries} "
+        f"run{'s' if tries != 1 else ''}, failing {', '.join(run.failing) or '-'}"
+    )
 
 
 def text(report: ClassReport) -> str:
     """The report as plain text for a terminal."""
-    header = ["learner", *(column_name(c) for c in report.columns)]
+    header = ["learner", "last activity", "idle", *(c.label for c in report.columns)]
     rows = [
-        [learner, *(_cell_text(report.latest.get((learner, c))) or "-" for c in report.columns)]
+        [
+            learner,
+            seen_text(report.last_seen.get(learner)),
+            idle_text(report.idle(learner)),
+            *(_cell_text(report.latest.get((learner, c.key))) for c in report.columns),
+        ]
         for learner in report.learners
     ]
+    count = len(report.learners)
+    rows.append(["done", "", "", *(f"{report.done(c)}/{count}" for c in report.columns)])
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
     lines = [
         "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
@@ -195,18 +351,12 @@ def text(report: ClassReport) -> str:
     ]
     lines.append("")
     lines.append("Most missed case families:")
-    for column in report.columns:
+    for column in filter(report.ran, report.columns):
         missed = report.most_missed(column)
         listed = ", ".join(f"{family} ({n})" for family, n in missed) or "none"
-        lines.append(f"  {column_name(column)}: {listed}")
+        lines.append(f"  {column.label}: {listed}")
     lines.append("Stuck:")
-    for learner, column, run, tries in report.stuck():
-        lines.append(
-            f"  {learner} at {column_name(column)}: {run.passed}/{run.total} after {tries} "
-            f"run{'s' if tries != 1 else ''}, failing {', '.join(run.failing) or '-'}"
-        )
-    if not report.stuck():
-        lines.append("  nobody")
+    lines += [f"  {_stuck_line(*stuck)}" for stuck in report.stuck()] or ["  nobody"]
     return "\n".join(lines)
 
 
@@ -216,6 +366,8 @@ table { border-collapse: collapse; margin: 1em 0; }
 th, td { border: 1px solid #d0d7de; padding: 4px 10px; text-align: left; }
 td.done { background: #dafbe1; } td.partial { background: #fff8c5; }
 td.none { background: #ffebe9; } td.absent { color: #8c959f; }
+tr.stuck > th:first-child { border-left: 4px solid #cf222e; }
+tfoot th, tfoot td { font-weight: bold; background: #f6f8fa; }
 small { color: #57606a; display: block; }
 """
 
@@ -224,73 +376,63 @@ def _html_cell(run: Progress | None) -> str:
     if run is None:
         return "<td class='absent'>-</td>"
     kind = "done" if run.done else "partial" if run.passed else "none"
-    when = html.escape(run.time.replace("T", " ").removesuffix("+00:00"))
+    when = html.escape(seen_text(_when(run)))
     return f"<td class='{kind}'>{run.passed}/{run.total}<small>{when}</small></td>"
 
 
 def to_html(report: ClassReport) -> str:
     """A self-contained page: no script, no link, every value escaped."""
     e = html.escape
-    head = "".join(f"<th>{e(column_name(c))}</th>" for c in report.columns)
+    stuck = report.stuck()
+    stuck_names = {learner for learner, *_ in stuck}
+    head = "".join(f"<th title='{e(c.assignment)}'>{e(c.label)}</th>" for c in report.columns)
     body = "".join(
-        f"<tr><th>{e(learner)}</th>"
-        + "".join(_html_cell(report.latest.get((learner, c))) for c in report.columns)
+        f"<tr class='{'stuck' if learner in stuck_names else 'working'}'><th>{e(learner)}</th>"
+        f"<td class='seen'>{e(seen_text(report.last_seen.get(learner)))}</td>"
+        f"<td class='idle'>{e(idle_text(report.idle(learner)))}</td>"
+        + "".join(_html_cell(report.latest.get((learner, c.key))) for c in report.columns)
         + "</tr>"
         for learner in report.learners
     )
+    count = len(report.learners)
+    foot = "".join(f"<td>{report.done(c)}/{count}</td>" for c in report.columns)
     missed = "".join(
-        f"<li><b>{e(column_name(c))}</b>: "
+        f"<li><b>{e(c.label)}</b>: "
         + (", ".join(f"{e(f)} ({n})" for f, n in report.most_missed(c)) or "none")
         + "</li>"
-        for c in report.columns
+        for c in filter(report.ran, report.columns)
     )
-    stuck = (
-        "".join(
-            f"<li><b>{e(learner)}</b> at {e(column_name(c))}: {run.passed}/{run.total} after "
-            f"{tries} run{'s' if tries != 1 else ''}, "
-            f"failing {e(', '.join(run.failing) or '-')}</li>"
-            for learner, c, run, tries in report.stuck()
-        )
-        or "<li>nobody</li>"
-    )
+    stuck_items = "".join(f"<li>{e(_stuck_line(*item))}</li>" for item in stuck)
     warned = "".join(f"<li>{e(w)}</li>" for w in report.warnings)
     return (
         "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
         f"<title>hookcourse class report</title><style>{_STYLE}</style></head><body>"
         "<h1>hookcourse class report</h1>"
-        f"<p>{len(report.learners)} learners; latest run per stage (passed/total, UTC).</p>"
-        f"<table id='progress'><tr><th>learner</th>{head}</tr>{body}</table>"
+        f"<p>{count} learners, stuck ones first; the latest run of each exercise "
+        f"(passed/total cases, UTC), as of {e(seen_text(report.now))}.</p>"
+        "<table id='progress'><thead><tr><th>learner</th><th>last activity</th>"
+        f"<th>idle</th>{head}</tr></thead><tbody>{body}</tbody>"
+        f"<tfoot><tr><th>done</th><td></td><td></td>{foot}</tr></tfoot></table>"
         f"<h2>Most missed case families</h2><ul id='missed'>{missed}</ul>"
-        f"<h2>Who is stuck where</h2><ul id='stuck'>{stuck}</ul>"
+        f"<h2>Who is stuck where</h2><ul id='stuck'>{stuck_items or '<li>nobody</li>'}</ul>"
         + (f"<h2>Skipped</h2><ul id='warnings'>{warned}</ul>" if warned else "")
         + "</body></html>\n"
     )
 
 
 def to_csv(report: ClassReport) -> str:
-    """nbgrader's grades.csv: one row per learner and stage run, scores as passed cases."""
+    """nbgrader's grades.csv: one row per learner and exercise run, scores as passed cases."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(GRADES_COLUMNS)
-    for learner in report.learners:
+    for learner in sorted(report.learners, key=str.casefold):
         for column in report.columns:
-            run = report.latest.get((learner, column))
+            run = report.latest.get((learner, column.key))
             if run is None:
                 continue
             score = float(run.passed)
+            names = [learner, "", "", ""]  # student_id, last and first name, email
             writer.writerow(
-                [
-                    column_name(column),
-                    "",
-                    run.time,
-                    learner,
-                    "",
-                    "",
-                    "",
-                    score,
-                    0.0,
-                    score,
-                    float(run.total),
-                ]
+                [column.assignment, "", run.time, *names, score, 0.0, score, float(run.total)]
             )
     return out.getvalue()

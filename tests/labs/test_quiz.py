@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from hookcourse.course.labs.question import Question, QuestionError
-from hookcourse.course.labs.quiz import quiz
+from hookcourse.course.labs.quiz import question_lab
 
 OPTIONS = [
     ("Edit, Write and MultiEdit", "that is `re.search`'s reading: a regex alternation"),
@@ -15,7 +15,7 @@ OPTIONS = [
 
 
 def test_a_quiz_starts_unanswered_and_shows_its_question_first() -> None:
-    check = quiz("Which tools does `Edit|Write` fire on?", OPTIONS, answer="B")
+    check = question_lab(Question.build("Which tools does `Edit|Write` fire on?", OPTIONS, "B"))
     assert check.controls["choice"].value is None
     assert check.text() == "Choose an answer."
     question, radio, _feedback = check.view.children
@@ -28,7 +28,7 @@ def test_a_quiz_starts_unanswered_and_shows_its_question_first() -> None:
 
 
 def test_a_wrong_choice_says_why_and_leaves_the_question_open() -> None:
-    check = quiz("Which tools does `Edit|Write` fire on?", OPTIONS, answer="B")
+    check = question_lab(Question.build("Which tools does `Edit|Write` fire on?", OPTIONS, "B"))
     text = check.set(choice="A")
     assert text.splitlines() == [
         "A is not it. Try again.",
@@ -39,7 +39,7 @@ def test_a_wrong_choice_says_why_and_leaves_the_question_open() -> None:
 
 
 def test_the_right_choice_shows_every_options_reason() -> None:
-    check = quiz("Which tools does `Edit|Write` fire on?", OPTIONS, answer="B")
+    check = question_lab(Question.build("Which tools does `Edit|Write` fire on?", OPTIONS, "B"))
     check.set(choice="C")
     text = check.set(choice="B")
     assert text.splitlines()[0] == "B is right."
@@ -50,7 +50,9 @@ def test_the_right_choice_shows_every_options_reason() -> None:
 
 
 def test_a_quiz_not_yet_run_reads_as_its_question_and_options() -> None:
-    plain = quiz("Pick `one`", OPTIONS, answer="C")._repr_mimebundle_()["text/plain"]
+    plain = question_lab(Question.build("Pick `one`", OPTIONS, "C"))._repr_mimebundle_()[
+        "text/plain"
+    ]
     assert plain.splitlines() == [
         "[the quiz: run this cell to use it]",
         "Pick `one`",
@@ -62,7 +64,9 @@ def test_a_quiz_not_yet_run_reads_as_its_question_and_options() -> None:
 
 
 def test_learner_text_is_escaped_in_the_page() -> None:
-    check = quiz("Is <b> bold?", [("<i>", "a & b"), ("x", "y"), ("z", "w")], answer="A")
+    check = question_lab(
+        Question.build("Is <b> bold?", [("<i>", "a & b"), ("x", "y"), ("z", "w")], "A")
+    )
     assert "Is &lt;b&gt; bold?" in check.view.children[0].value
     check.set(choice="A")
     assert "<b>A. &lt;i&gt;</b>: a &amp; b" in check.readout.value

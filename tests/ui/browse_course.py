@@ -10,7 +10,8 @@ opens notebook 01 (its outputs cleared in the learner's working copy), runs all 
 cells, types MATCHER and TOOL into the matcher lab,
 answers the first quiz wrongly and then rightly, restarts the kernel, and then, as a
 learner coming back would, runs only the lab cell and only the exercise and check
-cells; last it opens notebook 03, types HOOK_OUTPUT into the decide lab and saves.
+cells (the check before its exercise first); last it opens notebook 03, types
+HOOK_OUTPUT into the decide lab, saves, and reloads the page as a learner coming back.
 Screenshots go to the folder SHOTS. On any failure it saves failure.png there,
 prints one line on stderr and exits 1.
 """
@@ -165,9 +166,12 @@ def browse(
     expect(fresh.locator(".widget-html")).to_contain_text('"MultiEdit"', timeout=READY_MS)
     seen["fresh_readout"] = shown_text(fresh.locator(".widget-html"))
 
-    # The exercise and its check, run alone after the restart, out of order with the rest.
+    # The exercise and its check, run alone after the restart, out of order with the rest:
+    # the check first says in one line that its exercise cell must run first.
     exercise = cells.filter(has_text="def match_hook(")
     check = cells.filter(has_text="check_matcher(match_hook)")
+    run_cell(check)
+    seen["check_before_exercise"] = shown_text(check.locator(".jp-OutputArea-output").first)
     run_cell(exercise)
     run_cell(check)
     seen["check_after_restart"] = shown_text(check.locator(".jp-OutputArea-output").first)
@@ -189,6 +193,18 @@ def browse(
     dirty = page.locator("#jp-main-dock-panel .lm-TabBar-tab.jp-mod-current.jp-mod-dirty")
     expect(dirty).to_have_count(0, timeout=READY_MS)
     seen["news_prompts"] = page.get_by_text("official Jupyter news").count()
+
+    # A learner who comes back: the page reloads from the saved file, whose widget views
+    # were dropped on save, so the lab's cell reads "run this cell", not "model not found".
+    page.reload()
+    wait_for_idle_kernel(page)
+    decide_cell = page.locator(f"{NOTEBOOK} .jp-CodeCell").filter(has_text="lab = decide_lab()")
+    decide_cell.scroll_into_view_if_needed()
+    placeholder = decide_cell.locator(".jp-OutputArea-output").first
+    seen["after_reload"] = shown_text(placeholder)
+    outputs = page.locator(f"{NOTEBOOK} .jp-OutputArea-output").all_text_contents()
+    seen["broken_after_reload"] = [t for t in outputs if any(m in t for m in BROKEN_WIDGET)]
+    decide_cell.screenshot(path=shots / "03_after_reload.png")
     return seen
 
 

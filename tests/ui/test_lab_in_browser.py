@@ -1,7 +1,8 @@
 """A newcomer's first minutes, in a real browser: `scripts/lab.sh` lands on notebook 00;
 notebook 01's matcher lab, once run, answers what the learner types; its quiz says why
 a wrong answer is wrong; after a kernel restart the widgets say "run this cell again",
-and the lab cell and the exercise's check each work when run alone.
+the check run before its exercise says so in one line, the lab cell and the exercise's
+check each work when run alone, and a reload shows the saved lab as "run this cell".
 
 Needs Chromium and a Python that can import Playwright; the project's environment
 needs neither, so the browser is driven by tests/ui/browse_course.py under that
@@ -16,6 +17,7 @@ import subprocess
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from hookcourse.course.kernel_hook import missing_exercise
 from hookcourse.course.labs.logic import decide_readout, matcher_readout
 from hookcourse.course.labs.widgets import RESTART_NOTE, decide_lab, matcher_lab
 
@@ -74,9 +76,14 @@ def test_a_newcomer_lands_on_notebook_00_and_the_matcher_lab_answers_typing(
     assert not seen["fresh_note_visible"]
     fresh = matcher_lab().set(tool="MultiEdit")  # a new lab starts from its defaults
     assert seen["fresh_readout"].splitlines()[0] == fresh.splitlines()[0]
+    assert seen["check_before_exercise"].strip() == missing_exercise("match_hook")
     assert seen["check_after_restart"].startswith("match_hook: not yet.")
 
     expected_decide = decide_readout(DENY, decide_lab().controls["input"].value)
     assert seen["decide_readout"].splitlines()[0] == expected_decide.headline == "allowed"
     for label, value in expected_decide.rows[2:]:  # why, Claude Code, format
         assert f"{label}\t{value}" in seen["decide_readout"]
+
+    # Reloaded from the saved file: the lab's text, not a stale view.
+    assert seen["after_reload"].startswith("[the decide lab: run this cell to use it]")
+    assert seen["broken_after_reload"] == []

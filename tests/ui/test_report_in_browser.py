@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from hookcourse import solutions
-from hookcourse.course import progress
+from hookcourse.course import progress, report
 from hookcourse.course.exercises import check_apply, check_matcher
 
 DRIVER = Path(__file__).with_name("read_report.py")
@@ -36,6 +36,7 @@ def klass(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.delenv(progress.SWITCH_ENV, raising=False)
     for learner, checks in runs.items():
         monkeypatch.setenv(progress.WORK_ENV, str(tmp_path / "class" / learner))
+        monkeypatch.setenv(progress.LEARNER_ENV, learner)
         (tmp_path / "class" / learner).mkdir(parents=True)
         for check in checks:
             check()
@@ -67,28 +68,31 @@ def test_the_html_report_shows_each_learner_by_stage_in_a_real_browser(
     seen = json.loads(run.stdout)
 
     assert seen["title"] == "hookcourse class report"
-    header, *rows = seen["rows"]
-    assert header == [
-        "learner",
-        "matcher-and-dispatch/match_hook",
-        "decide-and-modify/apply_pre_tool_use",
-    ]
-    shown = {row[0]: [cell.split("\n")[0] for cell in row[1:]] for row in rows}
+    header, *rows, done = seen["rows"]
+    exercises = [c.label for c in report.course_columns() if c.key[1] != progress.PROGRAM_TASK]
+    assert header == ["learner", "last activity", "idle", *exercises]
+    shown = {row[0]: [cell.split("\n")[0] for cell in row[3:6]] for row in rows}
     total = len(check_matcher(solutions.match_hook).outcomes)
     bob = check_matcher(lambda matcher, tool: tool in str(matcher).split("|"))
     apply_total = len(check_apply(starter).outcomes)
+    # Stuck learners first (bob tried twice), then the rest.
+    assert list(shown) == ["bob", "cy", "ada"]
     assert shown == {
-        "ada": [f"{total}/{total}", "-"],
-        "bob": [f"{sum(o.passed for o in bob.outcomes)}/{total}", "-"],
-        "cy": ["-", f"0/{apply_total}"],
+        "bob": [f"{sum(o.passed for o in bob.outcomes)}/{total}", "-", "-"],
+        "cy": ["-", "-", f"0/{apply_total}"],
+        "ada": [f"{total}/{total}", "-", "-"],
     }
-    # Passed green, part-way yellow, nothing red (the page's own colours).
-    assert seen["colours"][0] == "rgb(218, 251, 225)"
-    assert seen["colours"][2] == "rgb(255, 248, 197)"
-    assert seen["colours"][5] == "rgb(255, 235, 233)"
+    assert all(row[2] == "just now" for row in rows)
+    assert done[:6] == ["done", "", "", "1/3", "0/3", "0/3"]
+    # Passed green, part-way yellow, nothing red (the page's own colours); each row's
+    # first two cells are its last activity and idle time.
+    width = len(exercises) + 2
+    assert seen["colours"][2] == "rgb(255, 248, 197)"  # bob, match_hook
+    assert seen["colours"][width + 4] == "rgb(255, 235, 233)"  # cy, apply_pre_tool_use
+    assert seen["colours"][2 * width + 2] == "rgb(218, 251, 225)"  # ada, match_hook
     assert [line.split(":")[0] for line in seen["stuck"]] == [
-        "bob at matcher-and-dispatch/match_hook",
-        "cy at decide-and-modify/apply_pre_tool_use",
+        "bob at 01 match_hook",
+        "cy at 03 apply_pre_tool_use",
     ]
     assert "after 2 runs" in seen["stuck"][0]
     assert seen["warnings"] == [

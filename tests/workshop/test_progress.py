@@ -22,6 +22,7 @@ def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (folder / progress.MARKER).write_text("", encoding="utf-8")
     monkeypatch.delenv(progress.WORK_ENV, raising=False)
     monkeypatch.delenv(progress.LEARNER_ENV, raising=False)
+    monkeypatch.delenv(progress.HUB_USER_ENV, raising=False)
     monkeypatch.delenv(progress.SWITCH_ENV, raising=False)
     monkeypatch.chdir(folder)
     return folder
@@ -69,6 +70,33 @@ def test_the_learner_named_by_the_environment_is_recorded(
     monkeypatch.setenv(progress.LEARNER_ENV, "ada")
     check_matcher(solutions.match_hook)
     assert lines(work)[0]["learner"] == "ada"
+
+
+def test_the_learner_defaults_to_the_hub_user_then_the_os_user(
+    work: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import getpass
+
+    check_matcher(solutions.match_hook)
+    monkeypatch.setenv(progress.HUB_USER_ENV, "bob")
+    check_matcher(solutions.match_hook)
+    monkeypatch.setenv(progress.LEARNER_ENV, "Bob Smith")
+    check_matcher(solutions.match_hook)
+    assert [line["learner"] for line in lines(work)] == [getpass.getuser(), "bob", "Bob Smith"]
+
+
+def test_a_user_missing_from_the_password_database_records_no_name(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import getpass
+
+    def no_user() -> str:
+        raise KeyError("getpwuid(): uid not found: 4242")
+
+    monkeypatch.delenv(progress.LEARNER_ENV, raising=False)
+    monkeypatch.delenv(progress.HUB_USER_ENV, raising=False)
+    monkeypatch.setattr(getpass, "getuser", no_user)
+    assert progress.learner_name() is None
 
 
 def test_a_check_that_ran_no_case_records_nothing(work: Path) -> None:

@@ -7,11 +7,13 @@ import csv
 import io
 import subprocess
 import sys
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 from hookcourse.course import progress, report
+from hookcourse.stages.registry import EXERCISES, STAGES
 from tests.support.paths import ROOT
 
 
@@ -48,27 +50,113 @@ def klass(tmp_path: Path) -> Path:
     return root
 
 
+NOW = datetime(2026, 12, 1, 10, 0, tzinfo=UTC)
+
+
 def build(paths: list[str]) -> report.ClassReport:
     sources, warnings = report.find_sources(paths)
     runs, problems = report.read_sources(sources)
-    return report.ClassReport.build(runs, warnings + problems)
+    return report.ClassReport.build(runs, warnings + problems, now=NOW)
 
 
-def test_each_learner_is_a_row_with_the_latest_run_per_stage(klass: Path) -> None:
+def keys(summary: report.ClassReport) -> list[tuple[str, str]]:
+    return [column.key for column in summary.columns]
+
+
+def test_each_learner_is_a_row_with_the_latest_run_per_exercise(klass: Path) -> None:
     summary = build([str(klass)])
-    assert summary.learners == ["ada", "bob", "cy"]
-    assert summary.columns == [MATCH, APPLY]
+    assert set(summary.learners) == {"ada", "bob", "cy"}
     assert summary.latest[("ada", MATCH)].passed == 151
     assert summary.latest[("bob", MATCH)].passed == 120
     assert summary.attempts[("bob", MATCH)] == 2
     assert ("cy", MATCH) not in summary.latest
 
 
-def test_the_most_missed_families_and_who_is_stuck_where(klass: Path) -> None:
+def test_every_exercise_of_the_registry_is_a_column_in_course_order(klass: Path) -> None:
     summary = build([str(klass)])
-    assert summary.most_missed(MATCH) == [("name-list", 1)]
-    stuck = [(learner, column, tries) for learner, column, _, tries in summary.stuck()]
-    assert stuck == [("ada", APPLY, 1), ("bob", MATCH, 2)]
+    every = [(exercise.stage, exercise.function) for exercise in EXERCISES]
+    assert len(every) == 7
+    assert keys(summary) == every  # nobody ran a program: no program column
+    labels = [column.label for column in summary.columns]
+    assert labels == [
+        "01 match_hook",
+        "02 interpret_exit_code",
+        "03 apply_pre_tool_use",
+        "04 pick_hook",
+        "05 merge_pre_tool_use",
+        "06 run_stop_loop",
+        "07 is_force_push",
+    ]
+    numbers = [label.split()[0] for label in labels]
+    assert numbers == sorted(numbers)
+    assert summary.columns[0].assignment == "01_matcher/match_hook"
+
+
+def test_a_program_run_adds_its_stage_column_after_the_stages_exercises(tmp_path: Path) -> None:
+    file = tmp_path / "ada" / "progress.jsonl"
+    file.parent.mkdir()
+    file.write_text(
+        entry("matcher-and-dispatch", "program", 3, 4, ["seed"], "2026-12-01T09:00:00+00:00"),
+        encoding="utf-8",
+    )
+    summary = build([str(file)])
+    labels = [column.label for column in summary.columns]
+    assert labels[2] == "program hook-match"
+    assert labels[3] == "03 apply_pre_tool_use"
+
+
+def test_done_counts_last_activity_and_idle_time(klass: Path) -> None:
+    summary = build([str(klass)])
+    match, apply = (next(c for c in summary.columns if c.key == k) for k in (MATCH, APPLY))
+    assert (summary.done(match), summary.done(apply)) == (1, 1)
+    assert report.seen_text(summary.last_seen["ada"]) == "2026-12-01 09:20"
+    assert report.idle_text(summary.idle("ada")) == "40 min"
+    assert report.idle_text(summary.idle("cy")) == "30 min"
+    assert report.idle_text(timedelta(hours=3, minutes=5)) == "3 h 05 min"
+    assert report.idle_text(timedelta(days=3)) == "3 days"
+    assert report.idle_text(timedelta(seconds=20)) == "just now"
+
+
+def test_the_most_missed_families_and_stuck_learners_first(klass: Path) -> None:
+    summary = build([str(klass)])
+    match = summary.columns[0]
+    assert summary.most_missed(match) == [("name-list", 1)]
+    stuck = [(learner, column.key, tries) for learner, column, _, tries in summary.stuck()]
+    # bob has tried his stuck exercise twice, ada hers once; cy is not stuck.
+    assert stuck == [("bob", MATCH, 2), ("ada", APPLY, 1)]
+    assert summary.learners == ["bob", "ada", "cy"]
+
+
+def test_globs_and_a_hubs_home_layout_find_every_learner(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    for user in ("jupyter-ada", "jupyter-bob"):
+        work = home / user / "my-notebooks"
+        work.mkdir(parents=True)
+        (work / "progress.jsonl").write_text(
+            entry(*MATCH, 1, 2, [], "2026-12-01T09:00:00+00:00"), encoding="utf-8"
+        )
+    (home / "jupyter-ada" / ".cache" / "deep").mkdir(parents=True)
+    (home / "jupyter-ada" / ".cache" / "deep" / "progress.jsonl").write_text("{}\n", "utf-8")
+    by_glob = build([str(home / "*" / "my-notebooks")])
+    by_home = build([str(home)])
+    twice = build([str(home), str(home / "jupyter-ada" / "my-notebooks" / "progress.jsonl")])
+    for summary in (by_glob, by_home, twice):
+        assert sorted(summary.learners) == ["jupyter-ada", "jupyter-bob"]
+        assert summary.warnings == []
+        assert summary.attempts[("jupyter-ada", MATCH)] == 1  # each file read once
+    nothing = build([str(home / "*" / "nowhere"), str(home)])
+    assert nothing.warnings == [f"{home / '*' / 'nowhere'}: matches no file or folder; skipped"]
+
+
+def test_a_lines_learner_name_wins_and_a_shared_name_is_told_apart(tmp_path: Path) -> None:
+    for folder, name in (("ada", "root"), ("bob", "root"), ("cy", "cy-hub")):
+        run = progress.Progress(*MATCH, 1, 2, (), "2026-12-01T09:00:00+00:00", "0", "check", name)
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "progress.jsonl").write_text(
+            progress.json.dumps(run.to_json()) + "\n", encoding="utf-8"
+        )
+    summary = build([str(tmp_path)])
+    assert sorted(summary.learners) == ["cy-hub", "root (ada)", "root (bob)"]
 
 
 def test_broken_and_foreign_files_get_one_warning_each(klass: Path, tmp_path: Path) -> None:
@@ -89,6 +177,7 @@ def test_broken_and_foreign_files_get_one_warning_each(klass: Path, tmp_path: Pa
 def test_a_single_file_is_named_after_its_learner(klass: Path) -> None:
     summary = build([str(klass / "ada" / "my-notebooks" / "progress.jsonl")])
     assert summary.learners == ["ada"]
+    assert build([str(klass / "ada" / "my-notebooks")]).learners == ["ada"]
 
 
 def test_csv_has_nbgraders_grades_columns(klass: Path) -> None:
@@ -96,8 +185,8 @@ def test_csv_has_nbgraders_grades_columns(klass: Path) -> None:
     assert list(rows[0]) == list(report.GRADES_COLUMNS)
     ada = [row for row in rows if row["student_id"] == "ada"]
     assert [(r["assignment"], r["score"], r["max_score"]) for r in ada] == [
-        ("matcher-and-dispatch/match_hook", "151.0", "151.0"),
-        ("decide-and-modify/apply_pre_tool_use", "50.0", "60.0"),
+        ("01_matcher/match_hook", "151.0", "151.0"),
+        ("03_decide_modify_inject/apply_pre_tool_use", "50.0", "60.0"),
     ]
     assert ada[0]["timestamp"] == "2026-12-01T09:10:00+00:00"
 
@@ -134,18 +223,14 @@ def test_the_command_writes_both_formats_despite_bad_files(klass: Path, tmp_path
 def test_without_a_format_it_prints_the_table(klass: Path) -> None:
     done = run_report(str(klass))
     assert done.returncode == 0
-    header, ada, _, cy = done.stdout.splitlines()[:4]
-    assert header.split() == [
-        "learner",
-        "matcher-and-dispatch/match_hook",
-        "decide-and-modify/apply_pre_tool_use",
-    ]
-    assert ada.split() == ["ada", "151/151", "50/60"]
-    assert cy.split() == ["cy", "-", "60/60"]
-    assert (
-        "  bob at matcher-and-dispatch/match_hook: 120/151 after 2 runs, failing name-list"
-        in done.stdout
-    )
+    header, bob, ada, cy, total = done.stdout.splitlines()[:5]
+    exercises = len(report.course_columns()) - len(STAGES)
+    assert header.split()[:7] == ["learner", "last", "activity", "idle", "01", "match_hook", "02"]
+    assert bob.split()[:3] == ["bob", "2026-12-01", "09:15"]
+    assert ada.split()[0] == "ada" and ada.split()[-exercises:][:3] == ["151/151", "-", "50/60"]
+    assert cy.split()[-exercises:][:3] == ["-", "-", "60/60"]
+    assert total.split()[:4] == ["done", "1/3", "0/3", "1/3"]
+    assert "  bob at 01 match_hook: 120/151 after 2 runs, failing name-list" in done.stdout
 
 
 def test_nothing_readable_is_one_error_line(tmp_path: Path) -> None:

@@ -7,10 +7,13 @@ decides what each choice means and what the learner is told.
 from __future__ import annotations
 
 import html
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final
+from functools import cache
+from importlib import resources
+from typing import Any, Final
 
 from hookcourse.course.check_report import FAILING, PALETTE, PASSED
 
@@ -119,3 +122,32 @@ class Question:
     def text(self) -> str:
         """The question and its options as plain text (what a front end without widgets shows)."""
         return "\n".join([self.prompt, *(f"  {o.label()}" for o in self.options)])
+
+
+QUIZ_FOLDER: Final = "data/quizzes"
+
+
+@cache
+def quiz_files() -> dict[str, dict[str, Any]]:
+    """Every quiz file's questions, by file name (``01_matcher.json``), read once."""
+    folder = resources.files("hookcourse").joinpath(QUIZ_FOLDER)
+    return {
+        item.name: json.loads(item.read_text(encoding="utf-8"))
+        for item in sorted(folder.iterdir(), key=lambda entry: entry.name)
+        if item.name.endswith(".json")
+    }
+
+
+def load_question(quiz_id: str) -> Question:
+    """The question ``quiz_id`` (``01-anchoring``), from the quiz file of its notebook."""
+    number = quiz_id.split("-", 1)[0]
+    for name, questions in quiz_files().items():
+        if name.startswith(f"{number}_") and quiz_id in questions:
+            entry = questions[quiz_id]
+            try:
+                options = [(option["text"], option["why"]) for option in entry["options"]]
+                return Question.build(entry["question"], options, entry["answer"])
+            except (KeyError, TypeError) as error:
+                raise QuestionError(f"{name}: {quiz_id} lacks a field ({error})") from None
+    known = ", ".join(qid for questions in quiz_files().values() for qid in questions)
+    raise QuestionError(f"no quiz {quiz_id!r} in {QUIZ_FOLDER}; the quizzes are {known}")

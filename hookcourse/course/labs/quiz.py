@@ -4,47 +4,47 @@ Usage, in a notebook cell::
 
     from hookcourse.course.labs.quiz import quiz
 
-    quiz(
-        "Which tools does the matcher `Edit|Write` fire on?",
-        [
-            ("Edit, Write and MultiEdit", "that is `re.search`'s reading; ..."),
-            ("Edit and Write only", "`Edit|Write` is a list of exact names; ..."),
-            ("No tool: it is not a valid name", "`|` is allowed in a name list; ..."),
-        ],
-        answer="B",
-    )
+    quiz("01-anchoring")
 
-``options`` holds 3 or 4 ``(text, why)`` pairs shown in order as A, B, C, D;
-``why`` says why that choice is right or wrong (name the trap a wrong choice
-falls into). ``answer`` is the right option's letter. Backticks mark code: the
-question, the reasons and the feedback show it as code; radio labels drop the
-backticks.
-A badly written question raises ``QuestionError`` when the cell runs, so nbval
-catches it.
+The question lives in package data, ``hookcourse/data/quizzes/<notebook>.json``, keyed
+by its id (which starts with the notebook's number), so the learner's source shows no
+answer::
 
-The learner picks a radio button: a wrong choice shows its reason and leaves
-the question open; the right one shows every option's reason. Drive it from
-code (tests, a notebook's demonstration) with ``quiz(...).set(choice="B")``,
-which returns the feedback as text.
+    {"01-anchoring": {"question": "Which tools does `Edit|Write` fire on?",
+                      "options": [{"text": "...", "why": "..."}, ...],
+                      "answer": "B"}}
+
+``options`` holds 3 or 4 choices shown in order as A, B, C, D; ``why`` says why that
+choice is right or wrong (name the trap a wrong choice falls into); ``answer`` is the
+right option's letter. Backticks mark code: the question, the reasons and the feedback
+show it as code; radio labels drop the backticks. A badly written question, or an id
+that is not there, raises ``QuestionError`` when the cell runs, so nbval catches it.
+
+The learner picks a radio button: a wrong choice shows its reason and leaves the
+question open; the right one shows every option's reason. Drive it from code (tests)
+with ``quiz(...).set(choice="B")``, which returns the feedback as text.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import ipywidgets as widgets
 
-from hookcourse.course.labs.question import Question
+from hookcourse.course.labs.question import Question, load_question
 from hookcourse.course.labs.widgets import Lab
 
 
-def quiz(question: str, options: Sequence[tuple[str, str]], answer: str) -> Lab:
-    """A check question as a lab: radio buttons over ``options``, feedback below them."""
-    built = Question.build(question, options, answer)
+def question_lab(built: Question) -> Lab:
+    """A check question as a lab: radio buttons over its options, feedback below them."""
     choice: Any = widgets.RadioButtons(
         options=[(option.label(), option.letter) for option in built.options],
         value=None,
         layout=widgets.Layout(width="auto"),
     )
     return Lab("quiz", {"choice": choice}, lambda values: built.feedback(values["choice"]), built)
+
+
+def quiz(quiz_id: str) -> Lab:
+    """The check question ``quiz_id`` from the course's quiz files, as a lab."""
+    return question_lab(load_question(quiz_id))

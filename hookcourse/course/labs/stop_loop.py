@@ -40,10 +40,33 @@ def turn_line(turn: StopTurn) -> str:
     return "the hook lets Claude stop"
 
 
+MARKS: Final = (
+    ("■", "blocked: Claude works on"),
+    ("●", "the hook lets Claude stop"),
+    ("⏹", "continue: false: Claude stops now"),
+    ("✋", "one block too many: the cap ends the turn"),
+)
+
+
+def _mark(turn: StopTurn) -> str:
+    if turn.capped:
+        return "✋"
+    if turn.continues:
+        return "■"
+    return "⏹" if turn.reason is not None else "●"
+
+
 def timeline(turns: Sequence[StopTurn]) -> str:
-    """The loop as one line of symbols: ■ a block, ✋ the cap, ● a stop, ■■ halts."""
-    marks = ["✋" if t.capped else "■" if t.continues else "●" for t in turns]
+    """The loop as one line of symbols (``MARKS`` says what each means)."""
+    marks = [_mark(turn) for turn in turns]
     return " → ".join(marks) + f"   ({len(turns)} attempt{'s' if len(turns) != 1 else ''})"
+
+
+def legend(turns: Sequence[StopTurn]) -> str:
+    """What the timeline's symbols mean, those it shows first."""
+    shown = {_mark(turn) for turn in turns}
+    ordered = sorted(MARKS, key=lambda mark: mark[0] not in shown)
+    return " · ".join(f"{symbol} {meaning}" for symbol, meaning in ordered)
 
 
 def _answer(boxes: AnswerBoxes, name: str) -> dict[str, JSValue]:
@@ -65,7 +88,7 @@ def stop_readout(inactive: AnswerBoxes, active: AnswerBoxes, cap_text: str = "8"
         return error.readout
     except CaseError as error:
         return unreadable_box("cap", error.problem, error.fix)
-    rows = [("timeline", timeline(turns))]
+    rows = [("timeline", timeline(turns)), ("legend", legend(turns))]
     for number, turn in enumerate(turns, 1):
         flag = "true" if turn.stop_hook_active else "false"
         rows.append((f"attempt {number}", f"stop_hook_active {flag}: {turn_line(turn)}"))

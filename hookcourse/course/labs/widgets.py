@@ -1,7 +1,9 @@
 """ipywidgets front ends for the labs; each only wires controls to ``hookcourse.course.labs.logic``.
 
 Each builder returns a ``Lab``: display it in a cell, or drive it from code with
-``lab.set(name=value, ...)``, which returns the text the lab now shows.
+``lab.set(name=value, ...)``, which returns the text the lab now shows; a notebook's
+demonstration cell uses ``lab.reset(name=value, ...)``, which first puts back every
+control the learner may have changed, so the cell shows what its prose says.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import Any, Protocol
 
 import ipywidgets as widgets
 
+from hookcourse.course import kernel_hook
 from hookcourse.course.labs.logic import (
     answer_readout,
     decide_readout,
@@ -19,6 +22,8 @@ from hookcourse.course.labs.logic import (
     matcher_readout,
 )
 from hookcourse.stages.matcher import RuleSet
+
+kernel_hook.install()  # a lab is often a notebook's first import of the course
 
 _WIDE: Any = widgets.Layout(width="36em")
 _BOX: Any = widgets.Layout(width="36em", height="7em")
@@ -60,6 +65,7 @@ class Lab:
     last: Shown = field(init=False)
 
     def __post_init__(self) -> None:
+        self.initial = {name: control.value for name, control in self.controls.items()}
         for control in self.controls.values():
             control.observe(self.refresh, names="value")
         above = [] if self.intro is None else [widgets.HTML(self.intro.html())]
@@ -77,6 +83,11 @@ class Lab:
         for name, value in values.items():
             self.controls[name].value = value
         return self.text()
+
+    def reset(self, **values: object) -> str:
+        """Every control back to how the lab started, then ``values``: what a demonstration
+        cell shows, whatever the learner typed into the lab before; returns the text."""
+        return self.set(**{**self.initial, **values})
 
     def text(self) -> str:
         """What the readout shows, as plain text."""

@@ -1,0 +1,94 @@
+"""The course inside a Jupyter server: a hub user's working copy, and saves without stale views.
+
+A Jupyter server extension (``jupyter server extension enable hookcourse.course.server``;
+scripts/lab.sh and workshop/install.sh enable it):
+
+- on a JupyterHub (``$JUPYTERHUB_USER`` set), each user's server makes or completes the
+  user's working copy, ``my-notebooks/`` in the server's root folder (their home),
+  from the installed checkout's course, before the first page is served;
+- every notebook it saves loses its widget views and widget state. A saved view names
+  a widget model that lives only as long as its kernel, so reopened later it reads
+  "Error displaying widget: model not found"; without it, the output's text (the lab's
+  "[the … lab: run this cell to use it]") shows until the cell runs again.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Final
+
+from hookcourse.errors import InputError
+
+WIDGET_VIEW: Final = "application/vnd.jupyter.widget-view+json"
+# What an output that held nothing but a widget view shows instead.
+RUN_AGAIN: Final = "[a widget: run this cell to show it]"
+WORK_FOLDER: Final = "my-notebooks"
+
+
+def without_widget_views(notebook: dict[str, Any]) -> bool:
+    """Drop every output's widget view (keeping its text) and the stored widget state,
+    in place; True when anything was dropped."""
+    changed = notebook.get("metadata", {}).pop("widgets", None) is not None
+    for cell in notebook.get("cells", []):
+        for output in cell.get("outputs", []) if cell.get("cell_type") == "code" else []:
+            data = output.get("data")
+            if not isinstance(data, dict) or WIDGET_VIEW not in data:
+                continue
+            del data[WIDGET_VIEW]
+            data.setdefault("text/plain", RUN_AGAIN)
+            changed = True
+    return changed
+
+
+def strip_on_save(model: dict[str, Any], **_context: Any) -> None:
+    """A contents manager pre-save hook: notebooks are saved without widget views."""
+    if model.get("type") == "notebook" and isinstance(model.get("content"), dict):
+        without_widget_views(model["content"])
+
+
+def prepare_hub_copy(root: Path) -> list[str]:
+    """Make or complete ``root/my-notebooks`` from the course; what was added."""
+    from hookcourse.course.workshop import COURSE, prepare_work
+
+    return prepare_work(COURSE, root / WORK_FOLDER)
+
+
+def _jupyter_server_extension_points() -> list[dict[str, str]]:
+    return [{"module": "hookcourse.course.server"}]
+
+
+def _load_jupyter_server_extension(server: Any) -> None:
+    server.contents_manager.register_pre_save_hook(strip_on_save)
+    if not os.environ.get("JUPYTERHUB_USER"):
+        return
+    try:
+        added = prepare_hub_copy(Path(server.root_dir))
+    except (OSError, InputError) as error:  # the server starts even without the copy
+        server.log.error("hookcourse: no working copy in %s: %s", server.root_dir, error)
+        return
+    if added:
+        server.log.info("hookcourse: working copy %s: added %s", WORK_FOLDER, ", ".join(added))
+
+
+def _strip_main(paths: list[str]) -> int:
+    """``python -m hookcourse.course.server strip NOTEBOOK...``: strip saved notebooks."""
+    import json
+
+    for name in paths:
+        path = Path(name)
+        notebook = json.loads(path.read_text(encoding="utf-8"))
+        if without_widget_views(notebook):
+            text = json.dumps(notebook, indent=1, ensure_ascii=False) + "\n"
+            path.write_text(text, encoding="utf-8")
+            print(f"{name}: widget views removed")
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+
+    if sys.argv[1:2] != ["strip"] or len(sys.argv) < 3:
+        print("usage: python -m hookcourse.course.server strip NOTEBOOK...", file=sys.stderr)
+        sys.exit(2)
+    sys.exit(_strip_main(sys.argv[2:]))

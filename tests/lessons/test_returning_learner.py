@@ -1,0 +1,116 @@
+"""A learner who comes back: saved notebooks hold no stale widget views, a check cell run
+before its exercise cell says so in one line, and a long hint is shown whole."""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+import nbclient
+import nbformat
+
+from hookcourse.course import server
+from hookcourse.course.exercises import check_matcher
+from hookcourse.course.kernel_hook import missing_exercise
+from hookcourse.stages.registry import EXERCISES
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+
+
+def outputs(notebook: dict[str, Any]) -> list[dict[str, Any]]:
+    return [o for c in notebook["cells"] if c["cell_type"] == "code" for o in c["outputs"]]
+
+
+def test_the_stored_notebooks_hold_no_widget_view_or_widget_state() -> None:
+    for path in NOTEBOOKS:
+        notebook = json.loads(path.read_text(encoding="utf-8"))
+        assert "widgets" not in notebook["metadata"], path.name
+        for output in outputs(notebook):
+            assert server.WIDGET_VIEW not in output.get("data", {}), path.name
+
+
+def a_saved_lab() -> dict[str, Any]:
+    view = {server.WIDGET_VIEW: {"model_id": "0d1e", "version_major": 2, "version_minor": 0}}
+    return {
+        "metadata": {"widgets": {"application/vnd.jupyter.widget-state+json": {"state": {}}}},
+        "cells": [
+            {
+                "id": "c1",
+                "cell_type": "code",
+                "outputs": [
+                    {"output_type": "display_data", "data": {**view, "text/plain": "[the lab…]"}},
+                    {"output_type": "display_data", "data": dict(view)},
+                    {"output_type": "stream", "name": "stdout", "text": "kept\n"},
+                ],
+            },
+            {"id": "m1", "cell_type": "markdown", "source": "text"},
+        ],
+    }
+
+
+def test_a_view_gives_way_to_its_text_or_a_run_this_cell_line() -> None:
+    notebook = a_saved_lab()
+    assert server.without_widget_views(notebook)
+    lab, bare, stream = notebook["cells"][0]["outputs"]
+    assert lab["data"] == {"text/plain": "[the lab…]"}
+    assert bare["data"] == {"text/plain": server.RUN_AGAIN}
+    assert stream["text"] == "kept\n"
+    assert "widgets" not in notebook["metadata"]
+    assert not server.without_widget_views(notebook)  # nothing left to drop
+
+
+def test_the_server_extension_saves_notebooks_without_views(tmp_path: Path) -> None:
+    from jupyter_server.services.contents.filemanager import FileContentsManager
+
+    class Server:
+        contents_manager = FileContentsManager(root_dir=str(tmp_path))
+        root_dir = str(tmp_path)
+        log = logging.getLogger("test")
+
+    server._load_jupyter_server_extension(Server())
+    content = nbformat.from_dict({**a_saved_lab(), "nbformat": 4, "nbformat_minor": 5})
+    for cell in content.cells:
+        cell.setdefault("metadata", {})
+        if cell.cell_type == "code":
+            cell.update(source="lab", execution_count=1)
+    Server.contents_manager.save({"type": "notebook", "content": content}, "saved.ipynb")
+    saved = json.loads((tmp_path / "saved.ipynb").read_text(encoding="utf-8"))
+    assert "widgets" not in saved["metadata"]
+    assert all(server.WIDGET_VIEW not in o.get("data", {}) for o in outputs(saved))
+    assert not (tmp_path / "my-notebooks").exists()  # a working copy only on a hub
+
+
+def test_a_check_before_its_exercise_is_one_line_other_name_errors_a_traceback() -> None:
+    cells = [
+        "from hookcourse.course.exercises import check_merge\n\ncheck_merge(merge_pre_tool_use)",
+        "print(undefined_thing)",
+    ]
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [nbformat.v4.new_code_cell(text) for text in cells]
+    nbclient.NotebookClient(notebook, kernel_name="python3", allow_errors=True).execute()
+    first, second = (cell.outputs for cell in notebook.cells)
+    [error] = first
+    assert error.ename == "NameError"
+    assert len(error.traceback) == 1
+    assert missing_exercise("merge_pre_tool_use") in error.traceback[0]
+    assert "05_several_hooks" in error.traceback[0]
+    assert len(second[0].traceback) > 1  # IPython's own traceback
+
+
+def test_every_exercise_name_has_its_line_and_others_none() -> None:
+    for exercise in EXERCISES:
+        said = missing_exercise(exercise.function)
+        assert said is not None and exercise.notebook in said
+    assert missing_exercise("json") is None
+
+
+def test_a_long_hint_is_shown_whole_and_wraps() -> None:
+    report = check_matcher(lambda matcher, tool_name: tool_name in str(matcher).split("|"))
+    hint = report.hint()
+    assert hint is not None
+    page = report._repr_html_()
+    assert hint.replace('"', "&quot;").replace("'", "&#x27;") in page
+    assert "white-space:pre-wrap" in page
