@@ -49,6 +49,8 @@ class SettingsSource(StrEnum):
 
 SHAPE_RULE: Final = "settings-shape"
 """The ``validate`` rule id of a malformed entry the settings reader drops."""
+MANAGED_ONLY_RULE: Final = "managed-only-key"
+"""The ``validate`` rule id of a key that has an effect only in managed settings."""
 
 
 class SettingsWarning(InputError):
@@ -114,15 +116,20 @@ class Handler:
     def is_managed(self) -> bool:
         return self.origin.source is SettingsSource.MANAGED
 
-    def dedupe_key(self) -> tuple[object, ...]:
-        """Identical handlers run once: a command by string plus args, http by URL."""
+    def dedupe_key(self) -> tuple[object, ...] | None:
+        """Identical handlers run once, by Claude Code 2.1.332's key (§6.5): a command by
+        shell, string, args and ``if``; http by URL and ``if``; mcp_tool by server, tool and
+        ``if``; prompt and agent by prompt and ``if``. None: an async hook, never merged."""
+        condition = None if self.if_rule is None else str(self.if_rule)
         if self.type == "command":
-            return ("command", self.command, self.args)
+            if self.is_async:
+                return None
+            return ("command", self.shell, self.command, self.args, condition)
         if self.type == "http":
-            return ("http", self.url)
+            return ("http", self.url, condition)
         if self.type == "mcp_tool":
-            return ("mcp_tool", self.server, self.tool)
-        return (self.type, self.prompt, self.model)
+            return ("mcp_tool", self.server, self.tool, condition)
+        return (self.type, self.prompt, condition)
 
     def describe(self) -> str:
         """A short label: what this handler runs."""
@@ -151,6 +158,9 @@ class MatcherGroup:
 PERMISSION_BEHAVIOURS: Final = ("deny", "ask", "allow")
 """The lists under ``permissions``, in the order Claude Code consults them."""
 PERMISSION_MODES: Final = ("default", "acceptEdits", "plan", "auto", "dontAsk", "bypassPermissions")
+DEFAULT_MODE_ALIASES: Final = {"manual": "default", "delegate": "default"}
+"""defaultMode values SchemaStore's schema also allows: "manual" is read as default (hooks
+see ``permission_mode`` "default"); "delegate" (agent teams) is modelled as default too."""
 
 
 @dataclass(frozen=True)
@@ -237,6 +247,7 @@ class _Reader:
                 ("allowManagedHooksOnly",),
                 "allowManagedHooksOnly has an effect only in managed settings, so it is ignored",
                 "move it to the managed-settings.json file",
+                MANAGED_ONLY_RULE,
             )
             managed_only = None
         hooks = document.get("hooks", UNDEFINED)
@@ -297,11 +308,13 @@ class _Reader:
         if "defaultMode" not in value:
             return tuple(entries), None
         mode = value["defaultMode"]
+        if isinstance(mode, str):
+            mode = DEFAULT_MODE_ALIASES.get(mode, mode)
         if mode not in PERMISSION_MODES:
             self.warn(
                 ("permissions", "defaultMode"),
                 f"defaultMode is {describe_value(mode)}, not a permission mode; it is ignored",
-                "use one of " + ", ".join(PERMISSION_MODES),
+                "use one of " + ", ".join((*PERMISSION_MODES, *DEFAULT_MODE_ALIASES)),
             )
             return tuple(entries), None
         assert isinstance(mode, str)
