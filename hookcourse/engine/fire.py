@@ -161,7 +161,8 @@ def _plan_handler(
         )
         if not check.applies:
             return PlannedHandler(handler, False, check.why, check)
-    first = seen.setdefault(handler.dedupe_key(), handler)
+    key = handler.dedupe_key()
+    first = handler if key is None else seen.setdefault(key, handler)
     if first is not handler:
         return PlannedHandler(
             handler,
