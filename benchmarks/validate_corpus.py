@@ -75,7 +75,7 @@ def main() -> int:
             key = f"{entry['repo']}:{entry['path']}"
             raised.add((key, finding.rule, finding.to_json()["path"]))  # type: ignore[arg-type]
             if out is not None:
-                out.write(json.dumps({"file": key, **finding.to_json()}) + "\n")
+                out.write(json.dumps({**finding.to_json(), "file": key}) + "\n")
     elapsed = time.perf_counter() - started
     if out is not None:
         out.close()

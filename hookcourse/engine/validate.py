@@ -14,9 +14,10 @@ import stat
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path, PurePath
 
-from hookcourse.errors import InputError, json_syntax_fix
+from hookcourse.errors import InputError, json_path, json_syntax_fix
 from hookcourse.js import json as jsjson
 
 from .catalogue import load_catalogue
@@ -64,11 +65,11 @@ class ValidateOptions:
 
 @dataclass(frozen=True)
 class Report:
-    """What one validate run found, with the line each finding's JSON path starts on."""
+    """What one validate run found, and the text of each file read (for line numbers)."""
 
     files: tuple[str, ...]
     findings: tuple[Finding, ...]
-    lines: Mapping[tuple[str, str], int] = field(default_factory=dict)
+    texts: Mapping[str, str] = field(default_factory=dict)
 
     def count(self, severity: Severity) -> int:
         return sum(1 for finding in self.findings if finding.severity is severity)
@@ -83,9 +84,16 @@ class Report:
         return ranked[-1] if ranked else None
 
     def line_of(self, finding: Finding) -> int | None:
-        from hookcourse.errors import json_path
+        """The line the finding's JSON path starts on, when its file was read."""
+        text = self.texts.get(finding.file)
+        if text is None:
+            return None
+        return _lines(text).get(json_path(finding.path))
 
-        return self.lines.get((finding.file, json_path(finding.path)))
+
+@lru_cache(maxsize=64)
+def _lines(text: str) -> dict[str, int]:
+    return json_path_lines(text)
 
 
 def default_files(project_dir: Path) -> list[Path]:
@@ -129,7 +137,7 @@ def validate_files(files: Sequence[Path], options: ValidateOptions | None = None
     layers: list[SettingsLayer] = []
     places: dict[str, FilePlace] = {}
     findings: list[Finding] = []
-    lines: dict[tuple[str, str], int] = {}
+    texts: dict[str, str] = {}
     for path in files:
         name = str(path)
         try:
@@ -143,7 +151,7 @@ def validate_files(files: Sequence[Path], options: ValidateOptions | None = None
             problem = InputError(name, f"not valid JSON ({error})", json_syntax_fix(text))
             findings.extend(lint_file_problem(name, "json-syntax", problem, chosen.rules))
             continue
-        lines.update({(name, where): line for where, line in json_path_lines(text).items()})
+        texts[name] = text
         place = place_of(path, chosen)
         places[name] = place
         try:
@@ -151,4 +159,4 @@ def validate_files(files: Sequence[Path], options: ValidateOptions | None = None
         except InputError as error:
             findings.extend(lint_unusable_document(name, document, error, place, chosen.rules))
     findings.extend(lint_layers(layers, places, chosen.rules))
-    return Report(tuple(str(path) for path in files), tuple(findings), lines)
+    return Report(tuple(str(path) for path in files), tuple(findings), texts)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import json
 from typing import Final
@@ -29,6 +30,7 @@ class _Walker:
     def __init__(self, text: str, lines: dict[str, int]) -> None:
         self.text = text
         self.lines = lines
+        self.breaks = [i for i, ch in enumerate(text) if ch == "\n"]
 
     def skip(self, i: int) -> int:
         text = self.text
@@ -38,7 +40,7 @@ class _Walker:
 
     def value(self, i: int, path: JSONPath) -> int:
         i = self.skip(i)
-        self.lines.setdefault(json_path(path), self.text.count("\n", 0, i) + 1)
+        self.lines.setdefault(json_path(path), bisect.bisect_left(self.breaks, i) + 1)
         ch = self.text[i]
         if ch == "{":
             return self.members(i + 1, path)

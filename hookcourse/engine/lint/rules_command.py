@@ -326,7 +326,7 @@ def machine_specific_path(site: HandlerSite) -> Iterator[Hit]:
         return
     yield Hit(
         (*site.handler.origin.path, "command"),
-        f"{match.group(1)} exists on one machine only; this {site.place.kind} is shared, and "
+        f"{match.group(1)} exists on one machine only; this {site.place.kind} file is shared, and "
         "on every other machine the hook fails (exit 127) and does nothing",
         f"write {_placeholder_for(site.place.kind)}/... for files of the "
         + ("plugin" if site.place.kind is FileKind.PLUGIN else "project")

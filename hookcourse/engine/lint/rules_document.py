@@ -139,8 +139,8 @@ def managed_only_key(site: DocumentSite) -> Iterator[Hit]:
         if key in document:
             yield Hit(
                 (key,),
-                f"{key} has an effect only in managed settings, so in {site.place.kind} it "
-                "is ignored",
+                f"{key} has an effect only in managed settings, so in this {site.place.kind} "
+                "file it is ignored",
                 "move it to managed-settings.json (or pass --managed if this file is one)",
             )
 

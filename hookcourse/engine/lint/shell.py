@@ -11,15 +11,19 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 from typing import Final
 
 PLACEHOLDERS: Final = ("CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA")
 _VARIABLE: Final = re.compile(
     r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?=[}:#%/-])|([A-Za-z_][A-Za-z0-9_]*))"
 )
-_BRACED_PLACEHOLDER: Final = re.compile(r"\$\{(" + "|".join(PLACEHOLDERS) + r")\}")
+_BRACED_PLACEHOLDER: Final = re.compile(r"\$\{(" + "|".join((*PLACEHOLDERS, "HOME")) + r")\}")
 _ASSIGNMENT: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 _OPERATORS: Final = frozenset(";&|\n()<>`")
+_WORD_LIMIT: Final = 24
+_CHARACTER_LIMIT: Final = 600
+"""The script a hook runs is named in its first words; inline programs can be long."""
 _DRIVE: Final = re.compile(r"[A-Za-z]:[\\/]")
 _VERSIONED: Final = re.compile(r"(python|pypy)[0-9.]*|node[0-9]*")
 _INLINE_CODE: Final = frozenset({"-c", "-m", "-e", "-p", "--eval", "--print", "-"})
@@ -77,7 +81,8 @@ def quoting_at(command: str) -> list[Quoting]:
     return states
 
 
-def variable_uses(command: str) -> list[VariableUse]:
+@lru_cache(maxsize=4096)
+def variable_uses(command: str) -> tuple[VariableUse, ...]:
     """Every variable reference, with its quoting (an escaped ``\\$`` is not one)."""
     states = quoting_at(command)
     uses: list[VariableUse] = []
@@ -92,7 +97,7 @@ def variable_uses(command: str) -> list[VariableUse]:
         braced = match.group(1) is not None
         exact = braced and command.startswith("}", match.end())
         uses.append(VariableUse(name, braced, exact, states[start], assigned))
-    return uses
+    return tuple(uses)
 
 
 @dataclass(frozen=True)
@@ -105,7 +110,8 @@ class Word:
 
 
 def simple_commands(command: str, limit: int = 3) -> list[list[Word]]:
-    """The words of the first ``limit`` simple commands (placeholders written ``$NAME``)."""
+    """The words of the first ``limit`` simple commands (placeholders and ``${HOME}``
+    written ``$NAME``)."""
     text = _BRACED_PLACEHOLDER.sub(lambda m: "$" + m.group(1), command)
     commands: list[list[Word]] = []
     words: list[Word] = []
@@ -121,7 +127,9 @@ def simple_commands(command: str, limit: int = 3) -> list[list[Word]]:
             words.append(Word("".join(value), opaque))
         value, opaque, started = [], False, False
 
-    while i < len(text) and len(commands) < limit:
+    counted = 0  # words of the finished commands: past a few dozen nothing more is needed
+    end = min(len(text), _CHARACTER_LIMIT)
+    while i < end and len(commands) < limit and counted + len(words) < _WORD_LIMIT:
         ch = text[i]
         if state is Quoting.SINGLE:
             if ch == "'":
@@ -147,6 +155,7 @@ def simple_commands(command: str, limit: int = 3) -> list[list[Word]]:
             end_word()
             if words:
                 commands.append(words)
+                counted += len(words)
             words = []
             if ch in "<>":  # a redirection's target is not a command word
                 i = _skip_redirect(text, i)
@@ -155,6 +164,7 @@ def simple_commands(command: str, limit: int = 3) -> list[list[Word]]:
             value.append(ch)
             started = True
         i += 1
+    opaque = opaque or i < len(text)  # a word cut at a limit is not known whole
     end_word()
     if words and len(commands) < limit:
         commands.append(words)
@@ -208,6 +218,7 @@ class ScriptCall:
     """The command first changes directory, so a relative path is read from there."""
 
 
+@lru_cache(maxsize=4096)
 def script_call(
     command: str, extensions: tuple[str, ...], programs: frozenset[str]
 ) -> ScriptCall | None:

@@ -23,7 +23,7 @@ class FileKind(StrEnum):
     LOCAL = "local settings"
     USER = "user settings"
     MANAGED = "managed settings"
-    PLUGIN = "plugin hooks file"
+    PLUGIN = "plugin hooks"
 
 
 @dataclass(frozen=True)
