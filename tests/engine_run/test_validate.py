@@ -262,3 +262,20 @@ def test_pre_commit_hook_runs_validate() -> None:
     text = (REPO / ".pre-commit-hooks.yaml").read_text()
     assert "id: hookcourse-validate" in text
     assert "entry: hookcourse validate" in text
+
+
+def test_fire_runs_the_if_distinct_handlers_validate_keeps(project: Project) -> None:
+    """One command under two ``if`` rules that both match: Claude Code runs both (its dedup
+    key has ``if``), validate says nothing, and fire runs both too."""
+    script = project.script("gate.sh", "exit 0")
+    handlers = [
+        {"type": "command", "command": f'"{script}"', "if": condition}
+        for condition in ("Bash(git *)", "Bash(git commit *)")
+    ]
+    project.hooks("PreToolUse", *handlers, matcher="Bash")
+    settings = project.dir / ".claude" / "settings.json"
+    assert _run(project, str(settings)).stdout.count("[duplicate-handler]") == 0
+    fired = project.fire("PreToolUse", project.bash_call("git commit -m x"))
+    ran = [hook["if"] for hook in fired.hooks if hook["exitCode"] == 0]
+    assert ran == ["Bash(git *)", "Bash(git commit *)"], fired.stdout
+    assert "runs once" not in fired.stderr
