@@ -367,3 +367,11 @@ def test_hostile_commands_give_findings_not_tracebacks(tmp_path: Path, command: 
     document = _pre({"matcher": "Bash", "hooks": [_command(command)]})
     path.write_text(json.dumps(document), encoding="utf-8", errors="surrogatepass")
     validate_files([path])
+
+
+def test_the_readme_rule_table_is_the_registry() -> None:
+    """The README's rule table lists every rule once, with its severity."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    rows = [line for line in readme.splitlines() if line.startswith("| `")]
+    listed = {row.split("`")[1]: row.split("|")[2].strip() for row in rows}
+    assert {name: str(entry.severity) for name, entry in RULES.items()}.items() <= listed.items()

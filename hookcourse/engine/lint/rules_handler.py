@@ -110,7 +110,8 @@ def continue_on_block_agent(site: HandlerSite) -> Iterator[Hit]:
     Severity.WARNING,
     "§5: timeout, in seconds; §10.7: several plugins set it in milliseconds",
     Scope.HANDLER,
-    "a timeout of 1000 or more: seconds, most likely meant as milliseconds",
+    "a timeout of 1000 or more that is round (a multiple of 500) or over an hour: seconds, "
+    "most likely meant as milliseconds",
 )
 def timeout_milliseconds(site: HandlerSite) -> Iterator[Hit]:
     seconds = site.handler.timeout_s
