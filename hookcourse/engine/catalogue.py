@@ -460,6 +460,8 @@ def _decision_text(spec: EventSpec) -> str:
     text = f"{'.'.join(decision.path)}: {words}"
     if decision.reason_path:
         required = " (required)" if decision.reason_required else ""
+        if decision.default_reason:
+            required = f" (without one: {quote(decision.default_reason)})"
         text += f"; reason in {'.'.join(decision.reason_path)}{required}"
     if len(spec.precedence) > 1:
         text += f"; between hooks {' > '.join(spec.precedence)}"
@@ -503,7 +505,11 @@ def event_facts(spec: EventSpec) -> list[tuple[str, str]]:
     facts = [
         ("fires", f"{spec.fires_when}{since}"),
         ("matcher", _matcher_text(spec)),
-        ("tool event", "yes (the handler `if` field applies)" if spec.is_tool_event else "no"),
+        (
+            "if field",
+            "evaluated" if spec.if_condition else "not evaluated: a handler with it never runs",
+        ),
+        ("checked", f"against Claude Code {spec.checked_against}"),
         ("handlers", f"{', '.join(spec.handler_types)}; default timeouts: {timeouts}"),
         (
             "input",
