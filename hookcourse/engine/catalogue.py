@@ -372,8 +372,13 @@ class PermissionFacts:
     read_only_commands: frozenset[str]
     allow_rule_covers: Mapping[str, frozenset[str]]
     trust_file: str
-    not_granted: str
+    not_granted: Mapping[str, str]
+    """Tool name (``*`` for any other) -> the tool_result when nobody can approve the call."""
     no_such_tool: str
+
+    def refusal(self, tool: str) -> str:
+        """What the model gets when a call needs approval and nobody can give it (print mode)."""
+        return self.not_granted.get(tool, self.not_granted["*"]).format(tool=tool)
 
 
 @cache
@@ -384,7 +389,7 @@ def permission_facts() -> PermissionFacts:
         frozenset(raw["read_only_commands"]),
         {tool: frozenset(covers) for tool, covers in raw["allow_rule_covers"].items()},
         raw["trust_file"],
-        raw["not_granted"],
+        dict(raw["not_granted"]),
         raw["no_such_tool"],
     )
 
