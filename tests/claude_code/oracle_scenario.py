@@ -6,7 +6,9 @@ A scenario (one JSON object in ``corpus/*.json``) holds:
   README/notebook themes);
 - ``settings``: ``user``, ``project``, ``local`` (objects, or a string written as
   is, for files that are not JSON) and ``flag`` (passed as ``--settings``);
-- ``hooks``: script name -> POSIX sh body. ``@hook:NAME`` in a settings string
+- ``hooks``: script name -> POSIX sh body, or an object ``{sleep, out, err, exit,
+  times}`` (``out`` an object is printed as JSON; ``times`` N: only the first N
+  runs answer, later ones exit 0 silently). ``@hook:NAME`` in a settings string
   becomes ``sh <dir>/NAME``; every script first dumps its stdin payload,
   environment, cwd and argv (and at exit its status) under ``$ORACLE_DUMPS``;
 - ``prompt``, ``turns`` (the scripted assistant turns: ``text`` and ``tools``,
@@ -24,6 +26,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -153,6 +156,26 @@ def flag_settings(scenario: Mapping[str, Any], layout: Layout) -> dict[str, Any]
     return merged
 
 
+def hook_body(spec: Any) -> str:
+    """A hook's sh body: given as text, or built from ``{sleep, out, err, exit, times}``."""
+    if isinstance(spec, str):
+        return spec
+    lines = []
+    if spec.get("times") is not None:
+        lines.append('__c="$(dirname "$0")/.count-$(basename "$0")"; __n=$(cat "$__c" 2>/dev/null || echo 0)')
+        lines.append('echo $((__n + 1)) > "$__c"')
+        lines.append(f'[ "$__n" -ge {int(spec["times"])} ] && exit 0')
+    if spec.get("sleep"):
+        lines.append(f"sleep {spec['sleep']}")
+    if "out" in spec:
+        out = spec["out"] if isinstance(spec["out"], str) else json.dumps(spec["out"])
+        lines.append("printf '%s\\n' " + shlex.quote(out))
+    if "err" in spec:
+        lines.append("printf '%s\\n' " + shlex.quote(spec["err"]) + " >&2")
+    lines.append(f"exit {int(spec.get('exit', 0))}")
+    return "\n".join(lines) + "\n"
+
+
 def lay_out(scenario: Mapping[str, Any], layout: Layout) -> None:
     """Write the scenario's files: HOME, project, settings, hook scripts, trust."""
     for directory in (layout.home / ".claude", layout.project / ".claude", layout.hooks,
@@ -160,7 +183,7 @@ def lay_out(scenario: Mapping[str, Any], layout: Layout) -> None:
         directory.mkdir(parents=True, exist_ok=True)
     hooks = {PROBE: "exit 0\n", **scenario.get("hooks", {})}
     for name, body in hooks.items():
-        script = PRELUDE % {"name": name} + _substitute(body, layout)
+        script = PRELUDE % {"name": name} + _substitute(hook_body(body), layout)
         (layout.hooks / name).write_text(script, encoding="utf-8")
     places = {
         "user": layout.home / ".claude" / "settings.json",
