@@ -2,7 +2,7 @@
 
 ``python inside.py RUN.json`` brings ``lo`` up, refuses to go on if the namespace
 has any other interface, starts the mock Messages API on 127.0.0.1 and runs the
-binary once with ANTHROPIC_BASE_URL pointing at it. RUN.json holds ``argv``,
+binary once with ANTHROPIC_BASE_URL pointing at it. RUN.json holds ``argv``, ``prompt``,
 ``env``, ``cwd``, ``turns``, ``log``, ``stdout``, ``stderr``, ``timeout`` and
 ``result`` (where the exit status is written). Standard library only, so it runs
 under any python3 without the project on the path.
@@ -54,7 +54,7 @@ def main(spec_path: str) -> int:
         result.write_text(json.dumps({"refused": refusal}), encoding="utf-8")
         print(f"inside.py: refusing to run Claude Code: {refusal}", file=sys.stderr)
         return 3
-    api = MockAPI(spec["turns"], Path(spec["log"]))
+    api = MockAPI(spec["turns"], Path(spec["log"]), spec["prompt"])
     api.start()
     env = {**spec["env"], "ANTHROPIC_BASE_URL": f"http://127.0.0.1:{api.port}"}
     status: dict[str, object] = {}

@@ -1,8 +1,10 @@
 """A scripted Anthropic Messages API on 127.0.0.1: plays assistant turns, logs every request.
 
-The turn a request gets is the number of assistant messages already in its
-``messages`` list, so a retried request is answered the same way and side
-requests (titles, summaries: no ``tools``) never consume a scripted turn.
+Requests of the main conversation (``tools`` offered, the session's prompt in
+its first message) play the script in order, one turn each: Claude Code sends
+them one at a time, and it merges consecutive assistant messages, so counting
+the history's assistant messages would not say which turn is next. Side requests
+(titles, summaries) and subagents get a plain text.
 Streaming (SSE) and plain JSON answers are both served. Standard library only.
 """
 
@@ -93,8 +95,10 @@ def _sse(message: dict[str, Any]) -> bytes:
 class MockAPI:
     """The server: ``turns`` are the scripted assistant turns, ``log`` gets one JSON line a request."""
 
-    def __init__(self, turns: Sequence[dict[str, Any]], log: Path) -> None:
+    def __init__(self, turns: Sequence[dict[str, Any]], log: Path, prompt: str) -> None:
         self.turns = list(turns)
+        self.prompt = prompt
+        self.played = 0
         self.log = log
         self._lock = threading.Lock()
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
@@ -108,11 +112,22 @@ class MockAPI:
     def answer(self, body: dict[str, Any]) -> dict[str, Any]:
         """The message for one Messages request."""
         model = str(body.get("model", "claude-mock"))
-        if not body.get("tools"):
+        if not body.get("tools") or not self._is_main(body):
             return _message([{"type": "text", "text": FALLBACK_TEXT}], model)
-        index = sum(1 for m in body.get("messages", []) if m.get("role") == "assistant")
+        with self._lock:
+            index, self.played = self.played, self.played + 1
         turn = self.turns[index] if index < len(self.turns) else {}
         return _message(_blocks(turn, index), model)
+
+    def _is_main(self, body: dict[str, Any]) -> bool:
+        messages = body.get("messages") or [{}]
+        content = messages[0].get("content")
+        if isinstance(content, str):
+            return self.prompt in content
+        return any(
+            isinstance(block, dict) and self.prompt in str(block.get("text", ""))
+            for block in content or []
+        )
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:
         api = self

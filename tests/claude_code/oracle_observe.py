@@ -19,10 +19,11 @@ from oracle_scenario import PROBE, Layout
 ENV_SHOWN = re.compile(r"^(CLAUDE|CLAUDECODE$|AI_AGENT$|COLUMNS$|LINES$|OTEL_)")
 """The variables of a hook's environment an observation keeps."""
 HOOK_TEXT = re.compile(
-    r"^(?:<system-reminder>\n)?(?P<text>(?:[A-Z][A-Za-z]+(?::\S*)? (?:hook |says:)|"
-    r"[A-Z][A-Za-z]+ operation blocked by hook).*)",
-    re.S,
+    r"^(?:[A-Z][A-Za-z]+(?::\S*)? (?:hook |says:)|[A-Z][A-Za-z]+ operation blocked by hook)",
+    re.M,
 )
+"""Where a hook-made text starts: ``PreToolUse:Bash hook additional context: ...``."""
+REMINDER = re.compile(r"</?system-reminder>")
 
 
 def _normal(value: Any, root: str) -> Any:
@@ -128,10 +129,10 @@ def model_texts(requests: list[dict[str, Any]], prompt: str) -> list[str]:
                 and block.get("type") == "text"
             ]
             for piece in pieces:
-                for part in re.split(r"\n\n(?=[A-Z][A-Za-z]+(?::\S*)? (?:hook |says:))", piece):
-                    match = HOOK_TEXT.match(part.strip())
+                for part in REMINDER.sub("\n\n", piece).split("\n\n"):
+                    match = HOOK_TEXT.search(part)
                     if match:
-                        text = match.group("text").removesuffix("</system-reminder>").strip()
+                        text = part[match.start():].strip()
                         if text not in seen:
                             seen.append(text)
     return seen

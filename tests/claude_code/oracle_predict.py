@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from oracle_observe import _normal, hook_runs
-from oracle_scenario import PROBE, Layout, claude_env, flag_settings
+from oracle_scenario import DEFAULT_PROMPT, PROBE, Layout, claude_env, flag_settings
 
 REPO = Path(__file__).resolve().parents[2]
 PAYLOADS = REPO / "fixtures" / "payloads"
@@ -131,7 +131,7 @@ class Prediction:
         start = self.fire("SessionStart", _payload("SessionStart", self.layout, self.mode,
                                                    source="startup"))
         self._gather(predicted, "SessionStart", start)
-        prompt = self.scenario.get("prompt", "go")
+        prompt = self.scenario.get("prompt", DEFAULT_PROMPT)
         submitted = self.fire("UserPromptSubmit", _payload("UserPromptSubmit", self.layout,
                                                            self.mode, prompt=prompt))
         self._gather(predicted, "UserPromptSubmit", submitted)

@@ -10,7 +10,7 @@ from typing import Any
 from oracle_compare import compare
 from oracle_observe import observe
 from oracle_predict import FireServer, predict
-from oracle_scenario import lay_out, run_claude, scratch
+from oracle_scenario import DEFAULT_PROMPT, lay_out, run_claude, scratch
 
 
 def observe_scenario(binary: str, scenario: Mapping[str, Any], keep: bool = False) -> dict[str, Any]:
@@ -20,7 +20,7 @@ def observe_scenario(binary: str, scenario: Mapping[str, Any], keep: bool = Fals
         lay_out(scenario, layout)
         started = time.monotonic()
         status = run_claude(binary, scenario, layout)
-        observation = observe(layout, status, scenario.get("prompt", "go"))
+        observation = observe(layout, status, scenario.get("prompt", DEFAULT_PROMPT))
         observation["seconds"] = round(time.monotonic() - started, 2)
         return observation
     finally:

@@ -17,8 +17,8 @@ A scenario (one JSON object in ``corpus/*.json``) holds:
 - ``exception``: a named reason when ``fire`` cannot be compared on a field
   (see ``oracle_compare.EXCEPTIONS``).
 
-A file may also hold ``families``: a ``template`` and ``cases`` that are merged
-into it key by key (objects merged deeply, everything else replaced).
+A file may also hold ``families``: a ``template`` and ``cases``; a case's keys
+replace the template's, except ``covers``, which adds up.
 """
 
 from __future__ import annotations
@@ -38,6 +38,8 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 CORPUS = HERE / "corpus"
+DEFAULT_PROMPT = "Run the oracle scenario."
+"""The prompt when a scenario gives none (the mock finds the main conversation by it)."""
 PROBE = "_probe"
 """The hook the harness adds on PostToolUse and PostToolUseFailure: it shows a tool ran."""
 
@@ -61,13 +63,11 @@ CLAUDE_ENV = {
 """What every run gets; ANTHROPIC_BASE_URL is added inside the namespace."""
 
 
-def _merge(base: Any, over: Any) -> Any:
-    if isinstance(base, dict) and isinstance(over, dict):
-        merged = dict(base)
-        for key, value in over.items():
-            merged[key] = _merge(base[key], value) if key in base else copy.deepcopy(value)
-        return merged
-    return copy.deepcopy(over)
+def _merge(template: Mapping[str, Any], case: Mapping[str, Any]) -> dict[str, Any]:
+    """A family case: its keys replace the template's, except ``covers``, which adds up."""
+    merged = {**copy.deepcopy(dict(template)), **copy.deepcopy(dict(case))}
+    merged["covers"] = [*template.get("covers", []), *case.get("covers", [])]
+    return merged
 
 
 def _expand(document: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
@@ -211,7 +211,7 @@ def claude_argv(binary: str, scenario: Mapping[str, Any], layout: Layout) -> lis
     return [
         binary,
         "-p",
-        scenario.get("prompt", "go"),
+        scenario.get("prompt", DEFAULT_PROMPT),
         "--output-format",
         "stream-json",
         "--verbose",
@@ -254,6 +254,7 @@ def run_claude(binary: str, scenario: Mapping[str, Any], layout: Layout,
         "env": claude_env(scenario, layout),
         "cwd": str(layout.project),
         "turns": _substitute(scenario.get("turns", []), layout),
+        "prompt": scenario.get("prompt", DEFAULT_PROMPT),
         "log": str(layout.root / "requests.jsonl"),
         "stdout": str(layout.root / "stream.jsonl"),
         "stderr": str(layout.root / "stderr.txt"),
