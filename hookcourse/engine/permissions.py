@@ -2,23 +2,33 @@
 
 Reference §8: hooks can tighten permissions but not loosen them. In order:
 
+0. A bare ``permissions.deny`` rule (``"Bash"``) removes the tool before any hook
+   runs: the model is told there is no such tool (``tool_removed``).
 1. A hook that blocked (deny, exit 2) stopped the call before any rule is read,
    in every mode.
 2. A matching **deny** rule stops the call, even after a hook said ``allow``.
 3. A matching **ask** rule still prompts, even after a hook said ``allow``.
 4. A hook's ``ask`` prompts; a hook's ``allow`` skips the prompt.
-5. A matching **allow** rule lets the call run without a prompt.
+5. A matching **allow** rule lets the call run without a prompt; a *project's*
+   allow rules only once the folder is trusted (user, local and ``--settings``
+   rules always; project deny and ask rules apply untrusted). An ``Edit`` allow
+   rule does not cover ``Write``.
 6. Otherwise the permission mode decides (``default`` prompts for tools that are
    not read-only, ``acceptEdits`` also lets edits run, ``plan`` runs only
    read-only tools, ``dontAsk`` denies what would prompt, ``bypassPermissions``
    runs everything, ``auto`` leaves it to a classifier hookcourse does not have).
+   A Bash command made only of read-only commands (``echo``, ``ls`` inside the
+   project, ...) needs no approval.
 
 Deny and ask rules cover a Bash command when any subcommand matches; an allow rule
-only when every subcommand does. Pure.
+only when every subcommand does. In print mode (``claude -p``) nobody answers a
+prompt, so ``ask`` refuses the call. Pure.
 """
 
 from __future__ import annotations
 
+import posixpath
+import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -27,8 +37,9 @@ from hookcourse.errors import json_path
 from hookcourse.js.json import quote
 from hookcourse.js.values import JSValue
 
-from .permission_rule import CallPlace, check_rule
-from .settings import PermissionEntry
+from .catalogue import permission_facts
+from .permission_rule import CallPlace, check_rule, simple_commands
+from .settings import PermissionEntry, SettingsSource
 
 READ_ONLY_TOOLS: Final = frozenset({"Read", "Grep", "Glob", "LS", "NotebookRead"})
 EDIT_TOOLS: Final = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})
@@ -75,6 +86,15 @@ def _where(entry: PermissionEntry) -> str:
     )
 
 
+def tool_removed(entries: Sequence[PermissionEntry], tool_name: str) -> PermissionEntry | None:
+    """The bare deny rule (``"Bash"``) that takes ``tool_name`` away before any hook runs."""
+    for entry in entries:
+        rule = entry.rule
+        if entry.behaviour == "deny" and rule.specifier is None and rule.tool == tool_name:
+            return entry
+    return None
+
+
 def permission_step(
     hook_decision: str | None,
     entries: Sequence[PermissionEntry],
@@ -82,8 +102,12 @@ def permission_step(
     tool_input: JSValue,
     place: CallPlace,
     mode: str,
+    trusted: bool = True,
 ) -> PermissionStep:
-    """Decide a call the hooks did not stop, as Claude Code does after PreToolUse."""
+    """Decide a call the hooks did not stop, as Claude Code does after PreToolUse.
+
+    ``trusted``: the folder's trust dialog was accepted, so the project's allow rules apply.
+    """
     matching: dict[str, PermissionEntry] = {}
     considered: list[str] = []
     for entry in entries:
@@ -91,6 +115,12 @@ def permission_step(
         check = check_rule(entry.rule, tool_name, tool_input, place, every=every)
         # An allow rule must be sure; deny and ask rules cover what cannot be checked.
         if check.applies and (check.certain or not every):
+            if every and not trusted and entry.origin.source is SettingsSource.PROJECT:
+                considered.append(
+                    f"{_where(entry)}: not applied, the folder is not trusted "
+                    "(~/.claude.json has no hasTrustDialogAccepted for it)"
+                )
+                continue
             matching.setdefault(entry.behaviour, entry)
             considered.append(f"{_where(entry)}: {check.why}")
     found = tuple(considered)
@@ -117,11 +147,49 @@ def permission_step(
         return by("ask", "the hook deferred the call: it waits, and is checked again on resume")
     if "allow" in matching:
         return by_rule("allow", "allow", "lets the call run without a prompt")
-    return _by_mode(tool_name, mode, found)
+    return _by_mode(tool_name, tool_input, place, mode, found)
 
 
-def _by_mode(tool_name: str, mode: str, found: tuple[str, ...]) -> PermissionStep:
+def read_only_command(tool_input: JSValue, place: CallPlace) -> bool:
+    """A Bash command made only of read-only commands that name no path outside the project."""
+    command = tool_input.get("command") if isinstance(tool_input, dict) else None
+    if not isinstance(command, str):
+        return False
+    parts = simple_commands(command)
+    if not parts:
+        return False
+    allowed = permission_facts().read_only_commands
+    roots = tuple(posixpath.normpath(root) for root in (place.project_dir, place.cwd))
+    for part in parts:
+        if any(mark in part for mark in (">", "<", "$", "`")):
+            return False
+        try:
+            words = shlex.split(part)
+        except ValueError:
+            return False
+        if not words or words[0] not in allowed:
+            return False
+        for word in words[1:]:
+            if word.startswith("-") or ("/" not in word and not word.startswith("~")):
+                continue
+            path = posixpath.normpath(posixpath.join(place.cwd, posixpath.expanduser(word)))
+            if not any(path == root or path.startswith(root + "/") for root in roots):
+                return False
+    return True
+
+
+def _by_mode(
+    tool_name: str, tool_input: JSValue, place: CallPlace, mode: str, found: tuple[str, ...]
+) -> PermissionStep:
     read_only = tool_name in READ_ONLY_TOOLS
+    if tool_name == "Bash" and read_only_command(tool_input, place):
+        return PermissionStep(
+            "allow",
+            "no rule matched; the command only reads, so it needs no approval",
+            mode,
+            None,
+            found,
+        )
     edits = tool_name in EDIT_TOOLS
     if mode == "bypassPermissions":
         return PermissionStep(

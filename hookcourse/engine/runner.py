@@ -1,10 +1,10 @@
 """Runs hook handlers for real, all at once: command, http, prompt and agent.
 
-* ``command``: shell form runs ``sh -c COMMAND`` (``bash -c`` with ``"shell": "bash"``);
-  exec form (``args`` set) runs ``[command, *args]`` with no shell. Processes are
-  started and stopped by ``processes`` (own session, group kill at the timeout and
-  on an interrupt, output capped); a timed-out hook's output is dropped, as Claude
-  Code drops it. A program that cannot start is reported, not raised.
+* ``command``: shell form runs ``sh -c COMMAND``, as Claude Code 2.1.332 does on
+  POSIX whatever ``shell`` says; exec form (``args`` set) runs ``[command, *args]``
+  with no shell. Processes are started and stopped by ``processes`` (own session,
+  group kill at the timeout and on an interrupt, output capped); a timed-out hook's
+  output is dropped, as Claude Code drops it. A program that cannot start is reported, not raised.
 * ``http``: a real POST of the payload as JSON; header ``$VAR`` / ``${VAR}`` are
   filled only for names in ``allowedEnvVars`` (others become empty strings). The
   body is read up to the same cap as a command's stdout.
@@ -160,6 +160,8 @@ class RunSetting:
     exports: Mapping[str, str]
     evaluator: Evaluator | None = None
     output_cap: int = OUTPUT_CAP_BYTES
+    cancel_on_exit2: bool = False
+    """A hook that exits 2 cancels the ones still running (UserPromptSubmit)."""
 
 
 @dataclass(frozen=True)
@@ -198,6 +200,10 @@ def well_formed(text: str) -> str:
     return _LONE_SURROGATE.sub("\ufffd", text)
 
 
+ENTRYPOINT: Final = "sdk-cli"
+"""``CLAUDE_CODE_ENTRYPOINT`` in print mode (``claude -p``), the mode ``fire`` models."""
+
+
 def hook_exports(
     project_dir: str,
     payload: Mapping[str, object],
@@ -206,9 +212,10 @@ def hook_exports(
 ) -> tuple[dict[str, str], dict[str, str]]:
     """The placeholder values, and every variable exported to hooks (placeholders included).
 
-    Reference §7a: the placeholders, ``CLAUDECODE=1``, ``CLAUDE_CODE_CHILD_SESSION=1``,
-    ``CLAUDE_PID`` (this process stands in for Claude Code), the session id and the
-    effort level from the payload.
+    Reference §7a and 2.1.332 §9: the placeholders, ``CLAUDECODE=1``,
+    ``CLAUDE_CODE_CHILD_SESSION=1``, ``CLAUDE_PID`` (this process stands in for Claude
+    Code), ``CLAUDE_CODE_ENTRYPOINT`` and ``CLAUDE_CODE_SESSION_ATTENDED=0`` (print
+    mode: nobody attends), the session id and the effort level from the payload.
     """
     placeholders = {"CLAUDE_PROJECT_DIR": project_dir}
     if plugin_root is not None:
@@ -219,6 +226,8 @@ def hook_exports(
     exports["CLAUDECODE"] = "1"
     exports["CLAUDE_CODE_CHILD_SESSION"] = "1"
     exports["CLAUDE_PID"] = str(os.getpid())
+    exports["CLAUDE_CODE_ENTRYPOINT"] = ENTRYPOINT
+    exports["CLAUDE_CODE_SESSION_ATTENDED"] = "0"
     session_id = payload.get("session_id")
     if isinstance(session_id, str):
         exports["CLAUDE_CODE_SESSION_ID"] = session_id
@@ -270,7 +279,7 @@ def command_argv(
         return ("pwsh", "-NoProfile", "-Command", command)
     if shell_prefix:
         command = f"{shell_prefix} {shlex.quote(command)}"
-    return ("bash" if handler.shell == "bash" else "sh", "-c", command)
+    return ("sh", "-c", command)
 
 
 def interpolate_headers(handler: Handler, env: Mapping[str, str]) -> dict[str, str]:
@@ -309,10 +318,16 @@ async def run_jobs_async(
     """The coroutine behind ``run_jobs``."""
     batch_start = time.monotonic()
     finished: list[int] = []
+    sibling_exited_2: list[bool] = []
 
     async def one(index: int, job: Job) -> tuple[Execution, str]:
         started = time.monotonic()
-        outcome = await _run_one(job, payload_json, setting)
+        try:
+            outcome = await _run_one(job, payload_json, setting)
+        except asyncio.CancelledError:
+            if not sibling_exited_2:
+                raise
+            outcome = _Outcome(hook_run(job, cancelled=True), notes=(CANCELLED_NOTE,))
         ended = time.monotonic()
         finished.append(index)
         execution = Execution(
@@ -327,7 +342,16 @@ async def run_jobs_async(
         )
         return execution, outcome.trace
 
-    done = await asyncio.gather(*(one(i, job) for i, job in enumerate(jobs)))
+    tasks = [asyncio.create_task(one(i, job)) for i, job in enumerate(jobs)]
+    if setting.cancel_on_exit2:
+        pending: set[asyncio.Task[tuple[Execution, str]]] = set(tasks)
+        while pending and not sibling_exited_2:
+            ready, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+            if any(task.result()[0].run.exit_code == 2 for task in ready):
+                sibling_exited_2.append(True)
+                for task in pending:
+                    task.cancel()
+    done = await asyncio.gather(*tasks)
     escaped = kill_traced({trace for _, trace in done if trace})  # this batch's only
     return [_with_escapees(execution, trace, escaped) for execution, trace in done]
 
@@ -355,6 +379,9 @@ async def _run_one(job: Job, payload_json: str, setting: RunSetting) -> _Outcome
     return _Outcome(hook_run(job, start_error=why))
 
 
+CANCELLED_NOTE: Final = "cancelled when a sibling hook exited 2; its group was killed"
+
+
 def hook_run(job: Job, **observed: Any) -> HookRun:
     """A HookRun for ``job``: nothing observed unless ``observed`` says otherwise."""
     fields: dict[str, Any] = {
@@ -370,6 +397,8 @@ def hook_run(job: Job, **observed: Any) -> HookRun:
         handler_type=handler.type,
         label=handler.describe(),
         continue_on_block=handler.continue_on_block,
+        command=handler.command if handler.type == "command" else handler.url,
+        on_failure_block=handler.on_failure == "block" and not handler.is_async,
         **fields,
     )
 
