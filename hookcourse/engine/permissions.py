@@ -39,7 +39,7 @@ from hookcourse.js.json import quote
 from hookcourse.js.values import JSValue
 
 from .catalogue import permission_facts
-from .permission_rule import SHELL_TOOLS, CallPlace, check_rule, simple_commands
+from .permission_rule import PATH_FIELDS, SHELL_TOOLS, CallPlace, check_rule, simple_commands
 from .settings import PermissionEntry, SettingsSource
 
 _REDIRECT_DUP: Final = re.compile(r"\d?>&\d")
@@ -145,11 +145,11 @@ def permission_step(
     after = f" (the hook said {quote(hook_decision)})" if hook_decision else ""
     command = tool_input.get("command") if isinstance(tool_input, dict) else None
     if "deny" in matching:
-        refusal = (
-            facts.refusal("deny_rule_command", tool=tool_name, command=command)
-            if tool_name in SHELL_TOOLS and isinstance(command, str)
-            else facts.refusal("deny_rule", tool=tool_name)
-        )
+        refusal = facts.refusal("deny_rule", tool=tool_name)
+        if tool_name in SHELL_TOOLS and isinstance(command, str):
+            refusal = facts.refusal("deny_rule_command", tool=tool_name, command=command)
+        elif matching["deny"].rule.specifier is not None and tool_name in PATH_FIELDS:
+            refusal = facts.refusal("deny_rule_path")
         return by_rule("deny", "deny", f"stops the call{after}: a hook cannot override it", refusal)
     if "ask" in matching:
         if mode == "dontAsk":

@@ -20,6 +20,7 @@ from .outcome import Outcome
 from .permissions import PermissionStep
 from .settings import PermissionEntry
 
+AFTER_THE_CALL = frozenset({"PostToolUse", "PostToolUseFailure"})
 HOOK_STOPPED = "hook_stopped"
 TOOL_DEFERRED = "tool_deferred"
 
@@ -82,20 +83,14 @@ def _reminders(spec: EventSpec, name: str, outcome: Outcome) -> list[str]:
         texts.append(model_text("additional_context", hook=name, text=joined))
     # A Stop block from JSON is also shown as a blocking error; one from exit 2 is not.
     json_block = outcome.decision == "block" and not outcome.decided_by_exit2
-    post_block = spec.name == "PostToolUse" and outcome.decision == "block"
+    post_block = spec.name in AFTER_THE_CALL and outcome.decision == "block"
     if post_block or (spec.stop_loop and json_block and outcome.keeps_going):
+        command = outcome.decided_by_command or ""
+        reason = outcome.reason or ""
+        if outcome.decided_by_exit2:
+            reason = f"[{command}]: {reason}"
         texts.append(
-            model_text(
-                "blocking_error_from_command",
-                hook=name,
-                command=outcome.decided_by_command or "",
-                reason=outcome.reason or "",
-            )
-        )
-    if spec.name == "PostToolUse" and outcome.run_stops:
-        default = model_text("stopped_continuation_default", event=spec.name)
-        texts.append(
-            model_text("stopped_continuation", hook=name, reason=outcome.stop_reason or default)
+            model_text("blocking_error_from_command", hook=name, command=command, reason=reason)
         )
     return texts
 
