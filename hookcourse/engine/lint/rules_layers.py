@@ -29,10 +29,10 @@ def duplicate_handler(site: LayersSite) -> Iterator[Hit]:
         scope = layer.file if kind is FileKind.PLUGIN else ""
         for group in layer.groups:
             for handler in group.handlers:
-                key = handler.dedupe_key()
-                if key is None:
-                    continue
-                first = seen.setdefault((scope, group.event, group.matcher, *key), handler)
+                if handler.is_async:
+                    continue  # async firings are never merged
+                key = (scope, group.event, group.matcher, *handler.dedupe_key())
+                first = seen.setdefault(key, handler)
                 if first is handler:
                     continue
                 yield Hit(
