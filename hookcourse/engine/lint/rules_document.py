@@ -15,8 +15,11 @@ from .facts import load_facts
 from .registry import Hit, JSONPath, Scope, Severity, rule
 from .sites import DocumentSite, FileKind, FileSite, object_at
 
-GUARD_EVENTS = frozenset({"PreToolUse", "PermissionRequest", "PreSkillShellCommand"})
-"""2.1.332 §10.1: an entry of these events that cannot be loaded makes its whole file unused."""
+
+def _is_guard(site: DocumentSite, event: str | int) -> bool:
+    """2.1.332 §10.1: an entry of a guard event that cannot be loaded voids its whole file."""
+    spec = site.events.get(event) if isinstance(event, str) else None
+    return spec is not None and spec.guard
 
 
 def _fatal(site: FileSite, rule_id: str) -> Iterator[Hit]:
@@ -105,7 +108,7 @@ def guard_entry_voids_file(site: DocumentSite) -> Iterator[Hit]:
         return
     for warning in site.layer.warnings:
         path = tuple(warning.path)
-        if len(path) >= 2 and path[0] == "hooks" and path[1] in GUARD_EVENTS:
+        if len(path) >= 2 and path[0] == "hooks" and _is_guard(site, path[1]):
             if getattr(warning, "rule", SHAPE_RULE) != SHAPE_RULE:
                 continue
             what = (
@@ -161,7 +164,7 @@ def event_outside_hooks(site: DocumentSite) -> Iterator[Hit]:
         if key in site.events:
             effect = (
                 "; for a guard event Claude Code 2.1.332 then ignores the whole file"
-                if key in GUARD_EVENTS and site.place.kind is not FileKind.PLUGIN
+                if _is_guard(site, key) and site.place.kind is not FileKind.PLUGIN
                 else ""
             )
             extra = (

@@ -12,8 +12,6 @@ MILLISECONDS_FROM: Final = 1000
 """A timeout this large (in seconds: 16 minutes and more) and round (a multiple of 500), or
 over an hour, was most likely meant in milliseconds; 1740 (29 minutes) may well be meant."""
 HOUR: Final = 3600
-GUARD_EVENTS: Final = frozenset({"PreToolUse", "PermissionRequest", "PreSkillShellCommand"})
-"""Events where a hook exists to decide; an async one decides nothing."""
 
 
 @rule(
@@ -78,7 +76,7 @@ def async_not_command(site: HandlerSite) -> Iterator[Hit]:
 )
 def async_guard(site: HandlerSite) -> Iterator[Hit]:
     handler = site.handler
-    if handler.type != "command" or not handler.is_async or site.spec.name not in GUARD_EVENTS:
+    if handler.type != "command" or not handler.is_async or not site.spec.guard:
         return
     key = "asyncRewake" if site.raw.get("asyncRewake") is True else "async"
     yield Hit(
