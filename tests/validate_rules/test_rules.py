@@ -375,3 +375,10 @@ def test_the_readme_rule_table_is_the_registry() -> None:
     rows = [line for line in readme.splitlines() if line.startswith("| `")]
     listed = {row.split("`")[1]: row.split("|")[2].strip() for row in rows}
     assert {name: str(entry.severity) for name, entry in RULES.items()}.items() <= listed.items()
+
+
+def test_exec_form_with_a_command_line_as_program_is_not_read_as_a_script(tmp_path: Path) -> None:
+    """SchemaStore's hooks-complete.json: "command" holds a whole line, "args" the argv."""
+    handler = {"type": "command", "command": "echo hi >> /tmp/x.log", "args": ["bash", "-c", "x"]}
+    path = _project(tmp_path, {"hooks": {"SessionStart": [{"hooks": [handler]}]}})
+    assert _rules(path) == []

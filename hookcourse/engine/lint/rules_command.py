@@ -44,6 +44,8 @@ def _command_text(site: HandlerSite) -> str | None:
         return None
     if handler.args is None:
         return handler.command
+    if any(ch.isspace() for ch in handler.command):
+        return None  # exec form names one program; a command line there is not ours to read
     return shlex.join([handler.command, *handler.args])
 
 
