@@ -46,6 +46,7 @@ __all__ = [
     "Severity",
     "ValidateOptions",
     "default_files",
+    "fire_findings",
     "lint_layers",
     "validate_files",
 ]
@@ -127,6 +128,20 @@ def place_of(path: Path, options: ValidateOptions) -> FilePlace:
     if plugin is None and kind is FileKind.PLUGIN and absolute.parent.name == "hooks":
         plugin = absolute.parent.parent
     return FilePlace(kind, project, plugin, probe_file)
+
+
+def fire_findings(
+    layers: Sequence[SettingsLayer], project_dir: Path, plugin_root: str | None
+) -> list[Finding]:
+    """What ``fire`` warns about: the same rules on the layers it read, the scripts looked
+    for in its project and plugin root (notes about scripts out of reach left out)."""
+    root = Path(plugin_root) if plugin_root else None
+    places = {
+        layer.file: FilePlace(kind_of(layer.file, layer.source), project_dir, root, probe_file)
+        for layer in layers
+    }
+    rules = {name: entry for name, entry in RULES.items() if entry.severity is not Severity.INFO}
+    return lint_layers(layers, places, rules)
 
 
 def validate_files(files: Sequence[Path], options: ValidateOptions | None = None) -> Report:

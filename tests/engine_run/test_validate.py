@@ -279,3 +279,15 @@ def test_fire_runs_the_if_distinct_handlers_validate_keeps(project: Project) -> 
     ran = [hook["if"] for hook in fired.hooks if hook["exitCode"] == 0]
     assert ran == ["Bash(git *)", "Bash(git commit *)"], fired.stdout
     assert "runs once" not in fired.stderr
+
+
+def test_fire_warns_of_a_missing_script_it_then_fails_to_run(project: Project) -> None:
+    """fire looks for scripts in its --project-dir, as validate does, and says so."""
+    project.hooks(
+        "PreToolUse",
+        {"type": "command", "command": '"$CLAUDE_PROJECT_DIR"/.claude/hooks/gone.sh'},
+        matcher="Bash",
+    )
+    fired = project.fire("PreToolUse", project.bash_call("ls"), json_out=False)
+    assert "[script-missing] .claude/hooks/gone.sh does not exist" in fired.stderr
+    assert "[script-outside-reach]" not in fired.stderr
