@@ -69,7 +69,7 @@ from .settings import (
 )
 from .tool_input import normalised, schema_problems
 from .transcript import PrintMode, hook_name, print_mode
-from .validate import lint_layers
+from .validate import fire_findings
 
 PERMISSION_EVENT = "PreToolUse"
 """The event after whose hooks the permission rules are read (reference §8)."""
@@ -678,7 +678,12 @@ def fire(request: FireRequest) -> FireReport:
         cwd=place.cwd,
         warnings=(
             *map(str, settings.skipped),
-            *(str(finding) for finding in lint_layers(settings.layers)),
+            *(
+                str(finding)
+                for finding in fire_findings(
+                    settings.layers, request.places.project_dir, request.plugin_root
+                )
+            ),
             *warnings,
         ),
         env_file=ran.env_file,
