@@ -1,8 +1,10 @@
 """``hookcourse fire`` and ``hookcourse events``: the Claude Code hook engine from a shell.
 
 Exit status of ``fire``: 2 when the outcome stops the action (deny, block, exit 2 on
-a blocking event, ``continue: false``), 0 when it goes ahead, 1 for bad input or
-settings (one line on stderr: what, where, how to fix). Engine modules are imported
+a blocking event, ``continue: false`` except on PreToolUse, where the tool still runs,
+a permission rule or mode that refuses the call, a tool removed by a bare deny rule),
+0 when it goes ahead, 1 for bad input or settings (one line on stderr: what, where,
+how to fix). Engine modules are imported
 inside the subcommands so that ``--help`` stays fast.
 """
 
@@ -105,6 +107,22 @@ def _parser() -> argparse.ArgumentParser:
         "permission rules are read in after PreToolUse hooks (default: the "
         "payload's permission_mode, else permissions.defaultMode, else default)",
     )
+    trust = fire.add_mutually_exclusive_group()
+    trust.add_argument(
+        "--trusted",
+        dest="trusted",
+        action="store_const",
+        const=True,
+        help="treat the project folder as trusted: its permissions.allow rules apply "
+        "(default: ~/.claude.json projects[DIR].hasTrustDialogAccepted)",
+    )
+    trust.add_argument(
+        "--untrusted",
+        dest="trusted",
+        action="store_const",
+        const=False,
+        help="treat the project folder as not trusted: its permissions.allow rules do not apply",
+    )
     fire.add_argument("--plugin-root", metavar="DIR", help="value of ${CLAUDE_PLUGIN_ROOT}")
     fire.add_argument("--plugin-data", metavar="DIR", help="value of ${CLAUDE_PLUGIN_DATA}")
     fire.add_argument(
@@ -121,8 +139,9 @@ def _parser() -> argparse.ArgumentParser:
         "validate",
         help="lint hook settings without running anything",
         description="Check settings files (and plugin hooks/hooks.json) against the hook "
-        "reference without running anything. Exit status: 0 clean (warnings allowed), 1 an "
-        "error-severity finding, 2 usage.",
+        "reference and Claude Code 2.1.332 without running anything. Exit status by the "
+        "highest severity left after --select/--ignore: 1 when it reaches --fail-on (default: "
+        "error), else 0; 2 usage. `hookcourse validate --list-rules` lists the rules.",
     )
     validate.add_argument(
         "files",
@@ -131,8 +150,54 @@ def _parser() -> argparse.ArgumentParser:
         help="settings files to check (default: the project's .claude/settings.json, "
         ".claude/settings.local.json and hooks/hooks.json that exist)",
     )
-    validate.add_argument("--project-dir", metavar="DIR", help="the project (default: .)")
-    validate.add_argument("--json", action="store_true", help="print one JSON object")
+    validate.add_argument(
+        "--project-dir",
+        metavar="DIR",
+        help="the project the hooks run in, where scripts are looked for (default: the "
+        "folder holding each file's .claude/; with no FILE, the files are found here, default .)",
+    )
+    validate.add_argument(
+        "--plugin-root",
+        metavar="DIR",
+        help="value of ${CLAUDE_PLUGIN_ROOT} (default: for hooks/hooks.json, the folder "
+        "holding hooks/)",
+    )
+    validate.add_argument(
+        "--managed",
+        action="store_true",
+        help="the files are managed settings (managed-only keys such as "
+        "allowManagedHooksOnly apply)",
+    )
+    validate.add_argument(
+        "--select",
+        action="append",
+        default=[],
+        metavar="RULE",
+        help="run only these rules (comma-separated, repeatable; default: all)",
+    )
+    validate.add_argument(
+        "--ignore",
+        action="append",
+        default=[],
+        metavar="RULE",
+        help="skip these rules (comma-separated, repeatable)",
+    )
+    validate.add_argument(
+        "--format",
+        choices=("text", "github", "json"),
+        default=None,
+        help="text (default), github (GitHub Actions annotations) or json",
+    )
+    validate.add_argument(
+        "--fail-on",
+        choices=("error", "warning"),
+        default="error",
+        help="the lowest severity that makes the exit status 1 (default: error)",
+    )
+    validate.add_argument("--json", action="store_true", help="the same as --format json")
+    validate.add_argument(
+        "--list-rules", action="store_true", help="print every rule: id, severity, reference"
+    )
     # Listed for --help only: main() hands `test` to hookcourse.course.tester, which has its
     # own options and exit statuses (2 for a usage error).
     commands.add_parser("test", help="grade a program (./your_program.sh) on the course's stages")
@@ -225,13 +290,65 @@ def _run(arguments: list[str]) -> int:
 
             return run_init(args.lang, Path(args.folder))
         if args.command == "validate":
-            from hookcourse.engine.validate import run_validate
-
-            return run_validate(args.files, args.project_dir, args.json)
+            return _validate(args)
         return _fire(args)
     except InputError as error:
         print(f"hookcourse: {error}", file=sys.stderr)
         return BAD_INPUT
+
+
+def _validate(args: argparse.Namespace) -> int:
+    """``hookcourse validate``: print the report; exit by the highest severity left."""
+    from hookcourse.engine.lint import Severity, choose
+    from hookcourse.engine.lint.registry import table
+    from hookcourse.engine.validate import ValidateOptions, default_files, validate_files
+    from hookcourse.engine.validate_output import render
+
+    def usage(problem: str, fix: str) -> int:
+        print(f"hookcourse validate: {problem}; fix: {fix}", file=sys.stderr)
+        return USAGE
+
+    if args.list_rules:
+        for entry in table():
+            print(f"{entry.id}\t{entry.severity}\t{entry.summary}\t{entry.reference}")
+        return 0
+    names = [name.strip() for value in args.select for name in value.split(",") if name.strip()]
+    skipped = [name.strip() for value in args.ignore for name in value.split(",") if name.strip()]
+    try:
+        rules = choose(names, skipped)
+    except ValueError as error:
+        return usage(
+            f"no rule called {visible(str(error))}", "see `hookcourse validate --list-rules`"
+        )
+    for flag, value in (("--project-dir", args.project_dir), ("--plugin-root", args.plugin_root)):
+        if value is not None and not os.path.isdir(value):
+            return usage(f"{flag} {visible(value)} is not a directory", f"give {flag} a folder")
+    folder = next((name for name in args.files if os.path.isdir(name)), None)
+    if folder is not None:
+        shown = visible(folder)
+        return usage(
+            f"{shown} is a directory", f"pass settings files, or use --project-dir {shown}"
+        )
+    directory = Path(args.project_dir or ".")
+    paths = [Path(name) for name in args.files] or default_files(directory)
+    if not paths:
+        return usage(
+            f"no settings file in {visible(str(directory))} (.claude/settings.json, "
+            ".claude/settings.local.json or hooks/hooks.json)",
+            "name FILE",
+        )
+    options = ValidateOptions(
+        project_dir=Path(args.project_dir) if args.project_dir else None,
+        plugin_root=Path(args.plugin_root) if args.plugin_root else None,
+        managed=args.managed,
+        rules=rules,
+    )
+    report = validate_files(paths, options)
+    for line in render(report, "json" if args.json else args.format or "text"):
+        print(line)
+    highest = report.highest()
+    threshold = Severity.WARNING if args.fail_on == "warning" else Severity.ERROR
+    return 1 if highest is not None and highest.rank >= threshold.rank else 0
 
 
 def _events(name: str | None) -> int:
@@ -292,6 +409,7 @@ def _fire(args: argparse.Namespace) -> int:
         plugin_root=args.plugin_root,
         plugin_data=args.plugin_data,
         permission_mode=args.permission_mode,
+        trusted=args.trusted,
     )
     report = fire(request)
     if args.strict and report.settings.warnings:

@@ -27,6 +27,7 @@ class FieldType(StrEnum):
     OBJECT = "object"
     ARRAY = "array"
     STRING_LIST = "string_list"
+    NUMBER = "number"
     ANY = "any"
 
 
@@ -102,6 +103,8 @@ class DecisionSpec:
     """JSON value -> the event's decision word (PreToolUse's legacy ``approve`` -> ``allow``)."""
     reason_path: tuple[str, ...] | None
     reason_required: bool = False
+    default_reason: str | None = None
+    """The reason a decision without one carries (Stop's reasonless block: "Blocked by hook")."""
 
 
 @dataclass(frozen=True)
@@ -126,11 +129,13 @@ class TextCap:
 
 @dataclass(frozen=True)
 class EventSpec:
-    """One hook event as the 2026-08 Claude Code reference describes it."""
+    """One hook event as Claude Code ``checked_against`` runs it."""
 
     name: str
     fires_when: str
     added: str | None
+    checked_against: str
+    """The Claude Code version this entry's rules were last checked against."""
     matcher_field: str | None
     """Payload field compared with the matcher; None = no matcher support (silently ignored)."""
     matcher_values: tuple[str, ...]
@@ -173,6 +178,18 @@ class EventSpec:
     """SessionEnd's (base, max) budget shared by all its hooks."""
     notes: tuple[str, ...]
     text_cap: TextCap
+    if_condition: bool = False
+    """A handler's ``if`` is evaluated here (six events); elsewhere such a handler never runs."""
+    guard: bool = False
+    """A malformed entry under this event voids its whole settings file (2.1.332)."""
+    continue_false_after_action: bool = False
+    """``continue: false`` lets the action run, then stops the run (PreToolUse)."""
+    exit2_cancels_siblings: bool = False
+    """A hook that exits 2 cancels the hooks still running (UserPromptSubmit)."""
+    block_stops_run: bool = False
+    """A block ends the agentic loop (PostToolBatch: terminal_reason hook_stopped)."""
+    on_failure_ignored: bool = False
+    """``onFailure: "block"`` has no effect here (Stop, SubagentStop, TaskCompleted, ...)."""
 
     @property
     def plain_stdout_is_context(self) -> bool:
@@ -226,6 +243,7 @@ def _decision(raw: Mapping[str, Any] | None) -> DecisionSpec | None:
         values=dict(raw["values"]),
         reason_path=_path(reason) if reason else None,
         reason_required=bool(raw.get("reason_required", False)),
+        default_reason=raw.get("default_reason"),
     )
 
 
@@ -256,6 +274,7 @@ def _event(raw: Mapping[str, Any], document: Mapping[str, Any]) -> EventSpec:
         name=raw["name"],
         fires_when=raw["fires_when"],
         added=raw["added"],
+        checked_against=raw["checked_against"],
         matcher_field=matcher.get("field"),
         matcher_values=tuple(matcher.get("values", ())),
         narrow_exact=bool(matcher.get("narrow", False)),
@@ -291,6 +310,12 @@ def _event(raw: Mapping[str, Any], document: Mapping[str, Any]) -> EventSpec:
         shared_budget_s=(budget["base"], budget["max"]) if budget else None,
         notes=tuple(raw.get("notes", ())),
         text_cap=TextCap(cap["chars"], cap["preview_chars"], cap["note"]),
+        if_condition=bool(raw.get("if_condition", False)),
+        guard=bool(raw.get("guard", False)),
+        continue_false_after_action=bool(raw.get("continue_false_after_action", False)),
+        exit2_cancels_siblings=bool(raw.get("exit2_cancels_siblings", False)),
+        on_failure_ignored=bool(raw.get("on_failure_ignored", False)),
+        block_stops_run=bool(raw.get("block_stops_run", False)),
     )
 
 
@@ -306,6 +331,83 @@ def load_catalogue() -> Mapping[str, EventSpec]:
     """Every event, by name, in the reference's table order."""
     document = _document()
     return {raw["name"]: _event(raw, document) for raw in document["events"]}
+
+
+def checked_against() -> str:
+    """The Claude Code version the catalogue as a whole was checked against."""
+    version: str = _document()["checked_against"]
+    return version
+
+
+def tool_aliases() -> Mapping[str, str]:
+    """Legacy tool name -> the tool's current name (``Task`` -> ``Agent``)."""
+    names: Mapping[str, str] = _document()["tool_aliases"]["names"]
+    return names
+
+
+@dataclass(frozen=True)
+class ToolSchema:
+    """A built-in tool's input: required and optional keys with their JSON types."""
+
+    required: Mapping[str, FieldType]
+    optional: Mapping[str, FieldType]
+    defaults: Mapping[str, Any]
+    """Keys Claude Code fills in before PreToolUse when the model left them out."""
+
+
+@cache
+def tool_schemas() -> Mapping[str, ToolSchema]:
+    """The built-in tools whose input a hook's ``updatedInput`` is checked against."""
+    return {
+        name: ToolSchema(
+            {key: FieldType(kind) for key, kind in raw["required"].items()},
+            {key: FieldType(kind) for key, kind in raw["optional"].items()},
+            dict(raw.get("defaults", {})),
+        )
+        for name, raw in _document()["tool_input_schemas"]["tools"].items()
+    }
+
+
+@dataclass(frozen=True)
+class PermissionFacts:
+    """The permission step's data: which commands need no approval, and its refusal texts."""
+
+    read_only_commands: frozenset[str]
+    listing_commands: frozenset[str]
+    file_writing_commands: frozenset[str]
+    allow_rule_covers: Mapping[str, frozenset[str]]
+    trust_file: str
+    refusals: Mapping[str, str]
+
+    def refusal(self, name: str, **values: str) -> str:
+        """One refusal text (what the model gets for a call that does not run), filled in."""
+        return self.refusals[name].format(**values)
+
+
+@cache
+def permission_facts() -> PermissionFacts:
+    """The catalogue's ``permissions`` section."""
+    raw = _document()["permissions"]
+    return PermissionFacts(
+        frozenset(raw["read_only_commands"]),
+        frozenset(raw["listing_commands"]),
+        frozenset(raw["file_writing_commands"]),
+        {tool: frozenset(covers) for tool, covers in raw["allow_rule_covers"].items()},
+        raw["trust_file"],
+        dict(raw["refusals"]),
+    )
+
+
+def hook_env_facts() -> Mapping[str, Any]:
+    """The catalogue's ``hook_env`` section: observed variables given to command hooks."""
+    facts: Mapping[str, Any] = _document()["hook_env"]
+    return facts
+
+
+def model_text(name: str, **values: str) -> str:
+    """One of Claude Code's texts for the model (``model_texts`` in the catalogue), filled in."""
+    template: str = _document()["model_texts"][name]
+    return template.format(**values)
 
 
 def common_input_fields() -> tuple[str, ...]:
@@ -373,6 +475,8 @@ def _decision_text(spec: EventSpec) -> str:
     text = f"{'.'.join(decision.path)}: {words}"
     if decision.reason_path:
         required = " (required)" if decision.reason_required else ""
+        if decision.default_reason:
+            required = f" (without one: {quote(decision.default_reason)})"
         text += f"; reason in {'.'.join(decision.reason_path)}{required}"
     if len(spec.precedence) > 1:
         text += f"; between hooks {' > '.join(spec.precedence)}"
@@ -416,7 +520,11 @@ def event_facts(spec: EventSpec) -> list[tuple[str, str]]:
     facts = [
         ("fires", f"{spec.fires_when}{since}"),
         ("matcher", _matcher_text(spec)),
-        ("tool event", "yes (the handler `if` field applies)" if spec.is_tool_event else "no"),
+        (
+            "if field",
+            "evaluated" if spec.if_condition else "not evaluated: a handler with it never runs",
+        ),
+        ("checked", f"against Claude Code {spec.checked_against}"),
         ("handlers", f"{', '.join(spec.handler_types)}; default timeouts: {timeouts}"),
         (
             "input",

@@ -1,13 +1,19 @@
 """Fire one event as Claude Code would: select, run, read, merge, report.
 
+Modelled on Claude Code 2.1.332 in print mode (``claude -p``):
+
 1. The settings' matcher groups for the event; each group's matcher is compared
    with the event's own payload field under the ``claude-code`` rules (ignored
-   where the event has no matcher support).
-2. In every matching group, the handlers the event accepts; on tool events a
-   handler's ``if`` rule must also select the call (elsewhere a handler with ``if``
-   never runs); identical handlers run once.
-3. All of them in parallel (``runner``), each read as the event reads it
-   (``reading``), merged in the order they finished (``outcome``).
+   where the event has no matcher support), legacy tool names (``Task`` for
+   ``Agent``) included. On PreToolUse a bare ``permissions.deny`` rule for the
+   tool removes it first: no hook runs.
+2. In every matching group, the handlers the event accepts; on the six events
+   that evaluate ``if``, a handler's rule must also select the call (elsewhere a
+   handler with ``if`` never runs); identical handlers run once.
+3. All of them in parallel (``runner``; managed PreToolUse hooks first, as a tier
+   of their own), each read as the event reads it (``reading``), merged in the
+   order they finished (``outcome``); a rewrite is checked against the tool's
+   schema; then the permission step and what the model is shown (``transcript``).
 
 ``plan_hooks`` (steps 1-2) and ``FireReport`` are pure; ``fire`` does the I/O.
 """
@@ -27,11 +33,20 @@ from hookcourse.js.values import UNDEFINED, JSValue, Undefined, null_if_undefine
 from hookcourse.stages.matcher import MatchResult, RuleSet, explain_match
 
 from .bounded_match import bounded_explain
-from .catalogue import EventSpec, common_input_fields, event_spec, load_catalogue
+from .catalogue import (
+    EventSpec,
+    checked_against,
+    common_input_fields,
+    event_spec,
+    load_catalogue,
+    model_text,
+    permission_facts,
+    tool_aliases,
+)
 from .env_file import ENV_FILE_VARIABLE, EnvFileWrites, collect_env_file, make_env_file
 from .outcome import DEFAULT_STOP_BLOCK_CAP, Outcome, merge_readings
 from .permission_rule import CallPlace, RuleCheck, check_rule
-from .permissions import PermissionStep, permission_step
+from .permissions import PermissionStep, permission_step, tool_removed
 from .reading import HookReading, read_hook_result
 from .runner import (
     ENV_FILE_EVENTS,
@@ -46,16 +61,21 @@ from .settings import (
     PERMISSION_MODES,
     Handler,
     MatcherGroup,
+    PermissionEntry,
     Settings,
     SettingsPlaces,
+    folder_trusted,
     load_settings,
 )
-from .validate import lint_layers
+from .tool_input import normalised, schema_problems
+from .transcript import PrintMode, hook_name, print_mode
+from .validate import fire_findings
 
 PERMISSION_EVENT = "PreToolUse"
 """The event after whose hooks the permission rules are read (reference §8)."""
 NO_MATCHER_SUPPORT = "ignored"
 """The branch reported for a group on an event without matcher support."""
+MANAGED_DENIED = "a managed PreToolUse hook denied the call first, so the other hooks do not run"
 
 
 @dataclass(frozen=True)
@@ -97,6 +117,26 @@ def _explain(matcher: str | None, value: JSValue | Undefined, narrow: bool) -> M
     return explain_match(matcher, value, RuleSet.CLAUDE_CODE, narrow=narrow)
 
 
+def _with_aliases(spec: EventSpec, match: Match) -> Match:
+    """On tool-name matchers, also try the tool's legacy names (``Task`` for ``Agent``)."""
+    if spec.matcher_field != "tool_name":
+        return match
+
+    def aliased(matcher: str | None, value: JSValue | Undefined, narrow: bool) -> MatchResult:
+        result = match(matcher, value, narrow)
+        if result.matched or not isinstance(value, str):
+            return result
+        for legacy, current in tool_aliases().items():
+            if current == value:
+                again = match(matcher, legacy, narrow)
+                if again.matched:
+                    why = f"{again.why} ({legacy} is the legacy name of {value})"
+                    return MatchResult(True, again.branch, why)
+        return result
+
+    return aliased
+
+
 def plan_hooks(
     spec: EventSpec,
     groups: Sequence[MatcherGroup],
@@ -109,6 +149,7 @@ def plan_hooks(
     ``match`` is the matcher test; ``fire`` passes one bounded in time.
     """
     subject = matcher_subject(spec, payload)
+    match = _with_aliases(spec, match)
     seen: dict[tuple[object, ...], Handler] = {}
     plans: list[GroupPlan] = []
     for group in groups:
@@ -145,12 +186,12 @@ def _plan_handler(
         )
     check = None
     if handler.if_rule is not None:
-        if not spec.is_tool_event:
+        if not spec.if_condition:
             return PlannedHandler(
                 handler,
                 False,
-                f'"if" is checked only on tool events, and on {spec.name} a handler '
-                "with it never runs",
+                f'"if" is evaluated only on the six tool events, and on {spec.name} a '
+                "handler with it never runs",
             )
         tool_name = payload.get("tool_name")
         check = check_rule(
@@ -161,7 +202,8 @@ def _plan_handler(
         )
         if not check.applies:
             return PlannedHandler(handler, False, check.why, check)
-    first = seen.setdefault(handler.dedupe_key(), handler)
+    # Async hooks are never merged with an identical one (2.1.332).
+    first = handler if handler.is_async else seen.setdefault(handler.dedupe_key(), handler)
     if first is not handler:
         return PlannedHandler(
             handler,
@@ -234,6 +276,7 @@ class HookReport:
             "stderr": run.stderr,
             "truncated": list(self.execution.truncated),
             "finishOrder": self.execution.finish_index,
+            "cancelled": run.cancelled,
             "classification": str(self.reading.classification),
             "how": self.reading.how,
             "reading": self.reading.to_json(),
@@ -269,11 +312,21 @@ class FireReport:
     """What the hooks wrote to CLAUDE_ENV_FILE, on the events that get one."""
     permission: PermissionStep | None = None
     """PreToolUse: the permission rules and mode, read after hooks that did not stop the call."""
+    print_mode: PrintMode | None = None
+    """What ``claude -p`` does next: the call, the model's texts, whether the run stops."""
+    trusted: bool = True
+    """The project folder is trusted, so its allow rules apply."""
+    removed_by: PermissionEntry | None = None
+    """PreToolUse: the bare deny rule that removed the tool before any hook ran."""
 
     @property
     def stopped(self) -> bool:
-        """The hooks stopped the action, or a permission rule or mode stopped the call."""
-        return self.outcome.blocked or (self.permission is not None and self.permission.stops)
+        """The action is stopped: by the hooks, a permission rule or mode, or a removed tool."""
+        return (
+            self.outcome.blocked
+            or self.removed_by is not None
+            or (self.permission is not None and self.permission.stops)
+        )
 
     @property
     def exit_status(self) -> int:
@@ -283,7 +336,11 @@ class FireReport:
     def to_json(self) -> dict[str, JSValue]:
         return {
             "event": self.event,
+            "checkedAgainst": f"Claude Code {checked_against()}",
             "exitStatus": self.exit_status,
+            "printMode": None if self.print_mode is None else self.print_mode.to_json(),
+            "trusted": self.trusted,
+            "removedBy": None if self.removed_by is None else _rule_json(self.removed_by),
             "outcome": self.outcome.to_json(),
             "permission": None if self.permission is None else self.permission.to_json(),
             "hooks": [hook.to_json() for hook in self.hooks],
@@ -311,6 +368,15 @@ class FireReport:
         surrogates) are shown escaped.
         """
         return visible("\n".join(_render_lines(self)), keep="\n")
+
+
+def _rule_json(entry: PermissionEntry) -> dict[str, JSValue]:
+    return {
+        "rule": str(entry.rule),
+        "ruleList": entry.behaviour,
+        "ruleFile": entry.origin.file,
+        "rulePath": json_path(entry.origin.path),
+    }
 
 
 def _env_file_json(writes: EnvFileWrites) -> dict[str, JSValue]:
@@ -345,7 +411,13 @@ def _group_json(plan: GroupPlan) -> dict[str, JSValue]:
 
 
 def _render_lines(report: FireReport) -> list[str]:
-    lines: list[str] = []
+    lines: list[str] = [f"checked against Claude Code {checked_against()} (print mode, claude -p)"]
+    if report.removed_by is not None:
+        entry = report.removed_by
+        lines.append(
+            f"permissions.deny rule {quote(str(entry.rule))} in {entry.origin.source} settings "
+            f"{entry.origin.file} removes the tool before any hook runs"
+        )
     subject = report.matcher_subject
     if report.matcher_field is None:
         lines.append(f"{report.event}: no matcher support; every group fires")
@@ -447,7 +519,30 @@ def _render_outcome(report: FireReport) -> list[str]:
             f"{step.decided_by}"
         )
         lines.extend(f"  matching: {line}" for line in step.considered)
+    lines.extend(_render_print_mode(report.print_mode))
     lines.append(f"exit status {report.exit_status}")
+    return lines
+
+
+def _render_print_mode(mode: PrintMode | None) -> list[str]:
+    if mode is None:
+        return []
+    lines = ["in print mode (claude -p):"]
+    if mode.tool_runs is not None:
+        lines.append(f"  the tool {'runs' if mode.tool_runs else 'does not run'}")
+    if mode.tool_result is not None:
+        body = mode.tool_result.text.replace("\n", "\n" + " " * 4)
+        lines.append(f"  the model gets the tool_result (is_error): {body}")
+    for text in mode.system_reminders:
+        lines.append("  the model is shown: " + text.replace("\n", "\n" + " " * 4))
+    if mode.stop_feedback is not None:
+        lines.append("  the model is shown: " + mode.stop_feedback.replace("\n", "\n" + " " * 4))
+    if mode.turn_continues is not None:
+        lines.append(f"  the turn {'goes on' if mode.turn_continues else 'ends'}")
+    if mode.user_message is not None:
+        lines.append("  the user is shown: " + mode.user_message.replace("\n", "\n" + " " * 4))
+    if mode.run_stops:
+        lines.append(f"  the run stops (terminal_reason {mode.terminal_reason or 'none'})")
     return lines
 
 
@@ -470,6 +565,8 @@ class FireRequest:
     base_env: Mapping[str, str] | None = None
     permission_mode: str | None = None
     """Overrides the payload's permission_mode and the settings' defaultMode."""
+    trusted: bool | None = None
+    """Whether the project folder is trusted; None reads ``~/.claude.json``."""
 
 
 def read_payload(
@@ -505,7 +602,24 @@ def read_payload(
             f"{name}: the payload lacks {', '.join(missing)}, which Claude Code always sends "
             f"on {spec.name}"
         )
+    if spec.name == PERMISSION_EVENT:
+        tool = payload.get("tool_name")
+        tool_input, notes = normalised(
+            tool if isinstance(tool, str) else "", payload.get("tool_input")
+        )
+        if notes:
+            payload["tool_input"] = tool_input
+            warnings.extend(f"{name}: {note}" for note in notes)
     return payload, tuple(warnings)
+
+
+@dataclass(frozen=True)
+class _Ran:
+    """The plans after running (a managed deny leaves the rest unrun) and each hook's report."""
+
+    plans: tuple[GroupPlan, ...]
+    hooks: tuple[HookReport, ...]
+    env_file: EnvFileWrites | None
 
 
 def fire(request: FireRequest) -> FireReport:
@@ -518,45 +632,21 @@ def fire(request: FireRequest) -> FireReport:
             "use one of " + ", ".join(PERMISSION_MODES),
         )
     payload, warnings = read_payload(spec, request.payload_text, request.payload_name)
-    settings = load_settings(request.places, load_catalogue().keys())
-    project_dir = str(request.places.project_dir.resolve())
-    stated_cwd = payload.get("cwd")
-    cwd = stated_cwd if isinstance(stated_cwd, str) and os.path.isdir(stated_cwd) else project_dir
-    home = str(request.places.home) if request.places.home else os.path.expanduser("~")
+    catalogue = load_catalogue()
+    guards = [name for name, event in catalogue.items() if event.guard]
+    settings = load_settings(request.places, catalogue.keys(), guards)
+    place = _call_place(request, payload)
+    removed = _removed_tool(spec, settings, payload)
     plans = plan_hooks(
         spec,
-        settings.groups_for(spec.name),
+        () if removed else settings.groups_for(spec.name),
         payload,
-        CallPlace(project_dir, cwd, home),
+        place,
         lambda matcher, value, narrow: bounded_explain(matcher, value, narrow=narrow),
     )
-    planned = [p for plan in plans for p in plan.handlers if p.runs]
-    placeholders, exports = hook_exports(
-        project_dir, payload, request.plugin_root, request.plugin_data
-    )
-    setting = RunSetting(
-        cwd=cwd,
-        event=spec.name,
-        base_env=dict(os.environ if request.base_env is None else request.base_env),
-        placeholders=placeholders,
-        exports=exports,
-        evaluator=request.evaluator,
-    )
-    jobs = [Job(p.handler, p.timeout_s or spec.default_timeout_s(p.handler.type)) for p in planned]
-    env_file = make_env_file() if spec.name in ENV_FILE_EVENTS and jobs else None
-    try:
-        if env_file is not None:
-            setting = replace(setting, exports={**exports, ENV_FILE_VARIABLE: env_file})
-        executions = run_jobs(jobs, jsjson.stringify(payload), setting)
-    finally:
-        env_writes = collect_env_file(env_file) if env_file is not None else None
-    hooks = tuple(
-        HookReport(p, execution, read_hook_result(spec, execution.run))
-        for p, execution in zip(planned, executions, strict=True)
-    )
-    # Async hooks report on the next turn and cannot block, so they stay out of the merge.
+    ran = _run_tiers(spec, plans, payload, _run_setting(request, spec, payload, place))
     finished = sorted(
-        (hook for hook in hooks if not hook.is_async), key=lambda h: h.execution.finish_index
+        (hook for hook in ran.hooks if not hook.is_async), key=lambda h: h.execution.finish_index
     )
     outcome = merge_readings(
         spec,
@@ -564,27 +654,166 @@ def fire(request: FireRequest) -> FireReport:
         payload,
         consecutive_stop_blocks=request.consecutive_stop_blocks,
         stop_block_cap=request.stop_block_cap,
-        in_background=len(hooks) - len(finished),
+        in_background=len(ran.hooks) - len(finished),
     )
-    place = CallPlace(project_dir, cwd, home)
+    outcome = checked_rewrite(spec, payload, outcome)
+    trusted = request.trusted
+    if trusted is None:
+        trusted = folder_trusted(
+            request.places.home, request.places.project_dir, permission_facts().trust_file
+        )
     permission = (
-        _permission_step(request, settings, payload, outcome, place)
-        if spec.name == PERMISSION_EVENT and not outcome.blocked
+        _permission_step(request, settings, payload, outcome, place, trusted)
+        if spec.name == PERMISSION_EVENT and not outcome.blocked and removed is None
         else None
     )
-    all_warnings = (*(str(finding) for finding in lint_layers(settings.layers)), *warnings)
     return FireReport(
         event=spec.name,
         matcher_field=spec.matcher_field,
         matcher_subject=matcher_subject(spec, payload),
         settings=settings,
-        groups=plans,
-        hooks=hooks,
+        groups=ran.plans,
+        hooks=ran.hooks,
         outcome=outcome,
-        cwd=cwd,
-        warnings=all_warnings,
-        env_file=env_writes,
+        cwd=place.cwd,
+        warnings=(
+            *map(str, settings.skipped),
+            *(
+                str(finding)
+                for finding in fire_findings(
+                    settings.layers, request.places.project_dir, request.plugin_root
+                )
+            ),
+            *warnings,
+        ),
+        env_file=ran.env_file,
         permission=permission,
+        print_mode=print_mode(spec, payload, outcome, permission, removed),
+        trusted=trusted,
+        removed_by=removed,
+    )
+
+
+def _call_place(request: FireRequest, payload: Mapping[str, JSValue]) -> CallPlace:
+    project_dir = str(request.places.project_dir.resolve())
+    stated_cwd = payload.get("cwd")
+    cwd = stated_cwd if isinstance(stated_cwd, str) and os.path.isdir(stated_cwd) else project_dir
+    home = str(request.places.home) if request.places.home else os.path.expanduser("~")
+    return CallPlace(project_dir, cwd, home)
+
+
+def _removed_tool(
+    spec: EventSpec, settings: Settings, payload: Mapping[str, JSValue]
+) -> PermissionEntry | None:
+    tool = payload.get("tool_name")
+    if spec.name != PERMISSION_EVENT or not isinstance(tool, str):
+        return None
+    return tool_removed(settings.permissions, tool)
+
+
+def _run_setting(
+    request: FireRequest, spec: EventSpec, payload: Mapping[str, JSValue], place: CallPlace
+) -> RunSetting:
+    placeholders, exports = hook_exports(
+        place.project_dir, payload, request.plugin_root, request.plugin_data
+    )
+    return RunSetting(
+        cwd=place.cwd,
+        event=spec.name,
+        base_env=dict(os.environ if request.base_env is None else request.base_env),
+        placeholders=placeholders,
+        exports=exports,
+        evaluator=request.evaluator,
+        cancel_on_exit2=spec.exit2_cancels_siblings,
+    )
+
+
+def _run_tiers(
+    spec: EventSpec, plans: tuple[GroupPlan, ...], payload: dict[str, JSValue], setting: RunSetting
+) -> _Ran:
+    """Run the planned handlers: on PreToolUse managed ones first, as a tier of their own.
+
+    A managed deny ends the call before the other hooks run; a managed rewrite is the
+    input the other hooks see (Claude Code 2.1.332).
+    """
+    planned = [p for plan in plans for p in plan.handlers if p.runs]
+    managed = [p for p in planned if p.handler.is_managed] if spec.name == PERMISSION_EVENT else []
+    first = {id(p) for p in managed}
+    tiers = [managed, [p for p in planned if id(p) not in first]] if managed else [planned]
+    env_file = make_env_file() if spec.name in ENV_FILE_EVENTS and planned else None
+    if env_file is not None:
+        setting = replace(setting, exports={**setting.exports, ENV_FILE_VARIABLE: env_file})
+    hooks: list[HookReport] = []
+    try:
+        for tier in tiers:
+            if hooks and managed and _managed_denied(spec, hooks, payload):
+                plans = _not_run(plans, set(map(id, tier)), MANAGED_DENIED)
+                break
+            jobs = [
+                Job(p.handler, p.timeout_s or spec.default_timeout_s(p.handler.type)) for p in tier
+            ]
+            offset = len(hooks)
+            for p, execution in zip(
+                tier, run_jobs(jobs, jsjson.stringify(payload), setting), strict=True
+            ):
+                execution = replace(execution, finish_index=execution.finish_index + offset)
+                hooks.append(HookReport(p, execution, read_hook_result(spec, execution.run)))
+    finally:
+        env_writes = collect_env_file(env_file) if env_file is not None else None
+    return _Ran(plans, tuple(hooks), env_writes)
+
+
+def _managed_denied(
+    spec: EventSpec, hooks: Sequence[HookReport], payload: dict[str, JSValue]
+) -> bool:
+    """After the managed tier: did it deny? If it rewrote the input, the others see that."""
+    readings = [h.reading for h in sorted(hooks, key=lambda h: h.execution.finish_index)]
+    outcome = checked_rewrite(spec, payload, merge_readings(spec, readings, payload))
+    if outcome.blocked:
+        return True
+    if not isinstance(outcome.updated_input, Undefined):
+        payload["tool_input"] = outcome.updated_input
+    return False
+
+
+def _not_run(plans: tuple[GroupPlan, ...], skipped: set[int], why: str) -> tuple[GroupPlan, ...]:
+    return tuple(
+        replace(
+            plan,
+            handlers=tuple(
+                replace(p, runs=False, skipped_because=why) if id(p) in skipped else p
+                for p in plan.handlers
+            ),
+        )
+        for plan in plans
+    )
+
+
+def checked_rewrite(spec: EventSpec, payload: Mapping[str, JSValue], outcome: Outcome) -> Outcome:
+    """A PreToolUse rewrite that fails the tool's input schema denies the call (2.1.332)."""
+    tool = payload.get("tool_name")
+    if spec.name != PERMISSION_EVENT or outcome.blocked or not isinstance(tool, str):
+        return outcome
+    if isinstance(outcome.updated_input, Undefined):
+        return outcome
+    problems = schema_problems(tool, outcome.updated_input)
+    if not problems:
+        return outcome
+    reason = model_text(
+        "updated_input_invalid", hook=hook_name(spec, payload), errors="; ".join(problems)
+    )
+    return replace(
+        outcome,
+        blocked=True,
+        decision="deny",
+        reason=reason,
+        blocking_error=reason,
+        updated_input=UNDEFINED,
+        explanation=[
+            *outcome.explanation,
+            f"The hooks' updatedInput fails the {tool} input schema ({'; '.join(problems)}): "
+            "Claude Code denies the call.",
+        ],
     )
 
 
@@ -594,6 +823,7 @@ def _permission_step(
     payload: Mapping[str, JSValue],
     outcome: Outcome,
     place: CallPlace,
+    trusted: bool,
 ) -> PermissionStep:
     stated = payload.get("permission_mode")
     mode = (
@@ -603,11 +833,15 @@ def _permission_step(
         or "default"
     )
     tool_name = payload.get("tool_name")
+    tool_input = outcome.updated_input
+    if isinstance(tool_input, Undefined):
+        tool_input = payload.get("tool_input", {})
     return permission_step(
         outcome.decision,
         settings.permissions,
         tool_name if isinstance(tool_name, str) else "",
-        payload.get("tool_input", {}),
+        tool_input,
         place,
         mode,
+        trusted,
     )

@@ -1,17 +1,19 @@
 """Merge the readings of every hook that ran for one event into what Claude Code applies.
 
-Reference §7b: the most restrictive decision wins, every additionalContext is kept,
-the last ``updatedInput`` to finish wins, ``continue: false`` overrides the decision,
-and a Stop loop is cut after a cap of consecutive continuations. Pure.
+Reference §7b, as Claude Code 2.1.332 runs it: the most restrictive decision wins
+and only the reason of the winning hook that finished last reaches Claude, every
+additionalContext is kept, the last ``updatedInput`` to finish wins,
+``continue: false`` stops Claude (on PreToolUse after the tool ran), and a Stop
+loop is cut at the cap's next consecutive block (the 9th by default). Pure.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from hookcourse.engine.catalogue import EventSpec, Recipient, recipient_text
-from hookcourse.engine.reading import HookReading
+from hookcourse.engine.reading import Classification, HookReading
 from hookcourse.js.json import quote, stringify
 from hookcourse.js.values import UNDEFINED, JSValue, Undefined, null_if_undefined
 
@@ -43,6 +45,16 @@ class Outcome:
     """Stop/SubagentStop only: the turn goes on instead of ending."""
     stop_hook_active: bool | None
     """Stop/SubagentStop only: the payload's flag, None when absent or not a boolean."""
+    stdout_context: list[str] = field(default_factory=list)
+    """The additional contexts that were plain stdout, trimmed (shown as "hook success")."""
+    decided_by_exit2: bool = False
+    """The winning reason came from an exit 2 (not from JSON)."""
+    decided_by_command: str | None = None
+    """The command (or URL) of the hook whose reason won."""
+    blocking_error: str | None = None
+    """The winning reason as Claude Code words it (``[<command>]: <stderr>`` after exit 2)."""
+    run_stops: bool = False
+    """``continue: false``: Claude stops after this event (terminal_reason hook_stopped)."""
 
     def to_json(self) -> dict[str, JSValue]:
         """Camel-case keys; an absent updatedInput/updatedToolOutput is null."""
@@ -63,6 +75,8 @@ class Outcome:
             "conflicts": list(self.conflicts),
             "keepsGoing": self.keeps_going,
             "stopHookActive": self.stop_hook_active,
+            "blockingError": self.blocking_error,
+            "runStops": self.run_stops,
             "explanation": list(self.explanation),
         }
 
@@ -92,6 +106,9 @@ class _Decided:
     reason: str | None
     reason_to: Recipient | None
     said: _Said
+    blocking_error: str | None = None
+    command: str | None = None
+    by_exit2: bool = False
 
 
 def _ran(event: EventSpec, readings: Sequence[HookReading], in_background: int) -> _Said:
@@ -122,16 +139,22 @@ def _decide(event: EventSpec, named: Named) -> _Decided:
         words = ", ".join(f"{name} {quote(r.decision or '')}" for name, r in decided)
         conflicts.append(f"hooks disagreed ({words}); {quote(word)} wins ({order})")
     winners = [(name, r) for name, r in decided if r.decision == word]
-    reasons = [r.reason for _, r in winners if r.reason]
     by = ", ".join(name for name, _ in winners)
     lines = [f"Decision {quote(word)} from {by}" + (f" ({order})." if order else ".")]
-    if len(reasons) > 1:
-        lines.append("Every winning hook's reason is kept, one a line, in finish order.")
+    last_name, last = winners[-1]
+    if len(winners) > 1:
+        lines.append(
+            f"Only the reason of {last_name}, the last of them to finish, reaches Claude "
+            "(Claude Code 2.1.332 keeps one reason, not all)."
+        )
     note = event.decision_notes.get(word)
     if note:
         lines.append(f"Note: {note}.")
     said = _Said(tuple(lines), tuple(conflicts))
-    return _Decided(word, "\n".join(reasons) or None, winners[0][1].reason_to, said)
+    by_exit2 = last.classification is Classification.BLOCKING_ERROR
+    return _Decided(
+        word, last.reason, last.reason_to, said, last.blocking_error, last.command, by_exit2
+    )
 
 
 def _contexts(readings: Sequence[HookReading]) -> tuple[list[str], _Said]:
@@ -233,12 +256,10 @@ def _stopping(
             f"{event.name} cannot stop anything: {quote(decided.word or '')} only delivers the "
             f"reason to {recipient_text(decided.reason_to or Recipient.CLAUDE)}."
         )
-    for field, values in event.unblockable_when.items():
-        if stops and payload.get(field) in values:
+    for key, values in event.unblockable_when.items():
+        if stops and payload.get(key) in values:
             stops = False
-            lines.append(
-                f"{event.name} cannot block when {field} is {quote(str(payload.get(field)))}."
-            )
+            lines.append(f"{event.name} cannot block when {key} is {quote(str(payload.get(key)))}.")
     if not event.stop_loop:
         return _Stopping(stops, False, None, _Said(tuple(lines)))
     keeps_going = stops or has_context
@@ -255,6 +276,8 @@ def _stopping(
 def _verdict(event: EventSpec, *, blocked: bool, stopped: bool, going: bool) -> str:
     if stopped and event.stop_loop:
         return "Outcome: the turn ends; Claude stops entirely."
+    if stopped and not blocked:
+        return "Outcome: the action goes ahead, then Claude stops."
     if stopped:
         return "Outcome: blocked; Claude stops entirely."
     if event.stop_loop:
@@ -301,12 +324,21 @@ def merge_readings(
     # Phase 6: continue:false stops Claude entirely and overrides the decision. On
     # Stop/SubagentStop the action is ending the turn, so continue:false lets it happen.
     stoppers = [(name, r) for name, r in named if not r.continue_]
+    after_action = event.continue_false_after_action
     if stoppers:
         keeps_going = False
         stops = stops and not event.stop_loop
-        overrides = f", overriding {quote(decided.word)}" if decided.word else ""
-        lines.append(f"continue: false from {stoppers[0][0]}: Claude stops entirely{overrides}.")
-    blocked = stops or (bool(stoppers) and not event.stop_loop)
+        if after_action:
+            lines.append(
+                f"continue: false from {stoppers[0][0]}: the call still goes on, then Claude "
+                "stops (terminal_reason hook_stopped)."
+            )
+        else:
+            overrides = f", overriding {quote(decided.word)}" if decided.word else ""
+            lines.append(
+                f"continue: false from {stoppers[0][0]}: Claude stops entirely{overrides}."
+            )
+    blocked = stops or (bool(stoppers) and not event.stop_loop and not after_action)
     if blocked and not isinstance(updated_input, Undefined):
         lines.append("updatedInput is dropped: the call it would rewrite does not run.")
         updated_input = UNDEFINED
@@ -336,4 +368,9 @@ def merge_readings(
         explanation=[line for phase in phases for line in phase.lines] + lines,
         keeps_going=keeps_going,
         stop_hook_active=stopping.stop_hook_active,
+        blocking_error=decided.blocking_error,
+        decided_by_command=decided.command,
+        decided_by_exit2=decided.by_exit2,
+        stdout_context=[r.stdout_context for r in readings if r.stdout_context is not None],
+        run_stops=bool(stoppers),
     )

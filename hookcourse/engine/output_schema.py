@@ -14,7 +14,7 @@ from typing import Final
 
 from hookcourse.engine.catalogue import EventSpec, FieldType
 from hookcourse.js.json import JSONSyntaxError, parse, quote, stringify
-from hookcourse.js.values import UNDEFINED, JSValue, Undefined, js_trim
+from hookcourse.js.values import UNDEFINED, JSValue, Undefined, is_js_number, js_trim
 from hookcourse.stages.decoding import describe_value
 
 
@@ -39,7 +39,7 @@ def lookup(document: Mapping[str, JSValue], path: tuple[str, ...]) -> JSValue | 
     return node
 
 
-_TYPE_RULES: Final[dict[FieldType, tuple[Callable[[JSValue], bool], str]]] = {
+TYPE_RULES: Final[dict[FieldType, tuple[Callable[[JSValue], bool], str]]] = {
     FieldType.STRING: (lambda v: isinstance(v, str), "a string"),
     FieldType.BOOLEAN: (lambda v: isinstance(v, bool), "true or false"),
     FieldType.OBJECT: (lambda v: isinstance(v, dict), "an object"),
@@ -48,6 +48,7 @@ _TYPE_RULES: Final[dict[FieldType, tuple[Callable[[JSValue], bool], str]]] = {
         lambda v: isinstance(v, list) and all(isinstance(item, str) for item in v),
         "an array of strings",
     ),
+    FieldType.NUMBER: (is_js_number, "a number"),
     FieldType.ANY: (lambda v: True, "any JSON value"),
 }
 
@@ -93,7 +94,7 @@ def schema_errors(event: EventSpec, document: Mapping[str, JSValue]) -> list[str
             )
     for item in (*event.output_fields, *event.universal_fields):
         value = lookup(document, item.path)
-        check, wanted = _TYPE_RULES[item.type]
+        check, wanted = TYPE_RULES[item.type]
         if not isinstance(value, Undefined) and not check(value):
             errors.append(f"{item.dotted} must be {wanted}, got {describe_value(value)}")
     for spec in (event.decision, event.legacy_decision):

@@ -37,6 +37,8 @@ from urllib.parse import urlsplit
 from hookcourse.js.json import quote
 from hookcourse.js.values import JSValue
 
+from .catalogue import permission_facts
+
 SHELL_TOOLS: Final = frozenset({"Bash", "PowerShell"})
 # Edit rules apply to every built-in tool that edits files, Read rules to every one that
 # reads them (the permissions reference); the field each tool keeps its path in differs.
@@ -126,7 +128,7 @@ def check_rule(
     ``if``, need only one subcommand and cover what cannot be split).
     """
     shown_rule = quote(str(rule))
-    if not _covers_tool(rule.tool, tool_name):
+    if not _covers_tool(rule.tool, tool_name, every):
         return RuleCheck(False, f"{shown_rule} is about {rule.tool}, not {tool_name}")
     if rule.specifier is None:
         return RuleCheck(True, f"{shown_rule} covers every {tool_name} call")
@@ -148,8 +150,10 @@ def check_rule(
     )
 
 
-def _covers_tool(rule_tool: str, tool_name: str) -> bool:
-    if rule_tool == tool_name or tool_name in RULE_TOOL_COVERS.get(rule_tool, ()):
+def _covers_tool(rule_tool: str, tool_name: str, allow: bool = False) -> bool:
+    # An allow rule covers fewer tools: in 2.1.332 an Edit allow rule does not cover Write.
+    covers = permission_facts().allow_rule_covers if allow else RULE_TOOL_COVERS
+    if rule_tool == tool_name or tool_name in covers.get(rule_tool, ()):
         return True
     # mcp__server and mcp__server__* name every tool of one MCP server.
     server = rule_tool.removesuffix("__*")
@@ -445,3 +449,11 @@ def _check_literal(
         )
     verb = "matches" if value == wanted else "does not match"
     return RuleCheck(value == wanted, f"{shown_rule} {verb} {field} {quote(value)}")
+
+
+def simple_commands(command: str) -> list[str] | None:
+    """The simple commands of ``command``, or None when it cannot be split safely."""
+    try:
+        return split_command(command)
+    except _Unsplittable:
+        return None

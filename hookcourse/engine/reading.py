@@ -20,7 +20,7 @@ from hookcourse.engine.catalogue import (
     PlainStdout,
     Recipient,
 )
-from hookcourse.js.json import quote
+from hookcourse.js.json import JSONSyntaxError, parse, quote
 from hookcourse.js.values import (
     UNDEFINED,
     JSValue,
@@ -40,6 +40,13 @@ from .output_schema import (
 )
 
 NO_STDERR: Final = "No stderr output"
+LOOKS_LIKE_JSON: Final = "Hook output looks like a JSON object but is not valid JSON"
+LOOKS_LIKE_JSON_DETAIL: Final = (
+    LOOKS_LIKE_JSON + " \u2014 {error}. Emit the payload with a JSON encoder (jq, "
+    "ConvertTo-Json, json.dumps) rather than string concatenation so backslashes and quotes "
+    "inside strings are escaped."
+)
+ON_FAILURE_BLOCKS: Final = 'blocking because onFailure is "block"'
 NO_EVALUATOR: Final = "no evaluator configured; no model was asked"
 EVALUATOR_TYPES: Final = ("prompt", "agent")
 
@@ -54,6 +61,7 @@ class Classification(StrEnum):
     COULD_NOT_START = "could not start"
     SCHEMA_ERROR = "schema error"
     CUT = "output cut"
+    CANCELLED = "cancelled"
 
 
 @dataclass(frozen=True)
@@ -80,6 +88,12 @@ class HookRun:
     """How explanations name this handler (its command, URL or prompt); optional."""
     stdout_cut: bool = False
     """stdout (or an HTTP body) ran past the runner's capture cap and was cut there."""
+    command: str | None = None
+    """A command handler's command as configured: Claude Code names the hook by it."""
+    on_failure_block: bool = False
+    """The handler sets ``onFailure: "block"``: a failed run counts as exit 2."""
+    cancelled: bool = False
+    """A sibling's exit 2 cancelled it before it finished (UserPromptSubmit)."""
 
 
 @dataclass(frozen=True)
@@ -108,11 +122,19 @@ class HookReading:
     """The "hook error" lines a user would see."""
     notes: tuple[str, ...] = ()
     """hookcourse's plain remarks: caps applied, fields ignored and why."""
+    command: str | None = None
+    """The command (or URL) the hook was configured with."""
+    stdout_context: str | None = None
+    """Plain stdout taken as context (trimmed): the model reads it as "hook success"."""
+    blocking_error: str | None = None
+    """The reason as Claude Code words it when this hook blocks: ``[<command>]: <stderr>``
+    after exit 2 (or an ``onFailure`` block), the JSON's reason after a JSON decision."""
 
     def to_json(self) -> dict[str, JSValue]:
         """Camel-case keys; an absent updatedInput/updatedToolOutput is null."""
         return {
             "event": self.event,
+            "blockingError": self.blocking_error,
             "handlerType": self.handler_type,
             "label": self.label,
             "classification": str(self.classification),
@@ -188,6 +210,11 @@ def _stderr_reason(stderr: str) -> str:
     return js_trim(stderr) or NO_STDERR
 
 
+def named_error(run: HookRun, detail: str) -> str:
+    """``[<command>]: <detail>``: how Claude Code names a command hook's blocking error."""
+    return f"[{run.command}]: {detail}" if run.command is not None else detail
+
+
 def _first_line(stderr: str) -> str:
     line = js_trim(stderr).split("\n", 1)[0].removesuffix("\r")
     return line or NO_STDERR
@@ -213,11 +240,15 @@ def _read_decision(
                 reading, f"deprecated top-level decision {quote(value)} read as {quote(word)}"
             )
         reason = lookup(document, spec.reason_path) if spec.reason_path else UNDEFINED
+        text = reason if isinstance(reason, str) and reason else spec.default_reason
+        if text is not None and text != reason:
+            reading = _noted(reading, f"no reason given: Claude Code reads it as {quote(text)}")
         reading = replace(
             reading,
             decision=word,
-            reason=reason if isinstance(reason, str) else None,
+            reason=text if text is not None else (reason if isinstance(reason, str) else None),
             reason_to=event.reason_to.get(word),
+            blocking_error=text if text is not None else None,
         )
     return reading
 
@@ -302,7 +333,8 @@ def _read_plain(event: EventSpec, reading: HookReading, stdout: str) -> HookRead
         return _done(reading, Classification.SUCCESS, f"{said} with no output")
     if event.plain_stdout is PlainStdout.CONTEXT:
         text, notes = _capped(event, stdout, "plain stdout")
-        reading = _noted(replace(reading, additional_context=text), *notes)
+        reading = replace(reading, additional_context=text, stdout_context=js_trim(text))
+        reading = _noted(reading, *notes)
         return _done(reading, Classification.SUCCESS, f"{said} with plain stdout, added to context")
     if event.plain_stdout is PlainStdout.WORKTREE_PATH:
         path = js_trim([line for line in stdout.split("\n") if js_trim(line)][-1])
@@ -351,7 +383,50 @@ def _normalise(event: EventSpec, run: HookRun, code: int | None, stdout: str, sa
         said, code = f"{said} (ignored on {event.name})", 0
     document = None if event.json_discarded or run.stdout_cut else stdout_object(stdout)
     errors = () if document is None else tuple(schema_errors(event, document))
+    if document is not None and errors and _names_another_event(event, document):
+        # 2.1.332: a top-level block still blocks; the mismatched hookSpecificOutput is ignored.
+        top = {key: value for key, value in document.items() if key != "hookSpecificOutput"}
+        if "decision" in top and not schema_errors(event, top):
+            document, errors = top, ()
+    if document is None and not event.json_discarded and looks_like_json(stdout):
+        errors = (LOOKS_LIKE_JSON,)
     return _Exit(code, said, stdout, document, errors, run.stdout_cut)
+
+
+def _names_another_event(event: EventSpec, document: Mapping[str, JSValue]) -> bool:
+    specific = document.get("hookSpecificOutput")
+    return isinstance(specific, dict) and specific.get("hookEventName") != event.name
+
+
+def looks_like_json(stdout: str) -> bool:
+    """2.1.332: text that starts with ``{`` and ends with ``}``, is not valid JSON, and is
+    not one JSON document a line, is an error, not plain text."""
+    text = js_trim(stdout)
+    if not (text.startswith("{") and text.endswith("}")) or stdout_object(stdout) is not None:
+        return False
+    lines = [line for line in text.split("\n") if js_trim(line)]
+    return not all(_parses(line) for line in lines)
+
+
+def jsc_parse_error(stdout: str) -> str:
+    """The parse error Claude Code's JavaScript engine (JavaScriptCore) reports for ``stdout``.
+
+    Only the shapes seen from 2.1.332 are worded as it words them: a key that is not a
+    string, or a missing ``}``; anything else gets JavaScriptCore's generic message.
+    """
+    text = js_trim(stdout)
+    rest = text[1:].lstrip(" \t\r\n")
+    if rest and rest[0] not in '"}':
+        return "JSON Parse error: Expected '}'"
+    return "JSON Parse error: Unexpected token"
+
+
+def _parses(line: str) -> bool:
+    try:
+        parse(js_trim(line))
+    except JSONSyntaxError:
+        return False
+    return True
 
 
 def _pick_case(event: EventSpec, exit_: _Exit) -> _Case:
@@ -461,13 +536,22 @@ def _read_exit_two(
     if json_word in event.blocking_decisions and reading.reason:
         reason, source = reading.reason, "the JSON's reason is the reason"
         reason_to = event.reason_to.get(event.exit2_decision, event.exit2_stderr_to)
+        blocking_error = reason
     else:
         reason, source = _stderr_reason(run.stderr), "stderr is the reason"
         reason_to = event.exit2_stderr_to
+        # The model gets stderr as written, trailing newline included (2.1.332).
+        blocking_error = named_error(run, run.stderr or NO_STDERR)
     if json_word is not None and json_word != event.exit2_decision:
         source += f" (exit 2 outranks the JSON's {quote(json_word)})"
     blocks = "blocks" if event.can_block else _lower_first(event.exit2_effect)
-    reading = replace(reading, decision=event.exit2_decision, reason=reason, reason_to=reason_to)
+    reading = replace(
+        reading,
+        decision=event.exit2_decision,
+        reason=reason,
+        reason_to=reason_to,
+        blocking_error=blocking_error,
+    )
     return _done(
         reading, Classification.BLOCKING_ERROR, f"{said} on {event.name}: {blocks}; {source}"
     )
@@ -544,6 +628,7 @@ def _read_evaluator(event: EventSpec, run: HookRun, reading: HookReading) -> Hoo
         decision=spec.on_false,
         reason=reason if isinstance(reason, str) else None,
         reason_to=event.reason_to.get(spec.on_false),
+        blocking_error=reason if isinstance(reason, str) else None,
     )
     how = f"the evaluator answered ok: false: {quote(spec.on_false)}, its reason going to Claude"
     if spec.ends_turn and prompt and not run.continue_on_block:
@@ -555,9 +640,61 @@ def _read_evaluator(event: EventSpec, run: HookRun, reading: HookReading) -> Hoo
     return _done(reading, Classification.SUCCESS, how)
 
 
+_FAILED: Final = frozenset(
+    {
+        Classification.COULD_NOT_START,
+        Classification.TIMEOUT,
+        Classification.NON_BLOCKING_ERROR,
+        Classification.SCHEMA_ERROR,
+    }
+)
+
+
 def read_hook_result(event: EventSpec, run: HookRun) -> HookReading:
-    """Read one handler's run as ``event`` reads it. Total: never raises."""
-    reading = HookReading(event.name, run.handler_type, run.label, Classification.SUCCESS, "")
+    """Read one handler's run as ``event`` reads it. Total: never raises.
+
+    With ``onFailure: "block"`` (2.1.332), a run that failed counts as exit 2.
+    """
+    reading = _read_run(event, run)
+    if not run.on_failure_block or run.cancelled:
+        return reading
+    word = event.exit2_decision or (event.blocking_decisions or (None,))[0]
+    if event.on_failure_ignored or word is None or not event.can_block:
+        return _noted(reading, f'onFailure "block" is ignored on {event.name}')
+    code = run.exit_code
+    json_only = reading.classification is Classification.SUCCESS and code not in (0, 2, None)
+    if json_only and reading.decision in event.blocking_decisions:
+        return reading
+    if reading.classification not in _FAILED and not json_only:
+        return reading
+    detail = "timed out" if run.timed_out else "failed"
+    reason = f"{detail}; {ON_FAILURE_BLOCKS}"
+    if not run.timed_out:
+        # Claude Code adds what went wrong: stderr, or why the output was refused.
+        why = LOOKS_LIKE_JSON_DETAIL.format(error=jsc_parse_error(run.stdout))
+        if not looks_like_json(run.stdout):
+            why = run.start_error or js_trim(run.stderr) or NO_STDERR
+        reason += f"\n{why}"
+    blocked = replace(
+        reading,
+        decision=word,
+        reason=reason,
+        reason_to=event.reason_to.get(word, event.exit2_stderr_to),
+        blocking_error=named_error(run, reason),
+        additional_context=None,
+        updated_input=UNDEFINED,
+    )
+    how = f'{reading.how}; with onFailure "block" that failure counts as exit 2: it blocks'
+    return _done(blocked, Classification.BLOCKING_ERROR, how)
+
+
+def _read_run(event: EventSpec, run: HookRun) -> HookReading:
+    reading = HookReading(
+        event.name, run.handler_type, run.label, Classification.SUCCESS, "", command=run.command
+    )
+    if run.cancelled:
+        how = "cancelled: a sibling hook exited 2 first, so its result was never read"
+        return _done(reading, Classification.CANCELLED, how)
     if run.handler_type not in event.handler_types:
         how = f"{event.name} does not run {run.handler_type} hooks, so this handler never runs"
         return _done(reading, Classification.COULD_NOT_START, how)

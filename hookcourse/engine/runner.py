@@ -1,10 +1,10 @@
 """Runs hook handlers for real, all at once: command, http, prompt and agent.
 
-* ``command``: shell form runs ``sh -c COMMAND`` (``bash -c`` with ``"shell": "bash"``);
-  exec form (``args`` set) runs ``[command, *args]`` with no shell. Processes are
-  started and stopped by ``processes`` (own session, group kill at the timeout and
-  on an interrupt, output capped); a timed-out hook's output is dropped, as Claude
-  Code drops it. A program that cannot start is reported, not raised.
+* ``command``: shell form runs ``sh -c COMMAND``, as Claude Code 2.1.332 does on
+  POSIX whatever ``shell`` says; exec form (``args`` set) runs ``[command, *args]``
+  with no shell. Processes are started and stopped by ``processes`` (own session,
+  group kill at the timeout and on an interrupt, output capped); a timed-out hook's
+  output is dropped, as Claude Code drops it. A program that cannot start is reported, not raised.
 * ``http``: a real POST of the payload as JSON; header ``$VAR`` / ``${VAR}`` are
   filled only for names in ``allowedEnvVars`` (others become empty strings). The
   body is read up to the same cap as a command's stdout.
@@ -27,7 +27,9 @@ import contextlib
 import json
 import os
 import re
+import secrets
 import shlex
+import tempfile
 import threading
 import time
 from collections import Counter
@@ -37,6 +39,7 @@ from typing import Any, Final, Protocol, TypeVar
 
 from hookcourse.browser import require_desktop
 
+from .catalogue import hook_env_facts
 from .interrupts import kill_traced
 from .processes import OUTPUT_CAP_BYTES, REAP_GRACE_S, CannotStart, Finished, run_process
 from .reading import HookRun
@@ -47,6 +50,8 @@ _PLACEHOLDER: Final = re.compile(r"\$\{([A-Z_]+)\}")
 _HEADER_VARIABLE: Final = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 _LONE_SURROGATE: Final = re.compile("[\ud800-\udfff]")
 SHELL_PREFIX_ENV: Final = "CLAUDE_CODE_SHELL_PREFIX"
+POSIX_SHELL: Final = "/bin/sh"
+"""Node's ``spawn(..., {shell: true})`` on POSIX: the shell Claude Code runs hooks in."""
 ENV_FILE_EVENTS: Final = frozenset({"SessionStart", "Setup", "CwdChanged", "FileChanged"})
 """Events whose hooks get ``CLAUDE_ENV_FILE`` (reference §7a)."""
 
@@ -160,6 +165,8 @@ class RunSetting:
     exports: Mapping[str, str]
     evaluator: Evaluator | None = None
     output_cap: int = OUTPUT_CAP_BYTES
+    cancel_on_exit2: bool = False
+    """A hook that exits 2 cancels the ones still running (UserPromptSubmit)."""
 
 
 @dataclass(frozen=True)
@@ -198,6 +205,10 @@ def well_formed(text: str) -> str:
     return _LONE_SURROGATE.sub("\ufffd", text)
 
 
+ENTRYPOINT: Final = "sdk-cli"
+"""``CLAUDE_CODE_ENTRYPOINT`` in print mode (``claude -p``), the mode ``fire`` models."""
+
+
 def hook_exports(
     project_dir: str,
     payload: Mapping[str, object],
@@ -206,9 +217,10 @@ def hook_exports(
 ) -> tuple[dict[str, str], dict[str, str]]:
     """The placeholder values, and every variable exported to hooks (placeholders included).
 
-    Reference §7a: the placeholders, ``CLAUDECODE=1``, ``CLAUDE_CODE_CHILD_SESSION=1``,
-    ``CLAUDE_PID`` (this process stands in for Claude Code), the session id and the
-    effort level from the payload.
+    Reference §7a and 2.1.332 §9: the placeholders, ``CLAUDECODE=1``,
+    ``CLAUDE_CODE_CHILD_SESSION=1``, ``CLAUDE_PID`` (this process stands in for Claude
+    Code), ``CLAUDE_CODE_ENTRYPOINT`` and ``CLAUDE_CODE_SESSION_ATTENDED=0`` (print
+    mode: nobody attends), the session id and the effort level from the payload.
     """
     placeholders = {"CLAUDE_PROJECT_DIR": project_dir}
     if plugin_root is not None:
@@ -219,6 +231,9 @@ def hook_exports(
     exports["CLAUDECODE"] = "1"
     exports["CLAUDE_CODE_CHILD_SESSION"] = "1"
     exports["CLAUDE_PID"] = str(os.getpid())
+    exports["CLAUDE_CODE_ENTRYPOINT"] = ENTRYPOINT
+    exports["CLAUDE_CODE_SESSION_ATTENDED"] = "0"
+    exports.update(_session_variables(project_dir, payload))
     session_id = payload.get("session_id")
     if isinstance(session_id, str):
         exports["CLAUDE_CODE_SESSION_ID"] = session_id
@@ -227,6 +242,27 @@ def hook_exports(
     if isinstance(level, str):
         exports["CLAUDE_EFFORT"] = level
     return placeholders, exports
+
+
+def _session_variables(project_dir: str, payload: Mapping[str, object]) -> dict[str, str]:
+    """2.1.332's further session variables: ``AI_AGENT``, the child-notes folder and, on
+    every event but SessionEnd, the messaging socket and token (names and shapes only:
+    no socket listens, as hookcourse has no session to message)."""
+    facts = hook_env_facts()
+    session = payload.get("session_id")
+    folder = re.sub(r"[^A-Za-z0-9]", "-", project_dir)
+    claude_tmp = os.path.join(tempfile.gettempdir(), f"claude-{os.getuid()}")
+    found = {
+        "AI_AGENT": str(facts["AI_AGENT"]),
+        "CLAUDE_CODE_CHILD_NOTES_DIR": os.path.join(
+            claude_tmp, folder, session if isinstance(session, str) else "session", "started"
+        ),
+    }
+    if payload.get("hook_event_name") not in facts["no_messaging_on"]:
+        socks = os.path.join(tempfile.gettempdir(), "cc-socks")
+        found["CLAUDE_CODE_MESSAGING_SOCKET"] = os.path.join(socks, f"{os.getpid()}.sock")
+        found["CLAUDE_CODE_MESSAGING_TOKEN"] = secrets.token_hex(16)
+    return found
 
 
 def hook_environment(
@@ -270,7 +306,7 @@ def command_argv(
         return ("pwsh", "-NoProfile", "-Command", command)
     if shell_prefix:
         command = f"{shell_prefix} {shlex.quote(command)}"
-    return ("bash" if handler.shell == "bash" else "sh", "-c", command)
+    return (POSIX_SHELL, "-c", command)
 
 
 def interpolate_headers(handler: Handler, env: Mapping[str, str]) -> dict[str, str]:
@@ -309,10 +345,16 @@ async def run_jobs_async(
     """The coroutine behind ``run_jobs``."""
     batch_start = time.monotonic()
     finished: list[int] = []
+    sibling_exited_2: list[bool] = []
 
     async def one(index: int, job: Job) -> tuple[Execution, str]:
         started = time.monotonic()
-        outcome = await _run_one(job, payload_json, setting)
+        try:
+            outcome = await _run_one(job, payload_json, setting)
+        except asyncio.CancelledError:
+            if not sibling_exited_2:
+                raise
+            outcome = _Outcome(hook_run(job, cancelled=True), notes=(CANCELLED_NOTE,))
         ended = time.monotonic()
         finished.append(index)
         execution = Execution(
@@ -327,7 +369,16 @@ async def run_jobs_async(
         )
         return execution, outcome.trace
 
-    done = await asyncio.gather(*(one(i, job) for i, job in enumerate(jobs)))
+    tasks = [asyncio.create_task(one(i, job)) for i, job in enumerate(jobs)]
+    if setting.cancel_on_exit2:
+        pending: set[asyncio.Task[tuple[Execution, str]]] = set(tasks)
+        while pending and not sibling_exited_2:
+            ready, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+            if any(task.result()[0].run.exit_code == 2 for task in ready):
+                sibling_exited_2.append(True)
+                for task in pending:
+                    task.cancel()
+    done = await asyncio.gather(*tasks)
     escaped = kill_traced({trace for _, trace in done if trace})  # this batch's only
     return [_with_escapees(execution, trace, escaped) for execution, trace in done]
 
@@ -355,6 +406,9 @@ async def _run_one(job: Job, payload_json: str, setting: RunSetting) -> _Outcome
     return _Outcome(hook_run(job, start_error=why))
 
 
+CANCELLED_NOTE: Final = "cancelled when a sibling hook exited 2; its group was killed"
+
+
 def hook_run(job: Job, **observed: Any) -> HookRun:
     """A HookRun for ``job``: nothing observed unless ``observed`` says otherwise."""
     fields: dict[str, Any] = {
@@ -370,6 +424,8 @@ def hook_run(job: Job, **observed: Any) -> HookRun:
         handler_type=handler.type,
         label=handler.describe(),
         continue_on_block=handler.continue_on_block,
+        command=handler.command if handler.type == "command" else handler.url,
+        on_failure_block=handler.on_failure == "block" and not handler.is_async,
         **fields,
     )
 

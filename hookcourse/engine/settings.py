@@ -7,10 +7,12 @@ settings precedence (managed > ``--settings`` > local > project > user), only th
 managed file can switch managed hooks off, and a managed ``allowManagedHooksOnly``
 keeps managed hooks alone.
 
-A file that is not JSON, or whose top level has the wrong shape, is an error
-(``InputError``: file, JSON path, fix). As in Claude Code since 2.1.101, an unknown
-event name or a malformed group or handler no longer invalidates the file: it is
-dropped and reported as a warning with the same file-and-path line.
+A file whose top level has the wrong shape is an error (``InputError``: file, JSON
+path, fix). As Claude Code 2.1.332 does: a user, project or local file that is not
+JSON is skipped with a warning (the other files still apply); an unknown event name
+or a malformed group or handler is dropped with a warning, except under a guard
+event (PreToolUse, PermissionRequest, PreSkillShellCommand), where it voids the
+whole file (a managed file keeps its permissions but none of its hooks run).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from .inputs import is_present, read_bounded
 from .permission_rule import PermissionRule, RuleSyntaxError, parse_rule
 
 HANDLER_TYPES: Final = ("command", "http", "mcp_tool", "prompt", "agent")
+ON_FAILURE: Final = ("continue", "block")
 MANAGED_SETTINGS_ENV: Final = "HOOKCOURSE_MANAGED_SETTINGS"
 """Environment variable naming the managed-settings.json to read (``--managed-settings``)."""
 
@@ -49,6 +52,8 @@ class SettingsSource(StrEnum):
 
 SHAPE_RULE: Final = "settings-shape"
 """The ``validate`` rule id of a malformed entry the settings reader drops."""
+MANAGED_ONLY_RULE: Final = "managed-only-key"
+"""The ``validate`` rule id of a key that has an effect only in managed settings."""
 
 
 class SettingsWarning(InputError):
@@ -109,20 +114,29 @@ class Handler:
     timeout_s: float | None = None
     if_rule: PermissionRule | None = None
     status_message: str | None = None
+    on_failure: str = "continue"
+    """``block``: a failure (could not start, timeout, other exit, bad JSON) counts as exit 2."""
+    tool_input: str | None = None
+    """An mcp_tool handler's ``input``, as JSON text."""
 
     @property
     def is_managed(self) -> bool:
         return self.origin.source is SettingsSource.MANAGED
 
     def dedupe_key(self) -> tuple[object, ...]:
-        """Identical handlers run once: a command by string plus args, http by URL."""
+        """Identical handlers run once, by 2.1.332's key (async ones are never merged).
+
+        command: shell, command, args and ``if``; http: URL and ``if``; mcp_tool:
+        server, tool, input and ``if``; prompt and agent: prompt and ``if``.
+        """
+        condition = None if self.if_rule is None else str(self.if_rule)
         if self.type == "command":
-            return ("command", self.command, self.args)
+            return ("command", self.shell, self.command, self.args, condition)
         if self.type == "http":
-            return ("http", self.url)
+            return ("http", self.url, condition)
         if self.type == "mcp_tool":
-            return ("mcp_tool", self.server, self.tool)
-        return (self.type, self.prompt, self.model)
+            return ("mcp_tool", self.server, self.tool, self.tool_input, condition)
+        return (self.type, self.prompt, condition)
 
     def describe(self) -> str:
         """A short label: what this handler runs."""
@@ -151,6 +165,9 @@ class MatcherGroup:
 PERMISSION_BEHAVIOURS: Final = ("deny", "ask", "allow")
 """The lists under ``permissions``, in the order Claude Code consults them."""
 PERMISSION_MODES: Final = ("default", "acceptEdits", "plan", "auto", "dontAsk", "bypassPermissions")
+DEFAULT_MODE_ALIASES: Final = {"manual": "default", "delegate": "default"}
+"""defaultMode values SchemaStore's schema also allows: "manual" is read as default (hooks
+see ``permission_mode`` "default"); "delegate" (agent teams) is modelled as default too."""
 
 
 @dataclass(frozen=True)
@@ -192,6 +209,8 @@ class Settings:
     warnings: tuple[InputError, ...] = ()
     permissions: tuple[PermissionEntry, ...] = ()
     default_mode: str | None = None
+    skipped: tuple[InputError, ...] = ()
+    """Files that were not read at all (not JSON), one warning each."""
 
     def groups_for(self, event: str) -> tuple[MatcherGroup, ...]:
         return tuple(group for group in self.groups if group.event == event)
@@ -208,11 +227,25 @@ def _shorten(text: str, limit: int) -> str:
 class _Reader:
     """Validates one parsed settings document and collects what it drops."""
 
-    def __init__(self, source: SettingsSource, file: str, known_events: Collection[str]) -> None:
+    def __init__(
+        self,
+        source: SettingsSource,
+        file: str,
+        known_events: Collection[str],
+        guard_events: Collection[str] = (),
+    ) -> None:
         self.source = source
         self.file = file
         self.known_events = known_events
+        self.guard_events = guard_events
         self.warnings: list[InputError] = []
+        self.void: InputError | None = None
+        """The first malformed entry under a guard event: it voids the file."""
+
+    def guard_dropped(self, event: str, before: int) -> None:
+        """Mark the file void when entries under a guard event were dropped since ``before``."""
+        if self.void is None and event in self.guard_events and len(self.warnings) > before:
+            self.void = self.warnings[before]
 
     def issue(self, path: JSONPath, problem: str, fix: str) -> InputError:
         return InputError(self.file, problem, fix, path)
@@ -237,6 +270,7 @@ class _Reader:
                 ("allowManagedHooksOnly",),
                 "allowManagedHooksOnly has an effect only in managed settings, so it is ignored",
                 "move it to the managed-settings.json file",
+                MANAGED_ONLY_RULE,
             )
             managed_only = None
         hooks = document.get("hooks", UNDEFINED)
@@ -249,8 +283,12 @@ class _Reader:
                     'write "hooks": {"EventName": [{"matcher": "...", "hooks": [...]}]}',
                 )
             for event, entries in hooks.items():
+                before = len(self.warnings)
                 groups.extend(self.event_groups(event, entries))
+                self.guard_dropped(event, before)
         rules, mode = self.permissions(document)
+        if self.void is not None:
+            groups, rules, mode = self.voided(rules, mode)
         return SettingsLayer(
             self.source,
             self.file,
@@ -262,6 +300,25 @@ class _Reader:
             mode,
             document,
         )
+
+    def voided(
+        self, rules: tuple[PermissionEntry, ...], mode: str | None
+    ) -> tuple[list[MatcherGroup], tuple[PermissionEntry, ...], str | None]:
+        """What is left of a file a malformed guard entry voids, with the warning saying so."""
+        assert self.void is not None
+        managed = self.source is SettingsSource.MANAGED
+        effect = (
+            "none of this managed file's hooks run (its other settings still apply)"
+            if managed
+            else "nothing in this file is applied: no hooks, no permission rules, no mode"
+        )
+        self.warn(
+            self.void.path,
+            f"a malformed {self.void.path[1] if len(self.void.path) > 1 else 'guard'} entry "
+            f"may be what guards the permissions beside it, so {effect}",
+            "fix or remove the entry (Claude Code 2.1.332 voids the file for it)",
+        )
+        return [], (rules if managed else ()), (mode if managed else None)
 
     def permissions(
         self, document: Mapping[str, JSValue]
@@ -297,11 +354,13 @@ class _Reader:
         if "defaultMode" not in value:
             return tuple(entries), None
         mode = value["defaultMode"]
+        if isinstance(mode, str):
+            mode = DEFAULT_MODE_ALIASES.get(mode, mode)
         if mode not in PERMISSION_MODES:
             self.warn(
                 ("permissions", "defaultMode"),
                 f"defaultMode is {describe_value(mode)}, not a permission mode; it is ignored",
-                "use one of " + ", ".join(PERMISSION_MODES),
+                "use one of " + ", ".join((*PERMISSION_MODES, *DEFAULT_MODE_ALIASES)),
             )
             return tuple(entries), None
         assert isinstance(mode, str)
@@ -428,6 +487,7 @@ class _Reader:
                 args=fields.strings("args"),
                 shell=fields.choice("shell", ("bash", "powershell")),
                 is_async=bool(fields.boolean("async") or fields.boolean("asyncRewake")),
+                on_failure=fields.choice("onFailure", ON_FAILURE) or "continue",
             )
         if kind == "http":
             return replace(
@@ -435,12 +495,18 @@ class _Reader:
                 url=fields.url(),
                 headers=fields.headers(),
                 allowed_env_vars=fields.strings("allowedEnvVars") or (),
+                on_failure=fields.choice("onFailure", ON_FAILURE) or "continue",
             )
         if kind == "mcp_tool":
+            given = item.get("input", UNDEFINED)
+            # For mcp_tool, any onFailure other than "continue" reads as "block".
+            on_failure = item.get("onFailure", "continue")
             return replace(
                 base,
                 server=fields.text("server", required=True),
                 tool=fields.text("tool", required=True),
+                tool_input=None if given is UNDEFINED else jsjson.stringify(given),
+                on_failure="continue" if on_failure == "continue" else "block",
             )
         return replace(
             base,
@@ -543,21 +609,32 @@ class _Fields:
 
 
 def parse_settings(
-    text: str, source: SettingsSource, file: str, known_events: Collection[str]
+    text: str,
+    source: SettingsSource,
+    file: str,
+    known_events: Collection[str],
+    guard_events: Collection[str] = (),
 ) -> SettingsLayer:
     """Read one settings document; raises InputError when the file as a whole is unusable."""
     try:
         document = jsjson.parse(text)
     except jsjson.JSONSyntaxError as error:
         raise InputError(file, f"not valid JSON ({error})", json_syntax_fix(text)) from None
-    return settings_layer(document, source, file, known_events)
+    return settings_layer(document, source, file, known_events, guard_events)
 
 
 def settings_layer(
-    document: JSValue, source: SettingsSource, file: str, known_events: Collection[str]
+    document: JSValue,
+    source: SettingsSource,
+    file: str,
+    known_events: Collection[str],
+    guard_events: Collection[str] = (),
 ) -> SettingsLayer:
-    """One parsed settings document as a layer; raises InputError when its top level is wrong."""
-    return _Reader(source, file, known_events).layer(document)
+    """One parsed settings document as a layer; raises InputError when its top level is wrong.
+
+    ``guard_events``: events under which a malformed entry voids the file.
+    """
+    return _Reader(source, file, known_events, guard_events).layer(document)
 
 
 # --- merging (pure) --------------------------------------------------------------------------
@@ -617,9 +694,16 @@ class SettingsPlaces:
     sources: frozenset[SettingsSource] = STANDARD_SOURCES
 
 
-def load_settings(places: SettingsPlaces, known_events: Collection[str]) -> Settings:
-    """Read every settings file that applies and merge them; raises InputError."""
+def load_settings(
+    places: SettingsPlaces, known_events: Collection[str], guard_events: Collection[str] = ()
+) -> Settings:
+    """Read every settings file that applies and merge them; raises InputError.
+
+    A user, project or local file that is not JSON is skipped with a warning, as
+    Claude Code 2.1.332 skips it; a ``--settings`` or managed one is an error.
+    """
     layers: list[SettingsLayer] = []
+    skipped: list[InputError] = []
     standard = [
         (SettingsSource.USER, places.home / ".claude" / "settings.json" if places.home else None),
         (SettingsSource.PROJECT, places.project_dir / ".claude" / "settings.json"),
@@ -631,19 +715,73 @@ def load_settings(places: SettingsPlaces, known_events: Collection[str]) -> Sett
             and source in places.sources
             and is_present(str(path), f"the {source} settings file")
         ):
-            layers.append(_read_file(path, source, known_events))
+            text = read_bounded(str(path), what=f"the {source} settings file").text
+            try:
+                document = jsjson.parse(text)
+            except jsjson.JSONSyntaxError as error:
+                skipped.append(
+                    SettingsWarning(
+                        str(path),
+                        f"not valid JSON ({error}); Claude Code skips this file and reads the "
+                        "others",
+                        json_syntax_fix(text),
+                        (),
+                    )
+                )
+                continue
+            layers.append(settings_layer(document, source, str(path), known_events, guard_events))
     for value in places.extra:
         if value.lstrip().startswith("{"):
             layers.append(
-                parse_settings(value, SettingsSource.FLAG, "--settings (inline JSON)", known_events)
+                parse_settings(
+                    value,
+                    SettingsSource.FLAG,
+                    "--settings (inline JSON)",
+                    known_events,
+                    guard_events,
+                )
             )
         else:
-            layers.append(_read_file(Path(value), SettingsSource.FLAG, known_events))
+            layers.append(_read_file(Path(value), SettingsSource.FLAG, known_events, guard_events))
     if places.managed is not None:
-        layers.append(_read_file(places.managed, SettingsSource.MANAGED, known_events))
-    return merge_layers(layers)
+        layers.append(
+            _read_file(places.managed, SettingsSource.MANAGED, known_events, guard_events)
+        )
+    merged = merge_layers(layers)
+    return replace(merged, warnings=(*skipped, *merged.warnings), skipped=tuple(skipped))
 
 
-def _read_file(path: Path, source: SettingsSource, known_events: Collection[str]) -> SettingsLayer:
+def _read_file(
+    path: Path,
+    source: SettingsSource,
+    known_events: Collection[str],
+    guard_events: Collection[str],
+) -> SettingsLayer:
     text = read_bounded(str(path), what=f"the {source} settings file").text
-    return parse_settings(text, source, str(path), known_events)
+    return parse_settings(text, source, str(path), known_events, guard_events)
+
+
+def folder_trusted(home: Path | None, project_dir: Path, trust_file: str) -> bool:
+    """Whether ``~/.claude.json`` records the trust dialog accepted for the folder or a parent.
+
+    ``projects[<dir>].hasTrustDialogAccepted``; an absent, unreadable or malformed file
+    means not trusted, as for a folder Claude Code has never been opened in.
+    """
+    if home is None:
+        return False
+    path = home / trust_file
+    try:
+        if not path.is_file():
+            return False
+        document = jsjson.parse(read_bounded(str(path), what="the trust file").text)
+    except (InputError, jsjson.JSONSyntaxError, OSError):
+        return False
+    projects = document.get("projects") if isinstance(document, dict) else None
+    if not isinstance(projects, dict):
+        return False
+    folder = project_dir.resolve()
+    for candidate in (folder, *folder.parents):
+        entry = projects.get(str(candidate))
+        if isinstance(entry, dict) and entry.get("hasTrustDialogAccepted") is True:
+            return True
+    return False

@@ -80,6 +80,14 @@ def _exact_names(matcher: str, rules: RuleSet, narrow: bool) -> list[str] | None
     return [name.strip(" ") for name in matcher.replace(",", "|").split("|")]
 
 
+def exact_names(matcher: str, rules: RuleSet, narrow: bool = False) -> list[str] | None:
+    """The exact names ``matcher`` lists (split and trimmed as ``explain_match`` does), or
+    None when it is match-all or takes the regex branch."""
+    if matcher in ("", "*"):
+        return None
+    return _exact_names(matcher, rules if isinstance(rules, RuleSet) else RuleSet(rules), narrow)
+
+
 def _exact_charset(rules: RuleSet, narrow: bool) -> str:
     if rules == RuleSet.COURSE or narrow:
         return "letters, digits, _ and |"

@@ -1,0 +1,336 @@
+"""Rules on what a command hook runs: quoting of the path placeholders, variables Claude
+Code never sets, and the script file itself (where it is, whether it exists and can run).
+
+File checks read the project (``--project-dir``, default: the settings file's project) and
+the plugin (``--plugin-root``, default: the folder holding hooks/hooks.json) through the
+place's ``probe``; a path outside both is reported as out of reach, never guessed at.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Iterator
+from pathlib import PurePath
+from typing import Final
+
+from .facts import load_facts
+from .registry import Hit, Scope, Severity, rule
+from .shell import PLACEHOLDERS, Base, Quoting, ScriptCall, script_call, variable_uses
+from .sites import FileKind, HandlerSite
+
+STOP_LIKE: Final = frozenset({"Stop", "SubagentStop", "TaskCompleted", "TeammateIdle"})
+"""2.1.332 §4.2: there, exit 2 from a missing script is downgraded to a non-blocking error."""
+_MACHINE_PATH: Final = re.compile(
+    r"(?<![\w$.~-])(/Users/[^/\s\"']+|/home/[^/\s\"']+|/Volumes/[^/\s\"']+|/mnt/[a-z]/Users/"
+    r"[^/\s\"']+|[A-Za-z]:[\\/]{1,2}Users[\\/]{1,2}[^\\/\s\"']+)",
+)
+
+
+def _shell_command(site: HandlerSite) -> str | None:
+    """The shell-form command text, or None (exec form, PowerShell, not a command hook)."""
+    handler = site.handler
+    if handler.type != "command" or handler.args is not None or handler.command is None:
+        return None
+    if handler.shell == "powershell":
+        return None
+    return handler.command
+
+
+def _command_text(site: HandlerSite) -> str | None:
+    """The command as one shell line, exec form joined with its words quoted."""
+    handler = site.handler
+    if handler.type != "command" or handler.command is None or handler.shell == "powershell":
+        return None
+    if handler.args is None:
+        return handler.command
+    if any(ch.isspace() for ch in handler.command):
+        return None  # exec form names one program; a command line there is not ours to read
+    return shlex.join([handler.command, *handler.args])
+
+
+@rule(
+    "unquoted-placeholder",
+    Severity.WARNING,
+    '§7a: in shell form, quote them ("${CLAUDE_PROJECT_DIR}"); §9 issue #5648: an unquoted '
+    "path word-splits and fails with exit 127",
+    Scope.HANDLER,
+    "${CLAUDE_PROJECT_DIR}, $CLAUDE_PROJECT_DIR (or the plugin ones) outside quotes in a "
+    "shell command: a path with a space splits",
+)
+def unquoted_placeholder(site: HandlerSite) -> Iterator[Hit]:
+    command = _shell_command(site)
+    if command is None:
+        return
+    reported: set[str] = set()
+    for use in variable_uses(command):
+        if use.name not in PLACEHOLDERS or use.quoting is not Quoting.NONE or use.assigned:
+            continue
+        written = f"${{{use.name}}}" if use.substituted else f"${use.name}"
+        if written in reported:
+            continue
+        reported.add(written)
+        yield Hit(
+            (*site.handler.origin.path, "command"),
+            f"{written} is unquoted in a shell command: sh -c splits the path at spaces, so in "
+            "a folder whose path has a space the command breaks (exit 127) and the hook does "
+            "nothing",
+            f'quote it: "{written}"/..., or use exec form with "args"',
+        )
+
+
+@rule(
+    "placeholder-in-shell",
+    Severity.WARNING,
+    "§7a: placeholders are substituted as text in shell form, before the shell runs",
+    Scope.HANDLER,
+    "${CLAUDE_PLUGIN_ROOT} and friends inside single quotes, where the pasted path is "
+    "re-read (a nested sh -c '...', or a path holding a ')",
+)
+def placeholder_in_shell(site: HandlerSite) -> Iterator[Hit]:
+    command = _shell_command(site)
+    if command is None:
+        return
+    for use in variable_uses(command):
+        if use.name in PLACEHOLDERS and use.substituted and use.quoting is Quoting.SINGLE:
+            yield Hit(
+                (*site.handler.origin.path, "command"),
+                f"${{{use.name}}} is pasted as text inside '...' before the shell runs: a "
+                "nested shell (bash -c '...') then reads the path unquoted, and a path "
+                "holding ' ends the quoting",
+                f'use the variable "${use.name}", which the shell expands, in double quotes',
+            )
+            return
+
+
+def _invented(name: str, known_env: set[str]) -> bool:
+    facts = load_facts()
+    if name in known_env or name in facts.environment:
+        return False
+    if name in facts.invented_variables:
+        return True
+    return name.startswith("CLAUDE_") and not name.startswith(facts.environment_prefixes)
+
+
+def _stdin_field(name: str) -> str:
+    facts = load_facts()
+    if name in facts.stdin_field:
+        return facts.stdin_field[name]
+    if "FILE_PATH" in name or "INPUT_PATH" in name:
+        return "tool_input.file_path"
+    return "tool_input"
+
+
+@rule(
+    "invented-variable",
+    Severity.ERROR,
+    "§7a: the variables Claude Code sets; §10.14: no $CLAUDE_TOOL_INPUT, input is JSON on stdin",
+    Scope.HANDLER,
+    "a variable Claude Code never sets ($CLAUDE_TOOL_INPUT, $CLAUDE_FILE_PATHS, "
+    "$TOOL_INPUT_PATH): it expands to nothing",
+)
+def invented_variable(site: HandlerSite) -> Iterator[Hit]:
+    command = _shell_command(site)
+    if command is None:
+        return
+    env = site.document.get("env") if isinstance(site.document, dict) else None
+    known = set(env) if isinstance(env, dict) else set()
+    reported: set[str] = set()
+    for use in variable_uses(command):
+        name = use.name
+        if name in reported or not _invented(name, known):
+            continue
+        if re.search(rf"(^|[\s;&|(]){name}=|\bread\b[^;&|]*\b{name}\b", command):
+            continue  # the command sets it itself
+        reported.add(name)
+        field = _stdin_field(name)
+        yield Hit(
+            (*site.handler.origin.path, "command"),
+            f"Claude Code sets no ${name}: it expands to an empty string, so the hook sees "
+            "nothing there; the hook input arrives as JSON on stdin",
+            f"read it from stdin, such as jq -r '.{field}'",
+        )
+
+
+def _call(site: HandlerSite) -> ScriptCall | None:
+    text = _command_text(site)
+    if text is None:
+        return None
+    facts = load_facts()
+    return script_call(text, facts.script_extensions, frozenset(facts.interpreters))
+
+
+def _placeholder_for(kind: FileKind) -> str:
+    return '"${CLAUDE_PLUGIN_ROOT}"' if kind is FileKind.PLUGIN else '"$CLAUDE_PROJECT_DIR"'
+
+
+@rule(
+    "relative-script-path",
+    Severity.WARNING,
+    "§2: cwd follows Claude (after cd it is the new directory); CLAUDE_PROJECT_DIR does not move",
+    Scope.HANDLER,
+    "a script named by a relative path: hooks run in the session's current directory, so "
+    "after Claude runs cd it is not found",
+)
+def relative_script_path(site: HandlerSite) -> Iterator[Hit]:
+    call = _call(site)
+    if call is None or call.base is not Base.RELATIVE or call.after_cd:
+        return
+    if site.place.kind is FileKind.PLUGIN:
+        message = (
+            f"{call.path} is relative, and hooks run in the session's current directory (the "
+            "user's project, then wherever Claude cds), never the plugin's folder, so it is "
+            "not found and the hook does nothing"
+        )
+    else:
+        message = (
+            f"{call.path} is relative to the session's current directory, which follows "
+            "Claude's cd: after a cd it is not found and the hook does nothing"
+        )
+    rest = call.path[2:] if call.path.startswith("./") else call.path
+    yield Hit(
+        (*site.handler.origin.path, "command"),
+        message,
+        f"write {_placeholder_for(site.place.kind)}/{rest}",
+    )
+
+
+def _root(site: HandlerSite, call: ScriptCall) -> tuple[PurePath | None, str]:
+    """Where the script is looked for, and the path below it ("" root: out of reach)."""
+    place = site.place
+    if call.base is Base.PROJECT:
+        return place.project_dir, call.rest
+    if call.base is Base.PLUGIN:
+        return place.plugin_root, call.rest
+    if call.base is Base.RELATIVE and not call.after_cd and place.kind is not FileKind.PLUGIN:
+        return place.project_dir, call.rest
+    if call.base is Base.ABSOLUTE:
+        path = PurePath(call.rest)
+        for root in (place.project_dir, place.plugin_root):
+            if root is not None and path.is_relative_to(root):
+                return root, str(path.relative_to(root))
+    return None, call.rest
+
+
+def _exit_when_missing(call: ScriptCall) -> int:
+    return 127 if call.program is None else load_facts().interpreters.get(call.program, 1)
+
+
+def _effect_of_exit(site: HandlerSite, status: int) -> str:
+    spec = site.spec
+    if status == 2 and spec.can_block and spec.name not in STOP_LIKE:
+        matcher = site.group.matcher
+        calls = f"{matcher} call" if matcher not in (None, "", "*") else "call"
+        return f"exit 2 blocks, so on {spec.name} every {calls} is refused with that error"
+    return f"exit {status} is a non-blocking error, so the hook does nothing"
+
+
+@rule(
+    "script-missing",
+    Severity.ERROR,
+    "§3a: a hook that can't start (exit 127 for a missing script) is a non-blocking error; "
+    "a mistyped path leaves a policy gate silently disabled",
+    Scope.HANDLER,
+    "a script that does not exist in the project or plugin (checked with --project-dir and "
+    "--plugin-root)",
+)
+def script_missing(site: HandlerSite) -> Iterator[Hit]:
+    probe = site.place.probe
+    call = _call(site)
+    if call is None or probe is None:
+        return
+    root, rest = _root(site, call)
+    if root is None or not rest:
+        return
+    if probe(root / rest).exists:
+        return
+    status = _exit_when_missing(call)
+    runner = "sh" if call.program is None else call.program
+    yield Hit(
+        (*site.handler.origin.path, "command"),
+        f"{rest} does not exist in {root}: {runner} exits {status}, and "
+        + _effect_of_exit(site, status),
+        f"create {rest}, or fix the path",
+    )
+
+
+@rule(
+    "script-not-executable",
+    Severity.ERROR,
+    "§3a: a hook that can't start is a non-blocking error (2.1.332 §4.2: EACCES, exit 126)",
+    Scope.HANDLER,
+    "a script run directly (no interpreter in front) without its executable bit: exit 126",
+)
+def script_not_executable(site: HandlerSite) -> Iterator[Hit]:
+    probe = site.place.probe
+    call = _call(site)
+    if call is None or probe is None or call.program is not None:
+        return
+    root, rest = _root(site, call)
+    if root is None or not rest:
+        return
+    facts = probe(root / rest)
+    if not facts.exists or facts.executable:
+        return
+    yield Hit(
+        (*site.handler.origin.path, "command"),
+        f"{rest} is run directly but is not executable: sh exits 126 (Permission denied), a "
+        "non-blocking error, so the hook does nothing",
+        f"chmod +x {rest} (git add --chmod=+x {rest}), or run it through its interpreter",
+    )
+
+
+@rule(
+    "script-outside-reach",
+    Severity.INFO,
+    "validate reads only --project-dir and --plugin-root",
+    Scope.HANDLER,
+    "a script validate cannot check because it lies outside --project-dir and --plugin-root "
+    "(~, $CLAUDE_PLUGIN_DATA, another absolute path)",
+)
+def script_outside_reach(site: HandlerSite) -> Iterator[Hit]:
+    call = _call(site)
+    if call is None or site.place.probe is None or call.base is Base.RELATIVE:
+        return
+    root, _rest = _root(site, call)
+    if root is not None:
+        return
+    if call.base is Base.PROJECT:
+        where = "no project directory is known (pass --project-dir)"
+    elif call.base is Base.PLUGIN:
+        where = "no plugin root is known (pass --plugin-root)"
+    else:
+        where = "it lies outside --project-dir and --plugin-root"
+    yield Hit(
+        (*site.handler.origin.path, "command"),
+        f"{call.path} was not checked (exists, executable): {where}",
+        "check it on the machine that runs the hook",
+    )
+
+
+@rule(
+    "machine-specific-path",
+    Severity.WARNING,
+    "§6: project settings are committed and plugins installed elsewhere; §7a: use "
+    "$CLAUDE_PROJECT_DIR / ${CLAUDE_PLUGIN_ROOT}",
+    Scope.HANDLER,
+    "an absolute path of one machine (/Users/name, /home/name, /Volumes, C:/Users) in a "
+    "shared file: project settings or a plugin's hooks",
+)
+def machine_specific_path(site: HandlerSite) -> Iterator[Hit]:
+    if site.place.kind not in (FileKind.PROJECT, FileKind.PLUGIN):
+        return
+    text = _command_text(site)
+    if text is None:
+        return
+    match = _MACHINE_PATH.search(text)
+    if match is None:
+        return
+    yield Hit(
+        (*site.handler.origin.path, "command"),
+        f"{match.group(1)} exists on one machine only; this {site.place.kind} file is shared, and "
+        "on every other machine the hook fails (exit 127) and does nothing",
+        f"write {_placeholder_for(site.place.kind)}/... for files of the "
+        + ("plugin" if site.place.kind is FileKind.PLUGIN else "project")
+        + ", or ~/... for the user's own",
+    )

@@ -1,0 +1,170 @@
+"""What Claude Code 2.1.332 in print mode (``claude -p``) does after one event's hooks.
+
+``fire`` models print mode: nobody answers a permission prompt, so an ``ask``
+refuses the call and its reason reaches the model as the tool_result, marked as an
+error. This module turns the merged ``Outcome`` (and, on PreToolUse, the permission
+step) into what the model is shown, in Claude Code's own words (the catalogue's
+``model_texts``): the tool_result of a call that did not run, the system reminders,
+the Stop feedback, and whether the run stops. Pure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from hookcourse.js.values import JSValue, js_trim
+
+from .catalogue import EventSpec, model_text, permission_facts
+from .outcome import Outcome
+from .permissions import PermissionStep
+from .settings import PermissionEntry
+
+AFTER_THE_CALL = frozenset({"PostToolUse", "PostToolUseFailure"})
+HOOK_STOPPED = "hook_stopped"
+TOOL_DEFERRED = "tool_deferred"
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    """The tool_result text the model gets for a call that did not run."""
+
+    text: str
+    is_error: bool = True
+
+
+@dataclass(frozen=True)
+class PrintMode:
+    """What ``claude -p`` does after the event: the call, the model's texts, the run."""
+
+    tool_runs: bool | None
+    """PreToolUse: whether the tool runs; None elsewhere, or when a classifier decides."""
+    tool_result: ToolResult | None
+    system_reminders: tuple[str, ...]
+    run_stops: bool
+    terminal_reason: str | None
+    turn_continues: bool | None
+    """Stop/SubagentStop: the turn goes on instead of ending."""
+    stop_feedback: str | None
+    user_message: str | None
+    """UserPromptSubmit: what the user is shown when the prompt is blocked."""
+
+    def to_json(self) -> dict[str, JSValue]:
+        result = self.tool_result
+        return {
+            "toolRuns": self.tool_runs,
+            "toolResult": None
+            if result is None
+            else {"text": result.text, "isError": result.is_error},
+            "systemReminders": list(self.system_reminders),
+            "runStops": self.run_stops,
+            "terminalReason": self.terminal_reason,
+            "turnContinues": self.turn_continues,
+            "stopFeedback": self.stop_feedback,
+            "userMessage": self.user_message,
+        }
+
+
+def hook_name(spec: EventSpec, payload: Mapping[str, JSValue]) -> str:
+    """How Claude Code names the event's hooks to the model: ``PreToolUse:Bash``, ``Stop``."""
+    if spec.matcher_field is None:
+        return spec.name
+    query = payload.get(spec.matcher_field)
+    return f"{spec.name}:{query}" if isinstance(query, str) else spec.name
+
+
+def _reminders(spec: EventSpec, name: str, outcome: Outcome) -> list[str]:
+    """The hook texts the model is shown (a systemMessage is not one: it goes to the user)."""
+    texts = [model_text("success", hook=name, text=text) for text in outcome.stdout_context]
+    plain = set(outcome.stdout_context)
+    contexts = [text for text in outcome.additional_context if js_trim(text) not in plain]
+    if contexts:
+        joined = "\n".join(contexts)
+        texts.append(model_text("additional_context", hook=name, text=joined))
+    # A Stop block from JSON is also shown as a blocking error; one from exit 2 is not.
+    json_block = outcome.decision == "block" and not outcome.decided_by_exit2
+    post_block = spec.name in AFTER_THE_CALL and outcome.decision == "block"
+    if post_block or (spec.stop_loop and json_block and outcome.keeps_going):
+        command = outcome.decided_by_command or ""
+        reason = outcome.reason or ""
+        if outcome.decided_by_exit2:
+            reason = f"[{command}]: {reason}"
+        texts.append(
+            model_text("blocking_error_from_command", hook=name, command=command, reason=reason)
+        )
+    return texts
+
+
+def hook_denial(spec: EventSpec, name: str, outcome: Outcome) -> str:
+    """The tool_result of a call a PreToolUse hook denied (exit 2 or a JSON deny)."""
+    error = outcome.blocking_error or outcome.reason
+    if error is None:
+        error = model_text("denied_no_reason", hook=name)
+    return model_text("hook_error", hook=name, error=error)
+
+
+def _tool_call(
+    spec: EventSpec,
+    name: str,
+    tool: str,
+    outcome: Outcome,
+    step: PermissionStep | None,
+) -> tuple[bool | None, ToolResult | None, str | None]:
+    """Does the call run, what the model gets if not, and a terminal reason (PreToolUse)."""
+    if outcome.blocked:
+        return False, ToolResult(hook_denial(spec, name, outcome)), None
+    if step is None:
+        return None, None, None
+    if step.decision == "allow":
+        return True, None, None
+    if step.decision == "classifier":
+        return None, None, None
+    if step.rule is None and outcome.decision == "defer":
+        return False, None, TOOL_DEFERRED
+    if step.rule is None and outcome.decision == "ask":
+        # Nobody to ask: the hook's reason is what the model reads.
+        text = outcome.reason or model_text("asked_no_reason", hook=name)
+        return False, ToolResult(text), None
+    return False, ToolResult(step.refusal or permission_facts().refusal("tool", tool=tool)), None
+
+
+def print_mode(
+    spec: EventSpec,
+    payload: Mapping[str, JSValue],
+    outcome: Outcome,
+    step: PermissionStep | None = None,
+    removed_by: PermissionEntry | None = None,
+) -> PrintMode:
+    """What ``claude -p`` does after ``spec``'s hooks merged into ``outcome``."""
+    name = hook_name(spec, payload)
+    tool = payload.get("tool_name")
+    tool_name = tool if isinstance(tool, str) else ""
+    if removed_by is not None:
+        text = permission_facts().refusal("no_such_tool", tool=tool_name)
+        return PrintMode(False, ToolResult(text), (), False, None, None, None, None)
+    runs, result, terminal = (None, None, None)
+    if spec.name == "PreToolUse":
+        runs, result, terminal = _tool_call(spec, name, tool_name, outcome, step)
+    stops = outcome.run_stops or terminal is not None
+    if spec.block_stops_run and outcome.blocked:
+        stops, terminal = True, HOOK_STOPPED
+    user_message = None
+    if spec.name == "UserPromptSubmit" and outcome.blocked:
+        user_message = model_text("prompt_blocked", event=spec.name, reason=outcome.reason or "")
+        stops = True
+    feedback = None
+    if spec.stop_loop and outcome.keeps_going and outcome.decision is not None:
+        reason = outcome.blocking_error or outcome.reason or ""
+        feedback = model_text("stop_feedback", event=spec.name, reason=reason)
+    if outcome.run_stops and terminal is None:
+        terminal = HOOK_STOPPED
+    return PrintMode(
+        tool_runs=runs,
+        tool_result=result,
+        system_reminders=tuple(_reminders(spec, name, outcome)),
+        run_stops=stops,
+        terminal_reason=terminal,
+        turn_continues=outcome.keeps_going if spec.stop_loop else None,
+        stop_feedback=feedback,
+        user_message=user_message,
+    )
