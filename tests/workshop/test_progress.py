@@ -169,3 +169,23 @@ def test_a_failing_program_records_its_failing_case_files(work: Path) -> None:
     first, second = lines(work)
     assert first["failing"] == ["seed", "name-lists"] and first["passed"] == 0
     assert second["failing"] == [] and second["passed"] == 2
+
+
+def test_the_gate_and_guard_checks_record_too(work: Path) -> None:
+    from hookcourse.course.labs.events import check_gate
+    from hookcourse.course.labs.guard import check_guard
+
+    def is_force_push(command: str) -> bool:
+        return "--force" in command
+
+    check_gate(solutions.pick_hook)
+    check_guard(is_force_push, seed=3)
+    gate, guard = lines(work)
+    assert (gate["stage"], gate["task"], gate["passed"], gate["total"]) == (
+        "choose-a-hook",
+        "pick_hook",
+        10,
+        10,
+    )
+    assert (guard["stage"], guard["task"]) == ("force-push-guard", "is_force_push")
+    assert 0 < guard["passed"] < guard["total"] and "+refspec" in guard["failing"]
