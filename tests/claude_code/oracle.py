@@ -66,10 +66,12 @@ def main(argv: list[str]) -> int:
     check.add_argument("ids", nargs="*")
     check.add_argument("--keep", action="store_true", help="keep the scratch directories")
     check.add_argument("--full", action="store_true", help="print observation and prediction")
-    check.add_argument("--out", help="write every result to this JSON file")
+    check.add_argument(
+        "--out", help="write every result to this file, one JSON line each, as they come"
+    )
     record = sub.add_parser("record")
     record.add_argument(
-        "--from", dest="source", help="take the observations from a `check --out` file"
+        "--from", dest="source", help="take the observations from a `check --out` file (JSON lines)"
     )
     diff = sub.add_parser("diff")
     diff.add_argument("--against", help="recorded version (default: the pinned one)")
@@ -85,32 +87,49 @@ def main(argv: list[str]) -> int:
     started = time.monotonic()
     if args.command == "check":
         ids = args.ids or list(corpus)
-        results = _each(
-            ids,
-            args.jobs,
-            lambda sid, server: check_scenario(binary, server, corpus[sid], args.keep),
-            servers=True,
-        )
+        out = Path(args.out) if args.out else None
+        if out is not None:
+            out.write_text("", encoding="utf-8")
         counts: dict[str, int] = {}
-        for sid in ids:
-            checked = results[sid]
+        lock = threading.Lock()
+
+        def one(sid: str, server: FireServer | None) -> None:
+            assert server is not None
+            try:
+                checked = check_scenario(binary, server, corpus[sid], args.keep)
+            except Exception as error:
+                checked = {
+                    "id": sid,
+                    "error": repr(error),
+                    "comparison": {"verdict": "error", "fields": {}},
+                    "observed": {"seconds": None},
+                }
             verdict = checked["comparison"]["verdict"]
-            counts[verdict] = counts.get(verdict, 0) + 1
-            if args.full:
-                print(json.dumps(checked, indent=1))
-            print(f"{sid}: {verdict} ({checked['observed']['seconds']} s)")
-            for name, field in disagreements(checked["comparison"]).items():
+            with lock:
+                counts[verdict] = counts.get(verdict, 0) + 1
+                if args.full:
+                    print(json.dumps(checked, indent=1))
                 print(
-                    f"  {name}:\n    fire:   {json.dumps(field['fire'])}\n"
-                    f"    claude: {json.dumps(field['claude'])}"
+                    f"{sid}: {verdict} ({checked['observed']['seconds']} s)"
+                    + (f" {checked['error']}" if "error" in checked else "")
                 )
-        if args.out:
-            Path(args.out).write_text(json.dumps(results, indent=1), encoding="utf-8")
+                for name, field in disagreements(checked["comparison"]).items():
+                    print(
+                        f"  {name}:\n    fire:   {json.dumps(field['fire'])}\n"
+                        f"    claude: {json.dumps(field['claude'])}"
+                    )
+                sys.stdout.flush()
+                if out is not None:
+                    with out.open("a", encoding="utf-8") as sink:
+                        sink.write(json.dumps(checked) + "\n")
+
+        _each(ids, args.jobs, one, servers=True)
         total = time.monotonic() - started
         print(f"{len(ids)} scenarios: {counts} in {total:.0f} s", file=sys.stderr)
-        return 0 if counts.get("disagree", 0) == 0 else 1
+        return 0 if set(counts) <= {"agree", "exception"} else 1
     if args.command == "record" and args.source:
-        checked = json.loads(Path(args.source).read_text(encoding="utf-8"))
+        lines = Path(args.source).read_text(encoding="utf-8").splitlines()
+        checked = {item["id"]: item for item in map(json.loads, lines) if "error" not in item}
         observed = {sid: stable(checked[sid]["observed"]) for sid in corpus if sid in checked}
     else:
         observed = _each(

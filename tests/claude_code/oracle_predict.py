@@ -18,6 +18,7 @@ cwd, tool call and prompt filled in. Every field is read from ``printMode`` when
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import subprocess
@@ -37,10 +38,14 @@ HOOK_NAME = re.compile(r"/hooks/([A-Za-z0-9_.-]+)")
 
 
 class FireServer:
-    """One ``fire_server.py`` process answering many ``fire`` invocations."""
+    """One ``fire_server.py`` process answering many ``fire`` invocations (restarted if it dies)."""
 
     def __init__(self) -> None:
-        self.process = subprocess.Popen(
+        self.process = self._start()
+
+    @staticmethod
+    def _start() -> subprocess.Popen[str]:
+        return subprocess.Popen(
             [str(REPO / ".venv" / "bin" / "python"), str(Path(__file__).parent / "fire_server.py")],
             cwd=REPO,
             stdin=subprocess.PIPE,
@@ -52,17 +57,28 @@ class FireServer:
     def fire(
         self, argv: list[str], env: Mapping[str, str], payload: Mapping[str, Any]
     ) -> dict[str, Any]:
+        """One invocation's status, stdout and stderr; a dead server is one failed call."""
         assert self.process.stdin is not None and self.process.stdout is not None
         request = {"argv": argv, "env": dict(env), "payload": json.dumps(payload)}
-        self.process.stdin.write(json.dumps(request) + "\n")
-        self.process.stdin.flush()
-        reply: dict[str, Any] = json.loads(self.process.stdout.readline())
-        return reply
+        try:
+            self.process.stdin.write(json.dumps(request) + "\n")
+            self.process.stdin.flush()
+            reply: dict[str, Any] = json.loads(self.process.stdout.readline())
+            return reply
+        except (OSError, ValueError) as error:
+            self.close()
+            self.process = self._start()
+            return {"status": -1, "stdout": "", "stderr": f"the fire server died: {error}"}
 
     def close(self) -> None:
-        if self.process.stdin is not None:
-            self.process.stdin.close()
-        self.process.wait(timeout=10)
+        with contextlib.suppress(OSError):
+            if self.process.stdin is not None:
+                self.process.stdin.close()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
 
 
 def _payload(event: str, layout: Layout, mode: str, **fields: Any) -> dict[str, Any]:
