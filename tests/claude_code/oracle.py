@@ -5,6 +5,10 @@
         observed vs predicted; without ids, the whole corpus
     python tests/claude_code/oracle.py record [--jobs 2] [--from CHECKED.json]
         write observations/<version>.json (what Claude Code did, per scenario)
+    python tests/claude_code/oracle.py summary CHECKED.jsonl [--write-open]
+        counts, seconds, and each disagreement of a `check --out` file (compared
+        again with the current comparison); --write-open
+        makes open_disagreements.json the list of scenarios that disagree there
     python tests/claude_code/oracle.py diff [--against VERSION] [--jobs 2]
         re-run the corpus on $HOOKCOURSE_CLAUDE and list what changed against the record
 
@@ -56,6 +60,42 @@ def _each(
             server.close()
 
 
+def _summary(source: Path, write_open: bool) -> int:
+    corpus = load_corpus()
+    results = [json.loads(line) for line in source.read_text(encoding="utf-8").splitlines()]
+    for result in results:
+        # Compared again, so a summary follows the comparison as it is now.
+        if "error" not in result and result["id"] in corpus:
+            result["comparison"] = compare(
+                corpus[result["id"]], result["predicted"], result["observed"]
+            )
+    counts: dict[str, int] = {}
+    seconds = [r["observed"]["seconds"] for r in results if r["observed"].get("seconds")]
+    still_open: dict[str, str] = {}
+    for result in results:
+        verdict = result["comparison"]["verdict"]
+        counts[verdict] = counts.get(verdict, 0) + 1
+        differ = disagreements(result["comparison"])
+        if differ:
+            still_open[result["id"]] = "; ".join(
+                f"{name}: fire {json.dumps(f['fire'])} / claude {json.dumps(f['claude'])}"
+                for name, f in differ.items()
+            )
+    for sid, text in sorted(still_open.items()):
+        print(f"{sid}: {text}")
+    mean = sum(seconds) / len(seconds) if seconds else 0.0
+    print(
+        f"{len(results)} scenarios: {counts}; Claude Code run {mean:.1f} s on average "
+        f"(min {min(seconds, default=0):.1f}, max {max(seconds, default=0):.1f})"
+    )
+    if write_open:
+        target = Path(__file__).resolve().parent / "open_disagreements.json"
+        target.write_text(
+            json.dumps(dict(sorted(still_open.items())), indent=1) + "\n", encoding="utf-8"
+        )
+    return 0
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="oracle", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -73,6 +113,9 @@ def main(argv: list[str]) -> int:
     record.add_argument(
         "--from", dest="source", help="take the observations from a `check --out` file (JSON lines)"
     )
+    summary = sub.add_parser("summary")
+    summary.add_argument("source")
+    summary.add_argument("--write-open", action="store_true")
     diff = sub.add_parser("diff")
     diff.add_argument("--against", help="recorded version (default: the pinned one)")
     for command in (check, record, diff):
@@ -83,6 +126,8 @@ def main(argv: list[str]) -> int:
         for sid, scenario in corpus.items():
             print(f"{sid}\t{scenario.get('about', '')}")
         return 0
+    if args.command == "summary":
+        return _summary(Path(args.source), args.write_open)
     binary = "" if args.command == "record" and args.source else find_binary()
     started = time.monotonic()
     if args.command == "check":

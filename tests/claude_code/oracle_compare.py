@@ -38,15 +38,36 @@ def _unfinished(p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
     return sorted(p["unfinished"]), sorted(r["hook"] for r in o["hooks"] if r["exit"] is None)
 
 
+def tools_ran(o: Mapping[str, Any]) -> list[bool]:
+    """Per call, whether the tool ran: a structured result, or the probe saw it finish
+    (PostToolUse, or PostToolUseFailure for a command that failed), matched in order."""
+    unused = list(o["probe"])
+    ran = []
+    for call in o["tools"]:
+        seen = next(
+            (
+                p
+                for p in unused
+                if p["tool"] == call.get("name") and p["input"] == call.get("input")
+            ),
+            None,
+        )
+        if seen is not None:
+            unused.remove(seen)
+        ran.append(bool(call.get("structured")) or seen is not None)
+    return ran
+
+
 def _tool_runs(p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
-    return ([t["runs"] for t in p["tools"]], [bool(t.get("structured")) for t in o["tools"]])
+    return [t["runs"] for t in p["tools"]], tools_ran(o)
 
 
 def _tool_results(p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
     """The tool_result of every call that did not run: text and is_error."""
     predicted = [[t["result"], t["isError"]] if t["runs"] is False else None for t in p["tools"]]
     observed = [
-        [t.get("result"), t.get("isError")] if not t.get("structured") else None for t in o["tools"]
+        None if ran else [t.get("result"), t.get("isError")]
+        for t, ran in zip(o["tools"], tools_ran(o), strict=True)
     ]
     return predicted, observed
 

@@ -362,24 +362,27 @@ class Prediction:
             stops = not outcome.get("continue", True)
             terminal = "hook_stopped" if stops else None
         if entry["runs"]:
+            # A call the scenario marks "fails" (a command exiting non-zero) ends in
+            # PostToolUseFailure instead.
+            response = {"stdout": "", "stderr": "", "interrupted": False, "isImage": False}
+            event, result = (
+                ("PostToolUseFailure", {"error": "Exit code 1", "is_interrupt": False})
+                if call.get("fails")
+                else ("PostToolUse", {"tool_response": response})
+            )
             after = self.fire(
-                "PostToolUse",
+                event,
                 _payload(
-                    "PostToolUse",
+                    event,
                     self.layout,
                     self.mode,
                     tool_name=name,
                     tool_input=entry["input"],
                     tool_use_id=tool_id,
-                    tool_response={
-                        "stdout": "",
-                        "stderr": "",
-                        "interrupted": False,
-                        "isImage": False,
-                    },
+                    **result,
                 ),
             )
-            self._gather(predicted, "PostToolUse", after)
+            self._gather(predicted, event, after)
             if (
                 after is not None
                 and isinstance(after.get("printMode"), dict)

@@ -12,7 +12,8 @@ A scenario (one JSON object in ``corpus/*.json``) holds:
   becomes ``sh <dir>/NAME``; every script first dumps its stdin payload,
   environment, cwd and argv (and at exit its status) under ``$ORACLE_DUMPS``;
 - ``prompt``, ``turns`` (the scripted assistant turns: ``text`` and ``tools``,
-  a list of ``{name, input}``), ``flags`` (extra claude arguments), ``env``,
+  a list of ``{name, input}``, with ``fails: true`` on a call whose command exits
+  non-zero, so PostToolUseFailure follows it), ``flags`` (extra claude arguments), ``env``,
   ``trust`` (the folder is trusted in ``~/.claude.json``), ``files`` (project files);
 - ``exception``: a named reason when ``fire`` cannot be compared on a field
   (see ``oracle_compare.EXCEPTIONS``).

@@ -40,7 +40,8 @@ def test_scenario_is_well_formed(sid: str) -> None:
     assert set(scenario.get("checks", [])) <= set(EXTRA_CHECKS)
     for turn in scenario.get("turns", []):
         assert set(turn) <= {"text", "tools"}
-        assert all("name" in call for call in turn.get("tools", []))
+        for call in turn.get("tools", []):
+            assert "name" in call and set(call) <= {"name", "input", "id", "fails"}
 
 
 def _rules() -> dict[str, str]:
