@@ -30,7 +30,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from oracle_binary import find_binary, pinned_version
-from oracle_compare import disagreements
+from oracle_compare import compare, disagreements
 from oracle_predict import FireServer
 from oracle_record import OBSERVATIONS, changes, stable
 from oracle_run import check_scenario, observe_scenario
