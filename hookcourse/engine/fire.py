@@ -75,10 +75,6 @@ PERMISSION_EVENT = "PreToolUse"
 """The event after whose hooks the permission rules are read (reference §8)."""
 NO_MATCHER_SUPPORT = "ignored"
 """The branch reported for a group on an event without matcher support."""
-SHELL_BASH_NOT_RUN = (
-    'Claude Code 2.1.332 did not run a handler with "shell": "bash" (observed in print '
-    'mode); leave "shell" out, shell-form commands run under /bin/sh -c'
-)
 MANAGED_DENIED = "a managed PreToolUse hook denied the call first, so the other hooks do not run"
 
 
@@ -188,8 +184,6 @@ def _plan_handler(
             f"{spec.name} does not run {handler.type} hooks "
             f"(it runs {', '.join(spec.handler_types)})",
         )
-    if handler.type == "command" and handler.shell == "bash" and handler.args is None:
-        return PlannedHandler(handler, False, SHELL_BASH_NOT_RUN)
     check = None
     if handler.if_rule is not None:
         if not spec.if_condition:
@@ -327,10 +321,9 @@ class FireReport:
 
     @property
     def stopped(self) -> bool:
-        """The action is stopped (hooks, a rule, the mode, a removed tool) or Claude stops."""
+        """The action is stopped: by the hooks, a permission rule or mode, or a removed tool."""
         return (
             self.outcome.blocked
-            or self.outcome.run_stops
             or self.removed_by is not None
             or (self.permission is not None and self.permission.stops)
         )
@@ -683,7 +676,11 @@ def fire(request: FireRequest) -> FireReport:
         hooks=ran.hooks,
         outcome=outcome,
         cwd=place.cwd,
-        warnings=(*(str(finding) for finding in lint_layers(settings.layers)), *warnings),
+        warnings=(
+            *map(str, settings.skipped),
+            *(str(finding) for finding in lint_layers(settings.layers)),
+            *warnings,
+        ),
         env_file=ran.env_file,
         permission=permission,
         print_mode=print_mode(spec, payload, outcome, permission, removed),

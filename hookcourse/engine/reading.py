@@ -41,6 +41,11 @@ from .output_schema import (
 
 NO_STDERR: Final = "No stderr output"
 LOOKS_LIKE_JSON: Final = "Hook output looks like a JSON object but is not valid JSON"
+LOOKS_LIKE_JSON_DETAIL: Final = (
+    LOOKS_LIKE_JSON + " \u2014 {error}. Emit the payload with a JSON encoder (jq, "
+    "ConvertTo-Json, json.dumps) rather than string concatenation so backslashes and quotes "
+    "inside strings are escaped."
+)
 ON_FAILURE_BLOCKS: Final = 'blocking because onFailure is "block"'
 NO_EVALUATOR: Final = "no evaluator configured; no model was asked"
 EVALUATOR_TYPES: Final = ("prompt", "agent")
@@ -119,6 +124,8 @@ class HookReading:
     """hookcourse's plain remarks: caps applied, fields ignored and why."""
     command: str | None = None
     """The command (or URL) the hook was configured with."""
+    stdout_context: str | None = None
+    """Plain stdout taken as context (trimmed): the model reads it as "hook success"."""
     blocking_error: str | None = None
     """The reason as Claude Code words it when this hook blocks: ``[<command>]: <stderr>``
     after exit 2 (or an ``onFailure`` block), the JSON's reason after a JSON decision."""
@@ -326,7 +333,8 @@ def _read_plain(event: EventSpec, reading: HookReading, stdout: str) -> HookRead
         return _done(reading, Classification.SUCCESS, f"{said} with no output")
     if event.plain_stdout is PlainStdout.CONTEXT:
         text, notes = _capped(event, stdout, "plain stdout")
-        reading = _noted(replace(reading, additional_context=text), *notes)
+        reading = replace(reading, additional_context=text, stdout_context=js_trim(text))
+        reading = _noted(reading, *notes)
         return _done(reading, Classification.SUCCESS, f"{said} with plain stdout, added to context")
     if event.plain_stdout is PlainStdout.WORKTREE_PATH:
         path = js_trim([line for line in stdout.split("\n") if js_trim(line)][-1])
@@ -375,9 +383,19 @@ def _normalise(event: EventSpec, run: HookRun, code: int | None, stdout: str, sa
         said, code = f"{said} (ignored on {event.name})", 0
     document = None if event.json_discarded or run.stdout_cut else stdout_object(stdout)
     errors = () if document is None else tuple(schema_errors(event, document))
+    if document is not None and errors and _names_another_event(event, document):
+        # 2.1.332: a top-level block still blocks; the mismatched hookSpecificOutput is ignored.
+        top = {key: value for key, value in document.items() if key != "hookSpecificOutput"}
+        if "decision" in top and not schema_errors(event, top):
+            document, errors = top, ()
     if document is None and not event.json_discarded and looks_like_json(stdout):
         errors = (LOOKS_LIKE_JSON,)
     return _Exit(code, said, stdout, document, errors, run.stdout_cut)
+
+
+def _names_another_event(event: EventSpec, document: Mapping[str, JSValue]) -> bool:
+    specific = document.get("hookSpecificOutput")
+    return isinstance(specific, dict) and specific.get("hookEventName") != event.name
 
 
 def looks_like_json(stdout: str) -> bool:
@@ -388,6 +406,19 @@ def looks_like_json(stdout: str) -> bool:
         return False
     lines = [line for line in text.split("\n") if js_trim(line)]
     return not all(_parses(line) for line in lines)
+
+
+def jsc_parse_error(stdout: str) -> str:
+    """The parse error Claude Code's JavaScript engine (JavaScriptCore) reports for ``stdout``.
+
+    Only the shapes seen from 2.1.332 are worded as it words them: a key that is not a
+    string, or a missing ``}``; anything else gets JavaScriptCore's generic message.
+    """
+    text = js_trim(stdout)
+    rest = text[1:].lstrip(" \t\r\n")
+    if rest and rest[0] not in '"}':
+        return "JSON Parse error: Expected '}'"
+    return "JSON Parse error: Unexpected token"
 
 
 def _parses(line: str) -> bool:
@@ -509,7 +540,8 @@ def _read_exit_two(
     else:
         reason, source = _stderr_reason(run.stderr), "stderr is the reason"
         reason_to = event.exit2_stderr_to
-        blocking_error = named_error(run, reason)
+        # The model gets stderr as written, trailing newline included (2.1.332).
+        blocking_error = named_error(run, run.stderr or NO_STDERR)
     if json_word is not None and json_word != event.exit2_decision:
         source += f" (exit 2 outranks the JSON's {quote(json_word)})"
     blocks = "blocks" if event.can_block else _lower_first(event.exit2_effect)
@@ -637,6 +669,12 @@ def read_hook_result(event: EventSpec, run: HookRun) -> HookReading:
         return reading
     detail = "timed out" if run.timed_out else "failed"
     reason = f"{detail}; {ON_FAILURE_BLOCKS}"
+    if not run.timed_out:
+        # Claude Code adds what went wrong: stderr, or why the output was refused.
+        why = LOOKS_LIKE_JSON_DETAIL.format(error=jsc_parse_error(run.stdout))
+        if not looks_like_json(run.stdout):
+            why = run.start_error or js_trim(run.stderr) or NO_STDERR
+        reason += f"\n{why}"
     blocked = replace(
         reading,
         decision=word,
