@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from oracle_observe import _normal, hook_runs
-from oracle_scenario import DEFAULT_PROMPT, PROBE, Layout, claude_env, flag_settings
+from oracle_scenario import DEFAULT_PROMPT, PROBE, Layout, claude_env, flag_settings, substitute
 
 REPO = Path(__file__).resolve().parents[2]
 PAYLOADS = REPO / "fixtures" / "payloads"
@@ -124,7 +124,7 @@ class Prediction:
         self.server = server
         self.scenario = scenario
         self.layout = layout
-        self.flags = list(scenario.get("flags", []))
+        self.flags = list(substitute(scenario.get("flags", []), layout))
         self.mode = _flag(self.flags, "--permission-mode") or "default"
         self.env = {**claude_env(scenario, layout), "ORACLE_DUMPS": str(layout.root / "fire-dumps")}
         (layout.root / "fire-dumps").mkdir(exist_ok=True)
@@ -181,7 +181,7 @@ class Prediction:
             predicted["promptBlocked"] = True
             predicted["terminal"] = "prompt_blocked"
             return self._finish(predicted)
-        turns = list(self.scenario.get("turns", []))
+        turns = list(substitute(self.scenario.get("turns", []), self.layout))
         blocks = 0
         ran_tool_since_stop = False
         step = 0

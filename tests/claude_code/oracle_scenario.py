@@ -121,7 +121,7 @@ class Layout:
         return f"sh {self.hooks / name}"
 
 
-def _substitute(value: Any, layout: Layout) -> Any:
+def substitute(value: Any, layout: Layout) -> Any:
     """``@hook:NAME`` -> the command running that script; ``@project``/``@home`` -> the paths."""
     if isinstance(value, str):
         text = value
@@ -131,9 +131,9 @@ def _substitute(value: Any, layout: Layout) -> Any:
             text = head + layout.hook_command(script) + space + rest
         return text.replace("@project", str(layout.project)).replace("@home", str(layout.home))
     if isinstance(value, list):
-        return [_substitute(item, layout) for item in value]
+        return [substitute(item, layout) for item in value]
     if isinstance(value, dict):
-        return {key: _substitute(item, layout) for key, item in value.items()}
+        return {key: substitute(item, layout) for key, item in value.items()}
     return value
 
 
@@ -145,7 +145,7 @@ def probe_settings(layout: Layout) -> dict[str, Any]:
 
 def flag_settings(scenario: Mapping[str, Any], layout: Layout) -> dict[str, Any]:
     """What ``--settings`` carries: the scenario's flag settings with the probe added."""
-    own = _substitute(scenario.get("settings", {}).get("flag", {}), layout)
+    own = substitute(scenario.get("settings", {}).get("flag", {}), layout)
     probe = probe_settings(layout)
     merged = dict(own)
     hooks = dict(merged.get("hooks", {})) if isinstance(merged.get("hooks"), dict) else {}
@@ -193,7 +193,7 @@ def lay_out(scenario: Mapping[str, Any], layout: Layout) -> None:
         directory.mkdir(parents=True, exist_ok=True)
     hooks = {PROBE: "exit 0\n", **scenario.get("hooks", {})}
     for name, body in hooks.items():
-        script = PRELUDE % {"name": name} + _substitute(hook_body(body), layout)
+        script = PRELUDE % {"name": name} + substitute(hook_body(body), layout)
         (layout.hooks / name).write_text(script, encoding="utf-8")
     places = {
         "user": layout.home / ".claude" / "settings.json",
@@ -203,14 +203,14 @@ def lay_out(scenario: Mapping[str, Any], layout: Layout) -> None:
     settings = scenario.get("settings", {})
     for scope, path in places.items():
         if scope in settings:
-            value = _substitute(settings[scope], layout)
+            value = substitute(settings[scope], layout)
             path.write_text(
                 value if isinstance(value, str) else json.dumps(value, indent=1), encoding="utf-8"
             )
     for relative, text in scenario.get("files", {}).items():
         target = layout.project / relative
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(_substitute(text, layout), encoding="utf-8")
+        target.write_text(substitute(text, layout), encoding="utf-8")
     state: dict[str, Any] = {"hasCompletedOnboarding": True, "projects": {}}
     if scenario.get("trust"):
         state["projects"][str(layout.project)] = {"hasTrustDialogAccepted": True}
@@ -231,7 +231,7 @@ def claude_argv(binary: str, scenario: Mapping[str, Any], layout: Layout) -> lis
         str(layout.root / "debug.log"),
         "--settings",
         json.dumps(flag_settings(scenario, layout)),
-        *_substitute(scenario.get("flags", []), layout),
+        *substitute(scenario.get("flags", []), layout),
     ]
 
 
@@ -247,7 +247,7 @@ def claude_env(scenario: Mapping[str, Any], layout: Layout) -> dict[str, str]:
         "ORACLE_DUMPS": str(layout.dumps),
         **CLAUDE_ENV,
     }
-    env.update(_substitute(scenario.get("env", {}), layout))
+    env.update(substitute(scenario.get("env", {}), layout))
     return env
 
 
@@ -265,7 +265,7 @@ def run_claude(
         "argv": claude_argv(binary, scenario, layout),
         "env": claude_env(scenario, layout),
         "cwd": str(layout.project),
-        "turns": _substitute(scenario.get("turns", []), layout),
+        "turns": substitute(scenario.get("turns", []), layout),
         "prompt": scenario.get("prompt", DEFAULT_PROMPT),
         "log": str(layout.root / "requests.jsonl"),
         "stdout": str(layout.root / "stream.jsonl"),
