@@ -145,6 +145,9 @@ class Prediction:
         ]
         if event == "PreToolUse" and _flag(self.flags, "--permission-mode"):
             argv += ["--permission-mode", self.mode]
+        sources = _flag(self.flags, "--setting-sources")
+        if sources is not None:
+            argv += ["--setting-sources", sources]
         reply = self.server.fire(argv, self.env, payload)
         try:
             report: dict[str, Any] = json.loads(reply["stdout"])
