@@ -239,6 +239,9 @@ class Prediction:
             )
             self._gather(predicted, "Stop", stop)
             if stop is None or not self._turn_continues(stop):
+                mode = (stop or {}).get("printMode")
+                if isinstance(mode, dict) and mode.get("terminalReason"):
+                    predicted["terminal"] = mode["terminalReason"]
                 return self._finish(predicted)
             blocks += 1
         predicted["terminal"] = "runaway"
