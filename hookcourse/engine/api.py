@@ -251,8 +251,8 @@ def _merged(
     consecutive_stop_blocks: int = 0,
     stop_block_cap: int = DEFAULT_STOP_BLOCK_CAP,
 ) -> Outcome:
-    """Read hooks merged in finish order (async ones stay out), contexts in settings order,
-    a rewrite checked against the tool's schema."""
+    """Read hooks merged in finish order (async ones stay out), a rewrite checked against
+    the tool's schema."""
     finished = sorted((h for h in hooks if not h.is_async), key=lambda h: h.execution.finish_index)
     outcome = merge_readings(
         spec,
@@ -262,7 +262,7 @@ def _merged(
         stop_block_cap=stop_block_cap,
         in_background=len(hooks) - len(finished),
     )
-    return checked_rewrite(spec, payload, in_settings_order(outcome, hooks))
+    return checked_rewrite(spec, payload, outcome)
 
 
 def _call_place(request: FireRequest, payload: Mapping[str, JSValue]) -> CallPlace:
@@ -366,18 +366,6 @@ def _not_run(plans: tuple[GroupPlan, ...], skipped: set[int], why: str) -> tuple
         )
         for plan in plans
     )
-
-
-def in_settings_order(outcome: Outcome, hooks: Sequence[HookReport]) -> Outcome:
-    """additionalContext in the order the hooks are configured, as 2.1.332 shows them."""
-    contexts = [
-        hook.reading.additional_context
-        for hook in hooks
-        if not hook.is_async and hook.reading.additional_context is not None
-    ]
-    if sorted(contexts) != sorted(outcome.additional_context):
-        return outcome  # a later phase changed them; keep the merge's own list
-    return replace(outcome, additional_context=contexts)
 
 
 def checked_rewrite(spec: EventSpec, payload: Mapping[str, JSValue], outcome: Outcome) -> Outcome:
