@@ -20,10 +20,15 @@ from hookcourse.cli import main
 
 
 def serve() -> None:
+    # Replies go to a private copy of stdout; anything else that writes to fd 1
+    # (a child process, a stray print) lands on stderr instead of in a reply.
+    replies = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    os.dup2(2, 1)
     for line in sys.stdin:
         request = json.loads(line)
-        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False,
-                                         encoding="utf-8") as payload:
+        with tempfile.NamedTemporaryFile(
+            "w", suffix=".json", delete=False, encoding="utf-8"
+        ) as payload:
             payload.write(request["payload"])
         os.environ.clear()
         os.environ.update(request["env"])
@@ -36,8 +41,8 @@ def serve() -> None:
         finally:
             os.unlink(payload.name)
         reply = {"status": status, "stdout": out.getvalue(), "stderr": err.getvalue()}
-        sys.__stdout__.write(json.dumps(reply) + "\n")
-        sys.__stdout__.flush()
+        replies.write(json.dumps(reply) + "\n")
+        replies.flush()
 
 
 if __name__ == "__main__":

@@ -3,8 +3,12 @@
     python tests/claude_code/oracle.py list
     python tests/claude_code/oracle.py check [ID ...] [--jobs 2] [--full] [--keep] [--out FILE]
         observed vs predicted; without ids, the whole corpus
-    python tests/claude_code/oracle.py record [--jobs 2]
+    python tests/claude_code/oracle.py record [--jobs 2] [--from CHECKED.json]
         write observations/<version>.json (what Claude Code did, per scenario)
+    python tests/claude_code/oracle.py summary CHECKED.jsonl [--write-open]
+        counts, seconds, and each disagreement of a `check --out` file (compared
+        again with the current comparison); --write-open
+        makes open_disagreements.json the list of scenarios that disagree there
     python tests/claude_code/oracle.py diff [--against VERSION] [--jobs 2]
         re-run the corpus on $HOOKCOURSE_CLAUDE and list what changed against the record
 
@@ -25,16 +29,17 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from oracle_binary import find_binary, pinned_version  # noqa: E402
-from oracle_compare import disagreements  # noqa: E402
-from oracle_predict import FireServer  # noqa: E402
-from oracle_record import OBSERVATIONS, changes, stable  # noqa: E402
-from oracle_run import check_scenario, observe_scenario  # noqa: E402
-from oracle_scenario import load_corpus  # noqa: E402
+from oracle_binary import find_binary, pinned_version
+from oracle_compare import compare, disagreements
+from oracle_predict import FireServer
+from oracle_record import OBSERVATIONS, changes, stable
+from oracle_run import check_scenario, observe_scenario
+from oracle_scenario import load_corpus
 
 
-def _each(ids: list[str], jobs: int, work: Callable[[str, FireServer | None], Any],
-          servers: bool) -> dict[str, Any]:
+def _each(
+    ids: list[str], jobs: int, work: Callable[[str, FireServer | None], Any], servers: bool
+) -> dict[str, Any]:
     """``work`` for every id, ``jobs`` at a time (each thread with its own fire server)."""
     local = threading.local()
     made: list[FireServer] = []
@@ -55,17 +60,62 @@ def _each(ids: list[str], jobs: int, work: Callable[[str, FireServer | None], An
             server.close()
 
 
+def _summary(source: Path, write_open: bool) -> int:
+    corpus = load_corpus()
+    results = [json.loads(line) for line in source.read_text(encoding="utf-8").splitlines()]
+    for result in results:
+        # Compared again, so a summary follows the comparison as it is now.
+        if "error" not in result and result["id"] in corpus:
+            result["comparison"] = compare(
+                corpus[result["id"]], result["predicted"], result["observed"]
+            )
+    counts: dict[str, int] = {}
+    seconds = [r["observed"]["seconds"] for r in results if r["observed"].get("seconds")]
+    still_open: dict[str, str] = {}
+    for result in results:
+        verdict = result["comparison"]["verdict"]
+        counts[verdict] = counts.get(verdict, 0) + 1
+        differ = disagreements(result["comparison"])
+        if differ:
+            still_open[result["id"]] = "; ".join(
+                f"{name}: fire {json.dumps(f['fire'])} / claude {json.dumps(f['claude'])}"
+                for name, f in differ.items()
+            )
+    for sid, text in sorted(still_open.items()):
+        print(f"{sid}: {text}")
+    mean = sum(seconds) / len(seconds) if seconds else 0.0
+    print(
+        f"{len(results)} scenarios: {counts}; Claude Code run {mean:.1f} s on average "
+        f"(min {min(seconds, default=0):.1f}, max {max(seconds, default=0):.1f})"
+    )
+    if write_open:
+        target = Path(__file__).resolve().parent / "open_disagreements.json"
+        target.write_text(
+            json.dumps(dict(sorted(still_open.items())), indent=1) + "\n", encoding="utf-8"
+        )
+    return 0
+
+
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="oracle", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="oracle", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("list")
     check = sub.add_parser("check")
     check.add_argument("ids", nargs="*")
     check.add_argument("--keep", action="store_true", help="keep the scratch directories")
     check.add_argument("--full", action="store_true", help="print observation and prediction")
-    check.add_argument("--out", help="write every result to this JSON file")
+    check.add_argument(
+        "--out", help="write every result to this file, one JSON line each, as they come"
+    )
     record = sub.add_parser("record")
+    record.add_argument(
+        "--from", dest="source", help="take the observations from a `check --out` file (JSON lines)"
+    )
+    summary = sub.add_parser("summary")
+    summary.add_argument("source")
+    summary.add_argument("--write-open", action="store_true")
     diff = sub.add_parser("diff")
     diff.add_argument("--against", help="recorded version (default: the pinned one)")
     for command in (check, record, diff):
@@ -76,32 +126,63 @@ def main(argv: list[str]) -> int:
         for sid, scenario in corpus.items():
             print(f"{sid}\t{scenario.get('about', '')}")
         return 0
-    binary = find_binary()
+    if args.command == "summary":
+        return _summary(Path(args.source), args.write_open)
+    binary = "" if args.command == "record" and args.source else find_binary()
     started = time.monotonic()
     if args.command == "check":
         ids = args.ids or list(corpus)
-        results = _each(ids, args.jobs,
-                        lambda sid, server: check_scenario(binary, server, corpus[sid], args.keep),
-                        servers=True)
+        out = Path(args.out) if args.out else None
+        if out is not None:
+            out.write_text("", encoding="utf-8")
         counts: dict[str, int] = {}
-        for sid in ids:
-            checked = results[sid]
+        lock = threading.Lock()
+
+        def one(sid: str, server: FireServer | None) -> None:
+            assert server is not None
+            try:
+                checked = check_scenario(binary, server, corpus[sid], args.keep)
+            except Exception as error:
+                checked = {
+                    "id": sid,
+                    "error": repr(error),
+                    "comparison": {"verdict": "error", "fields": {}},
+                    "observed": {"seconds": None},
+                }
             verdict = checked["comparison"]["verdict"]
-            counts[verdict] = counts.get(verdict, 0) + 1
-            if args.full:
-                print(json.dumps(checked, indent=1))
-            print(f"{sid}: {verdict} ({checked['observed']['seconds']} s)")
-            for name, field in disagreements(checked["comparison"]).items():
-                print(f"  {name}:\n    fire:   {json.dumps(field['fire'])}\n"
-                      f"    claude: {json.dumps(field['claude'])}")
-        if args.out:
-            Path(args.out).write_text(json.dumps(results, indent=1), encoding="utf-8")
+            with lock:
+                counts[verdict] = counts.get(verdict, 0) + 1
+                if args.full:
+                    print(json.dumps(checked, indent=1))
+                print(
+                    f"{sid}: {verdict} ({checked['observed']['seconds']} s)"
+                    + (f" {checked['error']}" if "error" in checked else "")
+                )
+                for name, field in disagreements(checked["comparison"]).items():
+                    print(
+                        f"  {name}:\n    fire:   {json.dumps(field['fire'])}\n"
+                        f"    claude: {json.dumps(field['claude'])}"
+                    )
+                sys.stdout.flush()
+                if out is not None:
+                    with out.open("a", encoding="utf-8") as sink:
+                        sink.write(json.dumps(checked) + "\n")
+
+        _each(ids, args.jobs, one, servers=True)
         total = time.monotonic() - started
         print(f"{len(ids)} scenarios: {counts} in {total:.0f} s", file=sys.stderr)
-        return 0 if counts.get("disagree", 0) == 0 else 1
-    observed = _each(list(corpus), args.jobs,
-                     lambda sid, _server: stable(observe_scenario(binary, corpus[sid])),
-                     servers=False)
+        return 0 if set(counts) <= {"agree", "exception"} else 1
+    if args.command == "record" and args.source:
+        lines = Path(args.source).read_text(encoding="utf-8").splitlines()
+        checked = {item["id"]: item for item in map(json.loads, lines) if "error" not in item}
+        observed = {sid: stable(checked[sid]["observed"]) for sid in corpus if sid in checked}
+    else:
+        observed = _each(
+            list(corpus),
+            args.jobs,
+            lambda sid, _server: stable(observe_scenario(binary, corpus[sid])),
+            servers=False,
+        )
     if args.command == "record":
         target = OBSERVATIONS / f"{pinned_version()}.json"
         target.write_text(json.dumps(observed, indent=1, sort_keys=True) + "\n", encoding="utf-8")
@@ -113,7 +194,9 @@ def main(argv: list[str]) -> int:
     for sid, fields in changed.items():
         print(f"{sid}:")
         for name, (before, after) in fields.items():
-            print(f"  {name}:\n    {version}: {json.dumps(before)}\n    now:     {json.dumps(after)}")
+            print(
+                f"  {name}:\n    {version}: {json.dumps(before)}\n    now:     {json.dumps(after)}"
+            )
     print(f"{len(changed)} of {len(observed)} scenarios changed against {version}", file=sys.stderr)
     return 0 if not changed else 1
 

@@ -12,7 +12,8 @@ A scenario (one JSON object in ``corpus/*.json``) holds:
   becomes ``sh <dir>/NAME``; every script first dumps its stdin payload,
   environment, cwd and argv (and at exit its status) under ``$ORACLE_DUMPS``;
 - ``prompt``, ``turns`` (the scripted assistant turns: ``text`` and ``tools``,
-  a list of ``{name, input}``), ``flags`` (extra claude arguments), ``env``,
+  a list of ``{name, input}``, with ``fails: true`` on a call whose command exits
+  non-zero, so PostToolUseFailure follows it), ``flags`` (extra claude arguments), ``env``,
   ``trust`` (the folder is trusted in ``~/.claude.json``), ``files`` (project files);
 - ``exception``: a named reason when ``fire`` cannot be compared on a field
   (see ``oracle_compare.EXCEPTIONS``).
@@ -120,7 +121,7 @@ class Layout:
         return f"sh {self.hooks / name}"
 
 
-def _substitute(value: Any, layout: Layout) -> Any:
+def substitute(value: Any, layout: Layout) -> Any:
     """``@hook:NAME`` -> the command running that script; ``@project``/``@home`` -> the paths."""
     if isinstance(value, str):
         text = value
@@ -130,9 +131,9 @@ def _substitute(value: Any, layout: Layout) -> Any:
             text = head + layout.hook_command(script) + space + rest
         return text.replace("@project", str(layout.project)).replace("@home", str(layout.home))
     if isinstance(value, list):
-        return [_substitute(item, layout) for item in value]
+        return [substitute(item, layout) for item in value]
     if isinstance(value, dict):
-        return {key: _substitute(item, layout) for key, item in value.items()}
+        return {key: substitute(item, layout) for key, item in value.items()}
     return value
 
 
@@ -144,12 +145,14 @@ def probe_settings(layout: Layout) -> dict[str, Any]:
 
 def flag_settings(scenario: Mapping[str, Any], layout: Layout) -> dict[str, Any]:
     """What ``--settings`` carries: the scenario's flag settings with the probe added."""
-    own = _substitute(scenario.get("settings", {}).get("flag", {}), layout)
+    own = substitute(scenario.get("settings", {}).get("flag", {}), layout)
     probe = probe_settings(layout)
     merged = dict(own)
     hooks = dict(merged.get("hooks", {})) if isinstance(merged.get("hooks"), dict) else {}
     for event, groups in probe["hooks"].items():
-        hooks[event] = [*hooks.get(event, []), *groups] if isinstance(hooks.get(event), list) else groups
+        hooks[event] = (
+            [*hooks.get(event, []), *groups] if isinstance(hooks.get(event), list) else groups
+        )
     if not isinstance(merged.get("hooks", {}), dict):
         return merged
     merged["hooks"] = hooks
@@ -162,7 +165,9 @@ def hook_body(spec: Any) -> str:
         return spec
     lines = []
     if spec.get("times") is not None:
-        lines.append('__c="$(dirname "$0")/.count-$(basename "$0")"; __n=$(cat "$__c" 2>/dev/null || echo 0)')
+        lines.append(
+            '__c="$(dirname "$0")/.count-$(basename "$0")"; __n=$(cat "$__c" 2>/dev/null || echo 0)'
+        )
         lines.append('echo $((__n + 1)) > "$__c"')
         lines.append(f'[ "$__n" -ge {int(spec["times"])} ] && exit 0')
     if spec.get("sleep"):
@@ -178,12 +183,17 @@ def hook_body(spec: Any) -> str:
 
 def lay_out(scenario: Mapping[str, Any], layout: Layout) -> None:
     """Write the scenario's files: HOME, project, settings, hook scripts, trust."""
-    for directory in (layout.home / ".claude", layout.project / ".claude", layout.hooks,
-                      layout.dumps, layout.tmp):
+    for directory in (
+        layout.home / ".claude",
+        layout.project / ".claude",
+        layout.hooks,
+        layout.dumps,
+        layout.tmp,
+    ):
         directory.mkdir(parents=True, exist_ok=True)
     hooks = {PROBE: "exit 0\n", **scenario.get("hooks", {})}
     for name, body in hooks.items():
-        script = PRELUDE % {"name": name} + _substitute(hook_body(body), layout)
+        script = PRELUDE % {"name": name} + substitute(hook_body(body), layout)
         (layout.hooks / name).write_text(script, encoding="utf-8")
     places = {
         "user": layout.home / ".claude" / "settings.json",
@@ -193,13 +203,14 @@ def lay_out(scenario: Mapping[str, Any], layout: Layout) -> None:
     settings = scenario.get("settings", {})
     for scope, path in places.items():
         if scope in settings:
-            value = _substitute(settings[scope], layout)
-            path.write_text(value if isinstance(value, str) else json.dumps(value, indent=1),
-                            encoding="utf-8")
+            value = substitute(settings[scope], layout)
+            path.write_text(
+                value if isinstance(value, str) else json.dumps(value, indent=1), encoding="utf-8"
+            )
     for relative, text in scenario.get("files", {}).items():
         target = layout.project / relative
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(_substitute(text, layout), encoding="utf-8")
+        target.write_text(substitute(text, layout), encoding="utf-8")
     state: dict[str, Any] = {"hasCompletedOnboarding": True, "projects": {}}
     if scenario.get("trust"):
         state["projects"][str(layout.project)] = {"hasTrustDialogAccepted": True}
@@ -220,7 +231,7 @@ def claude_argv(binary: str, scenario: Mapping[str, Any], layout: Layout) -> lis
         str(layout.root / "debug.log"),
         "--settings",
         json.dumps(flag_settings(scenario, layout)),
-        *_substitute(scenario.get("flags", []), layout),
+        *substitute(scenario.get("flags", []), layout),
     ]
 
 
@@ -236,7 +247,7 @@ def claude_env(scenario: Mapping[str, Any], layout: Layout) -> dict[str, str]:
         "ORACLE_DUMPS": str(layout.dumps),
         **CLAUDE_ENV,
     }
-    env.update(_substitute(scenario.get("env", {}), layout))
+    env.update(substitute(scenario.get("env", {}), layout))
     return env
 
 
@@ -244,8 +255,9 @@ class NamespaceUnavailable(RuntimeError):
     """``unshare -n`` cannot be used here (not root, no unshare, or refused)."""
 
 
-def run_claude(binary: str, scenario: Mapping[str, Any], layout: Layout,
-               timeout: float = 90.0) -> dict[str, Any]:
+def run_claude(
+    binary: str, scenario: Mapping[str, Any], layout: Layout, timeout: float = 90.0
+) -> dict[str, Any]:
     """Run the scenario once in a loopback-only namespace; the inside script's status."""
     if shutil.which("unshare") is None:
         raise NamespaceUnavailable("unshare is not on PATH (util-linux)")
@@ -253,7 +265,7 @@ def run_claude(binary: str, scenario: Mapping[str, Any], layout: Layout,
         "argv": claude_argv(binary, scenario, layout),
         "env": claude_env(scenario, layout),
         "cwd": str(layout.project),
-        "turns": _substitute(scenario.get("turns", []), layout),
+        "turns": substitute(scenario.get("turns", []), layout),
         "prompt": scenario.get("prompt", DEFAULT_PROMPT),
         "log": str(layout.root / "requests.jsonl"),
         "stdout": str(layout.root / "stream.jsonl"),
