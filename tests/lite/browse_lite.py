@@ -205,6 +205,62 @@ def tour(page: Page, plan: dict[str, Any], shots: Path) -> dict[str, Any]:
     return seen
 
 
+def chromium_memory_mb(root_pid: int) -> float:
+    """The proportional set size of Chromium process ``root_pid`` and all its children."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(parent, []).append(int(entry.name))
+    total_kb, todo = 0, [root_pid]
+    while todo:
+        pid = todo.pop()
+        todo += children.get(pid, [])
+        try:
+            rollup = Path(f"/proc/{pid}/smaps_rollup").read_text()
+        except OSError:
+            continue
+        total_kb += sum(
+            int(line.split()[1]) for line in rollup.splitlines() if line.startswith("Pss:")
+        )
+    return total_kb / 1024
+
+
+def timing(page: Page, plan: dict[str, Any], browser_pid: int) -> dict[str, Any]:
+    """The site's root to a usable notebook 00, then its Next link to a usable 01."""
+    first, following = plan["notebooks"][:2]
+    start = time.monotonic()
+    page.goto(f"{plan['url']}/")
+    seen: dict[str, Any] = {"first_s": usable(page, first, start)}
+    link = page.locator(f"{NOTEBOOK} .jp-RenderedMarkdown a[href$='{following}']").last
+    link.scroll_into_view_if_needed()
+    start = time.monotonic()
+    link.click()
+    seen["next_s"] = usable(page, following, start)
+    seen["memory_mb"] = chromium_memory_mb(browser_pid)
+    return seen
+
+
+def _browser_pid(before: set[int]) -> int:
+    """The Chromium process Playwright just started: the new one with no --type."""
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and int(entry.name) not in before:
+            try:
+                argv = (entry / "cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if (
+                argv
+                and argv[0].endswith(b"chromium")
+                and not any(a.startswith(b"--type=") for a in argv)
+            ):
+                return int(entry.name)
+    return 0
+
+
 def error_outputs(page: Page) -> list[str]:
     """The text of every stderr and error output in the open notebook."""
     errors = page.locator(f"{NOTEBOOK} [data-mime-type='application/vnd.jupyter.stderr']")
@@ -239,7 +295,9 @@ def main(argv: list[str]) -> int:
     ]
     requests: list[str] = []
     with sync_playwright() as playwright:
+        before = {int(entry.name) for entry in Path("/proc").iterdir() if entry.name.isdigit()}
         browser = playwright.chromium.launch(executable_path=plan["chromium"], args=args)
+        browser_pid = _browser_pid(before)
         context = browser.new_context(viewport={"width": 1400, "height": 900})
         context.on("request", lambda request: requests.append(request.url))
         page = context.new_page()
@@ -248,6 +306,8 @@ def main(argv: list[str]) -> int:
                 seen: dict[str, Any] = open_notebook(page, plan)
             elif plan["mode"] == "tour":
                 seen = tour(page, plan, shots)
+            elif plan["mode"] == "timing":
+                seen = timing(page, plan, browser_pid)
             else:
                 seen = course(page, plan, shots)
         except (Error, AssertionError) as error:

@@ -154,6 +154,23 @@ def served_folder(site: Path, tmp: Path, extra: dict[str, str]) -> Path:
     return folder
 
 
+def drive(python: str, plan: dict[str, Any], tmp: Path, server: subprocess.Popen[bytes]) -> Any:
+    """Run browse_lite.py on ``plan`` (then stop the site's server); what it saw."""
+    (tmp / "plan.json").write_text(json.dumps(plan), encoding="utf-8")
+    try:
+        run = subprocess.run(
+            [python, str(DRIVER), str(tmp / "plan.json")],
+            capture_output=True,
+            text=True,
+            timeout=1200,  # a hang guard, far above a normal run
+        )
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    assert run.returncode == 0, run.stderr
+    return json.loads(run.stdout)
+
+
 def as_function(source: str) -> Callable[..., object]:
     namespace: dict[str, Any] = {}
     exec(source, namespace)
@@ -200,19 +217,7 @@ def test_the_matcher_notebook_works_offline_in_the_browser(
         "corpus_cell": CORPUS_CELL.format(url=url),
         "run_all": [],  # the tour (below) runs every notebook
     }
-    (tmp_path / "plan.json").write_text(json.dumps(plan), encoding="utf-8")
-    try:
-        run = subprocess.run(
-            [python, str(DRIVER), str(tmp_path / "plan.json")],
-            capture_output=True,
-            text=True,
-            timeout=600,  # a hang guard, far above a normal run
-        )
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
-    assert run.returncode == 0, run.stderr
-    seen = json.loads(run.stdout)
+    seen = drive(python, plan, tmp_path, server)
 
     # The trap also sees Chromium's own background calls, which no page can cause and
     # no flag fully stops; anything else off 127.0.0.1 (a CDN, PyPI) fails the test.
@@ -269,19 +274,7 @@ def test_a_new_learner_follows_the_course_from_the_site_root(
         "bytes_code": BYTES_CODE,
         "read_cells": [BUG_HUNT, BYPASSES, SCRIPT_CHECK],
     }
-    (tmp_path / "plan.json").write_text(json.dumps(plan), encoding="utf-8")
-    try:
-        run = subprocess.run(
-            [python, str(DRIVER), str(tmp_path / "plan.json")],
-            capture_output=True,
-            text=True,
-            timeout=1200,  # a hang guard, far above a normal run
-        )
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
-    assert run.returncode == 0, run.stderr
-    seen = json.loads(run.stdout)
+    seen = drive(python, plan, tmp_path, server)
 
     assert [line for line in trap.seen if not chromium_service(trap_host(line))] == []
     assert seen["first_outputs"] == 0
@@ -307,6 +300,4 @@ def test_a_new_learner_follows_the_course_from_the_site_root(
     assert outputs[BUG_HUNT] == [hunt]
     assert outputs[BYPASSES] == [try_guard(SEED_GUARD, bypasses)]
     report = check_guard(ROOT / "notebooks" / "hooks" / "no_force_push.py")
-    assert outputs[SCRIPT_CHECK][0].splitlines()[0] == report.summary().replace(
-        str(ROOT / "notebooks" / "hooks") + "/", ""
-    )
+    assert outputs[SCRIPT_CHECK][0].splitlines()[0] == report.summary()
