@@ -152,6 +152,11 @@ KERNELS_JS = """async () => {
     kernels: [...services.kernels.running()].length,
   };
 }"""
+READY_JS = """() => {
+  const context = window.jupyterapp.shell.currentWidget?.sessionContext;
+  const kernel = context?.session?.kernel;
+  return Boolean(context?.isReady && kernel && kernel.status === "idle");
+}"""
 # Run code in the current notebook's kernel, outside its cells; its stdout as text.
 KERNEL_RUN_JS = """async (code) => {
   const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
@@ -172,6 +177,9 @@ def usable(page: Page, name: str, start: float) -> float:
     expect(tab).to_contain_text(name, timeout=READY_MS)
     expect(code_cells(page).first).to_be_visible(timeout=READY_MS)
     wait_for_idle(page)
+    # The status bar can show Idle before the new notebook's kernel exists: usable is
+    # that kernel answering.
+    page.wait_for_function(READY_JS, timeout=READY_MS)
     return time.monotonic() - start
 
 
@@ -181,6 +189,7 @@ def tour(page: Page, plan: dict[str, Any], shots: Path) -> dict[str, Any]:
     page.goto(f"{plan['url']}/")
     first, *others = plan["notebooks"]
     seen["first_s"] = usable(page, first, start)
+    page.evaluate(KERNEL_RUN_JS, "pass")  # the kernel answers
     seen["first_outputs"] = page.locator(f"{NOTEBOOK} .jp-OutputArea-output").count()
     seen["bytes"] = page.evaluate(KERNEL_RUN_JS, plan["bytes_code"])
     page.screenshot(path=shots / "00_opened.png")
