@@ -1,15 +1,26 @@
 """Lay out the JupyterLite build folder for scripts/lite.sh (run by its Python 3.12+).
 
-    python lite_site.py ROOT WORK SITE PYODIDE
+    python lite_site.py ROOT WORK SITE PYODIDE      before `jupyter lite build`
+    python lite_site.py --finish SITE               after it
 
 ROOT is the checkout, WORK the lite folder to fill (it holds the hookcourse wheel in
 wheels/), SITE the output folder, PYODIDE the npm package `pyodide`. Afterwards WORK has:
 
 * static/pyodide/: Pyodide's core from npm, its lock's package list emptied (npm ships
   none of those wheels; the lock step adds the ones the course needs, from PyPI);
-* contents/: the notebooks with their data and hook scripts, as the learner sees them;
+* contents/: the notebooks with their outputs cleared (by the function that makes the
+  desktop's working copy), their data and hook scripts copied byte for byte;
+* hookcourse-lite/: the site's plugin (scripts/lite_extension), which keeps
+  the kernel reading those JSON files byte for byte;
 * jupyter_lite_config.json and jupyter-lite.json: the lock (ipywidgets, micropip and
   hookcourse, loaded with the kernel) and the kernel's PyPI fallback switched off.
+
+``--finish`` makes the site's root page open notebook 00 (JupyterLab's ``&reset`` would
+reload the page without the notebook, so a returning learner's own tabs come back too),
+and lightens what every
+kernel unpacks at its start: jedi without its bundled type stubs (5,500 of its 5,600
+files; IPython's completions work from the live objects), and widgetsnbextension as
+the stub JupyterLite ships (the real one is the classic Notebook's JavaScript).
 
 The wheel already carries the course's fixtures (hookcourse/fixtures), as every wheel
 of hookcourse does.
@@ -17,17 +28,33 @@ of hookcourse does.
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import html
 import json
 import shutil
 import sys
+import zipfile
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout's hookcourse
+from hookcourse.course.workshop import (
+    LEFTOVERS,
+    cleared,
+    course_notebooks,
+    read_notebook,
+    write_notebook,
+)
 
 PYODIDE_CORE = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
 LOCKED = ["ipywidgets>=8.1,<9", "micropip", "hookcourse"]
-# Loaded with the kernel: the notebooks' first cells import both.
-PRELOADED = ["hookcourse", "ipywidgets"]
+# Loaded with the kernel: the notebooks' first cells import both, and the kernel's own
+# start loads micropip, piplite and jedi one after another unless they are listed here.
+PRELOADED = ["hookcourse", "ipywidgets", "micropip", "piplite", "jedi"]
 KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
-SKIPPED = shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__")
+SKIPPED = shutil.ignore_patterns(*LEFTOVERS)
+EXTENSION = Path(__file__).resolve().parent / "lite_extension"
+FIRST_PAGE = "lab/index.html?path={notebook}"
 
 
 def vendor_pyodide(pyodide: Path, static: Path) -> None:
@@ -43,6 +70,7 @@ def write_config(work: Path, site: Path) -> None:
     build = {
         "LiteBuildConfig": {
             "contents": ["contents"],
+            "federated_extensions": ["hookcourse-lite"],
             "output_dir": str(site),
             "no_sourcemaps": True,
         },
@@ -57,17 +85,109 @@ def write_config(work: Path, site: Path) -> None:
         "jupyter-lite-schema-version": 0,
         "jupyter-config-data": {
             "litePluginSettings": {KERNEL_PLUGIN: {"disablePyPIFallback": True}},
+            # window.jupyterapp: tests/lite counts the running kernels through it.
+            "exposeAppInBrowser": True,
         },
     }
     for name, data in [("jupyter_lite_config.json", build), ("jupyter-lite.json", lite)]:
         (work / name).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
 
 
+def copy_contents(course: Path, contents: Path) -> None:
+    """The course as a learner starts it: notebooks cleared, every other file as it is."""
+    shutil.copytree(course, contents, ignore=SKIPPED)
+    for notebook in course_notebooks(course):
+        write_notebook(contents / notebook.name, cleared(read_notebook(notebook)))
+
+
+def root_page(first: str) -> str:
+    """The site's index.html: straight to notebook ``first``, and JupyterLite's root
+    settings (an empty ``jupyter-config-data``, as the page it replaces holds)."""
+    target = html.escape(FIRST_PAGE.format(notebook=first))
+    return (
+        "<!DOCTYPE html>\n<html><head><meta charset='utf-8'>"
+        f"<meta http-equiv='refresh' content='0; url={target}'>"
+        # Every page of the site reads its settings from this element of the root page.
+        '<script id="jupyter-config-data" type="application/json" data-jupyter-lite-root=".">'
+        "{}</script><title>hookcourse</title></head>\n"
+        f"<body><p><a href='{target}'>Open the course at notebook {html.escape(first)}</a></p>"
+        "</body></html>\n"
+    )
+
+
 def main(root: Path, work: Path, site: Path, pyodide: Path) -> None:
     vendor_pyodide(pyodide, work / "static" / "pyodide")
-    shutil.copytree(root / "notebooks", work / "contents", ignore=SKIPPED)
+    copy_contents(root / "notebooks", work / "contents")
+    shutil.copytree(EXTENSION, work / "hookcourse-lite")
     write_config(work, site)
 
 
+# Parts of a locked wheel no kernel needs: (package, folders to leave out).
+SLIMMED = [("jedi", ("jedi/third_party/typeshed/", "jedi/third_party/django-stubs/"))]
+STUBBED = "widgetsnbextension"
+LOCK = Path("static") / "pyodide-lock" / "pyodide-lock.json"
+
+
+def _record_line(name: str, data: bytes) -> str:
+    digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+    return f"{name},sha256={digest},{len(data)}"
+
+
+def slimmed_wheel(wheel: Path, left_out: tuple[str, ...], target: Path) -> None:
+    """``wheel`` without the files under ``left_out``, its RECORD to match."""
+    with (
+        zipfile.ZipFile(wheel) as source,
+        zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as out,
+    ):
+        kept = [i for i in source.infolist() if not i.filename.startswith(left_out)]
+        record = next(i.filename for i in kept if i.filename.endswith(".dist-info/RECORD"))
+        lines = []
+        for info in kept:
+            if info.filename != record:
+                data = source.read(info)
+                out.writestr(info, data)
+                lines.append(_record_line(info.filename, data))
+        out.writestr(record, "\n".join([*lines, f"{record},,"]) + "\n")
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def lighten_lock(site: Path) -> None:
+    lock_file = site / LOCK
+    lock = json.loads(lock_file.read_text(encoding="utf-8"))
+    packages = lock["packages"]
+    for name, left_out in SLIMMED:
+        entry = packages[name]
+        wheel = (lock_file.parent / entry["file_name"]).resolve()
+        version = f"{entry['version']}+slim"
+        target = wheel.with_name(wheel.name.replace(f"-{entry['version']}-", f"-{version}-"))
+        slimmed_wheel(wheel, left_out, target)
+        wheel.unlink()
+        entry.update(file_name=entry["file_name"].replace(wheel.name, target.name))
+        entry.update(version=version, sha256=_sha256(target))
+    entry = packages[STUBBED]
+    old = (lock_file.parent / entry["file_name"]).resolve()
+    pypi = site / "extensions" / "@jupyterlite" / "pyodide-kernel-extension" / "static" / "pypi"
+    (stub,) = sorted(pypi.glob(f"{STUBBED}-{entry['version'].split('.')[0]}.*-py3-none-any.whl"))
+    old.unlink()
+    entry.update(
+        file_name=f"../../{stub.relative_to(site).as_posix()}",
+        version=stub.name.split("-")[1],
+        sha256=_sha256(stub),
+    )
+    lock_file.write_text(json.dumps(lock, indent=2) + "\n", encoding="utf-8")
+
+
+def finish(site: Path) -> None:
+    first = sorted(path.name for path in (site / "files").glob("*.ipynb"))[0]
+    (site / "index.html").write_text(root_page(first), encoding="utf-8")
+    lighten_lock(site)
+
+
 if __name__ == "__main__":
-    main(*(Path(argument).resolve() for argument in sys.argv[1:5]))
+    if sys.argv[1:2] == ["--finish"]:
+        finish(Path(sys.argv[2]).resolve())
+    else:
+        main(*(Path(argument).resolve() for argument in sys.argv[1:5]))

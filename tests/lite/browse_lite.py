@@ -10,7 +10,11 @@ is sent to, a folder for screenshots, and what to do: ``cold`` only opens the
 notebook and runs its first cell; ``course`` runs the whole notebook, types into
 the matcher lab, runs the exercise check with a correct and a wrong function, runs
 the regex corpus in the kernel, then runs each notebook of ``run_all`` in full
-(its error outputs, and how many code cells did not run).
+(its error outputs, and how many code cells did not run); ``tour`` opens the site's root
+as a new learner, asks notebook 00's kernel for the bytes of ``bytes_path``, follows
+each notebook's Next link to the last one (the seconds until each is usable, the
+notebooks open and the kernels running), running each to the end, then reads the
+outputs of the last notebook's cells that contain ``read_cells``.
 Prints one JSON document; on failure saves failure.png, prints one line on stderr
 and exits 1.
 """
@@ -139,6 +143,133 @@ def course(page: Page, plan: dict[str, Any], shots: Path) -> dict[str, Any]:
     return seen
 
 
+KERNELS_JS = """async () => {
+  const services = window.jupyterapp.serviceManager;
+  await services.sessions.refreshRunning();
+  await services.kernels.refreshRunning();
+  return {
+    sessions: [...services.sessions.running()].map((s) => s.path).sort(),
+    kernels: [...services.kernels.running()].length,
+  };
+}"""
+READY_JS = """() => {
+  const context = window.jupyterapp.shell.currentWidget?.sessionContext;
+  const kernel = context?.session?.kernel;
+  return Boolean(context?.isReady && kernel && kernel.status === "idle");
+}"""
+# Run code in the current notebook's kernel, outside its cells; its stdout as text.
+KERNEL_RUN_JS = """async (code) => {
+  const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+  const future = kernel.requestExecute({ code, silent: false, store_history: false });
+  let text = "";
+  future.onIOPub = (msg) => {
+    if (msg.header.msg_type === "stream") text += msg.content.text;
+    if (msg.header.msg_type === "error") text += msg.content.ename + ": " + msg.content.evalue;
+  };
+  await future.done;
+  return text;
+}"""
+
+
+def usable(page: Page, name: str, start: float) -> float:
+    """Wait until notebook ``name`` is the current tab and its kernel idles; seconds since start."""
+    tab = page.locator("#jp-main-dock-panel .lm-TabBar-tab.jp-mod-current")
+    expect(tab).to_contain_text(name, timeout=READY_MS)
+    expect(code_cells(page).first).to_be_visible(timeout=READY_MS)
+    wait_for_idle(page)
+    # The status bar can show Idle before the new notebook's kernel exists: usable is
+    # that kernel answering.
+    page.wait_for_function(READY_JS, timeout=READY_MS)
+    return time.monotonic() - start
+
+
+def tour(page: Page, plan: dict[str, Any], shots: Path) -> dict[str, Any]:
+    seen: dict[str, Any] = {"opened": [], "errors": {}, "not_run": {}}
+    start = time.monotonic()
+    page.goto(f"{plan['url']}/")
+    first, *others = plan["notebooks"]
+    seen["first_s"] = usable(page, first, start)
+    page.evaluate(KERNEL_RUN_JS, "pass")  # the kernel answers
+    seen["first_outputs"] = page.locator(f"{NOTEBOOK} .jp-OutputArea-output").count()
+    seen["bytes"] = page.evaluate(KERNEL_RUN_JS, plan["bytes_code"])
+    page.screenshot(path=shots / "00_opened.png")
+    seen["opened"].append({"name": first, "s": seen["first_s"], **page.evaluate(KERNELS_JS)})
+    for name in [first, *others]:
+        if name != first:
+            link = page.locator(f"{NOTEBOOK} .jp-RenderedMarkdown a[href$='{name}']").last
+            link.scroll_into_view_if_needed()
+            start = time.monotonic()
+            link.click()
+            seconds = usable(page, name, start)
+            seen["opened"].append({"name": name, "s": seconds, **page.evaluate(KERNELS_JS)})
+        # Each notebook runs to the end; a part that needs processes says so in a paragraph.
+        run_all(page)
+        seen["errors"][name] = error_outputs(page)
+        seen["not_run"][name] = not_run(page)
+    page.screenshot(path=shots / "07_ran.png", full_page=True)
+    seen["last_outputs"] = {}
+    for marker in plan["read_cells"]:
+        outputs = code_cells(page).filter(has_text=marker).first.locator(".jp-OutputArea-output")
+        seen["last_outputs"][marker] = [shown_text(output) for output in outputs.all()]
+    return seen
+
+
+def chromium_memory_mb(root_pid: int) -> float:
+    """The proportional set size of Chromium process ``root_pid`` and all its children."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(parent, []).append(int(entry.name))
+    total_kb, todo = 0, [root_pid]
+    while todo:
+        pid = todo.pop()
+        todo += children.get(pid, [])
+        try:
+            rollup = Path(f"/proc/{pid}/smaps_rollup").read_text()
+        except OSError:
+            continue
+        total_kb += sum(
+            int(line.split()[1]) for line in rollup.splitlines() if line.startswith("Pss:")
+        )
+    return total_kb / 1024
+
+
+def timing(page: Page, plan: dict[str, Any], browser_pid: int) -> dict[str, Any]:
+    """The site's root to a usable notebook 00, then its Next link to a usable 01."""
+    first, following = plan["notebooks"][:2]
+    start = time.monotonic()
+    page.goto(f"{plan['url']}/")
+    seen: dict[str, Any] = {"first_s": usable(page, first, start)}
+    link = page.locator(f"{NOTEBOOK} .jp-RenderedMarkdown a[href$='{following}']").last
+    link.scroll_into_view_if_needed()
+    start = time.monotonic()
+    link.click()
+    seen["next_s"] = usable(page, following, start)
+    seen["memory_mb"] = chromium_memory_mb(browser_pid)
+    return seen
+
+
+def _browser_pid(before: set[int]) -> int:
+    """The Chromium process Playwright just started: the new one with no --type."""
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and int(entry.name) not in before:
+            try:
+                argv = (entry / "cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if (
+                argv
+                and argv[0].endswith(b"chromium")
+                and not any(a.startswith(b"--type=") for a in argv)
+            ):
+                return int(entry.name)
+    return 0
+
+
 def error_outputs(page: Page) -> list[str]:
     """The text of every stderr and error output in the open notebook."""
     errors = page.locator(f"{NOTEBOOK} [data-mime-type='application/vnd.jupyter.stderr']")
@@ -173,13 +304,19 @@ def main(argv: list[str]) -> int:
     ]
     requests: list[str] = []
     with sync_playwright() as playwright:
+        before = {int(entry.name) for entry in Path("/proc").iterdir() if entry.name.isdigit()}
         browser = playwright.chromium.launch(executable_path=plan["chromium"], args=args)
+        browser_pid = _browser_pid(before)
         context = browser.new_context(viewport={"width": 1400, "height": 900})
         context.on("request", lambda request: requests.append(request.url))
         page = context.new_page()
         try:
             if plan["mode"] == "cold":
                 seen: dict[str, Any] = open_notebook(page, plan)
+            elif plan["mode"] == "tour":
+                seen = tour(page, plan, shots)
+            elif plan["mode"] == "timing":
+                seen = timing(page, plan, browser_pid)
             else:
                 seen = course(page, plan, shots)
         except (Error, AssertionError) as error:

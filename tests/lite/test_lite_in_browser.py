@@ -11,6 +11,7 @@ Needs the built site (scripts/lite.sh), Chromium and a Python with Playwright
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import socketserver
@@ -23,7 +24,9 @@ from typing import Any
 
 import pytest
 
+from hookcourse import browser
 from hookcourse.course.exercises import check_matcher
+from hookcourse.course.labs.guard import SEED_GUARD, check_guard, try_guard
 from hookcourse.course.labs.logic import matcher_readout
 from tests.support.ports import free_port
 
@@ -146,6 +149,23 @@ def served_folder(site: Path, tmp: Path, extra: dict[str, str]) -> Path:
     return folder
 
 
+def drive(python: str, plan: dict[str, Any], tmp: Path, server: subprocess.Popen[bytes]) -> Any:
+    """Run browse_lite.py on ``plan`` (then stop the site's server); what it saw."""
+    (tmp / "plan.json").write_text(json.dumps(plan), encoding="utf-8")
+    try:
+        run = subprocess.run(
+            [python, str(DRIVER), str(tmp / "plan.json")],
+            capture_output=True,
+            text=True,
+            timeout=1200,  # a hang guard, far above a normal run
+        )
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    assert run.returncode == 0, run.stderr
+    return json.loads(run.stdout)
+
+
 def as_function(source: str) -> Callable[..., object]:
     namespace: dict[str, Any] = {}
     exec(source, namespace)
@@ -163,8 +183,6 @@ def test_the_matcher_notebook_works_offline_in_the_browser(
     site = built_site()
     python, chromium = browser_tools
     (notebook,) = sorted(path.name for path in (site / "files").glob("01_*.ipynb"))
-    others = [path.name for path in sorted((site / "files").glob("*.ipynb"))]
-    others = [name for name in others if name != notebook]
     expected = desktop_answers["rows"]
     folder = served_folder(
         site,
@@ -192,21 +210,9 @@ def test_the_matcher_notebook_works_offline_in_the_browser(
         "correct": CORRECT,
         "wrong": WRONG,
         "corpus_cell": CORPUS_CELL.format(url=url),
-        "run_all": others,
+        "run_all": [],  # the tour (below) runs every notebook
     }
-    (tmp_path / "plan.json").write_text(json.dumps(plan), encoding="utf-8")
-    try:
-        run = subprocess.run(
-            [python, str(DRIVER), str(tmp_path / "plan.json")],
-            capture_output=True,
-            text=True,
-            timeout=600,  # a hang guard, far above a normal run
-        )
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
-    assert run.returncode == 0, run.stderr
-    seen = json.loads(run.stdout)
+    seen = drive(python, plan, tmp_path, server)
 
     # The trap also sees Chromium's own background calls, which no page can cause and
     # no flag fully stops; anything else off 127.0.0.1 (a CDN, PyPI) fails the test.
@@ -229,15 +235,64 @@ def test_the_matcher_notebook_works_offline_in_the_browser(
     assert seen["check_correct"].splitlines()[0] == passed.summary()
     assert seen["check_wrong"].splitlines()[0] == failed.summary()
 
-    # Every other notebook runs to the end; a part that needs real processes says so in
-    # one paragraph (NeedsDesktop), never with a traceback.
-    assert set(seen["other_errors"]) == set(others)
-    assert seen["other_not_run"] == dict.fromkeys(others, 0)
-    for name, errors in seen["other_errors"].items():
-        assert [text for text in errors if not text.startswith("In the browser, ")] == [], name
-    contract = seen["other_errors"][CONTRACT]
-    assert [text.split(":")[0] for text in contract] == list(CONTRACT_NEEDS_DESKTOP)
-    assert all("\n" not in text.strip() and "Traceback" not in text for text in contract)
-
     total = len(expected)
     assert seen["corpus"].strip() == f"browser RegExp: 0 of {total} answers differ []"
+
+
+BYTES_FILE = "data/pre_tool_use.json"
+BYTES_CODE = f"import base64; print(base64.b64encode(open({BYTES_FILE!r}, 'rb').read()).decode())"
+# Notebook 07's hands-on cells, found by what they contain.
+BUG_HUNT = 'try_guard(SEED_GUARD, ["git push origin main --force", "git push origin +main"])'
+BYPASSES = "print(try_guard(SEED_GUARD, my_bypasses))"
+SCRIPT_CHECK = 'check_guard("hooks/no_force_push.py")'
+
+
+def test_a_new_learner_follows_the_course_from_the_site_root(
+    tmp_path: Path, trap: Trap, browser_tools: tuple[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fresh profile opens the site's root: notebook 00, no outputs, the kernel reading
+    the data file's own bytes; each Next link opens the next notebook with one kernel per
+    open notebook, and each runs to the end; 07's bug hunt and bypasses get verdicts."""
+    site = built_site()
+    python, chromium = browser_tools
+    notebooks = sorted(path.name for path in (site / "files").glob("*.ipynb"))
+    url, server = serve(site)
+    shots = tmp_path / "shots"
+    shots.mkdir()
+    plan = {
+        "mode": "tour",
+        "url": url,
+        "chromium": chromium,
+        "trap_port": trap.server_address[1],
+        "shots": str(shots),
+        "notebooks": notebooks,
+        "bytes_code": BYTES_CODE,
+        "read_cells": [BUG_HUNT, BYPASSES, SCRIPT_CHECK],
+    }
+    seen = drive(python, plan, tmp_path, server)
+
+    assert [line for line in trap.seen if not chromium_service(trap_host(line))] == []
+    assert seen["first_outputs"] == 0
+    repository = (ROOT / "notebooks" / BYTES_FILE).read_bytes()
+    assert base64.b64decode(seen["bytes"].strip()) == repository
+    for step, opened in enumerate(seen["opened"]):
+        assert opened["name"] == notebooks[step]
+        assert opened["sessions"] == sorted(notebooks[: step + 1])
+        assert opened["kernels"] == step + 1
+
+    assert seen["not_run"] == dict.fromkeys(notebooks, 0)
+    for name, errors in seen["errors"].items():
+        assert [text for text in errors if not text.startswith("In the browser, ")] == [], name
+    contract = seen["errors"][CONTRACT]
+    assert [text.split(":")[0] for text in contract] == list(CONTRACT_NEEDS_DESKTOP)
+    assert all("\n" not in text.strip() and "Traceback" not in text for text in contract)
+    assert seen["errors"][notebooks[-1]] == []  # 07 needs no desktop now
+
+    monkeypatch.setattr(browser, "IN_BROWSER", True)
+    hunt = try_guard(SEED_GUARD, ["git push origin main --force", "git push origin +main"])
+    bypasses = ["git  push --force", "git push -uf origin main", 'echo "never git push -f"']
+    outputs = seen["last_outputs"]
+    assert outputs[BUG_HUNT] == [hunt]
+    assert outputs[BYPASSES] == [try_guard(SEED_GUARD, bypasses)]
+    report = check_guard(ROOT / "notebooks" / "hooks" / "no_force_push.py")
+    assert outputs[SCRIPT_CHECK][0].splitlines()[0] == report.summary()

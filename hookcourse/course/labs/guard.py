@@ -6,6 +6,10 @@ check of the command text can judge. The learner's ``is_force_push(command)`` ce
 written out as a hook script (or a script is given by path), and each command goes to
 it as a real PreToolUse payload through the engine's runner, and the engine decides
 whether Claude Code would block it, so the check sees what Claude Code would.
+
+In the browser (no processes) a guard given by path runs in the kernel instead, and the
+engine reads each run the same way: a Python script inside the kernel
+(``kernel_script``), the seed's bash script as the test it performs (``seed_guard``).
 """
 
 from __future__ import annotations
@@ -29,13 +33,16 @@ from hookcourse.course.cases import FIXTURES
 from hookcourse.course.check_report import FAILING, NOT_YET, PASSED, CheckReport, Reported, Row
 from hookcourse.course.exercises import record_check
 from hookcourse.course.generators import choose_seed, drawn_cases
+from hookcourse.course.labs.kernel_script import run_in_kernel
 from hookcourse.course.labs.real_hooks import fire_commands
-from hookcourse.engine.reading import Classification
+from hookcourse.course.labs.seed_guard import SEED_GUARD, same_test_note, seed_guard_run
+from hookcourse.engine.catalogue import event_spec
+from hookcourse.engine.outcome import merge_readings
+from hookcourse.engine.reading import Classification, HookReading, HookRun, read_hook_result
 from hookcourse.js import json as jsjson
 from hookcourse.js.values import JSValue
 
 CORPUS: Final = FIXTURES / "force-push-guard" / "corpus.json"
-SEED_GUARD: Final = FIXTURES / "force-push-guard" / ".claude" / "hooks" / "no-force-push.sh"
 PAYLOAD: Final = FIXTURES / "payloads" / "PreToolUse.json"
 GUARD_TIMEOUT_S: Final = 5.0
 BLOCK, ALLOW, BEYOND = "block", "allow", "beyond"
@@ -136,6 +143,7 @@ class GuardReport(Reported):
     seed: int | None = None  # the seed of the drawn commands
     function: bool = False  # the learner's exercise function (not a script by path)
     given: str = ""  # the script's path as the learner wrote it, for the replay line
+    ran_as: str = ""  # in the browser: how the guard ran in place of a process
 
     @property
     def graded(self) -> list[FamilyResult]:
@@ -209,7 +217,7 @@ class GuardReport(Reported):
             state=PASSED if holds else NOT_YET if self.not_yet else FAILING,
             summary=self._summary(holds),
             rows=tuple(r.row() for r in shown),
-            notes=(note,) if note else (),
+            notes=tuple(line for line in (self.ran_as, note) if line),
             passed_cases=len(verdicts) - self.missed - self.false_alarms,
             total_cases=len(verdicts),
             failing=tuple(r.family.name for r in self.graded if r.wrong),
@@ -236,22 +244,75 @@ def _payload(command: str) -> dict[str, JSValue]:
     return {**payload, "tool_name": "Bash", "tool_input": {"command": command}}
 
 
+def _judged(command: str, run: HookRun, reading: HookReading, blocked: bool) -> Verdict:
+    failed = reading.classification is not Classification.SUCCESS and run.exit_code != 2
+    return Verdict(command, blocked, run.exit_code, failed, run.stderr, run.timed_out)
+
+
 def _verdict(argv: Sequence[str], command: str, cwd: str) -> Verdict:
     fired = fire_commands("PreToolUse", [argv], _payload(command), cwd, timeout_s=GUARD_TIMEOUT_S)
-    run, reading = fired.executions[0].run, fired.readings[0]
-    failed = reading.classification is not Classification.SUCCESS and run.exit_code != 2
-    return Verdict(command, fired.outcome.blocked, run.exit_code, failed, run.stderr, run.timed_out)
+    return _judged(command, fired.executions[0].run, fired.readings[0], fired.outcome.blocked)
+
+
+KernelGuard = Callable[[str], HookRun]  # a payload's JSON -> what a runner would observe
+
+
+def _verdict_in_kernel(guard: KernelGuard, command: str) -> Verdict:
+    """``command`` through a guard run in the kernel, read and merged by the engine."""
+    spec = event_spec("PreToolUse")
+    payload = {**_payload(command), "hook_event_name": spec.name}
+    run = guard(jsjson.stringify(payload))
+    reading = read_hook_result(spec, run)
+    return _judged(command, run, reading, merge_readings(spec, [reading], payload).blocked)
+
+
+def _is_seed_guard(path: Path) -> bool:
+    try:
+        return path.is_file() and path.read_bytes() == SEED_GUARD.read_bytes()
+    except OSError:
+        return False
+
+
+def kernel_guard(path: Path) -> tuple[KernelGuard, str] | str:
+    """How the kernel runs the guard at ``path`` with no processes, and a line saying so;
+    or why it cannot. Only a guard that is neither Python nor the seed's script needs the
+    desktop."""
+    if _is_seed_guard(path):
+        return (lambda payload: seed_guard_run(payload, path)), same_test_note(path)
+    argv = guard_command(path)
+    if isinstance(argv, str):
+        return argv
+    if path.suffix != ".py":
+        require_desktop(f"the guard {path.name}", "which commands it blocks and lets through")
+    note = (
+        f"(In the browser: {path.name} runs inside this kernel, not as a process of its "
+        "own: the same payload on its stdin, read for its exit code and stderr.)"
+    )
+    return (lambda payload: run_in_kernel(path, payload)), note
+
+
+def _verdicts(path: Path, commands: Sequence[str]) -> tuple[list[Verdict], str] | str:
+    """Every command through the guard at ``path``, on the desktop or in the browser."""
+    if browser.IN_BROWSER:
+        how = kernel_guard(path)
+        if isinstance(how, str):
+            return how
+        guard, note = how
+        return [_verdict_in_kernel(guard, command) for command in commands], note
+    argv = guard_command(path)
+    if isinstance(argv, str):
+        return argv
+    with tempfile.TemporaryDirectory() as cwd, ThreadPoolExecutor(4) as pool:
+        return list(pool.map(lambda c: _verdict(argv, c, cwd), commands)), ""
 
 
 def try_guard(path: str | os.PathLike[str], commands: Sequence[str]) -> str:
     """Each command through the guard and the engine: blocked or let through, and why."""
-    require_desktop("try_guard", "which commands the guard blocks and which it lets through")
-    argv = guard_command(Path(path))
-    if isinstance(argv, str):
-        return f"cannot run {Path(path).name}: {argv}"
-    with tempfile.TemporaryDirectory() as cwd, ThreadPoolExecutor(4) as pool:
-        verdicts = list(pool.map(lambda c: _verdict(argv, c, cwd), commands))
-    lines = []
+    ran = _verdicts(Path(path), commands)
+    if isinstance(ran, str):
+        return f"cannot run {Path(path).name}: {ran}"
+    verdicts, note = ran
+    lines = [note] if note else []
     for verdict in verdicts:
         if verdict.blocked:
             lines.append(f"blocked      {verdict.command}\n    reason: {verdict.stderr.strip()}")
@@ -368,23 +429,42 @@ def _verdict_in_process(fn: Callable[[str], object], command: str) -> Verdict:
     return Verdict(command, False, None, True, "", timed_out=True)
 
 
+def _stops_early(name: str, first: Verdict) -> GuardReport | None:
+    """The report when the first command shows the rest need not run, else None."""
+    if first.failed and "NotImplementedError" in first.stderr:  # the starter
+        return GuardReport(name, (), not_yet=True)
+    if first.timed_out:  # one hang per command would take minutes
+        problem = (
+            f"it did not finish within {GUARD_TIMEOUT_S:g} s on {first.command!r}; "
+            "Claude Code would wait for it (600 s by default), then let the call run. "
+            "Does it read stdin exactly once and exit?"
+        )
+        return GuardReport(name, (), problem)
+    return None
+
+
 def _check_script(guard: Path, corpus: Path, seed: int | None) -> GuardReport:
-    require_desktop("check_guard", "how Claude Code treats each of the corpus's commands")
+    families = _graded_families(corpus, seed)
+    if browser.IN_BROWSER:
+        how = kernel_guard(guard)
+        if isinstance(how, str):
+            return GuardReport(guard.name, (), how)
+        in_kernel, note = how
+        stop = _stops_early(guard.name, _verdict_in_kernel(in_kernel, families[0].commands[0]))
+        if stop is not None:
+            return stop
+        results = tuple(
+            FamilyResult(family, tuple(_verdict_in_kernel(in_kernel, c) for c in family.commands))
+            for family in families
+        )
+        return GuardReport(guard.name, results, seed=seed, ran_as=note)
     argv = guard_command(guard)
     if isinstance(argv, str):
         return GuardReport(guard.name, (), argv)
-    families = _graded_families(corpus, seed)
     with tempfile.TemporaryDirectory() as cwd, ThreadPoolExecutor(4) as pool:
-        first = _verdict(argv, families[0].commands[0], cwd)
-        if first.failed and "NotImplementedError" in first.stderr:  # the starter: stop early
-            return GuardReport(guard.name, (), not_yet=True)
-        if first.timed_out:  # one hang per command would take minutes: stop early
-            problem = (
-                f"it did not finish within {GUARD_TIMEOUT_S:g} s on {first.command!r}; "
-                "Claude Code would wait for it (600 s by default), then let the call run. "
-                "Does it read stdin exactly once and exit?"
-            )
-            return GuardReport(guard.name, (), problem)
+        stop = _stops_early(guard.name, _verdict(argv, families[0].commands[0], cwd))
+        if stop is not None:
+            return stop
         results = tuple(
             FamilyResult(family, tuple(pool.map(lambda c: _verdict(argv, c, cwd), family.commands)))
             for family in families
