@@ -1,0 +1,8 @@
+"""The oracle's modules import each other by name; make their folder importable."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))

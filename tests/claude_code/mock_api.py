@@ -1,0 +1,178 @@
+"""A scripted Anthropic Messages API on 127.0.0.1: plays assistant turns, logs every request.
+
+Requests of the main conversation (``tools`` offered, the session's prompt in
+its first message) play the script in order, one turn each: Claude Code sends
+them one at a time, and it merges consecutive assistant messages, so counting
+the history's assistant messages would not say which turn is next. Side requests
+(titles, summaries) and subagents get a plain text.
+Streaming (SSE) and plain JSON answers are both served. Standard library only.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Sequence
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+FALLBACK_TEXT = "Done."
+"""What the model says once the script has no turn left (and on side requests)."""
+
+
+def _blocks(turn: dict[str, Any], index: int) -> list[dict[str, Any]]:
+    """A scripted turn as content blocks: optional text, then tool_use blocks."""
+    blocks: list[dict[str, Any]] = []
+    if turn.get("text"):
+        blocks.append({"type": "text", "text": turn["text"]})
+    for number, call in enumerate(turn.get("tools", [])):
+        blocks.append(
+            {
+                "type": "tool_use",
+                "id": call.get("id", f"toolu_t{index}c{number}"),
+                "name": call["name"],
+                "input": call.get("input", {}),
+            }
+        )
+    if not blocks:
+        blocks.append({"type": "text", "text": FALLBACK_TEXT})
+    return blocks
+
+
+def _message(blocks: list[dict[str, Any]], model: str) -> dict[str, Any]:
+    stop = "tool_use" if any(b["type"] == "tool_use" for b in blocks) else "end_turn"
+    return {
+        "id": "msg_mock",
+        "type": "message",
+        "role": "assistant",
+        "model": model,
+        "content": blocks,
+        "stop_reason": stop,
+        "stop_sequence": None,
+        "usage": {"input_tokens": 10, "output_tokens": 5},
+    }
+
+
+def _sse(message: dict[str, Any]) -> bytes:
+    """The message as the SSE event stream the Messages API sends."""
+    events: list[tuple[str, dict[str, Any]]] = []
+    head = {**message, "content": [], "stop_reason": None}
+    events.append(("message_start", {"type": "message_start", "message": head}))
+    for index, block in enumerate(message["content"]):
+        if block["type"] == "text":
+            start = {"type": "text", "text": ""}
+            delta = {"type": "text_delta", "text": block["text"]}
+        else:
+            start = {**block, "input": {}}
+            delta = {"type": "input_json_delta", "partial_json": json.dumps(block["input"])}
+        events.append(
+            (
+                "content_block_start",
+                {"type": "content_block_start", "index": index, "content_block": start},
+            )
+        )
+        events.append(
+            ("content_block_delta", {"type": "content_block_delta", "index": index, "delta": delta})
+        )
+        events.append(("content_block_stop", {"type": "content_block_stop", "index": index}))
+    events.append(
+        (
+            "message_delta",
+            {
+                "type": "message_delta",
+                "delta": {"stop_reason": message["stop_reason"], "stop_sequence": None},
+                "usage": {"output_tokens": 5},
+            },
+        )
+    )
+    events.append(("message_stop", {"type": "message_stop"}))
+    return b"".join(
+        f"event: {name}\ndata: {json.dumps(data)}\n\n".encode() for name, data in events
+    )
+
+
+class MockAPI:
+    """The server: ``turns`` are the scripted assistant turns, ``log`` gets one JSON line a request."""
+
+    def __init__(self, turns: Sequence[dict[str, Any]], log: Path, prompt: str) -> None:
+        self.turns = list(turns)
+        self.prompt = prompt
+        self.played = 0
+        self.log = log
+        self._lock = threading.Lock()
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self.server.daemon_threads = True
+        self.port = self.server.server_address[1]
+
+    def _record(self, entry: dict[str, Any]) -> None:
+        with self._lock, self.log.open("a", encoding="utf-8") as out:
+            out.write(json.dumps(entry) + "\n")
+
+    def answer(self, body: dict[str, Any]) -> dict[str, Any]:
+        """The message for one Messages request."""
+        model = str(body.get("model", "claude-mock"))
+        if not body.get("tools") or not self._is_main(body):
+            return _message([{"type": "text", "text": FALLBACK_TEXT}], model)
+        with self._lock:
+            index, self.played = self.played, self.played + 1
+        turn = self.turns[index] if index < len(self.turns) else {}
+        return _message(_blocks(turn, index), model)
+
+    def _is_main(self, body: dict[str, Any]) -> bool:
+        messages = body.get("messages") or [{}]
+        content = messages[0].get("content")
+        if isinstance(content, str):
+            return self.prompt in content
+        return any(
+            isinstance(block, dict) and self.prompt in str(block.get("text", ""))
+            for block in content or []
+        )
+
+    def _handler(self) -> type[BaseHTTPRequestHandler]:
+        api = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+                return
+
+            def _send(self, status: int, payload: bytes, kind: str) -> None:
+                self.send_response(status)
+                self.send_header("Content-Type", kind)
+                self.send_header("Content-Length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload)
+
+            def do_GET(self) -> None:  # noqa: N802
+                api._record({"method": "GET", "path": self.path})
+                self._send(200, b"{}", "application/json")
+
+            do_HEAD = do_GET  # noqa: N815
+
+            def do_POST(self) -> None:  # noqa: N802
+                length = int(self.headers.get("Content-Length") or 0)
+                raw = self.rfile.read(length)
+                try:
+                    body = json.loads(raw or b"{}")
+                except ValueError:
+                    body = {"unparsed": raw.decode("utf-8", "replace")}
+                api._record({"method": "POST", "path": self.path, "body": body})
+                if not self.path.startswith("/v1/messages") or "count_tokens" in self.path:
+                    self._send(200, json.dumps({"input_tokens": 10}).encode(), "application/json")
+                    return
+                message = api.answer(body)
+                if body.get("stream"):
+                    self._send(200, _sse(message), "text/event-stream")
+                else:
+                    self._send(200, json.dumps(message).encode(), "application/json")
+
+        return Handler
+
+    def start(self) -> None:
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()

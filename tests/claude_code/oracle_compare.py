@@ -1,0 +1,141 @@
+"""Compare what ``fire`` predicted with what Claude Code did, field by field.
+
+Each field is a small function of (prediction, observation) giving the two sides
+as plain values; they agree when the values are equal. A scenario may name an
+exception (``exceptions.json``): the fields it lists are then reported as
+``exception`` with its reason instead of being compared, never silently dropped.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+EXCEPTIONS: dict[str, dict[str, Any]] = json.loads(
+    (HERE / "exceptions.json").read_text(encoding="utf-8")
+)
+SAYS = re.compile(r"^[A-Za-z]+(?::\S*)? says: (.*)$", re.S)
+
+Side = Callable[[Mapping[str, Any], Mapping[str, Any]], tuple[Any, Any]]
+
+
+def _hooks(p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
+    observed: dict[str, list[str]] = {}
+    for run in o["hooks"]:
+        observed.setdefault(str(run["event"]), []).append(run["hook"])
+    return ({k: sorted(v) for k, v in sorted(p["hooks"].items())},
+            {k: sorted(v) for k, v in sorted(observed.items())})
+
+
+def _tool_runs(p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
+    return ([t["runs"] for t in p["tools"]], [bool(t.get("structured")) for t in o["tools"]])
+
+
+def _tool_results(p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
+    """The tool_result of every call that did not run: text and is_error."""
+    predicted = [[t["result"], t["isError"]] if t["runs"] is False else None for t in p["tools"]]
+    observed = [[t.get("result"), t.get("isError")] if not t.get("structured") else None
+                for t in o["tools"]]
+    return predicted, observed
+
+
+def _ran_input(p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
+    """The input a call ran with, for calls a hook rewrote (the probe's PostToolUse payload)."""
+    rewritten = [t for t in p["tools"] if t["runs"] and t.get("rewritten")]
+    if not rewritten:
+        return None, None
+    return [t["input"] for t in rewritten], [r["input"] for r in o["probe"]][: len(rewritten)]
+
+
+def _model_texts(p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
+    return sorted(p["modelTexts"]), sorted(o["modelTexts"])
+
+
+def _notices(p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
+    observed = [m.group(1) for n in o["notices"] if isinstance(n, str) and (m := SAYS.match(n))]
+    return sorted(p["notices"]), sorted(observed)
+
+
+def _terminal(p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
+    observed = "prompt_blocked" if o["requests"] == 0 else o["result"].get("terminal_reason")
+    return p["terminal"], observed
+
+
+def _requests(p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
+    return p["requests"], o["requests"]
+
+
+FIELDS: dict[str, Side] = {
+    "hooks": _hooks,
+    "toolRuns": _tool_runs,
+    "toolResults": _tool_results,
+    "ranInput": _ran_input,
+    "modelTexts": _model_texts,
+    "notices": _notices,
+    "terminal": _terminal,
+    "requests": _requests,
+}
+"""Every field compared, in report order."""
+
+
+def compare(scenario: Mapping[str, Any], predicted: Mapping[str, Any],
+            observed: Mapping[str, Any]) -> dict[str, Any]:
+    """``{"verdict": agree|disagree|exception, "fields": {name: {...}}}``."""
+    exception = scenario.get("exception")
+    excused = set(EXCEPTIONS[exception]["fields"]) if exception else set()
+    fields: dict[str, Any] = {}
+    for name, side in FIELDS.items():
+        fire_says, claude_did = side(predicted, observed)
+        if name in excused:
+            fields[name] = {"verdict": "exception", "fire": fire_says, "claude": claude_did,
+                            "reason": EXCEPTIONS[exception]["reason"]}
+        else:
+            verdict = "agree" if fire_says == claude_did else "disagree"
+            fields[name] = {"verdict": verdict, "fire": fire_says, "claude": claude_did}
+    for check in scenario.get("checks", []):
+        fire_says, claude_did = EXTRA_CHECKS[check](scenario, predicted, observed)
+        fields[check] = {"verdict": "agree" if fire_says == claude_did else "disagree",
+                         "fire": fire_says, "claude": claude_did}
+    if predicted.get("errors"):
+        fields["fireErrors"] = {"verdict": "disagree", "fire": predicted["errors"], "claude": None}
+    verdicts = {f["verdict"] for f in fields.values()}
+    verdict = "disagree" if "disagree" in verdicts else "exception" if "exception" in verdicts else "agree"
+    return {"verdict": verdict, "fields": fields}
+
+
+def disagreements(result: Mapping[str, Any]) -> dict[str, Any]:
+    """Only the fields that disagree."""
+    return {k: v for k, v in result["fields"].items() if v["verdict"] == "disagree"}
+
+
+Check = Callable[[Mapping[str, Any], Mapping[str, Any], Mapping[str, Any]], tuple[Any, Any]]
+
+
+def _env_names(s: Mapping[str, Any], p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
+    """The Claude Code variables a hook's environment holds (names; values differ per run)."""
+    return p.get("envNames"), sorted(o["hooks"][0]["env"]) if o["hooks"] else None
+
+
+def _cwd(s: Mapping[str, Any], p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
+    return p.get("hookCwds"), [r["cwd"] for r in o["hooks"]]
+
+
+def _payload_keys(s: Mapping[str, Any], p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
+    """The payload fields per event: the catalogue's (required and optional) vs what arrived."""
+    observed: dict[str, list[str]] = {}
+    for run in o["hooks"]:
+        if isinstance(run["payload"], dict):
+            observed.setdefault(str(run["event"]), sorted(run["payload"]))
+    predicted = {}
+    for event, keys in observed.items():
+        known = p["payloadKeys"].get(event, {"required": [], "optional": []})
+        predicted[event] = sorted({*known["required"], *(k for k in keys if k in known["optional"])})
+    return predicted, observed
+
+
+EXTRA_CHECKS: dict[str, Check] = {"env": _env_names, "cwd": _cwd, "payload": _payload_keys}
+"""Checks a scenario asks for by name in ``checks``."""

@@ -1,0 +1,180 @@
+"""What Claude Code did in one run, as plain data (JSON), read from its traces.
+
+Sources: the hook scripts' dumps (which hooks started, their payload, env, cwd,
+argv, and whether they finished), the stream-json output (``--include-hook-events``:
+tool results, hook responses, notices, the result line), and the mock's request
+log (the exact text the model was shown). Paths under the scratch root are
+written as ``$ROOT`` so observations of two runs compare equal.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from oracle_scenario import PROBE, Layout
+
+ENV_SHOWN = re.compile(r"^(CLAUDE|CLAUDECODE$|AI_AGENT$|COLUMNS$|LINES$|OTEL_)")
+"""The variables of a hook's environment an observation keeps."""
+HOOK_TEXT = re.compile(
+    r"^(?:[A-Z][A-Za-z]+(?::\S*)? (?:hook |says:)|[A-Z][A-Za-z]+ operation blocked by hook)",
+    re.M,
+)
+"""Where a hook-made text starts: ``PreToolUse:Bash hook additional context: ...``."""
+REMINDER = re.compile(r"</?system-reminder>")
+
+
+def _normal(value: Any, root: str) -> Any:
+    if isinstance(value, str):
+        return value.replace(root, "$ROOT")
+    if isinstance(value, list):
+        return [_normal(item, root) for item in value]
+    if isinstance(value, dict):
+        return {key: _normal(item, root) for key, item in value.items()}
+    return value
+
+
+def _lines(path: Path) -> list[dict[str, Any]]:
+    if not path.exists():
+        return []
+    found = []
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        try:
+            item = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(item, dict):
+            found.append(item)
+    return found
+
+
+def hook_runs(dumps: Path) -> list[dict[str, Any]]:
+    """Every hook script start, in start order: name, event, payload, env, cwd, argv, exit."""
+    runs = []
+    for stdin in sorted(dumps.glob("*.in"), key=lambda p: int(p.name.split(".")[1])):
+        base = str(stdin)[: -len(".in")]
+        name = stdin.name.split(".")[0]
+        try:
+            payload = json.loads(stdin.read_text(encoding="utf-8"))
+        except ValueError:
+            payload = {"unparsed": stdin.read_text(encoding="utf-8", errors="replace")}
+        env_path, end = Path(base + ".env"), Path(base + ".end")
+        env = {}
+        if env_path.exists():
+            for line in env_path.read_text(encoding="utf-8", errors="replace").splitlines():
+                key, eq, value = line.partition("=")
+                if eq and ENV_SHOWN.match(key):
+                    env[key] = value
+        cwd, argv = Path(base + ".cwd"), Path(base + ".argv")
+        runs.append(
+            {
+                "hook": name,
+                "event": payload.get("hook_event_name") if isinstance(payload, dict) else None,
+                "payload": payload,
+                "env": env,
+                "cwd": cwd.read_text(encoding="utf-8").strip() if cwd.exists() else None,
+                "argv": argv.read_text(encoding="utf-8").splitlines() if argv.exists() else None,
+                "exit": int(end.read_text(encoding="utf-8").strip() or -1) if end.exists() else None,
+            }
+        )
+    return runs
+
+
+def _block_text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(
+            block.get("text", "") for block in content if isinstance(block, dict)
+        )
+    return ""
+
+
+def tool_results(stream: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each tool call the model made and what came back (from stream-json)."""
+    calls: dict[str, dict[str, Any]] = {}
+    for item in stream:
+        message = item.get("message") if isinstance(item.get("message"), dict) else {}
+        if item.get("parent_tool_use_id"):
+            continue
+        for block in message.get("content", []) if isinstance(message.get("content"), list) else []:
+            if not isinstance(block, dict):
+                continue
+            if item.get("type") == "assistant" and block.get("type") == "tool_use":
+                calls[block["id"]] = {"id": block["id"], "name": block.get("name"),
+                                      "input": block.get("input"), "result": None,
+                                      "isError": None, "structured": None}
+            if item.get("type") == "user" and block.get("type") == "tool_result":
+                call = calls.setdefault(block.get("tool_use_id"), {"id": block.get("tool_use_id")})
+                call["result"] = _block_text(block.get("content"))
+                call["isError"] = bool(block.get("is_error"))
+                structured = item.get("tool_use_result")
+                call["structured"] = isinstance(structured, dict)
+    return list(calls.values())
+
+
+def model_texts(requests: list[dict[str, Any]], prompt: str) -> list[str]:
+    """Hook-made texts the model was shown: system messages and reminders, each once."""
+    seen: list[str] = []
+    for request in requests:
+        body = request.get("body", {})
+        if request.get("method") != "POST" or not body.get("tools"):
+            continue
+        for message in body.get("messages", []):
+            content = message.get("content")
+            pieces = [content] if isinstance(content, str) else [
+                block.get("text", "") for block in content or [] if isinstance(block, dict)
+                and block.get("type") == "text"
+            ]
+            for piece in pieces:
+                for part in REMINDER.sub("\n\n", piece).split("\n\n"):
+                    match = HOOK_TEXT.search(part)
+                    if match:
+                        text = part[match.start():].strip()
+                        if text not in seen:
+                            seen.append(text)
+    return seen
+
+
+def observe(layout: Layout, status: dict[str, Any], prompt: str) -> dict[str, Any]:
+    """The observation of one run (JSON data, paths as ``$ROOT``)."""
+    stream = _lines(layout.root / "stream.jsonl")
+    requests = _lines(layout.root / "requests.jsonl")
+    main = [r for r in requests if r.get("method") == "POST" and r.get("body", {}).get("tools")]
+    result = next((item for item in stream if item.get("type") == "result"), {})
+    runs = hook_runs(layout.dumps)
+    debug = layout.root / "debug.log"
+    debug_text = debug.read_text(encoding="utf-8", errors="replace") if debug.exists() else ""
+    observation = {
+        "status": status,
+        "hooks": [run for run in runs if run["hook"] != PROBE],
+        "probe": [
+            {"event": run["event"], "tool": run["payload"].get("tool_name"),
+             "input": run["payload"].get("tool_input")}
+            for run in runs if run["hook"] == PROBE
+        ],
+        "hookEvents": [
+            {key: item.get(key) for key in ("hook_name", "hook_event", "outcome", "exit_code")}
+            for item in stream
+            if item.get("type") == "system" and item.get("subtype") == "hook_response"
+        ],
+        "tools": tool_results(stream),
+        "modelTexts": model_texts(requests, prompt),
+        "notices": [
+            item.get("content")
+            for item in stream
+            if item.get("type") == "system" and item.get("subtype") == "informational"
+        ],
+        "requests": len(main),
+        "toolsOffered": sorted(t.get("name") for t in main[0]["body"]["tools"]) if main else [],
+        "result": {
+            key: result.get(key)
+            for key in ("subtype", "is_error", "terminal_reason", "stop_reason", "num_turns",
+                        "result")
+        },
+        "cancelled": sorted(set(re.findall(r"(?i)hook[^\n]*cancel[^\n]*", debug_text)))[:20],
+    }
+    normal: dict[str, Any] = _normal(observation, str(layout.root))
+    return normal

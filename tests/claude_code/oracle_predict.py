@@ -1,0 +1,287 @@
+"""What ``hookcourse fire --json`` predicts for a scenario, event by event.
+
+A scenario is one print-mode session; ``fire`` models one event. The mapping:
+
+1. SessionStart (``source: startup``), then UserPromptSubmit; a blocked prompt ends it.
+2. Each scripted turn's tool calls, in order: PreToolUse (the permission step is
+   part of its report); a call that runs is followed by PostToolUse.
+3. A turn with no tool call ends the turn: Stop, fired with ``--stop-blocks`` set to
+   the consecutive blocks so far. The count starts again after a continuation that
+   ran a tool (Claude Code resets it then, reference 2.1.332 §8). When ``fire`` says
+   the turn continues, the next scripted turn is played, as the mock does.
+
+Payloads come from ``fixtures/payloads/<Event>.json`` with the scenario's session,
+cwd, tool call and prompt filled in. Every field is read from ``printMode`` when
+``fire`` gives it (the print-mode consequences), else from ``outcome``/``permission``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from oracle_observe import _normal, hook_runs
+from oracle_scenario import DEFAULT_PROMPT, PROBE, Layout, claude_env, flag_settings
+
+REPO = Path(__file__).resolve().parents[2]
+PAYLOADS = REPO / "fixtures" / "payloads"
+SESSION = "00000000-0000-4000-8000-00000000cafe"
+MAX_STEPS = 40
+"""More model turns than any scenario needs; a longer prediction is a runaway loop."""
+HOOK_NAME = re.compile(r"/hooks/([A-Za-z0-9_.-]+)")
+
+
+class FireServer:
+    """One ``fire_server.py`` process answering many ``fire`` invocations."""
+
+    def __init__(self) -> None:
+        self.process = subprocess.Popen(
+            [str(REPO / ".venv" / "bin" / "python"), str(Path(__file__).parent / "fire_server.py")],
+            cwd=REPO,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
+        )
+
+    def fire(self, argv: list[str], env: Mapping[str, str], payload: Mapping[str, Any]) -> dict[str, Any]:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        request = {"argv": argv, "env": dict(env), "payload": json.dumps(payload)}
+        self.process.stdin.write(json.dumps(request) + "\n")
+        self.process.stdin.flush()
+        reply: dict[str, Any] = json.loads(self.process.stdout.readline())
+        return reply
+
+    def close(self) -> None:
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        self.process.wait(timeout=10)
+
+
+def _payload(event: str, layout: Layout, mode: str, **fields: Any) -> dict[str, Any]:
+    base: dict[str, Any] = json.loads((PAYLOADS / f"{event}.json").read_text(encoding="utf-8"))
+    base.update(
+        session_id=SESSION,
+        transcript_path=str(layout.home / ".claude" / "projects" / "p" / f"{SESSION}.jsonl"),
+        cwd=str(layout.project),
+        hook_event_name=event,
+    )
+    if "permission_mode" in base:
+        base["permission_mode"] = mode
+    base.update(fields)
+    return base
+
+
+def _flag(flags: list[str], name: str) -> str | None:
+    return flags[flags.index(name) + 1] if name in flags and flags.index(name) + 1 < len(flags) else None
+
+
+def hook_names(report: Mapping[str, Any]) -> list[str]:
+    """The scenario's hook scripts a report ran (the harness's probe left out)."""
+    names = []
+    for hook in report.get("hooks", []):
+        found = HOOK_NAME.search(str(hook.get("handler", "")))
+        if found and found.group(1) != PROBE:
+            names.append(found.group(1))
+    return names
+
+
+def _tool_label(call: Mapping[str, Any]) -> str:
+    return str(call.get("name"))
+
+
+class Prediction:
+    """Fires a scenario's events in order and gathers what ``fire`` says happens."""
+
+    def __init__(self, server: FireServer, scenario: Mapping[str, Any], layout: Layout) -> None:
+        self.server = server
+        self.scenario = scenario
+        self.layout = layout
+        self.flags = list(scenario.get("flags", []))
+        self.mode = _flag(self.flags, "--permission-mode") or "default"
+        self.env = {**claude_env(scenario, layout), "ORACLE_DUMPS": str(layout.root / "fire-dumps")}
+        (layout.root / "fire-dumps").mkdir(exist_ok=True)
+        self.settings = json.dumps(flag_settings(scenario, layout))
+        self.fired: list[dict[str, Any]] = []
+        self.errors: list[str] = []
+
+    def fire(self, event: str, payload: dict[str, Any], *extra: str) -> dict[str, Any] | None:
+        argv = ["fire", event, "--json", "--project-dir", str(self.layout.project),
+                "--settings", self.settings, *extra]
+        if event == "PreToolUse" and _flag(self.flags, "--permission-mode"):
+            argv += ["--permission-mode", self.mode]
+        reply = self.server.fire(argv, self.env, payload)
+        try:
+            report: dict[str, Any] = json.loads(reply["stdout"])
+        except ValueError:
+            self.errors.append(f"{event}: fire exited {reply['status']}: {reply['stderr'].strip()[:400]}")
+            self.fired.append({"event": event, "report": None, "status": reply["status"]})
+            return None
+        self.fired.append({"event": event, "report": report, "status": reply["status"]})
+        return report
+
+    def run(self) -> dict[str, Any]:
+        predicted: dict[str, Any] = {"hooks": {}, "tools": [], "modelTexts": [], "notices": [],
+                                     "terminal": "completed", "requests": 0, "promptBlocked": False}
+        start = self.fire("SessionStart", _payload("SessionStart", self.layout, self.mode,
+                                                   source="startup"))
+        self._gather(predicted, "SessionStart", start)
+        prompt = self.scenario.get("prompt", DEFAULT_PROMPT)
+        submitted = self.fire("UserPromptSubmit", _payload("UserPromptSubmit", self.layout,
+                                                           self.mode, prompt=prompt))
+        self._gather(predicted, "UserPromptSubmit", submitted)
+        if submitted is not None and submitted["outcome"]["blocked"]:
+            predicted["promptBlocked"] = True
+            predicted["terminal"] = "prompt_blocked"
+            return self._finish(predicted)
+        turns = list(self.scenario.get("turns", []))
+        blocks = 0
+        ran_tool_since_stop = False
+        step = 0
+        while step < MAX_STEPS:
+            turn = turns[step] if step < len(turns) else {}
+            step += 1
+            predicted["requests"] += 1
+            calls = turn.get("tools", [])
+            for number, call in enumerate(calls):
+                outcome = self._tool_call(predicted, call, f"toolu_t{step - 1}c{number}")
+                if outcome == "stops":
+                    return self._finish(predicted)
+                ran_tool_since_stop = True
+            if calls:
+                continue
+            if ran_tool_since_stop:
+                blocks = 0
+            ran_tool_since_stop = False
+            stop = self.fire(
+                "Stop",
+                _payload("Stop", self.layout, self.mode, stop_hook_active=blocks > 0,
+                         last_assistant_message=turn.get("text", "Done."), background_tasks=[],
+                         session_crons=[]),
+                "--stop-blocks", str(blocks),
+            )
+            self._gather(predicted, "Stop", stop)
+            if stop is None or not self._turn_continues(stop):
+                return self._finish(predicted)
+            blocks += 1
+        predicted["terminal"] = "runaway"
+        return self._finish(predicted)
+
+    def _finish(self, predicted: dict[str, Any]) -> dict[str, Any]:
+        predicted["errors"] = self.errors
+        runs = [r for r in hook_runs(self.layout.root / "fire-dumps") if r["hook"] != PROBE]
+        predicted["envNames"] = sorted(runs[0]["env"]) if runs else None
+        predicted["hookCwds"] = [r["cwd"] for r in runs]
+        predicted["payloadKeys"] = payload_keys()
+        predicted["fired"] = [
+            {"event": f["event"], "status": f["status"],
+             "printMode": (f["report"] or {}).get("printMode"),
+             "outcome": {k: (f["report"] or {}).get("outcome", {}).get(k)
+                         for k in ("blocked", "decision", "reason", "continue", "keepsGoing",
+                                   "updatedInput", "additionalContext")},
+             "permission": (f["report"] or {}).get("permission")}
+            for f in self.fired
+        ]
+        return predicted
+
+    def _gather(self, predicted: dict[str, Any], event: str, report: Mapping[str, Any] | None) -> None:
+        """Hooks run, notices and model texts of one report."""
+        if report is None:
+            return
+        names = hook_names(report)
+        if names:
+            predicted["hooks"].setdefault(event, []).extend(names)
+        cancelled = [n for n, h in zip(names, [h for h in report.get("hooks", [])
+                                               if HOOK_NAME.search(str(h.get("handler", "")))
+                                               and PROBE not in str(h.get("handler", ""))])
+                     if h.get("cancelled")]
+        if cancelled:
+            predicted.setdefault("cancelled", []).extend(cancelled)
+        outcome = report.get("outcome", {})
+        predicted["notices"].extend(outcome.get("systemMessages", []))
+        mode = report.get("printMode")
+        if isinstance(mode, dict):
+            texts = list(mode.get("systemReminders") or [])
+            if mode.get("stopFeedback"):
+                texts.append(mode["stopFeedback"])
+        else:
+            texts = list(outcome.get("additionalContext", []))
+            if event == "Stop" and self._turn_continues(report) and outcome.get("reason"):
+                texts.append(outcome["reason"])
+        for text in texts:
+            if text not in predicted["modelTexts"]:
+                predicted["modelTexts"].append(text)
+
+    def _turn_continues(self, report: Mapping[str, Any]) -> bool:
+        mode = report.get("printMode")
+        if isinstance(mode, dict) and mode.get("turnContinues") is not None:
+            return bool(mode["turnContinues"])
+        return bool(report.get("outcome", {}).get("keepsGoing"))
+
+    def _tool_call(self, predicted: dict[str, Any], call: Mapping[str, Any], tool_id: str) -> str:
+        name, tool_input = call["name"], call.get("input", {})
+        report = self.fire("PreToolUse", _payload("PreToolUse", self.layout, self.mode,
+                                                  tool_name=name, tool_input=tool_input,
+                                                  tool_use_id=tool_id))
+        self._gather(predicted, "PreToolUse", report)
+        entry: dict[str, Any] = {"id": tool_id, "name": name, "runs": None, "result": None,
+                                 "isError": None, "input": tool_input}
+        predicted["tools"].append(entry)
+        if report is None:
+            return "goes on"
+        outcome, permission, mode = report["outcome"], report.get("permission"), report.get("printMode")
+        if outcome.get("updatedInput") is not None:
+            entry["input"], entry["rewritten"] = outcome["updatedInput"], True
+        if isinstance(mode, dict):
+            entry["runs"] = mode.get("toolRuns")
+            result = mode.get("toolResult")
+            if isinstance(result, dict):
+                entry["result"], entry["isError"] = result.get("text"), result.get("isError")
+            stops = bool(mode.get("runStops"))
+            terminal = mode.get("terminalReason")
+        else:
+            permitted = permission is None or permission.get("decision") == "allow"
+            entry["runs"] = not outcome["blocked"] and permitted
+            if not entry["runs"]:
+                entry["result"] = outcome.get("reason")
+                entry["isError"] = True
+            stops = not outcome.get("continue", True)
+            terminal = "hook_stopped" if stops else None
+        if entry["runs"]:
+            after = self.fire("PostToolUse", _payload(
+                "PostToolUse", self.layout, self.mode, tool_name=name,
+                tool_input=entry["input"], tool_use_id=tool_id,
+                tool_response={"stdout": "", "stderr": "", "interrupted": False, "isImage": False}))
+            self._gather(predicted, "PostToolUse", after)
+            if after is not None and isinstance(after.get("printMode"), dict) and after["printMode"].get("runStops"):
+                stops, terminal = True, after["printMode"].get("terminalReason") or "hook_stopped"
+        if stops:
+            predicted["terminal"] = terminal or "hook_stopped"
+            return "stops"
+        return "goes on"
+
+
+def payload_keys() -> dict[str, dict[str, list[str]]]:
+    """Per event, the payload fields the catalogue says always arrive, and those that may."""
+    document = json.loads((REPO / "hookcourse" / "data" / "events.json").read_text(encoding="utf-8"))
+    common = document["common_input_fields"]
+    keys = {}
+    for event in document["events"]:
+        given = event.get("input", {})
+        required = [*common["required"], *(["permission_mode"] if given.get("permission_mode") else []),
+                    *given.get("fields", [])]
+        optional = [*common["optional"], *given.get("optional", []),
+                    *(common.get("tool_context_optional", []) if event.get("tool_event") else [])]
+        keys[event["name"]] = {"required": sorted(set(required)), "optional": sorted(set(optional))}
+    return keys
+
+
+def predict(server: FireServer, scenario: Mapping[str, Any], layout: Layout) -> dict[str, Any]:
+    """The prediction for a laid-out scenario (the hooks run for real, in ``fire-dumps``)."""
+    predicted: dict[str, Any] = _normal(Prediction(server, scenario, layout).run(), str(layout.root))
+    return predicted

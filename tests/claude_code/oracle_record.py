@@ -1,0 +1,58 @@
+"""Observations as data: what Claude Code did per scenario, without what varies by run.
+
+``stable`` keeps what a scenario shows (hooks started and finished, their payload
+fields, environment names, cwd, tool results, model texts, notices, the result
+line) and masks ids and times; ``changes`` lists, per scenario, the fields whose
+value differs between two recordings (a new release is then a diff).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+OBSERVATIONS = Path(__file__).resolve().parent / "observations"
+VOLATILE = ("session_id", "transcript_path", "prompt_id")
+"""Payload fields whose values change on every run."""
+
+
+def stable(observation: Mapping[str, Any]) -> dict[str, Any]:
+    """The recorded form of one observation."""
+    hooks = []
+    for run in observation["hooks"]:
+        payload = run["payload"] if isinstance(run["payload"], dict) else {}
+        hooks.append(
+            {
+                "hook": run["hook"],
+                "event": run["event"],
+                "exit": run["exit"],
+                "cwd": run["cwd"],
+                "env": sorted(run["env"]),
+                "payload": {k: ("<varies>" if k in VOLATILE else v) for k, v in sorted(payload.items())},
+            }
+        )
+    return {
+        "hooks": hooks,
+        "probe": observation["probe"],
+        "tools": observation["tools"],
+        "modelTexts": observation["modelTexts"],
+        "notices": observation["notices"],
+        "requests": observation["requests"],
+        "toolsOffered": observation["toolsOffered"],
+        "result": {k: v for k, v in observation["result"].items()},
+    }
+
+
+def changes(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, dict[str, tuple[Any, Any]]]:
+    """Per scenario id, each top-level field whose value differs (new and gone ids too)."""
+    found: dict[str, dict[str, tuple[Any, Any]]] = {}
+    for sid in sorted(set(before) | set(after)):
+        old, new = before.get(sid), after.get(sid)
+        if old is None or new is None:
+            found[sid] = {"scenario": (old is not None, new is not None)}
+            continue
+        fields = {k: (old.get(k), new.get(k)) for k in sorted(set(old) | set(new)) if old.get(k) != new.get(k)}
+        if fields:
+            found[sid] = fields
+    return found

@@ -1,0 +1,47 @@
+"""One scenario end to end: lay out twice, run Claude Code and ``fire``, compare."""
+
+from __future__ import annotations
+
+import shutil
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from oracle_compare import compare
+from oracle_observe import observe
+from oracle_predict import FireServer, predict
+from oracle_scenario import DEFAULT_PROMPT, lay_out, run_claude, scratch
+
+
+def observe_scenario(binary: str, scenario: Mapping[str, Any], keep: bool = False) -> dict[str, Any]:
+    """What Claude Code did (its own scratch root, removed unless ``keep``)."""
+    layout = scratch(scenario["id"])
+    try:
+        lay_out(scenario, layout)
+        started = time.monotonic()
+        status = run_claude(binary, scenario, layout)
+        observation = observe(layout, status, scenario.get("prompt", DEFAULT_PROMPT))
+        observation["seconds"] = round(time.monotonic() - started, 2)
+        return observation
+    finally:
+        if not keep:
+            shutil.rmtree(layout.root, ignore_errors=True)
+
+
+def predict_scenario(server: FireServer, scenario: Mapping[str, Any]) -> dict[str, Any]:
+    """What ``fire`` says (a scratch root of its own: hooks with state start afresh)."""
+    layout = scratch(scenario["id"] + "-fire")
+    try:
+        lay_out(scenario, layout)
+        return predict(server, scenario, layout)
+    finally:
+        shutil.rmtree(layout.root, ignore_errors=True)
+
+
+def check_scenario(binary: str, server: FireServer, scenario: Mapping[str, Any],
+                   keep: bool = False) -> dict[str, Any]:
+    """Observation, prediction and their comparison."""
+    observed = observe_scenario(binary, scenario, keep)
+    predicted = predict_scenario(server, scenario)
+    return {"id": scenario["id"], "observed": observed, "predicted": predicted,
+            "comparison": compare(scenario, predicted, observed)}
