@@ -127,8 +127,8 @@ def run_session(script: SessionScript, keep: bool = False) -> Transcript:
         cap = int(env.get(CAP_VARIABLE, DEFAULT_STOP_BLOCK_CAP) or DEFAULT_STOP_BLOCK_CAP)
         session = _Session(script, layout, env, cap)
         transcript = _play(session)
-        transcript["root"] = str(layout.root) if keep else None
         result: Transcript = normalised(transcript, str(layout.root))
+        result["root"] = str(layout.root) if keep else None
         return result
     finally:
         if not keep:

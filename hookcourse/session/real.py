@@ -177,8 +177,8 @@ def run_real(script: SessionScript, claude: str | None = None, keep: bool = Fals
         transcript = read_run(layout.root, script, status)
         transcript["engine"] = f"Claude Code {claude_version(binary)} (claude -p, scripted model)"
         transcript["network"] = NETWORK
-        transcript["root"] = str(layout.root) if keep else None
         result: Transcript = normalised(transcript, str(layout.root))
+        result["root"] = str(layout.root) if keep else None
         return result
     finally:
         if not keep:
