@@ -372,8 +372,13 @@ class PermissionFacts:
     read_only_commands: frozenset[str]
     allow_rule_covers: Mapping[str, frozenset[str]]
     trust_file: str
-    not_granted: str
+    not_granted: Mapping[str, str]
+    """Tool name (``*`` for any other) -> the tool_result when nobody can approve the call."""
     no_such_tool: str
+
+    def refusal(self, tool: str) -> str:
+        """What the model gets when a call needs approval and nobody can give it (print mode)."""
+        return self.not_granted.get(tool, self.not_granted["*"]).format(tool=tool)
 
 
 @cache
@@ -384,7 +389,7 @@ def permission_facts() -> PermissionFacts:
         frozenset(raw["read_only_commands"]),
         {tool: frozenset(covers) for tool, covers in raw["allow_rule_covers"].items()},
         raw["trust_file"],
-        raw["not_granted"],
+        dict(raw["not_granted"]),
         raw["no_such_tool"],
     )
 
@@ -460,6 +465,8 @@ def _decision_text(spec: EventSpec) -> str:
     text = f"{'.'.join(decision.path)}: {words}"
     if decision.reason_path:
         required = " (required)" if decision.reason_required else ""
+        if decision.default_reason:
+            required = f" (without one: {quote(decision.default_reason)})"
         text += f"; reason in {'.'.join(decision.reason_path)}{required}"
     if len(spec.precedence) > 1:
         text += f"; between hooks {' > '.join(spec.precedence)}"
@@ -503,7 +510,11 @@ def event_facts(spec: EventSpec) -> list[tuple[str, str]]:
     facts = [
         ("fires", f"{spec.fires_when}{since}"),
         ("matcher", _matcher_text(spec)),
-        ("tool event", "yes (the handler `if` field applies)" if spec.is_tool_event else "no"),
+        (
+            "if field",
+            "evaluated" if spec.if_condition else "not evaluated: a handler with it never runs",
+        ),
+        ("checked", f"against Claude Code {spec.checked_against}"),
         ("handlers", f"{', '.join(spec.handler_types)}; default timeouts: {timeouts}"),
         (
             "input",

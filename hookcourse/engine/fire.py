@@ -327,10 +327,9 @@ class FireReport:
 
     @property
     def stopped(self) -> bool:
-        """The action is stopped (hooks, a rule, the mode, a removed tool) or Claude stops."""
+        """The action is stopped: by the hooks, a permission rule or mode, or a removed tool."""
         return (
             self.outcome.blocked
-            or self.outcome.run_stops
             or self.removed_by is not None
             or (self.permission is not None and self.permission.stops)
         )
@@ -683,7 +682,11 @@ def fire(request: FireRequest) -> FireReport:
         hooks=ran.hooks,
         outcome=outcome,
         cwd=place.cwd,
-        warnings=(*(str(finding) for finding in lint_layers(settings.layers)), *warnings),
+        warnings=(
+            *map(str, settings.skipped),
+            *(str(finding) for finding in lint_layers(settings.layers)),
+            *warnings,
+        ),
         env_file=ran.env_file,
         permission=permission,
         print_mode=print_mode(spec, payload, outcome, permission, removed),

@@ -10,10 +10,10 @@ loop is cut at the cap's next consecutive block (the 9th by default). Pure.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from hookcourse.engine.catalogue import EventSpec, Recipient, recipient_text
-from hookcourse.engine.reading import HookReading
+from hookcourse.engine.reading import Classification, HookReading
 from hookcourse.js.json import quote, stringify
 from hookcourse.js.values import UNDEFINED, JSValue, Undefined, null_if_undefined
 
@@ -45,6 +45,10 @@ class Outcome:
     """Stop/SubagentStop only: the turn goes on instead of ending."""
     stop_hook_active: bool | None
     """Stop/SubagentStop only: the payload's flag, None when absent or not a boolean."""
+    stdout_context: list[str] = field(default_factory=list)
+    """The additional contexts that were plain stdout, trimmed (shown as "hook success")."""
+    decided_by_exit2: bool = False
+    """The winning reason came from an exit 2 (not from JSON)."""
     decided_by_command: str | None = None
     """The command (or URL) of the hook whose reason won."""
     blocking_error: str | None = None
@@ -104,6 +108,7 @@ class _Decided:
     said: _Said
     blocking_error: str | None = None
     command: str | None = None
+    by_exit2: bool = False
 
 
 def _ran(event: EventSpec, readings: Sequence[HookReading], in_background: int) -> _Said:
@@ -146,7 +151,10 @@ def _decide(event: EventSpec, named: Named) -> _Decided:
     if note:
         lines.append(f"Note: {note}.")
     said = _Said(tuple(lines), tuple(conflicts))
-    return _Decided(word, last.reason, last.reason_to, said, last.blocking_error, last.command)
+    by_exit2 = last.classification is Classification.BLOCKING_ERROR
+    return _Decided(
+        word, last.reason, last.reason_to, said, last.blocking_error, last.command, by_exit2
+    )
 
 
 def _contexts(readings: Sequence[HookReading]) -> tuple[list[str], _Said]:
@@ -248,12 +256,10 @@ def _stopping(
             f"{event.name} cannot stop anything: {quote(decided.word or '')} only delivers the "
             f"reason to {recipient_text(decided.reason_to or Recipient.CLAUDE)}."
         )
-    for field, values in event.unblockable_when.items():
-        if stops and payload.get(field) in values:
+    for key, values in event.unblockable_when.items():
+        if stops and payload.get(key) in values:
             stops = False
-            lines.append(
-                f"{event.name} cannot block when {field} is {quote(str(payload.get(field)))}."
-            )
+            lines.append(f"{event.name} cannot block when {key} is {quote(str(payload.get(key)))}.")
     if not event.stop_loop:
         return _Stopping(stops, False, None, _Said(tuple(lines)))
     keeps_going = stops or has_context
@@ -364,5 +370,7 @@ def merge_readings(
         stop_hook_active=stopping.stop_hook_active,
         blocking_error=decided.blocking_error,
         decided_by_command=decided.command,
+        decided_by_exit2=decided.by_exit2,
+        stdout_context=[r.stdout_context for r in readings if r.stdout_context is not None],
         run_stops=bool(stoppers),
     )

@@ -28,6 +28,7 @@ prompt, so ``ask`` refuses the call. Pure.
 from __future__ import annotations
 
 import posixpath
+import re
 import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -41,6 +42,7 @@ from .catalogue import permission_facts
 from .permission_rule import CallPlace, check_rule, simple_commands
 from .settings import PermissionEntry, SettingsSource
 
+_REDIRECT_DUP: Final = re.compile(r"\d?>&\d")
 READ_ONLY_TOOLS: Final = frozenset({"Read", "Grep", "Glob", "LS", "NotebookRead"})
 EDIT_TOOLS: Final = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})
 STOPPED: Final = "deny"
@@ -161,7 +163,9 @@ def read_only_command(tool_input: JSValue, place: CallPlace) -> bool:
     allowed = permission_facts().read_only_commands
     roots = tuple(posixpath.normpath(root) for root in (place.project_dir, place.cwd))
     for part in parts:
-        if any(mark in part for mark in (">", "<", "$", "`")):
+        # Redirections into files, command substitutions and variables need approval;
+        # duplicating a descriptor (2>&1, >&2) does not.
+        if any(mark in _REDIRECT_DUP.sub("", part) for mark in (">", "<", "$", "`")):
             return False
         try:
             words = shlex.split(part)

@@ -119,6 +119,8 @@ class HookReading:
     """hookcourse's plain remarks: caps applied, fields ignored and why."""
     command: str | None = None
     """The command (or URL) the hook was configured with."""
+    stdout_context: str | None = None
+    """Plain stdout taken as context (trimmed): the model reads it as "hook success"."""
     blocking_error: str | None = None
     """The reason as Claude Code words it when this hook blocks: ``[<command>]: <stderr>``
     after exit 2 (or an ``onFailure`` block), the JSON's reason after a JSON decision."""
@@ -326,7 +328,8 @@ def _read_plain(event: EventSpec, reading: HookReading, stdout: str) -> HookRead
         return _done(reading, Classification.SUCCESS, f"{said} with no output")
     if event.plain_stdout is PlainStdout.CONTEXT:
         text, notes = _capped(event, stdout, "plain stdout")
-        reading = _noted(replace(reading, additional_context=text), *notes)
+        reading = replace(reading, additional_context=text, stdout_context=js_trim(text))
+        reading = _noted(reading, *notes)
         return _done(reading, Classification.SUCCESS, f"{said} with plain stdout, added to context")
     if event.plain_stdout is PlainStdout.WORKTREE_PATH:
         path = js_trim([line for line in stdout.split("\n") if js_trim(line)][-1])
@@ -509,7 +512,8 @@ def _read_exit_two(
     else:
         reason, source = _stderr_reason(run.stderr), "stderr is the reason"
         reason_to = event.exit2_stderr_to
-        blocking_error = named_error(run, reason)
+        # The model gets stderr as written, trailing newline included (2.1.332).
+        blocking_error = named_error(run, run.stderr or NO_STDERR)
     if json_word is not None and json_word != event.exit2_decision:
         source += f" (exit 2 outranks the JSON's {quote(json_word)})"
     blocks = "blocks" if event.can_block else _lower_first(event.exit2_effect)

@@ -204,6 +204,8 @@ class Settings:
     warnings: tuple[InputError, ...] = ()
     permissions: tuple[PermissionEntry, ...] = ()
     default_mode: str | None = None
+    skipped: tuple[InputError, ...] = ()
+    """Files that were not read at all (not JSON), one warning each."""
 
     def groups_for(self, event: str) -> tuple[MatcherGroup, ...]:
         return tuple(group for group in self.groups if group.event == event)
@@ -309,7 +311,6 @@ class _Reader:
             f"a malformed {self.void.path[1] if len(self.void.path) > 1 else 'guard'} entry "
             f"may be what guards the permissions beside it, so {effect}",
             "fix or remove the entry (Claude Code 2.1.332 voids the file for it)",
-            "guard-entry-voids-file",
         )
         return [], (rules if managed else ()), (mode if managed else None)
 
@@ -717,7 +718,6 @@ def load_settings(
                         "others",
                         json_syntax_fix(text),
                         (),
-                        "settings-not-json",
                     )
                 )
                 continue
@@ -740,7 +740,7 @@ def load_settings(
             _read_file(places.managed, SettingsSource.MANAGED, known_events, guard_events)
         )
     merged = merge_layers(layers)
-    return replace(merged, warnings=(*skipped, *merged.warnings))
+    return replace(merged, warnings=(*skipped, *merged.warnings), skipped=tuple(skipped))
 
 
 def _read_file(

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from hookcourse.js.values import JSValue
+from hookcourse.js.values import JSValue, js_trim
 
 from .catalogue import EventSpec, model_text, permission_facts
 from .outcome import Outcome
@@ -73,12 +73,17 @@ def hook_name(spec: EventSpec, payload: Mapping[str, JSValue]) -> str:
 
 
 def _reminders(spec: EventSpec, name: str, outcome: Outcome) -> list[str]:
-    texts = []
-    if outcome.additional_context:
-        joined = "\n".join(outcome.additional_context)
+    """The hook texts the model is shown (a systemMessage is not one: it goes to the user)."""
+    texts = [model_text("success", hook=name, text=text) for text in outcome.stdout_context]
+    plain = set(outcome.stdout_context)
+    contexts = [text for text in outcome.additional_context if js_trim(text) not in plain]
+    if contexts:
+        joined = "\n".join(contexts)
         texts.append(model_text("additional_context", hook=name, text=joined))
-    texts.extend(model_text("says", hook=name, text=text) for text in outcome.system_messages)
-    if spec.name == "PostToolUse" and outcome.decision == "block":
+    # A Stop block from JSON is also shown as a blocking error; one from exit 2 is not.
+    json_block = outcome.decision == "block" and not outcome.decided_by_exit2
+    post_block = spec.name == "PostToolUse" and outcome.decision == "block"
+    if post_block or (spec.stop_loop and json_block and outcome.keeps_going):
         texts.append(
             model_text(
                 "blocking_error_from_command",
@@ -126,7 +131,9 @@ def _tool_call(
     if step.rule is None and outcome.decision == "ask" and outcome.reason:
         # Nobody to ask: the hook's reason is what the model reads.
         return False, ToolResult(outcome.reason), None
-    return False, ToolResult(permission_facts().not_granted.format(tool=tool)), None
+    if step.rule is None and outcome.decision == "ask":
+        return False, ToolResult(model_text("asked_no_reason", hook=name)), None
+    return False, ToolResult(permission_facts().refusal(tool)), None
 
 
 def print_mode(

@@ -4,7 +4,8 @@ A scenario is one print-mode session; ``fire`` models one event. The mapping:
 
 1. SessionStart (``source: startup``), then UserPromptSubmit; a blocked prompt ends it.
 2. Each scripted turn's tool calls, in order: PreToolUse (the permission step is
-   part of its report); a call that runs is followed by PostToolUse.
+   part of its report); a call that runs is followed by PostToolUse; after the
+   turn's calls, PostToolBatch.
 3. A turn with no tool call ends the turn: Stop, fired with ``--stop-blocks`` set to
    the consecutive blocks so far. The count starts again after a continuation that
    ran a tool (Claude Code resets it then, reference 2.1.332 §8). When ``fire`` says
@@ -154,6 +155,14 @@ class Prediction:
                     return self._finish(predicted)
                 ran_tool_since_stop = True
             if calls:
+                batch = self.fire("PostToolBatch", _payload(
+                    "PostToolBatch", self.layout, self.mode,
+                    tool_calls=[{"tool_name": c["name"], "tool_input": c.get("input", {}),
+                                 "tool_use_id": f"toolu_t{step - 1}c{n}"} for n, c in enumerate(calls)]))
+                self._gather(predicted, "PostToolBatch", batch)
+                if batch is not None and self._run_stops(batch):
+                    predicted["terminal"] = "hook_stopped"
+                    return self._finish(predicted)
                 continue
             if ran_tool_since_stop:
                 blocks = 0
@@ -172,7 +181,16 @@ class Prediction:
         predicted["terminal"] = "runaway"
         return self._finish(predicted)
 
+    def _run_stops(self, report: Mapping[str, Any]) -> bool:
+        mode = report.get("printMode")
+        if isinstance(mode, dict) and mode.get("runStops") is not None:
+            return bool(mode["runStops"])
+        outcome = report.get("outcome", {})
+        return bool(outcome.get("blocked")) or not outcome.get("continue", True)
+
     def _finish(self, predicted: dict[str, Any]) -> dict[str, Any]:
+        end = self.fire("SessionEnd", _payload("SessionEnd", self.layout, self.mode, reason="other"))
+        self._gather(predicted, "SessionEnd", end)
         predicted["errors"] = self.errors
         runs = [r for r in hook_runs(self.layout.root / "fire-dumps") if r["hook"] != PROBE]
         predicted["envNames"] = sorted(runs[0]["env"]) if runs else None

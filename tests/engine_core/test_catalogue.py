@@ -20,12 +20,26 @@ REFERENCE_EVENTS = [
     "CwdChanged", "DirectoryAdded", "FileChanged", "WorktreeCreate", "WorktreeRemove",
     "PreCompact", "PostCompact", "Elicitation", "ElicitationResult", "SessionEnd",
 ]  # fmt: skip
+# Added after the reference, from the 2.1.332 binary (its §1.1): 34 events in all.
+NEW_IN_2_1_332 = ["PreModelSwitch", "PostModelSwitch", "PreSkillShellCommand"]
 
 ALL_FIVE = ("command", "http", "mcp_tool", "prompt", "agent")
 
 
-def test_the_catalogue_has_exactly_the_31_reference_events_in_table_order() -> None:
-    assert list(load_catalogue()) == REFERENCE_EVENTS
+def test_the_catalogue_has_the_34_events_of_2_1_332_reference_order_first() -> None:
+    assert list(load_catalogue()) == REFERENCE_EVENTS + NEW_IN_2_1_332
+
+
+def test_every_event_records_the_version_it_was_checked_against() -> None:
+    assert {spec.checked_against for spec in load_catalogue().values()} == {"2.1.332"}
+
+
+def test_if_is_evaluated_on_six_events() -> None:
+    evaluated = {name for name, spec in load_catalogue().items() if spec.if_condition}
+    assert evaluated == {
+        "PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest",
+        "PermissionDenied", "PreSkillShellCommand",
+    }  # fmt: skip
 
 
 def test_get_event_is_exact_and_case_sensitive() -> None:
@@ -115,14 +129,14 @@ def test_exit_2_blocks_where_table_1b_says_it_can() -> None:
     assert blocking == {
         "UserPromptSubmit", "UserPromptExpansion", "PreToolUse", "PostToolBatch", "SubagentStop",
         "TaskCreated", "TaskCompleted", "Stop", "TeammateIdle", "ConfigChange", "WorktreeCreate",
-        "PreCompact", "Elicitation", "ElicitationResult",
+        "PreCompact", "Elicitation", "ElicitationResult", "PreModelSwitch", "PreSkillShellCommand",
     }  # fmt: skip
     assert load_catalogue()["PermissionRequest"].exit2_decision is None
 
 
-def test_plain_stdout_becomes_context_only_on_three_events() -> None:
+def test_plain_stdout_becomes_context_only_on_four_events() -> None:
     context = {n for n, s in load_catalogue().items() if s.plain_stdout_is_context}
-    assert context == {"SessionStart", "UserPromptSubmit", "UserPromptExpansion"}
+    assert context == {"SessionStart", "UserPromptSubmit", "UserPromptExpansion", "PostModelSwitch"}
 
 
 def test_describe_event_names_the_rules_a_user_looks_up() -> None:
@@ -133,11 +147,11 @@ def test_describe_event_names_the_rules_a_user_looks_up() -> None:
     assert "deny > defer > ask > allow" in text
     assert "approve -> allow" in text
     stop = describe_event(load_catalogue()["Stop"])
-    assert "silently ignored" in stop and "(required)" in stop
+    assert "silently ignored" in stop and 'without one: "Blocked by hook"' in stop
 
 
 def test_describe_events_is_one_row_per_event_under_a_heading() -> None:
     lines = describe_events(load_catalogue().values()).splitlines()
-    assert len(lines) == 32
+    assert len(lines) == 35
     assert lines[0].split()[:3] == ["event", "matcher", "field"]
-    assert [line.split()[0] for line in lines[1:]] == REFERENCE_EVENTS
+    assert [line.split()[0] for line in lines[1:]] == REFERENCE_EVENTS + NEW_IN_2_1_332

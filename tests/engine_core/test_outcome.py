@@ -39,8 +39,8 @@ def test_pre_tool_use_precedence_is_deny_defer_ask_allow_in_any_finish_order(
     for order in permutations(words):
         outcome = merge("PreToolUse", [_decides(read, specific, w) for w in order])
         assert outcome.decision == winner
-        # Every winning hook's reason is kept, one a line.
-        assert outcome.reason == "\n".join([f"{winner}!"] * words.count(winner))
+        # Claude Code 2.1.332 keeps one reason: the last winning hook's to finish.
+        assert outcome.reason == f"{winner}!"
         assert outcome.blocked is (winner == "deny")
 
 
@@ -99,15 +99,21 @@ def test_a_blocked_call_drops_updated_input(read: Read, merge: Merge, specific: 
     assert outcome.to_json()["updatedInput"] is None
 
 
-def test_continue_false_overrides_an_allow_and_blocks(
+def test_continue_false_beside_an_allow_lets_the_tool_run_then_stops(
     read: Read, merge: Merge, specific: Specific
 ) -> None:
     stopper = read("PreToolUse", stdout={"continue": False, "stopReason": "quota reached"})
     outcome = merge("PreToolUse", [_decides(read, specific, "allow"), stopper])
-    assert outcome.blocked and not outcome.continue_
+    assert not outcome.blocked and not outcome.continue_ and outcome.run_stops
     assert outcome.stop_reason == "quota reached"
     assert outcome.decision == "allow"
-    assert any('overriding "allow"' in line for line in outcome.explanation)
+    assert outcome.explanation[-1] == "Outcome: the action goes ahead, then Claude stops."
+
+
+def test_continue_false_on_user_prompt_submit_still_blocks(read: Read, merge: Merge) -> None:
+    halt = read("UserPromptSubmit", stdout={"continue": False})
+    outcome = merge("UserPromptSubmit", [halt])
+    assert outcome.blocked and outcome.run_stops
 
 
 def test_continue_false_is_ignored_where_the_event_discards_it(read: Read, merge: Merge) -> None:
@@ -188,10 +194,10 @@ def test_stop_continue_false_ends_the_turn_even_over_a_block(read: Read, merge: 
     assert outcome.explanation[-1] == "Outcome: the turn ends; Claude stops entirely."
 
 
-def test_continue_false_on_a_tool_event_blocks_the_call(read: Read, merge: Merge) -> None:
+def test_continue_false_on_pre_tool_use_runs_the_call_then_stops(read: Read, merge: Merge) -> None:
     halt = read("PreToolUse", stdout={"continue": False, "stopReason": "budget spent"})
     outcome = merge("PreToolUse", [halt])
-    assert outcome.blocked and not outcome.continue_
+    assert not outcome.blocked and not outcome.continue_ and outcome.run_stops
 
 
 def test_evaluator_ok_false_on_stop_blocks_with_its_reason(read: Read, merge: Merge) -> None:

@@ -560,10 +560,25 @@ def test_bad_payload_exits_1(project: Project, payload_text: str, expected: str)
     assert str(path) in fired.stderr
 
 
-def test_bad_settings_file_exits_1_naming_it(project: Project) -> None:
+def test_a_project_settings_file_that_is_not_json_is_skipped_with_a_warning(
+    project: Project,
+) -> None:
+    # Claude Code 2.1.332 skips the file; the local file's hooks still run.
     path = project.dir / ".claude" / "settings.json"
     path.write_text('{"hooks": {"Stop": [}')
-    fired = project.fire("Stop", project.payload("Stop", stop_hook_active=False))
+    local = project.dir / ".claude" / "settings.local.json"
+    local.write_text('{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "exit 2"}]}]}}')
+    fired = project.fire("Stop", project.payload("Stop", stop_hook_active=False), json_out=False)
+    assert fired.returncode == 2
+    assert fired.stderr.startswith(f"hookcourse: warning: {path}: not valid JSON")
+    assert "checked against Claude Code 2.1.332" in fired.stdout
+
+
+def test_a_settings_flag_file_that_is_not_json_exits_1_naming_it(project: Project) -> None:
+    path = project.dir / "extra.json"
+    path.write_text('{"hooks": {"Stop": [}')
+    payload = project.payload("Stop", stop_hook_active=False)
+    fired = project.fire("Stop", payload, "--settings", str(path))
     assert fired.returncode == 1
     assert fired.stderr.startswith(f"hookcourse: {path}: not valid JSON")
 
@@ -582,7 +597,7 @@ def test_malformed_entry_warns_and_strict_makes_it_an_error(project: Project) ->
 def test_events_lists_the_catalogue(project: Project) -> None:
     listed = project.cli([*HOOKCOURSE, "events"])
     assert listed.returncode == 0
-    assert len(listed.stdout.strip().splitlines()) == 32
+    assert len(listed.stdout.strip().splitlines()) == 35
     one = project.cli([*HOOKCOURSE, "events", "Stop"])
     assert one.stdout.startswith("Stop: ")
 

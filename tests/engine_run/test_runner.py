@@ -107,7 +107,8 @@ def test_placeholders_and_command_forms() -> None:
     shell_form = handler("command", command="${CLAUDE_PROJECT_DIR}/h.sh", args=None)
     assert command_argv(shell_form, places) == ("sh", "-c", "/p q/h.sh")
     bash_form = handler("command", command="echo", shell="bash")
-    assert command_argv(bash_form, places) == ("bash", "-c", "echo")
+    # Claude Code 2.1.332 runs shell-form hooks under /bin/sh -c whatever "shell" says.
+    assert command_argv(bash_form, places) == ("sh", "-c", "echo")
 
 
 def test_headers_fill_only_allowed_variables() -> None:
