@@ -272,8 +272,9 @@ def shown_items(messages: Sequence[Any]) -> Iterator[dict[str, Any]]:
                 continue
             text = str(block.get("text") or "")
             if message.get("role") == "user" and text.startswith(opening):
-                body = text[len(opening) :].rstrip()
-                body = body.removesuffix(texts["reminder_close"]).rstrip()
+                # The body is followed by "\n</system-reminder>", sometimes with one more "\n".
+                body = text[len(opening) :].removesuffix("\n")
+                body = body.removesuffix("\n" + texts["reminder_close"])
                 yield {"kind": "reminder", "text": body}
             elif message.get("role") == "system":
                 for paragraph in text.split("\n\n"):
