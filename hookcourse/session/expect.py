@@ -64,13 +64,19 @@ def check_expectation(entry: Any, where: str, path: Sequence[str | int]) -> None
         )
 
 
-def _subject(call: Mapping[str, Any]) -> str:
-    tool_input = call.get("input")
+def _subject(tool_input: Any) -> str | None:
     if isinstance(tool_input, dict):
         for key in ("command", "file_path", "path", "pattern", "url"):
             if isinstance(tool_input.get(key), str):
                 return str(tool_input[key])
-    return str(call.get("inputText", ""))
+    return None
+
+
+def _subjects(call: Mapping[str, Any]) -> list[str]:
+    """The call's command (or path) as the model wrote it, and as it ran after a rewrite."""
+    found = [_subject(call.get("input")) or str(call.get("inputText", ""))]
+    ran = _subject(call.get("ranInput"))
+    return found if ran is None else [*found, ran]
 
 
 def _calls(transcript: Mapping[str, Any]) -> Iterator[Mapping[str, Any]]:
@@ -121,10 +127,10 @@ def judge(entry: Mapping[str, Any], transcript: Mapping[str, Any]) -> tuple[bool
         matching = [
             c
             for c in _calls(transcript)
-            if _subject(c) == wanted and (tool is None or c["name"] == tool)
+            if wanted in _subjects(c) and (tool is None or c["name"] == tool)
         ]
         if not matching:
-            made = sorted({_subject(c) for c in _calls(transcript)})
+            made = sorted({s for c in _calls(transcript) for s in _subjects(c)})
             return False, f"the model made no such call (its calls: {made})"
         ran = [c for c in matching if c["runs"]]
         if "denied" in entry:

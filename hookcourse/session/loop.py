@@ -253,15 +253,17 @@ def _tool_turn(
         texts.extend(_system_texts(pre))
         mode = pre.print_mode
         runs = mode is None or mode.tool_runs is not False
-        if not isinstance(pre.outcome.updated_input, Undefined) and runs:
-            tool_input = pre.outcome.updated_input
-        entry = {
+        entry: dict[str, Any] = {
             "id": call_id,
             "name": name,
             "input": tool_input,
             "inputText": jsjson.stringify(tool_input),
             "runs": runs,
         }
+        if not isinstance(pre.outcome.updated_input, Undefined) and runs:
+            # What runs is the hooks' rewrite; the model's call stays as it wrote it.
+            tool_input = pre.outcome.updated_input
+            entry["ranInput"] = tool_input
         round_["calls"].append(entry)
         if not runs:
             if mode is not None and mode.tool_result is not None:

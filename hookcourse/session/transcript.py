@@ -10,6 +10,7 @@ scratch folder are written ``$ROOT``, so two runs compare equal. Pure.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -185,6 +186,8 @@ def _turn_lines(round_: Mapping[str, Any]) -> Iterator[str]:
         shown = visible(str(call.get("inputText", "")))
         ran = {True: "runs", False: "does not run", None: "?"}[call.get("runs")]
         yield f"  calls {call['name']} {shown} [{call['id']}]: {ran}"
+        if "ranInput" in call:
+            yield f"    as the hooks rewrote it: {visible(json.dumps(call['ranInput']))}"
     if not round_["calls"]:
         yield "  no tool call: the turn ends"
     for run in round_["events"]:
