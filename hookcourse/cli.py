@@ -1,8 +1,10 @@
 """``hookcourse fire`` and ``hookcourse events``: the Claude Code hook engine from a shell.
 
 Exit status of ``fire``: 2 when the outcome stops the action (deny, block, exit 2 on
-a blocking event, ``continue: false``), 0 when it goes ahead, 1 for bad input or
-settings (one line on stderr: what, where, how to fix). Engine modules are imported
+a blocking event, ``continue: false`` except on PreToolUse, where the tool still runs,
+a permission rule or mode that refuses the call, a tool removed by a bare deny rule),
+0 when it goes ahead, 1 for bad input or settings (one line on stderr: what, where,
+how to fix). Engine modules are imported
 inside the subcommands so that ``--help`` stays fast.
 """
 
@@ -104,6 +106,22 @@ def _parser() -> argparse.ArgumentParser:
         help="default, acceptEdits, plan, auto, dontAsk or bypassPermissions: the mode the "
         "permission rules are read in after PreToolUse hooks (default: the "
         "payload's permission_mode, else permissions.defaultMode, else default)",
+    )
+    trust = fire.add_mutually_exclusive_group()
+    trust.add_argument(
+        "--trusted",
+        dest="trusted",
+        action="store_const",
+        const=True,
+        help="treat the project folder as trusted: its permissions.allow rules apply "
+        "(default: ~/.claude.json projects[DIR].hasTrustDialogAccepted)",
+    )
+    trust.add_argument(
+        "--untrusted",
+        dest="trusted",
+        action="store_const",
+        const=False,
+        help="treat the project folder as not trusted: its permissions.allow rules do not apply",
     )
     fire.add_argument("--plugin-root", metavar="DIR", help="value of ${CLAUDE_PLUGIN_ROOT}")
     fire.add_argument("--plugin-data", metavar="DIR", help="value of ${CLAUDE_PLUGIN_DATA}")
@@ -287,6 +305,7 @@ def _fire(args: argparse.Namespace) -> int:
         plugin_root=args.plugin_root,
         plugin_data=args.plugin_data,
         permission_mode=args.permission_mode,
+        trusted=args.trusted,
     )
     report = fire(request)
     if args.strict and report.settings.warnings:

@@ -75,10 +75,6 @@ PERMISSION_EVENT = "PreToolUse"
 """The event after whose hooks the permission rules are read (reference §8)."""
 NO_MATCHER_SUPPORT = "ignored"
 """The branch reported for a group on an event without matcher support."""
-SHELL_BASH_NOT_RUN = (
-    'Claude Code 2.1.332 did not run a handler with "shell": "bash" (observed in print '
-    'mode); leave "shell" out, shell-form commands run under /bin/sh -c'
-)
 MANAGED_DENIED = "a managed PreToolUse hook denied the call first, so the other hooks do not run"
 
 
@@ -188,8 +184,6 @@ def _plan_handler(
             f"{spec.name} does not run {handler.type} hooks "
             f"(it runs {', '.join(spec.handler_types)})",
         )
-    if handler.type == "command" and handler.shell == "bash" and handler.args is None:
-        return PlannedHandler(handler, False, SHELL_BASH_NOT_RUN)
     check = None
     if handler.if_rule is not None:
         if not spec.if_condition:

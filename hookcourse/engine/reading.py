@@ -41,6 +41,11 @@ from .output_schema import (
 
 NO_STDERR: Final = "No stderr output"
 LOOKS_LIKE_JSON: Final = "Hook output looks like a JSON object but is not valid JSON"
+LOOKS_LIKE_JSON_DETAIL: Final = (
+    LOOKS_LIKE_JSON + " \u2014 {error}. Emit the payload with a JSON encoder (jq, "
+    "ConvertTo-Json, json.dumps) rather than string concatenation so backslashes and quotes "
+    "inside strings are escaped."
+)
 ON_FAILURE_BLOCKS: Final = 'blocking because onFailure is "block"'
 NO_EVALUATOR: Final = "no evaluator configured; no model was asked"
 EVALUATOR_TYPES: Final = ("prompt", "agent")
@@ -393,6 +398,19 @@ def looks_like_json(stdout: str) -> bool:
     return not all(_parses(line) for line in lines)
 
 
+def jsc_parse_error(stdout: str) -> str:
+    """The parse error Claude Code's JavaScript engine (JavaScriptCore) reports for ``stdout``.
+
+    Only the shapes seen from 2.1.332 are worded as it words them: a key that is not a
+    string, or a missing ``}``; anything else gets JavaScriptCore's generic message.
+    """
+    text = js_trim(stdout)
+    rest = text[1:].lstrip(" \t\r\n")
+    if rest and rest[0] not in '"}':
+        return "JSON Parse error: Expected '}'"
+    return "JSON Parse error: Unexpected token"
+
+
 def _parses(line: str) -> bool:
     try:
         parse(js_trim(line))
@@ -641,6 +659,12 @@ def read_hook_result(event: EventSpec, run: HookRun) -> HookReading:
         return reading
     detail = "timed out" if run.timed_out else "failed"
     reason = f"{detail}; {ON_FAILURE_BLOCKS}"
+    if not run.timed_out:
+        # Claude Code adds what went wrong: stderr, or why the output was refused.
+        why = LOOKS_LIKE_JSON_DETAIL.format(error=jsc_parse_error(run.stdout))
+        if not looks_like_json(run.stdout):
+            why = run.start_error or js_trim(run.stderr) or NO_STDERR
+        reason += f"\n{why}"
     blocked = replace(
         reading,
         decision=word,

@@ -47,6 +47,8 @@ _PLACEHOLDER: Final = re.compile(r"\$\{([A-Z_]+)\}")
 _HEADER_VARIABLE: Final = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 _LONE_SURROGATE: Final = re.compile("[\ud800-\udfff]")
 SHELL_PREFIX_ENV: Final = "CLAUDE_CODE_SHELL_PREFIX"
+POSIX_SHELL: Final = "/bin/sh"
+"""Node's ``spawn(..., {shell: true})`` on POSIX: the shell Claude Code runs hooks in."""
 ENV_FILE_EVENTS: Final = frozenset({"SessionStart", "Setup", "CwdChanged", "FileChanged"})
 """Events whose hooks get ``CLAUDE_ENV_FILE`` (reference §7a)."""
 
@@ -279,7 +281,7 @@ def command_argv(
         return ("pwsh", "-NoProfile", "-Command", command)
     if shell_prefix:
         command = f"{shell_prefix} {shlex.quote(command)}"
-    return ("sh", "-c", command)
+    return (POSIX_SHELL, "-c", command)
 
 
 def interpolate_headers(handler: Handler, env: Mapping[str, str]) -> dict[str, str]:

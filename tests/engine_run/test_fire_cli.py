@@ -282,7 +282,7 @@ def test_shell_form_goes_through_sh(project: Project) -> None:
     project.hooks("Stop", command('echo "$HOME" | tr a-z A-Z >&2; false'))
     fired = project.fire("Stop", project.payload("Stop", stop_hook_active=False))
     (hook,) = fired.hooks
-    assert hook["argv"][:2] == ["sh", "-c"]
+    assert hook["argv"][:2] == ["/bin/sh", "-c"]
     assert hook["stderr"] == str(project.home).upper() + "\n"
     assert hook["exitCode"] == 1
 

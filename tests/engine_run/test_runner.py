@@ -105,10 +105,10 @@ def test_placeholders_and_command_forms() -> None:
     )
     assert command_argv(exec_form, places) == ("/p q/h.sh", "/p q")
     shell_form = handler("command", command="${CLAUDE_PROJECT_DIR}/h.sh", args=None)
-    assert command_argv(shell_form, places) == ("sh", "-c", "/p q/h.sh")
+    assert command_argv(shell_form, places) == ("/bin/sh", "-c", "/p q/h.sh")
     bash_form = handler("command", command="echo", shell="bash")
     # Claude Code 2.1.332 runs shell-form hooks under /bin/sh -c whatever "shell" says.
-    assert command_argv(bash_form, places) == ("sh", "-c", "echo")
+    assert command_argv(bash_form, places) == ("/bin/sh", "-c", "echo")
 
 
 def test_headers_fill_only_allowed_variables() -> None:
