@@ -34,6 +34,16 @@ if [ -z "${HOOKCOURSE_BUN:-}" ] && ! command -v bun >/dev/null 2>&1; then
     export HOOKCOURSE_BUN="$bun_bin"
   fi
 fi
+# Claude Code itself (the version in locks/claude-code.txt) for the oracle in
+# tests/claude_code, which runs it only inside a loopback-only network namespace.
+# Without npm (or off linux) the oracle tests skip and say why; under CI=true they fail.
+if [ -z "${HOOKCOURSE_CLAUDE:-}" ]; then
+  if claude_bin="$(scripts/claude-code.sh)"; then
+    export HOOKCOURSE_CLAUDE="$claude_bin"
+  else
+    echo "test.sh: no Claude Code binary; the tests in tests/claude_code will skip" >&2
+  fi
+fi
 # The JupyterLite site for tests/lite (built once, rebuilt when its inputs change).
 # Without Python 3.12+ or npm it says what is missing, and those tests skip.
 scripts/lite.sh >/dev/null || echo "test.sh: no JupyterLite site; the tests in tests/lite will skip" >&2

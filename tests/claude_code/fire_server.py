@@ -22,8 +22,9 @@ from hookcourse.cli import main
 def serve() -> None:
     for line in sys.stdin:
         request = json.loads(line)
-        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False,
-                                         encoding="utf-8") as payload:
+        with tempfile.NamedTemporaryFile(
+            "w", suffix=".json", delete=False, encoding="utf-8"
+        ) as payload:
             payload.write(request["payload"])
         os.environ.clear()
         os.environ.update(request["env"])

@@ -10,6 +10,7 @@ under any python3 without the project on the path.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -19,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from mock_api import MockAPI  # noqa: E402
+from mock_api import MockAPI
 
 NET_DEV = Path("/proc/self/net/dev")
 """Per network namespace (unlike /sys/class/net, which shows the namespace sysfs was mounted in)."""
@@ -74,10 +75,8 @@ def main(spec_path: str) -> int:
             status["timedOut"] = True
         finally:
             # The whole group: hooks the binary started must not outlive the run.
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.killpg(process.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
             process.wait()
     api.stop()
     result.write_text(json.dumps(status), encoding="utf-8")

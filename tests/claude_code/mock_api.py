@@ -93,7 +93,7 @@ def _sse(message: dict[str, Any]) -> bytes:
 
 
 class MockAPI:
-    """The server: ``turns`` are the scripted assistant turns, ``log`` gets one JSON line a request."""
+    """The server: ``turns`` are the scripted turns; ``log`` gets one JSON line a request."""
 
     def __init__(self, turns: Sequence[dict[str, Any]], log: Path, prompt: str) -> None:
         self.turns = list(turns)
@@ -135,7 +135,7 @@ class MockAPI:
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
 
-            def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+            def log_message(self, format: str, *args: object) -> None:
                 return
 
             def _send(self, status: int, payload: bytes, kind: str) -> None:
@@ -145,13 +145,13 @@ class MockAPI:
                 self.end_headers()
                 self.wfile.write(payload)
 
-            def do_GET(self) -> None:  # noqa: N802
+            def do_GET(self) -> None:
                 api._record({"method": "GET", "path": self.path})
                 self._send(200, b"{}", "application/json")
 
-            do_HEAD = do_GET  # noqa: N815
+            do_HEAD = do_GET
 
-            def do_POST(self) -> None:  # noqa: N802
+            def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
                 raw = self.rfile.read(length)
                 try:

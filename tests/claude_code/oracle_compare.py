@@ -27,8 +27,15 @@ def _hooks(p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
     observed: dict[str, list[str]] = {}
     for run in o["hooks"]:
         observed.setdefault(str(run["event"]), []).append(run["hook"])
-    return ({k: sorted(v) for k, v in sorted(p["hooks"].items())},
-            {k: sorted(v) for k, v in sorted(observed.items())})
+    return (
+        {k: sorted(v) for k, v in sorted(p["hooks"].items())},
+        {k: sorted(v) for k, v in sorted(observed.items())},
+    )
+
+
+def _unfinished(p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
+    """Hooks that started but did not finish (cancelled, or killed at their timeout)."""
+    return sorted(p["unfinished"]), sorted(r["hook"] for r in o["hooks"] if r["exit"] is None)
 
 
 def _tool_runs(p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
@@ -38,8 +45,9 @@ def _tool_runs(p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
 def _tool_results(p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
     """The tool_result of every call that did not run: text and is_error."""
     predicted = [[t["result"], t["isError"]] if t["runs"] is False else None for t in p["tools"]]
-    observed = [[t.get("result"), t.get("isError")] if not t.get("structured") else None
-                for t in o["tools"]]
+    observed = [
+        [t.get("result"), t.get("isError")] if not t.get("structured") else None for t in o["tools"]
+    ]
     return predicted, observed
 
 
@@ -71,6 +79,7 @@ def _requests(p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
 
 FIELDS: dict[str, Side] = {
     "hooks": _hooks,
+    "unfinished": _unfinished,
     "toolRuns": _tool_runs,
     "toolResults": _tool_results,
     "ranInput": _ran_input,
@@ -82,8 +91,9 @@ FIELDS: dict[str, Side] = {
 """Every field compared, in report order."""
 
 
-def compare(scenario: Mapping[str, Any], predicted: Mapping[str, Any],
-            observed: Mapping[str, Any]) -> dict[str, Any]:
+def compare(
+    scenario: Mapping[str, Any], predicted: Mapping[str, Any], observed: Mapping[str, Any]
+) -> dict[str, Any]:
     """``{"verdict": agree|disagree|exception, "fields": {name: {...}}}``."""
     exception = scenario.get("exception")
     excused = set(EXCEPTIONS[exception]["fields"]) if exception else set()
@@ -91,19 +101,32 @@ def compare(scenario: Mapping[str, Any], predicted: Mapping[str, Any],
     for name, side in FIELDS.items():
         fire_says, claude_did = side(predicted, observed)
         if name in excused:
-            fields[name] = {"verdict": "exception", "fire": fire_says, "claude": claude_did,
-                            "reason": EXCEPTIONS[exception]["reason"]}
+            fields[name] = {
+                "verdict": "exception",
+                "fire": fire_says,
+                "claude": claude_did,
+                "reason": EXCEPTIONS[exception]["reason"],
+            }
         else:
             verdict = "agree" if fire_says == claude_did else "disagree"
             fields[name] = {"verdict": verdict, "fire": fire_says, "claude": claude_did}
     for check in scenario.get("checks", []):
         fire_says, claude_did = EXTRA_CHECKS[check](scenario, predicted, observed)
-        fields[check] = {"verdict": "agree" if fire_says == claude_did else "disagree",
-                         "fire": fire_says, "claude": claude_did}
+        fields[check] = {
+            "verdict": "agree" if fire_says == claude_did else "disagree",
+            "fire": fire_says,
+            "claude": claude_did,
+        }
     if predicted.get("errors"):
         fields["fireErrors"] = {"verdict": "disagree", "fire": predicted["errors"], "claude": None}
     verdicts = {f["verdict"] for f in fields.values()}
-    verdict = "disagree" if "disagree" in verdicts else "exception" if "exception" in verdicts else "agree"
+    verdict = (
+        "disagree"
+        if "disagree" in verdicts
+        else "exception"
+        if "exception" in verdicts
+        else "agree"
+    )
     return {"verdict": verdict, "fields": fields}
 
 
@@ -124,7 +147,9 @@ def _cwd(s: Mapping[str, Any], p: Mapping[str, Any], o: Mapping[str, Any]) -> tu
     return p.get("hookCwds"), [r["cwd"] for r in o["hooks"]]
 
 
-def _payload_keys(s: Mapping[str, Any], p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
+def _payload_keys(
+    s: Mapping[str, Any], p: Mapping[str, Any], o: Mapping[str, Any]
+) -> tuple[Any, Any]:
     """The payload fields per event: the catalogue's (required and optional) vs what arrived."""
     observed: dict[str, list[str]] = {}
     for run in o["hooks"]:
@@ -133,7 +158,9 @@ def _payload_keys(s: Mapping[str, Any], p: Mapping[str, Any], o: Mapping[str, An
     predicted = {}
     for event, keys in observed.items():
         known = p["payloadKeys"].get(event, {"required": [], "optional": []})
-        predicted[event] = sorted({*known["required"], *(k for k in keys if k in known["optional"])})
+        predicted[event] = sorted(
+            {*known["required"], *(k for k in keys if k in known["optional"])}
+        )
     return predicted, observed
 
 

@@ -76,7 +76,9 @@ def hook_runs(dumps: Path) -> list[dict[str, Any]]:
                 "env": env,
                 "cwd": cwd.read_text(encoding="utf-8").strip() if cwd.exists() else None,
                 "argv": argv.read_text(encoding="utf-8").splitlines() if argv.exists() else None,
-                "exit": int(end.read_text(encoding="utf-8").strip() or -1) if end.exists() else None,
+                "exit": int(end.read_text(encoding="utf-8").strip() or -1)
+                if end.exists()
+                else None,
             }
         )
     return runs
@@ -86,9 +88,7 @@ def _block_text(content: Any) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        return "\n".join(
-            block.get("text", "") for block in content if isinstance(block, dict)
-        )
+        return "\n".join(block.get("text", "") for block in content if isinstance(block, dict))
     return ""
 
 
@@ -103,9 +103,14 @@ def tool_results(stream: list[dict[str, Any]]) -> list[dict[str, Any]]:
             if not isinstance(block, dict):
                 continue
             if item.get("type") == "assistant" and block.get("type") == "tool_use":
-                calls[block["id"]] = {"id": block["id"], "name": block.get("name"),
-                                      "input": block.get("input"), "result": None,
-                                      "isError": None, "structured": None}
+                calls[block["id"]] = {
+                    "id": block["id"],
+                    "name": block.get("name"),
+                    "input": block.get("input"),
+                    "result": None,
+                    "isError": None,
+                    "structured": None,
+                }
             if item.get("type") == "user" and block.get("type") == "tool_result":
                 call = calls.setdefault(block.get("tool_use_id"), {"id": block.get("tool_use_id")})
                 call["result"] = _block_text(block.get("content"))
@@ -124,15 +129,20 @@ def model_texts(requests: list[dict[str, Any]], prompt: str) -> list[str]:
             continue
         for message in body.get("messages", []):
             content = message.get("content")
-            pieces = [content] if isinstance(content, str) else [
-                block.get("text", "") for block in content or [] if isinstance(block, dict)
-                and block.get("type") == "text"
-            ]
+            pieces = (
+                [content]
+                if isinstance(content, str)
+                else [
+                    block.get("text", "")
+                    for block in content or []
+                    if isinstance(block, dict) and block.get("type") == "text"
+                ]
+            )
             for piece in pieces:
                 for part in REMINDER.sub("\n\n", piece).split("\n\n"):
                     match = HOOK_TEXT.search(part)
                     if match:
-                        text = part[match.start():].strip()
+                        text = part[match.start() :].strip()
                         if text not in seen:
                             seen.append(text)
     return seen
@@ -151,9 +161,13 @@ def observe(layout: Layout, status: dict[str, Any], prompt: str) -> dict[str, An
         "status": status,
         "hooks": [run for run in runs if run["hook"] != PROBE],
         "probe": [
-            {"event": run["event"], "tool": run["payload"].get("tool_name"),
-             "input": run["payload"].get("tool_input")}
-            for run in runs if run["hook"] == PROBE
+            {
+                "event": run["event"],
+                "tool": run["payload"].get("tool_name"),
+                "input": run["payload"].get("tool_input"),
+            }
+            for run in runs
+            if run["hook"] == PROBE
         ],
         "hookEvents": [
             {key: item.get(key) for key in ("hook_name", "hook_event", "outcome", "exit_code")}
@@ -171,8 +185,14 @@ def observe(layout: Layout, status: dict[str, Any], prompt: str) -> dict[str, An
         "toolsOffered": sorted(t.get("name") for t in main[0]["body"]["tools"]) if main else [],
         "result": {
             key: result.get(key)
-            for key in ("subtype", "is_error", "terminal_reason", "stop_reason", "num_turns",
-                        "result")
+            for key in (
+                "subtype",
+                "is_error",
+                "terminal_reason",
+                "stop_reason",
+                "num_turns",
+                "result",
+            )
         },
         "cancelled": sorted(set(re.findall(r"(?i)hook[^\n]*cancel[^\n]*", debug_text)))[:20],
     }

@@ -21,7 +21,6 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -50,7 +49,9 @@ class FireServer:
             encoding="utf-8",
         )
 
-    def fire(self, argv: list[str], env: Mapping[str, str], payload: Mapping[str, Any]) -> dict[str, Any]:
+    def fire(
+        self, argv: list[str], env: Mapping[str, str], payload: Mapping[str, Any]
+    ) -> dict[str, Any]:
         assert self.process.stdin is not None and self.process.stdout is not None
         request = {"argv": argv, "env": dict(env), "payload": json.dumps(payload)}
         self.process.stdin.write(json.dumps(request) + "\n")
@@ -79,17 +80,21 @@ def _payload(event: str, layout: Layout, mode: str, **fields: Any) -> dict[str, 
 
 
 def _flag(flags: list[str], name: str) -> str | None:
-    return flags[flags.index(name) + 1] if name in flags and flags.index(name) + 1 < len(flags) else None
+    return (
+        flags[flags.index(name) + 1]
+        if name in flags and flags.index(name) + 1 < len(flags)
+        else None
+    )
 
 
-def hook_names(report: Mapping[str, Any]) -> list[str]:
-    """The scenario's hook scripts a report ran (the harness's probe left out)."""
-    names = []
+def scenario_hooks(report: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
+    """The scenario's hook scripts a report ran, with their entries (the probe left out)."""
+    found = []
     for hook in report.get("hooks", []):
-        found = HOOK_NAME.search(str(hook.get("handler", "")))
-        if found and found.group(1) != PROBE:
-            names.append(found.group(1))
-    return names
+        match = HOOK_NAME.search(str(hook.get("handler", "")))
+        if match and match.group(1) != PROBE:
+            found.append((match.group(1), hook))
+    return found
 
 
 def _tool_label(call: Mapping[str, Any]) -> str:
@@ -112,29 +117,49 @@ class Prediction:
         self.errors: list[str] = []
 
     def fire(self, event: str, payload: dict[str, Any], *extra: str) -> dict[str, Any] | None:
-        argv = ["fire", event, "--json", "--project-dir", str(self.layout.project),
-                "--settings", self.settings, *extra]
+        argv = [
+            "fire",
+            event,
+            "--json",
+            "--project-dir",
+            str(self.layout.project),
+            "--settings",
+            self.settings,
+            *extra,
+        ]
         if event == "PreToolUse" and _flag(self.flags, "--permission-mode"):
             argv += ["--permission-mode", self.mode]
         reply = self.server.fire(argv, self.env, payload)
         try:
             report: dict[str, Any] = json.loads(reply["stdout"])
         except ValueError:
-            self.errors.append(f"{event}: fire exited {reply['status']}: {reply['stderr'].strip()[:400]}")
+            self.errors.append(
+                f"{event}: fire exited {reply['status']}: {reply['stderr'].strip()[:400]}"
+            )
             self.fired.append({"event": event, "report": None, "status": reply["status"]})
             return None
         self.fired.append({"event": event, "report": report, "status": reply["status"]})
         return report
 
     def run(self) -> dict[str, Any]:
-        predicted: dict[str, Any] = {"hooks": {}, "tools": [], "modelTexts": [], "notices": [],
-                                     "terminal": "completed", "requests": 0, "promptBlocked": False}
-        start = self.fire("SessionStart", _payload("SessionStart", self.layout, self.mode,
-                                                   source="startup"))
+        predicted: dict[str, Any] = {
+            "hooks": {},
+            "tools": [],
+            "modelTexts": [],
+            "notices": [],
+            "terminal": "completed",
+            "unfinished": [],
+            "requests": 0,
+            "promptBlocked": False,
+        }
+        start = self.fire(
+            "SessionStart", _payload("SessionStart", self.layout, self.mode, source="startup")
+        )
         self._gather(predicted, "SessionStart", start)
         prompt = self.scenario.get("prompt", DEFAULT_PROMPT)
-        submitted = self.fire("UserPromptSubmit", _payload("UserPromptSubmit", self.layout,
-                                                           self.mode, prompt=prompt))
+        submitted = self.fire(
+            "UserPromptSubmit", _payload("UserPromptSubmit", self.layout, self.mode, prompt=prompt)
+        )
         self._gather(predicted, "UserPromptSubmit", submitted)
         if submitted is not None and submitted["outcome"]["blocked"]:
             predicted["promptBlocked"] = True
@@ -155,10 +180,22 @@ class Prediction:
                     return self._finish(predicted)
                 ran_tool_since_stop = True
             if calls:
-                batch = self.fire("PostToolBatch", _payload(
-                    "PostToolBatch", self.layout, self.mode,
-                    tool_calls=[{"tool_name": c["name"], "tool_input": c.get("input", {}),
-                                 "tool_use_id": f"toolu_t{step - 1}c{n}"} for n, c in enumerate(calls)]))
+                batch = self.fire(
+                    "PostToolBatch",
+                    _payload(
+                        "PostToolBatch",
+                        self.layout,
+                        self.mode,
+                        tool_calls=[
+                            {
+                                "tool_name": c["name"],
+                                "tool_input": c.get("input", {}),
+                                "tool_use_id": f"toolu_t{step - 1}c{n}",
+                            }
+                            for n, c in enumerate(calls)
+                        ],
+                    ),
+                )
                 self._gather(predicted, "PostToolBatch", batch)
                 if batch is not None and self._run_stops(batch):
                     predicted["terminal"] = "hook_stopped"
@@ -169,10 +206,17 @@ class Prediction:
             ran_tool_since_stop = False
             stop = self.fire(
                 "Stop",
-                _payload("Stop", self.layout, self.mode, stop_hook_active=blocks > 0,
-                         last_assistant_message=turn.get("text", "Done."), background_tasks=[],
-                         session_crons=[]),
-                "--stop-blocks", str(blocks),
+                _payload(
+                    "Stop",
+                    self.layout,
+                    self.mode,
+                    stop_hook_active=blocks > 0,
+                    last_assistant_message=turn.get("text", "Done."),
+                    background_tasks=[],
+                    session_crons=[],
+                ),
+                "--stop-blocks",
+                str(blocks),
             )
             self._gather(predicted, "Stop", stop)
             if stop is None or not self._turn_continues(stop):
@@ -189,7 +233,9 @@ class Prediction:
         return bool(outcome.get("blocked")) or not outcome.get("continue", True)
 
     def _finish(self, predicted: dict[str, Any]) -> dict[str, Any]:
-        end = self.fire("SessionEnd", _payload("SessionEnd", self.layout, self.mode, reason="other"))
+        end = self.fire(
+            "SessionEnd", _payload("SessionEnd", self.layout, self.mode, reason="other")
+        )
         self._gather(predicted, "SessionEnd", end)
         predicted["errors"] = self.errors
         runs = [r for r in hook_runs(self.layout.root / "fire-dumps") if r["hook"] != PROBE]
@@ -197,29 +243,40 @@ class Prediction:
         predicted["hookCwds"] = [r["cwd"] for r in runs]
         predicted["payloadKeys"] = payload_keys()
         predicted["fired"] = [
-            {"event": f["event"], "status": f["status"],
-             "printMode": (f["report"] or {}).get("printMode"),
-             "outcome": {k: (f["report"] or {}).get("outcome", {}).get(k)
-                         for k in ("blocked", "decision", "reason", "continue", "keepsGoing",
-                                   "updatedInput", "additionalContext")},
-             "permission": (f["report"] or {}).get("permission")}
+            {
+                "event": f["event"],
+                "status": f["status"],
+                "printMode": (f["report"] or {}).get("printMode"),
+                "outcome": {
+                    k: (f["report"] or {}).get("outcome", {}).get(k)
+                    for k in (
+                        "blocked",
+                        "decision",
+                        "reason",
+                        "continue",
+                        "keepsGoing",
+                        "updatedInput",
+                        "additionalContext",
+                    )
+                },
+                "permission": (f["report"] or {}).get("permission"),
+            }
             for f in self.fired
         ]
         return predicted
 
-    def _gather(self, predicted: dict[str, Any], event: str, report: Mapping[str, Any] | None) -> None:
+    def _gather(
+        self, predicted: dict[str, Any], event: str, report: Mapping[str, Any] | None
+    ) -> None:
         """Hooks run, notices and model texts of one report."""
         if report is None:
             return
-        names = hook_names(report)
-        if names:
-            predicted["hooks"].setdefault(event, []).extend(names)
-        cancelled = [n for n, h in zip(names, [h for h in report.get("hooks", [])
-                                               if HOOK_NAME.search(str(h.get("handler", "")))
-                                               and PROBE not in str(h.get("handler", ""))])
-                     if h.get("cancelled")]
-        if cancelled:
-            predicted.setdefault("cancelled", []).extend(cancelled)
+        ran = scenario_hooks(report)
+        if ran:
+            predicted["hooks"].setdefault(event, []).extend(name for name, _ in ran)
+        predicted["unfinished"].extend(
+            name for name, hook in ran if hook.get("cancelled") or hook.get("timedOut")
+        )
         outcome = report.get("outcome", {})
         predicted["notices"].extend(outcome.get("systemMessages", []))
         mode = report.get("printMode")
@@ -243,16 +300,34 @@ class Prediction:
 
     def _tool_call(self, predicted: dict[str, Any], call: Mapping[str, Any], tool_id: str) -> str:
         name, tool_input = call["name"], call.get("input", {})
-        report = self.fire("PreToolUse", _payload("PreToolUse", self.layout, self.mode,
-                                                  tool_name=name, tool_input=tool_input,
-                                                  tool_use_id=tool_id))
+        report = self.fire(
+            "PreToolUse",
+            _payload(
+                "PreToolUse",
+                self.layout,
+                self.mode,
+                tool_name=name,
+                tool_input=tool_input,
+                tool_use_id=tool_id,
+            ),
+        )
         self._gather(predicted, "PreToolUse", report)
-        entry: dict[str, Any] = {"id": tool_id, "name": name, "runs": None, "result": None,
-                                 "isError": None, "input": tool_input}
+        entry: dict[str, Any] = {
+            "id": tool_id,
+            "name": name,
+            "runs": None,
+            "result": None,
+            "isError": None,
+            "input": tool_input,
+        }
         predicted["tools"].append(entry)
         if report is None:
             return "goes on"
-        outcome, permission, mode = report["outcome"], report.get("permission"), report.get("printMode")
+        outcome, permission, mode = (
+            report["outcome"],
+            report.get("permission"),
+            report.get("printMode"),
+        )
         if outcome.get("updatedInput") is not None:
             entry["input"], entry["rewritten"] = outcome["updatedInput"], True
         if isinstance(mode, dict):
@@ -271,12 +346,29 @@ class Prediction:
             stops = not outcome.get("continue", True)
             terminal = "hook_stopped" if stops else None
         if entry["runs"]:
-            after = self.fire("PostToolUse", _payload(
-                "PostToolUse", self.layout, self.mode, tool_name=name,
-                tool_input=entry["input"], tool_use_id=tool_id,
-                tool_response={"stdout": "", "stderr": "", "interrupted": False, "isImage": False}))
+            after = self.fire(
+                "PostToolUse",
+                _payload(
+                    "PostToolUse",
+                    self.layout,
+                    self.mode,
+                    tool_name=name,
+                    tool_input=entry["input"],
+                    tool_use_id=tool_id,
+                    tool_response={
+                        "stdout": "",
+                        "stderr": "",
+                        "interrupted": False,
+                        "isImage": False,
+                    },
+                ),
+            )
             self._gather(predicted, "PostToolUse", after)
-            if after is not None and isinstance(after.get("printMode"), dict) and after["printMode"].get("runStops"):
+            if (
+                after is not None
+                and isinstance(after.get("printMode"), dict)
+                and after["printMode"].get("runStops")
+            ):
                 stops, terminal = True, after["printMode"].get("terminalReason") or "hook_stopped"
         if stops:
             predicted["terminal"] = terminal or "hook_stopped"
@@ -286,20 +378,30 @@ class Prediction:
 
 def payload_keys() -> dict[str, dict[str, list[str]]]:
     """Per event, the payload fields the catalogue says always arrive, and those that may."""
-    document = json.loads((REPO / "hookcourse" / "data" / "events.json").read_text(encoding="utf-8"))
+    document = json.loads(
+        (REPO / "hookcourse" / "data" / "events.json").read_text(encoding="utf-8")
+    )
     common = document["common_input_fields"]
     keys = {}
     for event in document["events"]:
         given = event.get("input", {})
-        required = [*common["required"], *(["permission_mode"] if given.get("permission_mode") else []),
-                    *given.get("fields", [])]
-        optional = [*common["optional"], *given.get("optional", []),
-                    *(common.get("tool_context_optional", []) if event.get("tool_event") else [])]
+        required = [
+            *common["required"],
+            *(["permission_mode"] if given.get("permission_mode") else []),
+            *given.get("fields", []),
+        ]
+        optional = [
+            *common["optional"],
+            *given.get("optional", []),
+            *(common.get("tool_context_optional", []) if event.get("tool_event") else []),
+        ]
         keys[event["name"]] = {"required": sorted(set(required)), "optional": sorted(set(optional))}
     return keys
 
 
 def predict(server: FireServer, scenario: Mapping[str, Any], layout: Layout) -> dict[str, Any]:
     """The prediction for a laid-out scenario (the hooks run for real, in ``fire-dumps``)."""
-    predicted: dict[str, Any] = _normal(Prediction(server, scenario, layout).run(), str(layout.root))
+    predicted: dict[str, Any] = _normal(
+        Prediction(server, scenario, layout).run(), str(layout.root)
+    )
     return predicted

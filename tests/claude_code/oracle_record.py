@@ -29,7 +29,9 @@ def stable(observation: Mapping[str, Any]) -> dict[str, Any]:
                 "exit": run["exit"],
                 "cwd": run["cwd"],
                 "env": sorted(run["env"]),
-                "payload": {k: ("<varies>" if k in VOLATILE else v) for k, v in sorted(payload.items())},
+                "payload": {
+                    k: ("<varies>" if k in VOLATILE else v) for k, v in sorted(payload.items())
+                },
             }
         )
     return {
@@ -44,7 +46,9 @@ def stable(observation: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def changes(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, dict[str, tuple[Any, Any]]]:
+def changes(
+    before: Mapping[str, Any], after: Mapping[str, Any]
+) -> dict[str, dict[str, tuple[Any, Any]]]:
     """Per scenario id, each top-level field whose value differs (new and gone ids too)."""
     found: dict[str, dict[str, tuple[Any, Any]]] = {}
     for sid in sorted(set(before) | set(after)):
@@ -52,7 +56,11 @@ def changes(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, di
         if old is None or new is None:
             found[sid] = {"scenario": (old is not None, new is not None)}
             continue
-        fields = {k: (old.get(k), new.get(k)) for k in sorted(set(old) | set(new)) if old.get(k) != new.get(k)}
+        fields = {
+            k: (old.get(k), new.get(k))
+            for k in sorted(set(old) | set(new))
+            if old.get(k) != new.get(k)
+        }
         if fields:
             found[sid] = fields
     return found

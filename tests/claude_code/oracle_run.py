@@ -13,7 +13,9 @@ from oracle_predict import FireServer, predict
 from oracle_scenario import DEFAULT_PROMPT, lay_out, run_claude, scratch
 
 
-def observe_scenario(binary: str, scenario: Mapping[str, Any], keep: bool = False) -> dict[str, Any]:
+def observe_scenario(
+    binary: str, scenario: Mapping[str, Any], keep: bool = False
+) -> dict[str, Any]:
     """What Claude Code did (its own scratch root, removed unless ``keep``)."""
     layout = scratch(scenario["id"])
     try:
@@ -38,10 +40,15 @@ def predict_scenario(server: FireServer, scenario: Mapping[str, Any]) -> dict[st
         shutil.rmtree(layout.root, ignore_errors=True)
 
 
-def check_scenario(binary: str, server: FireServer, scenario: Mapping[str, Any],
-                   keep: bool = False) -> dict[str, Any]:
+def check_scenario(
+    binary: str, server: FireServer, scenario: Mapping[str, Any], keep: bool = False
+) -> dict[str, Any]:
     """Observation, prediction and their comparison."""
     observed = observe_scenario(binary, scenario, keep)
     predicted = predict_scenario(server, scenario)
-    return {"id": scenario["id"], "observed": observed, "predicted": predicted,
-            "comparison": compare(scenario, predicted, observed)}
+    return {
+        "id": scenario["id"],
+        "observed": observed,
+        "predicted": predicted,
+        "comparison": compare(scenario, predicted, observed),
+    }

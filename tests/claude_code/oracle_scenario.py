@@ -149,7 +149,9 @@ def flag_settings(scenario: Mapping[str, Any], layout: Layout) -> dict[str, Any]
     merged = dict(own)
     hooks = dict(merged.get("hooks", {})) if isinstance(merged.get("hooks"), dict) else {}
     for event, groups in probe["hooks"].items():
-        hooks[event] = [*hooks.get(event, []), *groups] if isinstance(hooks.get(event), list) else groups
+        hooks[event] = (
+            [*hooks.get(event, []), *groups] if isinstance(hooks.get(event), list) else groups
+        )
     if not isinstance(merged.get("hooks", {}), dict):
         return merged
     merged["hooks"] = hooks
@@ -162,7 +164,9 @@ def hook_body(spec: Any) -> str:
         return spec
     lines = []
     if spec.get("times") is not None:
-        lines.append('__c="$(dirname "$0")/.count-$(basename "$0")"; __n=$(cat "$__c" 2>/dev/null || echo 0)')
+        lines.append(
+            '__c="$(dirname "$0")/.count-$(basename "$0")"; __n=$(cat "$__c" 2>/dev/null || echo 0)'
+        )
         lines.append('echo $((__n + 1)) > "$__c"')
         lines.append(f'[ "$__n" -ge {int(spec["times"])} ] && exit 0')
     if spec.get("sleep"):
@@ -178,8 +182,13 @@ def hook_body(spec: Any) -> str:
 
 def lay_out(scenario: Mapping[str, Any], layout: Layout) -> None:
     """Write the scenario's files: HOME, project, settings, hook scripts, trust."""
-    for directory in (layout.home / ".claude", layout.project / ".claude", layout.hooks,
-                      layout.dumps, layout.tmp):
+    for directory in (
+        layout.home / ".claude",
+        layout.project / ".claude",
+        layout.hooks,
+        layout.dumps,
+        layout.tmp,
+    ):
         directory.mkdir(parents=True, exist_ok=True)
     hooks = {PROBE: "exit 0\n", **scenario.get("hooks", {})}
     for name, body in hooks.items():
@@ -194,8 +203,9 @@ def lay_out(scenario: Mapping[str, Any], layout: Layout) -> None:
     for scope, path in places.items():
         if scope in settings:
             value = _substitute(settings[scope], layout)
-            path.write_text(value if isinstance(value, str) else json.dumps(value, indent=1),
-                            encoding="utf-8")
+            path.write_text(
+                value if isinstance(value, str) else json.dumps(value, indent=1), encoding="utf-8"
+            )
     for relative, text in scenario.get("files", {}).items():
         target = layout.project / relative
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -244,8 +254,9 @@ class NamespaceUnavailable(RuntimeError):
     """``unshare -n`` cannot be used here (not root, no unshare, or refused)."""
 
 
-def run_claude(binary: str, scenario: Mapping[str, Any], layout: Layout,
-               timeout: float = 90.0) -> dict[str, Any]:
+def run_claude(
+    binary: str, scenario: Mapping[str, Any], layout: Layout, timeout: float = 90.0
+) -> dict[str, Any]:
     """Run the scenario once in a loopback-only namespace; the inside script's status."""
     if shutil.which("unshare") is None:
         raise NamespaceUnavailable("unshare is not on PATH (util-linux)")

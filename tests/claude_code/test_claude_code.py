@@ -54,18 +54,43 @@ def fire_server() -> Iterator[FireServer]:
     server.close()
 
 
-@pytest.mark.parametrize("sid", sorted(CORPUS))
-def test_fire_agrees_with_claude_code(sid: str, binary: str, fire_server: FireServer) -> None:
+def check(sid: str, binary: str, fire_server: FireServer) -> None:
+    """Run one scenario on both sides; every field agrees, or the scenario is listed as open."""
     try:
         checked = check_scenario(binary, fire_server, CORPUS[sid])
     except NamespaceUnavailable as error:
         _unavailable(f"no loopback-only network namespace: {error}")
         raise
     differ = disagreements(checked["comparison"])
-    lines = [f"{name}: fire {json.dumps(f['fire'])} / claude {json.dumps(f['claude'])}"
-             for name, f in differ.items()]
+    lines = [
+        f"{name}: fire {json.dumps(f['fire'])} / claude {json.dumps(f['claude'])}"
+        for name, f in differ.items()
+    ]
     if sid in OPEN:
         if differ:
             pytest.xfail(f"open disagreement ({OPEN[sid]}): " + "; ".join(lines))
         pytest.fail(f"{sid} now agrees: take it off open_disagreements.json")
     assert not differ, "\n".join(lines)
+
+
+SHARDS = 8
+"""The corpus in classes: ``--dist loadscope`` (scripts/test.sh) spreads classes over the
+workers, so both workers run scenarios, each one Claude Code at a time."""
+
+
+def _shard(number: int) -> type:
+    ids = sorted(CORPUS)[number::SHARDS]
+
+    class Shard:
+        @pytest.mark.parametrize("sid", ids)
+        def test_fire_agrees_with_claude_code(
+            self, sid: str, binary: str, fire_server: FireServer
+        ) -> None:
+            check(sid, binary, fire_server)
+
+    Shard.__name__ = Shard.__qualname__ = f"TestShard{number}"
+    return Shard
+
+
+for _number in range(SHARDS):
+    globals()[f"TestShard{_number}"] = _shard(_number)
