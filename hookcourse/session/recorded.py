@@ -86,12 +86,9 @@ def show_transcript(name: str, live: bool = False, claude: str | None = None) ->
 
         with resources.as_file(script_path(name)) as path:
             transcript = run_real(load(path), claude)
-        return TranscriptView(transcript, f"session {name}, run live just now")
+        return TranscriptView(transcript, "run live just now: what Claude Code shows the model")
     document = load_recorded(name)
-    heading = (
-        f"session {name}: what Claude Code {document['claudeCode']} showed the model "
-        f"(recorded {document['recordedOn']})"
-    )
+    heading = f"recorded {document['recordedOn']}: what the real Claude Code showed the model"
     return TranscriptView(document["transcript"], heading)
 
 

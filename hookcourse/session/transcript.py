@@ -125,6 +125,8 @@ def _indent(text: str, by: int) -> str:
 
 
 def _hook_lines(run: Mapping[str, Any]) -> Iterator[str]:
+    if not run["hooks"] and not run.get("notes"):
+        return  # an event no hook is configured for says nothing
     where = f" [{run['call']}]" if run.get("call") else ""
     extra = ""
     if "stopHookActive" in run:
@@ -152,7 +154,10 @@ def _shown_lines(items: Sequence[Mapping[str, Any]]) -> Iterator[str]:
             yield f"  tool_result {item.get('id')} ({flag}):"
         else:
             yield f"  {KINDS[item['kind']]}:"
-        yield "    " + _indent(item["text"], 4)
+        text = item["text"]
+        # A final newline is part of what the model reads: shown, not left as a blank line.
+        shown = text[:-1] + "⏎" if text.endswith("\n") else text
+        yield "    " + _indent(shown, 4)
 
 
 def render(transcript: Transcript) -> str:

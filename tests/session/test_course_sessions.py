@@ -34,10 +34,11 @@ def test_each_notebook_03_to_07_has_one_session() -> None:
 def test_show_transcript_renders_a_recording_without_claude_code() -> None:
     view = show_transcript("guard-retry")
     text = str(view)
-    assert "Claude Code 2.1.332 showed the model" in text
+    assert text.startswith("recorded 2026-12-01: what the real Claude Code showed the model\n")
+    assert "session guard-retry: Claude Code 2.1.332 (claude -p, scripted model)" in text
     assert (
         "PreToolUse:Bash hook error: [${CLAUDE_PROJECT_DIR}/.claude/hooks/no-force-push.sh]" in text
     )
-    assert view._repr_html_().startswith("<div><strong>session guard-retry")
+    assert view._repr_html_().startswith("<div><strong>recorded 2026-12-01")
     with pytest.raises(ValueError, match="the course has: decide-modify-inject"):
         show_transcript("nope")
