@@ -14,16 +14,17 @@ events, in the format of ``hookcourse.session.transcript``.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import shutil
-import subprocess
 import sys
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from hookcourse.engine.processes import CannotStart, Finished, run_process
 from hookcourse.errors import InputError
 
 from .script import Layout, SessionScript, flag_settings, lay_out, scratch, substitute
@@ -76,7 +77,7 @@ def find_claude(given: str | None) -> str:
         path = Path(candidate)
         if path.is_file() and os.access(path, os.X_OK):
             return str(path.resolve())
-    where = "--claude" if given else f"${BINARY_ENV}"
+    where = "--claude" if given else "--real"
     raise InputError(
         where,
         f"no Claude Code binary at {candidates[0] if candidates else 'claude'}",
@@ -158,21 +159,30 @@ def run_real(script: SessionScript, claude: str | None = None, keep: bool = Fals
         }
         spec_path = layout.root / "run.json"
         spec_path.write_text(json.dumps(spec), encoding="utf-8")
-        done = subprocess.run(
-            [
-                "unshare",
-                "-n",
-                sys.executable,
-                "-I",
-                str(HERE / "player_entry.py"),
-                str(runner),
-                str(spec_path),
-            ],
-            capture_output=True,
-            text=True,
-            timeout=RUN_TIMEOUT_S + 30,
-            check=False,
-        )
+        # Through the engine's process registry: an interrupt kills the namespace's
+        # processes too, and a run past its time is killed whole.
+        try:
+            done = asyncio.run(
+                run_process(
+                    [
+                        "unshare",
+                        "-n",
+                        sys.executable,
+                        "-I",
+                        str(HERE / "player_entry.py"),
+                        str(runner),
+                        str(spec_path),
+                    ],
+                    stdin=b"",
+                    env=dict(os.environ),
+                    cwd=None,
+                    timeout_s=RUN_TIMEOUT_S + 30,
+                )
+            )
+        except CannotStart as error:
+            raise InputError(
+                "--real", f"cannot start unshare: {error}", "install util-linux"
+            ) from None
         status = _status(layout, done)
         transcript = read_run(layout.root, script, status)
         transcript["engine"] = f"Claude Code {claude_version(binary)} (claude -p, scripted model)"
@@ -185,12 +195,13 @@ def run_real(script: SessionScript, claude: str | None = None, keep: bool = Fals
             shutil.rmtree(layout.root, ignore_errors=True)
 
 
-def _status(layout: Layout, done: subprocess.CompletedProcess[str]) -> dict[str, Any]:
+def _status(layout: Layout, done: Finished) -> dict[str, Any]:
     path = layout.root / "status.json"
     if not path.exists():
+        said = done.stderr.decode("utf-8", "replace").strip()[:300]
         raise InputError(
             "--real",
-            f"unshare -n failed (exit {done.returncode}): {done.stderr.strip()[:300]}",
+            f"unshare -n failed (exit {done.exit_code}): {said}",
             "run as root, or where user namespaces are allowed",
         )
     status: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))

@@ -122,6 +122,13 @@ def check(data: Any, where: str) -> None:
     for key in ("prompt", "name", "about", "permissionMode"):
         if key in data and not isinstance(data[key], str):
             raise _fail(where, [key], f"{key} is not a string", "write a JSON string")
+    if "\0" in str(data.get("prompt", "")):
+        raise _fail(
+            where,
+            ["prompt"],
+            "the prompt holds a NUL character",
+            "remove it: the prompt is a command-line argument of claude -p",
+        )
     turns = data.get("turns", [])
     if not isinstance(turns, list):
         raise _fail(where, ["turns"], "turns is not a list", "write a list of turns")
