@@ -186,6 +186,8 @@ class EventSpec:
     """``continue: false`` lets the action run, then stops the run (PreToolUse)."""
     exit2_cancels_siblings: bool = False
     """A hook that exits 2 cancels the hooks still running (UserPromptSubmit)."""
+    block_stops_run: bool = False
+    """A block ends the agentic loop (PostToolBatch: terminal_reason hook_stopped)."""
     on_failure_ignored: bool = False
     """``onFailure: "block"`` has no effect here (Stop, SubagentStop, TaskCompleted, ...)."""
 
@@ -313,6 +315,7 @@ def _event(raw: Mapping[str, Any], document: Mapping[str, Any]) -> EventSpec:
         continue_false_after_action=bool(raw.get("continue_false_after_action", False)),
         exit2_cancels_siblings=bool(raw.get("exit2_cancels_siblings", False)),
         on_failure_ignored=bool(raw.get("on_failure_ignored", False)),
+        block_stops_run=bool(raw.get("block_stops_run", False)),
     )
 
 
@@ -367,18 +370,18 @@ def tool_schemas() -> Mapping[str, ToolSchema]:
 
 @dataclass(frozen=True)
 class PermissionFacts:
-    """The permission step's data: read-only commands, what allow rules cover, its texts."""
+    """The permission step's data: which commands need no approval, and its refusal texts."""
 
     read_only_commands: frozenset[str]
+    listing_commands: frozenset[str]
+    file_writing_commands: frozenset[str]
     allow_rule_covers: Mapping[str, frozenset[str]]
     trust_file: str
-    not_granted: Mapping[str, str]
-    """Tool name (``*`` for any other) -> the tool_result when nobody can approve the call."""
-    no_such_tool: str
+    refusals: Mapping[str, str]
 
-    def refusal(self, tool: str) -> str:
-        """What the model gets when a call needs approval and nobody can give it (print mode)."""
-        return self.not_granted.get(tool, self.not_granted["*"]).format(tool=tool)
+    def refusal(self, name: str, **values: str) -> str:
+        """One refusal text (what the model gets for a call that does not run), filled in."""
+        return self.refusals[name].format(**values)
 
 
 @cache
@@ -387,11 +390,18 @@ def permission_facts() -> PermissionFacts:
     raw = _document()["permissions"]
     return PermissionFacts(
         frozenset(raw["read_only_commands"]),
+        frozenset(raw["listing_commands"]),
+        frozenset(raw["file_writing_commands"]),
         {tool: frozenset(covers) for tool, covers in raw["allow_rule_covers"].items()},
         raw["trust_file"],
-        dict(raw["not_granted"]),
-        raw["no_such_tool"],
+        dict(raw["refusals"]),
     )
+
+
+def hook_env_facts() -> Mapping[str, Any]:
+    """The catalogue's ``hook_env`` section: observed variables given to command hooks."""
+    facts: Mapping[str, Any] = _document()["hook_env"]
+    return facts
 
 
 def model_text(name: str, **values: str) -> str:

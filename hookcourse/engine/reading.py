@@ -383,9 +383,19 @@ def _normalise(event: EventSpec, run: HookRun, code: int | None, stdout: str, sa
         said, code = f"{said} (ignored on {event.name})", 0
     document = None if event.json_discarded or run.stdout_cut else stdout_object(stdout)
     errors = () if document is None else tuple(schema_errors(event, document))
+    if document is not None and errors and _names_another_event(event, document):
+        # 2.1.332: a top-level block still blocks; the mismatched hookSpecificOutput is ignored.
+        top = {key: value for key, value in document.items() if key != "hookSpecificOutput"}
+        if "decision" in top and not schema_errors(event, top):
+            document, errors = top, ()
     if document is None and not event.json_discarded and looks_like_json(stdout):
         errors = (LOOKS_LIKE_JSON,)
     return _Exit(code, said, stdout, document, errors, run.stdout_cut)
+
+
+def _names_another_event(event: EventSpec, document: Mapping[str, JSValue]) -> bool:
+    specific = document.get("hookSpecificOutput")
+    return isinstance(specific, dict) and specific.get("hookEventName") != event.name
 
 
 def looks_like_json(stdout: str) -> bool:

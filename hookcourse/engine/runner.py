@@ -27,7 +27,9 @@ import contextlib
 import json
 import os
 import re
+import secrets
 import shlex
+import tempfile
 import threading
 import time
 from collections import Counter
@@ -37,6 +39,7 @@ from typing import Any, Final, Protocol, TypeVar
 
 from hookcourse.browser import require_desktop
 
+from .catalogue import hook_env_facts
 from .interrupts import kill_traced
 from .processes import OUTPUT_CAP_BYTES, REAP_GRACE_S, CannotStart, Finished, run_process
 from .reading import HookRun
@@ -230,6 +233,7 @@ def hook_exports(
     exports["CLAUDE_PID"] = str(os.getpid())
     exports["CLAUDE_CODE_ENTRYPOINT"] = ENTRYPOINT
     exports["CLAUDE_CODE_SESSION_ATTENDED"] = "0"
+    exports.update(_session_variables(project_dir, payload))
     session_id = payload.get("session_id")
     if isinstance(session_id, str):
         exports["CLAUDE_CODE_SESSION_ID"] = session_id
@@ -238,6 +242,27 @@ def hook_exports(
     if isinstance(level, str):
         exports["CLAUDE_EFFORT"] = level
     return placeholders, exports
+
+
+def _session_variables(project_dir: str, payload: Mapping[str, object]) -> dict[str, str]:
+    """2.1.332's further session variables: ``AI_AGENT``, the child-notes folder and, on
+    every event but SessionEnd, the messaging socket and token (names and shapes only:
+    no socket listens, as hookcourse has no session to message)."""
+    facts = hook_env_facts()
+    session = payload.get("session_id")
+    folder = re.sub(r"[^A-Za-z0-9]", "-", project_dir)
+    claude_tmp = os.path.join(tempfile.gettempdir(), f"claude-{os.getuid()}")
+    found = {
+        "AI_AGENT": str(facts["AI_AGENT"]),
+        "CLAUDE_CODE_CHILD_NOTES_DIR": os.path.join(
+            claude_tmp, folder, session if isinstance(session, str) else "session", "started"
+        ),
+    }
+    if payload.get("hook_event_name") not in facts["no_messaging_on"]:
+        socks = os.path.join(tempfile.gettempdir(), "cc-socks")
+        found["CLAUDE_CODE_MESSAGING_SOCKET"] = os.path.join(socks, f"{os.getpid()}.sock")
+        found["CLAUDE_CODE_MESSAGING_TOKEN"] = secrets.token_hex(16)
+    return found
 
 
 def hook_environment(

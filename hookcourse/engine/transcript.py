@@ -20,6 +20,7 @@ from .outcome import Outcome
 from .permissions import PermissionStep
 from .settings import PermissionEntry
 
+AFTER_THE_CALL = frozenset({"PostToolUse", "PostToolUseFailure"})
 HOOK_STOPPED = "hook_stopped"
 TOOL_DEFERRED = "tool_deferred"
 
@@ -82,20 +83,14 @@ def _reminders(spec: EventSpec, name: str, outcome: Outcome) -> list[str]:
         texts.append(model_text("additional_context", hook=name, text=joined))
     # A Stop block from JSON is also shown as a blocking error; one from exit 2 is not.
     json_block = outcome.decision == "block" and not outcome.decided_by_exit2
-    post_block = spec.name == "PostToolUse" and outcome.decision == "block"
+    post_block = spec.name in AFTER_THE_CALL and outcome.decision == "block"
     if post_block or (spec.stop_loop and json_block and outcome.keeps_going):
+        command = outcome.decided_by_command or ""
+        reason = outcome.reason or ""
+        if outcome.decided_by_exit2:
+            reason = f"[{command}]: {reason}"
         texts.append(
-            model_text(
-                "blocking_error_from_command",
-                hook=name,
-                command=outcome.decided_by_command or "",
-                reason=outcome.reason or "",
-            )
-        )
-    if spec.name == "PostToolUse" and outcome.run_stops:
-        default = model_text("stopped_continuation_default", event=spec.name)
-        texts.append(
-            model_text("stopped_continuation", hook=name, reason=outcome.stop_reason or default)
+            model_text("blocking_error_from_command", hook=name, command=command, reason=reason)
         )
     return texts
 
@@ -126,14 +121,11 @@ def _tool_call(
         return None, None, None
     if step.rule is None and outcome.decision == "defer":
         return False, None, TOOL_DEFERRED
-    if step.decision == "deny" and step.rule is not None:
-        return False, ToolResult(model_text("denied_by_rule", tool=tool)), None
-    if step.rule is None and outcome.decision == "ask" and outcome.reason:
-        # Nobody to ask: the hook's reason is what the model reads.
-        return False, ToolResult(outcome.reason), None
     if step.rule is None and outcome.decision == "ask":
-        return False, ToolResult(model_text("asked_no_reason", hook=name)), None
-    return False, ToolResult(permission_facts().refusal(tool)), None
+        # Nobody to ask: the hook's reason is what the model reads.
+        text = outcome.reason or model_text("asked_no_reason", hook=name)
+        return False, ToolResult(text), None
+    return False, ToolResult(step.refusal or permission_facts().refusal("tool", tool=tool)), None
 
 
 def print_mode(
@@ -148,12 +140,14 @@ def print_mode(
     tool = payload.get("tool_name")
     tool_name = tool if isinstance(tool, str) else ""
     if removed_by is not None:
-        text = permission_facts().no_such_tool.format(tool=tool_name)
+        text = permission_facts().refusal("no_such_tool", tool=tool_name)
         return PrintMode(False, ToolResult(text), (), False, None, None, None, None)
     runs, result, terminal = (None, None, None)
     if spec.name == "PreToolUse":
         runs, result, terminal = _tool_call(spec, name, tool_name, outcome, step)
     stops = outcome.run_stops or terminal is not None
+    if spec.block_stops_run and outcome.blocked:
+        stops, terminal = True, HOOK_STOPPED
     user_message = None
     if spec.name == "UserPromptSubmit" and outcome.blocked:
         user_message = model_text("prompt_blocked", event=spec.name, reason=outcome.reason or "")
