@@ -15,7 +15,6 @@ and the consecutive-block count (reset when a continuation ran a tool, capped by
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,9 +27,9 @@ from hookcourse.js import json as jsjson
 from hookcourse.js.values import Undefined
 
 from . import turns as scripted
-from .script import Layout, SessionScript, flag_settings, lay_out, scratch, substitute
+from .script import Layout, SessionScript, flag_settings, laid_out, script_env, substitute
 from .tools import ToolRun, hook_environment, run_tool, session_texts
-from .transcript import Transcript, event_run, normalised
+from .transcript import Transcript, event_run, relative
 
 SESSION_ID = "00000000-0000-4000-8000-0000005e5510"
 MAX_REQUESTS = 60
@@ -119,20 +118,12 @@ def _system_texts(report: FireReport) -> list[dict[str, Any]]:
 
 def run_session(script: SessionScript, keep: bool = False) -> Transcript:
     """The transcript of ``script`` through the engine, in a scratch folder of its own."""
-    layout = scratch(script.name.replace("/", "_"))
-    try:
-        lay_out(script, layout)
+    with laid_out(script, keep=keep) as layout:
         env = hook_environment(os.environ, layout.home, layout.tmp)
-        env.update({k: str(v) for k, v in substitute(script.data.get("env", {}), layout).items()})
+        env.update(script_env(script, layout))
         cap = int(env.get(CAP_VARIABLE, DEFAULT_STOP_BLOCK_CAP) or DEFAULT_STOP_BLOCK_CAP)
-        session = _Session(script, layout, env, cap)
-        transcript = _play(session)
-        result: Transcript = normalised(transcript, str(layout.root))
-        result["root"] = str(layout.root) if keep else None
-        return result
-    finally:
-        if not keep:
-            shutil.rmtree(layout.root, ignore_errors=True)
+        transcript = _play(_Session(script, layout, env, cap))
+        return relative(transcript, str(layout.root), keep)
 
 
 def _play(session: _Session) -> Transcript:

@@ -27,9 +27,9 @@ from typing import Any
 from hookcourse.engine.processes import CannotStart, Finished, run_process
 from hookcourse.errors import InputError
 
-from .script import Layout, SessionScript, flag_settings, lay_out, scratch, substitute
+from .script import Layout, SessionScript, flag_settings, laid_out, script_env, substitute
 from .tools import session_texts
-from .transcript import Transcript, event_run, normalised
+from .transcript import Transcript, event_run, relative
 from .turns import TurnPlayer, tool_use_id
 
 BINARY_ENV = "HOOKCOURSE_CLAUDE"
@@ -128,7 +128,7 @@ def _env(script: SessionScript, layout: Layout) -> dict[str, str]:
         "SHELL": "/bin/sh",
         **CLAUDE_ENV,
     }
-    env.update({k: str(v) for k, v in substitute(script.data.get("env", {}), layout).items()})
+    env.update(script_env(script, layout))
     return env
 
 
@@ -142,9 +142,7 @@ def run_real(script: SessionScript, claude: str | None = None, keep: bool = Fals
             "unshare (util-linux) is not on PATH",
             "install util-linux; Claude Code runs only in a loopback-only namespace",
         )
-    layout = scratch(script.name.replace("/", "_") + "-real")
-    try:
-        lay_out(script, layout)
+    with laid_out(script, "-real", keep) as layout:
         spec = {
             "argv": _argv(binary, script, layout),
             "prompt": script.prompt,
@@ -187,12 +185,7 @@ def run_real(script: SessionScript, claude: str | None = None, keep: bool = Fals
         transcript = read_run(layout.root, script, status)
         transcript["engine"] = f"Claude Code {claude_version(binary)} (claude -p, scripted model)"
         transcript["network"] = NETWORK
-        result: Transcript = normalised(transcript, str(layout.root))
-        result["root"] = str(layout.root) if keep else None
-        return result
-    finally:
-        if not keep:
-            shutil.rmtree(layout.root, ignore_errors=True)
+        return relative(transcript, str(layout.root), keep)
 
 
 def _status(layout: Layout, done: Finished) -> dict[str, Any]:

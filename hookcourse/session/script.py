@@ -22,11 +22,12 @@ A session script is one JSON object (the oracle harness's scenario format, with
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shlex
 import shutil
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -216,6 +217,25 @@ class Layout:
 def scratch(prefix: str) -> Layout:
     """A fresh scratch root; the caller removes it (``shutil.rmtree``)."""
     return Layout(Path(tempfile.mkdtemp(prefix=f"hookcourse-session-{prefix}-")))
+
+
+@contextlib.contextmanager
+def laid_out(script: SessionScript, suffix: str = "", keep: bool = False) -> Iterator[Layout]:
+    """A scratch folder with ``script`` laid out in it, removed afterwards unless ``keep``."""
+    layout = scratch(script.name.replace("/", "_") + suffix)
+    try:
+        lay_out(script, layout)
+        yield layout
+    finally:
+        if not keep:
+            shutil.rmtree(layout.root, ignore_errors=True)
+
+
+def script_env(script: SessionScript, layout: Layout) -> dict[str, str]:
+    """The script's ``env``, with ``@project`` and ``@home`` filled in."""
+    return {
+        key: str(value) for key, value in substitute(script.data.get("env", {}), layout).items()
+    }
 
 
 def substitute(value: Any, layout: Layout) -> Any:

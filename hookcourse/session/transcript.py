@@ -38,6 +38,13 @@ def normalised(value: Any, root: str) -> Any:
     return value
 
 
+def relative(transcript: Transcript, root: str, keep: bool) -> Transcript:
+    """``transcript`` with ``root`` written ``$ROOT``; ``root`` kept when the folder is."""
+    result: Transcript = normalised(transcript, root)
+    result["root"] = root if keep else None
+    return result
+
+
 def event_run(event: str, label: str, hooks: list[dict[str, Any]], **more: Any) -> dict[str, Any]:
     """One event's hooks: each ``{command, exitCode, stdout, stderr, read}``."""
     return {"event": event, "label": label, "hooks": hooks, **more}
