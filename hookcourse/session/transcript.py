@@ -87,14 +87,42 @@ def comparable(transcript: Transcript) -> dict[str, Any]:
     }
 
 
+def _short(engine: str) -> str:
+    return engine.split(" (", 1)[0]
+
+
+def _described(key: str, item: Any) -> str:
+    """One compared item in words (``comparable``'s tuples are for equality only)."""
+    if key == "shown":
+        kind, call, text, is_error = item
+        where = KINDS[kind] + (f" {call}" if call else "") + (" (is_error)" if is_error else "")
+        return f"{where}: {visible(repr(text))}"
+    if key == "calls":
+        call, name, runs = item
+        return f"{name} {call} {'runs' if runs else 'does not run' if runs is False else '?'}"
+    if key in ("events", "start"):
+        label, hooks = item
+        said = ", ".join(f"exit {code} stdout {out!r} stderr {err!r}" for code, out, err in hooks)
+        return visible(f"{label} [{said}]")
+    return repr(item)
+
+
+def _pair(key: str, x: Any, y: Any, names: tuple[str, str]) -> str:
+    if isinstance(x, list) and isinstance(y, list):
+        only_x = "; ".join(_described(key, item) for item in x if item not in y) or "nothing"
+        only_y = "; ".join(_described(key, item) for item in y if item not in x) or "nothing"
+        return f"only {names[0]}: {only_x} | only {names[1]}: {only_y}"
+    return f"{names[0]}: {x!r} | {names[1]}: {y!r}"
+
+
 def differences(left: Transcript, right: Transcript) -> list[str]:
     """Each place the two transcripts disagree, one line each; empty when they agree."""
     a, b = comparable(left), comparable(right)
     found: list[str] = []
-    names = (left["engine"], right["engine"])
+    names = (_short(left["engine"]), _short(right["engine"]))
     if a["start"] != b["start"]:
         found.append(
-            f"before the first request, the hooks differ: {_pair(a['start'], b['start'], names)}"
+            f"before the first request, the hooks: {_pair('start', a['start'], b['start'], names)}"
         )
     for n in range(max(len(a["rounds"]), len(b["rounds"]))):
         if n >= len(a["rounds"]) or n >= len(b["rounds"]):
@@ -104,24 +132,16 @@ def differences(left: Transcript, right: Transcript) -> list[str]:
             continue
         x, y = a["rounds"][n], b["rounds"][n]
         for key, what in (
-            ("shown", "the model is shown"),
+            ("shown", "what the model is shown"),
             ("turn", "the turn played"),
-            ("calls", "the tool calls (id, tool, ran)"),
+            ("calls", "the tool calls"),
             ("events", "the hooks"),
         ):
             if x[key] != y[key]:
-                found.append(f"request {n + 1}: {what} differ: {_pair(x[key], y[key], names)}")
+                found.append(f"request {n + 1}, {what}: {_pair(key, x[key], y[key], names)}")
     if a["end"] != b["end"]:
-        found.append(f"the session ends differently: {_pair(a['end'], b['end'], names)}")
+        found.append(f"the end: {_pair('end', a['end'], b['end'], names)}")
     return found
-
-
-def _pair(x: Any, y: Any, names: tuple[str, str]) -> str:
-    if isinstance(x, list) and isinstance(y, list):
-        only_x = [item for item in x if item not in y]
-        only_y = [item for item in y if item not in x]
-        return f"only {names[0]}: {only_x!r}; only {names[1]}: {only_y!r}"
-    return f"{names[0]}: {x!r}; {names[1]}: {y!r}"
 
 
 # --- text ---------------------------------------------------------------------------------

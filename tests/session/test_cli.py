@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
+
+from hookcourse.session.command import main
 
 SCRIPT = {
     "name": "tiny",
@@ -17,16 +22,21 @@ SCRIPT = {
 }
 
 
-def _run(tmp_path: Path, expect: list[object], *flags: str) -> subprocess.CompletedProcess[str]:
+@dataclass
+class Done:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def _run(tmp_path: Path, expect: list[object], *flags: str) -> Done:
+    """The subcommand in this process (the command line itself: the last test)."""
     path = tmp_path / "tiny.json"
     path.write_text(json.dumps({**SCRIPT, "expect": expect}), encoding="utf-8")
-    return subprocess.run(
-        [sys.executable, "-m", "hookcourse", "session", str(path), *flags],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = main([str(path), *flags])
+    return Done(status, out.getvalue(), err.getvalue())
 
 
 def test_held_expectations_exit_0_with_the_stop_feedback_shown(tmp_path: Path) -> None:
