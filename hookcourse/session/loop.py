@@ -23,6 +23,7 @@ from hookcourse.engine.catalogue import checked_against
 from hookcourse.engine.fire import FireReport, FireRequest, fire
 from hookcourse.engine.outcome import DEFAULT_STOP_BLOCK_CAP
 from hookcourse.engine.settings import SettingsPlaces
+from hookcourse.errors import InputError
 from hookcourse.js import json as jsjson
 from hookcourse.js.values import Undefined
 
@@ -121,9 +122,24 @@ def run_session(script: SessionScript, keep: bool = False) -> Transcript:
     with laid_out(script, keep=keep) as layout:
         env = hook_environment(os.environ, layout.home, layout.tmp)
         env.update(script_env(script, layout))
-        cap = int(env.get(CAP_VARIABLE, DEFAULT_STOP_BLOCK_CAP) or DEFAULT_STOP_BLOCK_CAP)
+        cap = _stop_block_cap(script, env)
         transcript = _play(_Session(script, layout, env, cap))
         return relative(transcript, str(layout.root), keep)
+
+
+def _stop_block_cap(script: SessionScript, env: Mapping[str, str]) -> int:
+    """``CLAUDE_CODE_STOP_HOOK_BLOCK_CAP`` as Claude Code reads it: unset is 8, 0 no cap."""
+    raw = env.get(CAP_VARIABLE, "").strip()
+    if not raw:
+        return DEFAULT_STOP_BLOCK_CAP
+    if not raw.isdigit():
+        raise InputError(
+            script.name,
+            f"{CAP_VARIABLE} is {raw!r}, not a whole number",
+            "give 0 (no cap) or more",
+            ["env", CAP_VARIABLE],
+        )
+    return int(raw)
 
 
 def _play(session: _Session) -> Transcript:
