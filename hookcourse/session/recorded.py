@@ -32,11 +32,19 @@ def index() -> list[dict[str, str]]:
 
 
 def names() -> list[str]:
+    """The course's sessions (one per notebook, 03-07)."""
     return [entry["name"] for entry in index()]
 
 
+def recorded_names() -> list[str]:
+    """Every recorded session: the course's, then those kept only to check the engine."""
+    text = resources.files("hookcourse").joinpath(f"{DATA}/index.json").read_text("utf-8")
+    checks: list[dict[str, str]] = json.loads(text).get("checks", [])
+    return [*names(), *(entry["name"] for entry in checks)]
+
+
 def _known(name: str) -> None:
-    if name not in names():
+    if name not in recorded_names():
         raise ValueError(f"no recorded session {name!r}; the course has: {', '.join(names())}")
 
 
@@ -100,7 +108,7 @@ def record(chosen: Sequence[str], claude: str | None = None) -> list[str]:
 
     binary = find_claude(claude)
     written = []
-    for name in chosen or names():
+    for name in chosen or recorded_names():
         with resources.as_file(script_path(name)) as path:
             script = load(path)
             transcript = run_real(script, binary)
@@ -127,10 +135,10 @@ def main(argv: Sequence[str]) -> int:
     claude = None
     if args[:1] == ["--claude"] and len(args) > 1:
         claude, args = args[1], args[2:]
-    unknown = [name for name in args if name not in names()]
+    unknown = [name for name in args if name not in recorded_names()]
     if unknown:
         print(
-            f"recorded: no session {unknown[0]!r}; fix: use one of {', '.join(names())}",
+            f"recorded: no session {unknown[0]!r}; fix: use one of {', '.join(recorded_names())}",
             file=sys.stderr,
         )
         return 2

@@ -9,12 +9,12 @@ import pytest
 
 from hookcourse.session.expect import judge_all
 from hookcourse.session.loop import run_session
-from hookcourse.session.recorded import index, load_recorded, names, show_transcript
+from hookcourse.session.recorded import index, load_recorded, recorded_names, show_transcript
 from hookcourse.session.script import load
 from hookcourse.session.transcript import differences
 
 
-@pytest.mark.parametrize("name", names())
+@pytest.mark.parametrize("name", recorded_names())
 def test_the_engine_predicts_the_recorded_transcript(name: str) -> None:
     recorded = load_recorded(name)
     with resources.as_file(resources.files("hookcourse") / recorded["script"]) as path:
