@@ -146,9 +146,9 @@ def test_a_bare_deny_rule_removes_the_tool(merge: Merge) -> None:
     narrow = PermissionEntry("deny", parse_rule("Bash(rm *)"), origin)
     assert tool_removed([narrow], "Bash") is None
     mode = _pre(merge("PreToolUse", []), removed_by=entry)
-    assert (
-        mode.tool_result.text
-        == "<tool_use_error>Error: No such tool available: Bash</tool_use_error>"
+    assert mode.tool_result.text == (
+        "<tool_use_error>Error: No such tool available: Bash. Bash is disabled for this "
+        "session, in subagents as well as here.</tool_use_error>"
     )
 
 

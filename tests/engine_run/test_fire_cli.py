@@ -163,13 +163,20 @@ def test_updated_input_last_to_finish_wins_and_the_conflict_is_reported(project:
     assert fired.outcome["conflicts"]
 
 
-def test_continue_false_overrides_the_decision(project: Project) -> None:
+def test_continue_false_lets_the_tool_run_then_stops_the_run(project: Project) -> None:
+    # Claude Code 2.1.332: the call still runs, then the run ends (hook_stopped).
     output = {**decision("allow"), "continue": False, "stopReason": "out of budget"}
     project.hooks("PreToolUse", command(json_hook(project, "stop.py", output)))
     fired = project.fire("PreToolUse", project.bash_call("ls"))
-    assert fired.returncode == 2
+    assert fired.returncode == 0
     assert fired.outcome["continue"] is False
     assert fired.outcome["stopReason"] == "out of budget"
+    mode = fired.report["printMode"]
+    assert (mode["toolRuns"], mode["runStops"], mode["terminalReason"]) == (
+        True,
+        True,
+        "hook_stopped",
+    )
 
 
 def marker_hook(project: Project, name: str) -> dict[str, object]:

@@ -471,7 +471,7 @@ def test_shell_form_runs_through_sh_and_substitutes_placeholders(tmp_path: Path)
     }
     fired = project.fire("PreToolUse", PRE_BASH, group(handler))
     (hook,) = fired.hooks
-    assert hook["stdout"] == f"{project.dir}|{project.dir}|sh"
+    assert hook["stdout"] == f"{project.dir}|{project.dir}|/bin/sh"
 
 
 # --- Stop ---------------------------------------------------------------------------------
