@@ -222,11 +222,16 @@ def scratch(prefix: str) -> Layout:
 @contextlib.contextmanager
 def laid_out(script: SessionScript, suffix: str = "", keep: bool = False) -> Iterator[Layout]:
     """A scratch folder with ``script`` laid out in it, removed afterwards unless ``keep``."""
+    from hookcourse.engine.interrupts import remove_on_interrupt
+
     layout = scratch(script.name.replace("/", "_") + suffix)
+    # An interrupt exits at once (os._exit); the registry deletes the folder then.
+    remove_on_interrupt(str(layout.root), keep=not keep)
     try:
         lay_out(script, layout)
         yield layout
     finally:
+        remove_on_interrupt(str(layout.root), keep=False)
         if not keep:
             shutil.rmtree(layout.root, ignore_errors=True)
 
