@@ -186,6 +186,10 @@ class EventSpec:
     """``continue: false`` lets the action run, then stops the run (PreToolUse)."""
     exit2_cancels_siblings: bool = False
     """A hook that exits 2 cancels the hooks still running (UserPromptSubmit)."""
+    context_without_query: bool = False
+    """additionalContext is shown under the bare event name (``SessionStart hook ...``)."""
+    missing_script_not_blocking: bool = False
+    """Exit 2 from a hook script that is missing does not block (Stop and the like)."""
     block_stops_run: bool = False
     """A block ends the agentic loop (PostToolBatch: terminal_reason hook_stopped)."""
     on_failure_ignored: bool = False
@@ -316,6 +320,8 @@ def _event(raw: Mapping[str, Any], document: Mapping[str, Any]) -> EventSpec:
         exit2_cancels_siblings=bool(raw.get("exit2_cancels_siblings", False)),
         on_failure_ignored=bool(raw.get("on_failure_ignored", False)),
         block_stops_run=bool(raw.get("block_stops_run", False)),
+        context_without_query=bool(raw.get("context_without_query", False)),
+        missing_script_not_blocking=bool(raw.get("missing_script_not_blocking", False)),
     )
 
 
@@ -353,6 +359,8 @@ class ToolSchema:
     optional: Mapping[str, FieldType]
     defaults: Mapping[str, Any]
     """Keys Claude Code fills in before PreToolUse when the model left them out."""
+    complete: bool = False
+    """Every key the tool takes is listed, so a rewrite's other keys are dropped."""
 
 
 @cache
@@ -363,6 +371,7 @@ def tool_schemas() -> Mapping[str, ToolSchema]:
             {key: FieldType(kind) for key, kind in raw["required"].items()},
             {key: FieldType(kind) for key, kind in raw["optional"].items()},
             dict(raw.get("defaults", {})),
+            bool(raw.get("complete", False)),
         )
         for name, raw in _document()["tool_input_schemas"]["tools"].items()
     }

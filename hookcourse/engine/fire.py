@@ -67,8 +67,8 @@ from .settings import (
     folder_trusted,
     load_settings,
 )
-from .tool_input import normalised, schema_problems
-from .transcript import PrintMode, hook_name, print_mode
+from .tool_input import known_keys_only, normalised, schema_problems
+from .transcript import PrintMode, print_mode
 from .validate import lint_layers
 
 PERMISSION_EVENT = "PreToolUse"
@@ -644,7 +644,8 @@ def fire(request: FireRequest) -> FireReport:
         place,
         lambda matcher, value, narrow: bounded_explain(matcher, value, narrow=narrow),
     )
-    ran = _run_tiers(spec, plans, payload, _run_setting(request, spec, payload, place))
+    setting = _run_setting(request, spec, payload, place, settings)
+    ran = _run_tiers(spec, plans, payload, setting)
     finished = sorted(
         (hook for hook in ran.hooks if not hook.is_async), key=lambda h: h.execution.finish_index
     )
@@ -656,7 +657,7 @@ def fire(request: FireRequest) -> FireReport:
         stop_block_cap=request.stop_block_cap,
         in_background=len(ran.hooks) - len(finished),
     )
-    outcome = checked_rewrite(spec, payload, outcome)
+    outcome = checked_rewrite(spec, payload, in_settings_order(outcome, ran.hooks))
     trusted = request.trusted
     if trusted is None:
         trusted = folder_trusted(
@@ -707,7 +708,11 @@ def _removed_tool(
 
 
 def _run_setting(
-    request: FireRequest, spec: EventSpec, payload: Mapping[str, JSValue], place: CallPlace
+    request: FireRequest,
+    spec: EventSpec,
+    payload: Mapping[str, JSValue],
+    place: CallPlace,
+    settings: Settings,
 ) -> RunSetting:
     placeholders, exports = hook_exports(
         place.project_dir, payload, request.plugin_root, request.plugin_data
@@ -715,7 +720,11 @@ def _run_setting(
     return RunSetting(
         cwd=place.cwd,
         event=spec.name,
-        base_env=dict(os.environ if request.base_env is None else request.base_env),
+        # The settings' env is Claude Code's own environment, so its hooks inherit it.
+        base_env={
+            **(os.environ if request.base_env is None else request.base_env),
+            **dict(settings.env),
+        },
         placeholders=placeholders,
         exports=exports,
         evaluator=request.evaluator,
@@ -784,6 +793,18 @@ def _not_run(plans: tuple[GroupPlan, ...], skipped: set[int], why: str) -> tuple
     )
 
 
+def in_settings_order(outcome: Outcome, hooks: Sequence[HookReport]) -> Outcome:
+    """additionalContext in the order the hooks are configured, as 2.1.332 shows them."""
+    contexts = [
+        hook.reading.additional_context
+        for hook in hooks
+        if not hook.is_async and hook.reading.additional_context is not None
+    ]
+    if sorted(contexts) != sorted(outcome.additional_context):
+        return outcome  # a later phase changed them; keep the merge's own list
+    return replace(outcome, additional_context=contexts)
+
+
 def checked_rewrite(spec: EventSpec, payload: Mapping[str, JSValue], outcome: Outcome) -> Outcome:
     """A PreToolUse rewrite that fails the tool's input schema denies the call (2.1.332)."""
     tool = payload.get("tool_name")
@@ -793,9 +814,13 @@ def checked_rewrite(spec: EventSpec, payload: Mapping[str, JSValue], outcome: Ou
         return outcome
     problems = schema_problems(tool, outcome.updated_input)
     if not problems:
-        return outcome
+        return replace(outcome, updated_input=known_keys_only(tool, outcome.updated_input))
     reason = model_text(
-        "updated_input_invalid", hook=hook_name(spec, payload), errors="; ".join(problems)
+        "updated_input_invalid",
+        event=spec.name,
+        tool=tool,
+        issues="issue" if len(problems) == 1 else "issues",
+        errors="\n".join(problems),
     )
     return replace(
         outcome,
@@ -803,6 +828,7 @@ def checked_rewrite(spec: EventSpec, payload: Mapping[str, JSValue], outcome: Ou
         decision="deny",
         reason=reason,
         blocking_error=reason,
+        tool_result=reason,
         updated_input=UNDEFINED,
         explanation=[
             *outcome.explanation,

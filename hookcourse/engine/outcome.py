@@ -49,6 +49,8 @@ class Outcome:
     """The additional contexts that were plain stdout, trimmed (shown as "hook success")."""
     decided_by_exit2: bool = False
     """The winning reason came from an exit 2 (not from JSON)."""
+    tool_result: str | None = None
+    """The tool_result text when Claude Code gives it without the hook-error prefix."""
     decided_by_command: str | None = None
     """The command (or URL) of the hook whose reason won."""
     blocking_error: str | None = None

@@ -7,6 +7,7 @@ Pure: the only data it consults is the event's ``EventSpec``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
@@ -368,6 +369,7 @@ class _Case(StrEnum):
     """Which rule of reference §3a reads a finished run."""
 
     EXIT_TWO = "exit 2"
+    MISSING_SCRIPT = "exit 2 from a missing script"
     FAILS_ACTION = "any failure fails the action"
     JSON = "valid JSON"
     SCHEMA_ERROR = "JSON that fails the schema"
@@ -429,8 +431,10 @@ def _parses(line: str) -> bool:
     return True
 
 
-def _pick_case(event: EventSpec, exit_: _Exit) -> _Case:
+def _pick_case(event: EventSpec, exit_: _Exit, run: HookRun) -> _Case:
     """The first rule that applies, in the reference's order of precedence."""
+    if exit_.code == 2 and _missing_script(event, exit_, run):
+        return _Case.MISSING_SCRIPT
     if exit_.code == 2:
         return _Case.EXIT_TWO
     if exit_.code != 0 and event.nonzero_fails:
@@ -457,8 +461,32 @@ def _read_exit(
     exit_ = _normalise(event, run, code, stdout, said)
     if exit_.errors:
         reading = _hook_error(event, reading, f"JSON validation failed: {'; '.join(exit_.errors)}")
-    case = _pick_case(event, exit_)
+    case = _pick_case(event, exit_, run)
     return _BY_CASE[case](event, run, reading, exit_)
+
+
+_MISSING: Final = re.compile(r"no such file|can't open|cannot open", re.IGNORECASE)
+
+
+def _missing_script(event: EventSpec, exit_: _Exit, run: HookRun) -> bool:
+    """2.1.332: on Stop-like events, exit 2 with no stdout and a "no such file" stderr is a
+    broken installation, not a block."""
+    return (
+        event.missing_script_not_blocking
+        and not js_trim(exit_.stdout)
+        and _MISSING.search(run.stderr) is not None
+    )
+
+
+def _read_missing_script(
+    event: EventSpec, run: HookRun, reading: HookReading, exit_: _Exit
+) -> HookReading:
+    detail = f"Hook script appears to be missing: {_first_line(run.stderr)}"
+    how = (
+        f"exit 2 with no stdout and a missing-file stderr on {event.name}: the hook script "
+        "appears to be missing, so it is a non-blocking error, not a block"
+    )
+    return _done(_hook_error(event, reading, detail), Classification.NON_BLOCKING_ERROR, how)
 
 
 def _read_fails_action(
@@ -559,6 +587,7 @@ def _read_exit_two(
 
 _BY_CASE: Final[dict[_Case, Callable[[EventSpec, HookRun, HookReading, _Exit], HookReading]]] = {
     _Case.EXIT_TWO: _read_exit_two,
+    _Case.MISSING_SCRIPT: _read_missing_script,
     _Case.FAILS_ACTION: _read_fails_action,
     _Case.JSON: _read_valid_json,
     _Case.SCHEMA_ERROR: _read_schema_error,

@@ -188,6 +188,8 @@ class SettingsLayer:
     default_mode: str | None = None
     document: JSValue = None
     """The file's parsed JSON, as written (``validate`` reads what the layer dropped)."""
+    env: tuple[tuple[str, str], ...] = ()
+    """The file's ``env``: variables Claude Code sets for itself, so its hooks get them."""
 
 
 @dataclass(frozen=True)
@@ -205,7 +207,9 @@ class Settings:
     permissions: tuple[PermissionEntry, ...] = ()
     default_mode: str | None = None
     skipped: tuple[InputError, ...] = ()
-    """Files that were not read at all (not JSON), one warning each."""
+    """Files that were not read at all (not JSON, or not an object), one warning each."""
+    env: tuple[tuple[str, str], ...] = ()
+    """Every file's ``env``, the higher-precedence file winning a name."""
 
     def groups_for(self, event: str) -> tuple[MatcherGroup, ...]:
         return tuple(group for group in self.groups if group.event == event)
@@ -281,8 +285,10 @@ class _Reader:
                 groups.extend(self.event_groups(event, entries))
                 self.guard_dropped(event, before)
         rules, mode = self.permissions(document)
+        env = self.env(document)
         if self.void is not None:
             groups, rules, mode = self.voided(rules, mode)
+            env = env if self.source is SettingsSource.MANAGED else ()
         return SettingsLayer(
             self.source,
             self.file,
@@ -293,7 +299,32 @@ class _Reader:
             rules,
             mode,
             document,
+            env,
         )
+
+    def env(self, document: Mapping[str, JSValue]) -> tuple[tuple[str, str], ...]:
+        """The ``env`` object's string variables; anything else is dropped with a warning."""
+        value = document.get("env", UNDEFINED)
+        if value is UNDEFINED:
+            return ()
+        if not isinstance(value, dict):
+            self.warn(
+                ("env",),
+                f"env is {describe_value(value)}, not an object; it is ignored",
+                'write "env": {"NAME": "value"}',
+            )
+            return ()
+        kept = []
+        for name, text in value.items():
+            if isinstance(text, str):
+                kept.append((name, text))
+            else:
+                self.warn(
+                    ("env", name),
+                    f"env.{name} is {describe_value(text)}, not a string; it is ignored",
+                    f'write "{name}": "..."',
+                )
+        return tuple(kept)
 
     def voided(
         self, rules: tuple[PermissionEntry, ...], mode: str | None
@@ -665,7 +696,16 @@ def merge_layers(layers: Sequence[SettingsLayer]) -> Settings:
     warnings = tuple(warning for layer in layers for warning in layer.warnings)
     permissions = tuple(entry for layer in layers for entry in layer.permissions)
     mode = next((ly.default_mode for ly in by_precedence if ly.default_mode is not None), None)
-    return Settings(tuple(layers), tuple(groups), tuple(notes), warnings, permissions, mode)
+    env = {name: text for layer in reversed(by_precedence) for name, text in layer.env}
+    return Settings(
+        tuple(layers),
+        tuple(groups),
+        tuple(notes),
+        warnings,
+        permissions,
+        mode,
+        env=tuple(env.items()),
+    )
 
 
 # --- finding and reading the files (I/O) -----------------------------------------------------
@@ -721,7 +761,20 @@ def load_settings(
                     )
                 )
                 continue
-            layers.append(settings_layer(document, source, str(path), known_events, guard_events))
+            try:
+                layers.append(
+                    settings_layer(document, source, str(path), known_events, guard_events)
+                )
+            except InputError as wrong:
+                # Claude Code 2.1.332 skips a file whose top level has the wrong shape too.
+                skipped.append(
+                    SettingsWarning(
+                        wrong.where,
+                        f"{wrong.problem}; Claude Code skips this file and reads the others",
+                        wrong.fix,
+                        wrong.path,
+                    )
+                )
     for value in places.extra:
         if value.lstrip().startswith("{"):
             layers.append(

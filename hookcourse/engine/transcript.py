@@ -22,6 +22,7 @@ from .settings import PermissionEntry
 
 AFTER_THE_CALL = frozenset({"PostToolUse", "PostToolUseFailure"})
 HOOK_STOPPED = "hook_stopped"
+STOP_HOOK_PREVENTED = "stop_hook_prevented"
 TOOL_DEFERRED = "tool_deferred"
 
 
@@ -80,7 +81,8 @@ def _reminders(spec: EventSpec, name: str, outcome: Outcome) -> list[str]:
     contexts = [text for text in outcome.additional_context if js_trim(text) not in plain]
     if contexts:
         joined = "\n".join(contexts)
-        texts.append(model_text("additional_context", hook=name, text=joined))
+        shown = spec.name if spec.context_without_query else name
+        texts.append(model_text("additional_context", hook=shown, text=joined))
     # A Stop block from JSON is also shown as a blocking error; one from exit 2 is not.
     json_block = outcome.decision == "block" and not outcome.decided_by_exit2
     post_block = spec.name in AFTER_THE_CALL and outcome.decision == "block"
@@ -97,6 +99,8 @@ def _reminders(spec: EventSpec, name: str, outcome: Outcome) -> list[str]:
 
 def hook_denial(spec: EventSpec, name: str, outcome: Outcome) -> str:
     """The tool_result of a call a PreToolUse hook denied (exit 2 or a JSON deny)."""
+    if outcome.tool_result is not None:
+        return outcome.tool_result
     error = outcome.blocking_error or outcome.reason
     if error is None:
         error = model_text("denied_no_reason", hook=name)
@@ -154,10 +158,13 @@ def print_mode(
         stops = True
     feedback = None
     if spec.stop_loop and outcome.keeps_going and outcome.decision is not None:
-        reason = outcome.blocking_error or outcome.reason or ""
+        # The feedback names the command after exit 2, with stderr trimmed.
+        reason = outcome.reason or ""
+        if outcome.decided_by_exit2 and outcome.decided_by_command is not None:
+            reason = f"[{outcome.decided_by_command}]: {reason}"
         feedback = model_text("stop_feedback", event=spec.name, reason=reason)
     if outcome.run_stops and terminal is None:
-        terminal = HOOK_STOPPED
+        terminal = STOP_HOOK_PREVENTED if spec.stop_loop else HOOK_STOPPED
     return PrintMode(
         tool_runs=runs,
         tool_result=result,
