@@ -24,7 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from hookcourse.engine.fire import FireRequest, fire
+from hookcourse.engine.api import FireRequest, fire
 from hookcourse.engine.runner import Job, RunSetting, run_jobs
 from hookcourse.engine.settings import Handler, Origin, SettingsPlaces, SettingsSource
 

@@ -263,9 +263,14 @@ def _events(name: str | None) -> int:
 
 
 def _fire(args: argparse.Namespace) -> int:
-    from hookcourse.engine.fire import FireRequest, fire
-    from hookcourse.engine.outcome import DEFAULT_STOP_BLOCK_CAP
-    from hookcourse.engine.runner import CommandEvaluator
+    from hookcourse.engine.api import (
+        DEFAULT_STOP_BLOCK_CAP,
+        CommandEvaluator,
+        FireRequest,
+        fire,
+        report_json,
+        report_text,
+    )
     from hookcourse.engine.settings import MANAGED_SETTINGS_ENV, SettingsPlaces
     from hookcourse.js import json as jsjson
 
@@ -311,11 +316,11 @@ def _fire(args: argparse.Namespace) -> int:
     if args.strict and report.settings.warnings:
         raise report.settings.warnings[0]
     if args.json:
-        print(jsjson.stringify(report.to_json()))
+        print(jsjson.stringify(report_json(report)))
     else:
         for warning in report.warnings:
             print(visible(f"hookcourse: warning: {warning}"), file=sys.stderr)
-        print(report.render())
+        print(report_text(report))
     return report.exit_status
 
 

@@ -16,7 +16,7 @@ from hookcourse.engine.permission_rule import CallPlace, parse_rule
 from hookcourse.engine.permissions import permission_step, read_only_command, tool_removed
 from hookcourse.engine.reading import Classification, HookReading, looks_like_json
 from hookcourse.engine.settings import Origin, PermissionEntry, SettingsSource, settings_layer
-from hookcourse.engine.tool_input import normalised, schema_problems
+from hookcourse.engine.tool_input import known_keys_only, normalised, schema_problems
 from hookcourse.engine.transcript import print_mode
 
 Read = Callable[..., HookReading]
@@ -179,10 +179,11 @@ def test_edit_input_is_normalised_and_a_rewrite_is_checked_against_the_schema() 
     edit, notes = normalised("Edit", {"file_path": "a", "old_string": "x", "new_string": "y"})
     assert isinstance(edit, dict) and edit["replace_all"] is False and notes
     assert schema_problems("Bash", {"command": "ls"}) == []
-    assert schema_problems("Bash", {"cmd": "ls"}) == ['"command" is required']
+    assert schema_problems("Bash", {"cmd": "ls"}) == ["The required parameter `command` is missing"]
     assert schema_problems("Bash", {"command": 3}) == [
-        '"command" must be a string, got the number 3'
+        "The parameter `command` type is expected as `string` but provided as `number`"
     ]
+    assert known_keys_only("Bash", {"command": "ls", "extra": 1}) == {"command": "ls"}
 
 
 def test_a_malformed_pre_tool_use_entry_voids_its_whole_file() -> None:

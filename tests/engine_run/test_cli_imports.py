@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-HEAVY = ("asyncio", "urllib.request", "hookcourse.engine.runner", "hookcourse.engine.fire")
+HEAVY = ("asyncio", "urllib.request", "hookcourse.engine.runner", "hookcourse.engine.api")
 
 
 def imported_after(statement: str) -> set[str]:

@@ -1,0 +1,500 @@
+"""The engine's one entry: fire an event as Claude Code 2.1.332 would, and return data.
+
+Modelled on Claude Code 2.1.332 in print mode (``claude -p``). ``fire`` is one short
+composition: read the payload and the settings, plan which hooks run (``plan``; on
+PreToolUse a bare ``permissions.deny`` rule for the tool removes it first), run them
+(``runner``; managed PreToolUse hooks first, as a tier of their own), read each
+(``reading``), merge them in the order they finished (``outcome``; a rewrite is
+checked against the tool's schema), then the permission step (``permissions``) and
+what the model is shown (``transcript``). It returns a ``FireReport``; ``report``
+renders it and ``cli.py`` prints it. ``fire_handlers`` runs given handlers through
+the same steps, for the labs, which import nothing else from the engine: the names
+they need are re-exported here.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Final
+
+from hookcourse.errors import InputError, json_syntax_fix
+from hookcourse.js import json as jsjson
+from hookcourse.js.json import quote
+from hookcourse.js.values import UNDEFINED, JSValue, Undefined
+from hookcourse.stages.matcher import MatchResult
+
+from .bounded_match import bounded_explain
+from .catalogue import (
+    EventSpec,
+    Recipient,
+    common_input_fields,
+    event_facts,
+    event_spec,
+    get_event,
+    load_catalogue,
+    model_text,
+    permission_facts,
+    recipient_text,
+)
+from .env_file import ENV_FILE_VARIABLE, EnvFileWrites, collect_env_file, make_env_file
+from .outcome import DEFAULT_STOP_BLOCK_CAP, Outcome, merge_readings
+from .permission_rule import CallPlace, check_rule, parse_rule
+from .permissions import PermissionStep, permission_step, tool_removed
+from .plan import GroupPlan, PlannedHandler, matcher_subject, plan_hooks
+from .reading import Classification, HookReading, HookRun, read_hook_result
+from .report import FireReport, HookReport, report_json, report_text
+from .runner import (
+    ENV_FILE_EVENTS,
+    CommandEvaluator,
+    Evaluator,
+    Execution,
+    Job,
+    RunSetting,
+    hook_exports,
+    run_jobs,
+)
+from .settings import (
+    PERMISSION_MODES,
+    Handler,
+    Origin,
+    PermissionEntry,
+    Settings,
+    SettingsPlaces,
+    SettingsSource,
+    folder_trusted,
+    load_settings,
+)
+from .tool_input import known_keys_only, normalised, schema_problems
+from .transcript import print_mode
+from .validate import lint_layers
+
+__all__ = [
+    "DEFAULT_STOP_BLOCK_CAP",
+    "CallPlace",
+    "Classification",
+    "CommandEvaluator",
+    "EventSpec",
+    "FireReport",
+    "FireRequest",
+    "Fired",
+    "Handler",
+    "HookReading",
+    "HookRun",
+    "Outcome",
+    "Recipient",
+    "check_rule",
+    "event_facts",
+    "event_spec",
+    "exec_handler",
+    "fire",
+    "fire_handlers",
+    "get_event",
+    "load_catalogue",
+    "merge_readings",
+    "parse_rule",
+    "read_hook_result",
+    "recipient_text",
+    "report_json",
+    "report_text",
+]
+
+PERMISSION_EVENT: Final = "PreToolUse"
+"""The event after whose hooks the permission rules are read (reference §8)."""
+MANAGED_DENIED: Final = (
+    "a managed PreToolUse hook denied the call first, so the other hooks do not run"
+)
+
+
+@dataclass(frozen=True)
+class FireRequest:
+    """What to fire, with which payload, and where settings are found."""
+
+    event: str
+    payload_text: str
+    payload_name: str
+    places: SettingsPlaces
+    evaluator: Evaluator | None = None
+    consecutive_stop_blocks: int = 0
+    stop_block_cap: int = DEFAULT_STOP_BLOCK_CAP
+    plugin_root: str | None = None
+    plugin_data: str | None = None
+    base_env: Mapping[str, str] | None = None
+    permission_mode: str | None = None
+    """Overrides the payload's permission_mode and the settings' defaultMode."""
+    trusted: bool | None = None
+    """Whether the project folder is trusted; None reads ``~/.claude.json``."""
+
+
+def read_payload(
+    spec: EventSpec, text: str, name: str
+) -> tuple[dict[str, JSValue], tuple[str, ...]]:
+    """The payload object, ``hook_event_name`` filled in, and warnings about missing fields."""
+    try:
+        payload = jsjson.parse(text)
+    except jsjson.JSONSyntaxError as error:
+        problem = f"the payload is not valid JSON ({error})"
+        raise InputError(name, problem, json_syntax_fix(text)) from None
+    if not isinstance(payload, dict):
+        raise InputError(
+            name,
+            "the payload is not a JSON object",
+            f'send an object such as {{"hook_event_name": "{spec.name}", ...}}',
+        )
+    warnings: list[str] = []
+    stated = payload.get("hook_event_name", UNDEFINED)
+    if not isinstance(stated, Undefined) and stated != spec.name:
+        warnings.append(
+            f"{name}: hook_event_name is {jsjson.stringify(stated)}, but {spec.name} is fired; "
+            f"the hooks receive {quote(spec.name)}"
+        )
+    payload["hook_event_name"] = spec.name
+    missing = [
+        field
+        for field in spec.required_payload_fields(common_input_fields())
+        if field not in payload
+    ]
+    if missing:
+        warnings.append(
+            f"{name}: the payload lacks {', '.join(missing)}, which Claude Code always sends "
+            f"on {spec.name}"
+        )
+    if spec.name == PERMISSION_EVENT:
+        tool = payload.get("tool_name")
+        tool_input, notes = normalised(
+            tool if isinstance(tool, str) else "", payload.get("tool_input")
+        )
+        if notes:
+            payload["tool_input"] = tool_input
+            warnings.extend(f"{name}: {note}" for note in notes)
+    return payload, tuple(warnings)
+
+
+@dataclass(frozen=True)
+class _Ran:
+    """The plans after running (a managed deny leaves the rest unrun) and each hook's report."""
+
+    plans: tuple[GroupPlan, ...]
+    hooks: tuple[HookReport, ...]
+    env_file: EnvFileWrites | None
+
+
+def fire(request: FireRequest) -> FireReport:
+    """Fire ``request.event``: raises InputError for a bad event, payload or settings file."""
+    spec = event_spec(request.event)
+    _check_mode(request.permission_mode)
+    payload, warnings = read_payload(spec, request.payload_text, request.payload_name)
+    settings = _load_settings(request.places)
+    place = _call_place(request, payload)
+    removed = _removed_tool(spec, settings, payload)
+    groups = () if removed else settings.groups_for(spec.name)
+    plans = plan_hooks(spec, groups, payload, place, _bounded)
+    ran = _run_tiers(spec, plans, payload, _run_setting(request, spec, payload, place, settings))
+    outcome = _merged(
+        spec, ran.hooks, payload, request.consecutive_stop_blocks, request.stop_block_cap
+    )
+    trusted = _trusted(request)
+    permission = (
+        _permission_step(request, settings, payload, outcome, place, trusted)
+        if spec.name == PERMISSION_EVENT and not outcome.blocked and removed is None
+        else None
+    )
+    return FireReport(
+        event=spec.name,
+        matcher_field=spec.matcher_field,
+        matcher_subject=matcher_subject(spec, payload),
+        settings=settings,
+        groups=ran.plans,
+        hooks=ran.hooks,
+        outcome=outcome,
+        cwd=place.cwd,
+        warnings=(*map(str, settings.skipped), *map(str, lint_layers(settings.layers)), *warnings),
+        env_file=ran.env_file,
+        permission=permission,
+        print_mode=print_mode(spec, payload, outcome, permission, removed),
+        trusted=trusted,
+        removed_by=removed,
+    )
+
+
+def _bounded(matcher: str | None, value: JSValue | Undefined, narrow: bool) -> MatchResult:
+    return bounded_explain(matcher, value, narrow=narrow)
+
+
+def _check_mode(mode: str | None) -> None:
+    if mode is not None and mode not in PERMISSION_MODES:
+        raise InputError(
+            "--permission-mode",
+            f"{quote(mode)} is not a permission mode",
+            "use one of " + ", ".join(PERMISSION_MODES),
+        )
+
+
+def _load_settings(places: SettingsPlaces) -> Settings:
+    catalogue = load_catalogue()
+    guards = [name for name, event in catalogue.items() if event.guard]
+    return load_settings(places, catalogue.keys(), guards)
+
+
+def _trusted(request: FireRequest) -> bool:
+    if request.trusted is not None:
+        return request.trusted
+    places = request.places
+    return folder_trusted(places.home, places.project_dir, permission_facts().trust_file)
+
+
+def _merged(
+    spec: EventSpec,
+    hooks: Sequence[HookReport],
+    payload: Mapping[str, JSValue],
+    consecutive_stop_blocks: int = 0,
+    stop_block_cap: int = DEFAULT_STOP_BLOCK_CAP,
+) -> Outcome:
+    """Read hooks merged in finish order (async ones stay out), contexts in settings order,
+    a rewrite checked against the tool's schema."""
+    finished = sorted((h for h in hooks if not h.is_async), key=lambda h: h.execution.finish_index)
+    outcome = merge_readings(
+        spec,
+        [hook.reading for hook in finished],
+        payload,
+        consecutive_stop_blocks=consecutive_stop_blocks,
+        stop_block_cap=stop_block_cap,
+        in_background=len(hooks) - len(finished),
+    )
+    return checked_rewrite(spec, payload, in_settings_order(outcome, hooks))
+
+
+def _call_place(request: FireRequest, payload: Mapping[str, JSValue]) -> CallPlace:
+    project_dir = str(request.places.project_dir.resolve())
+    stated_cwd = payload.get("cwd")
+    cwd = stated_cwd if isinstance(stated_cwd, str) and os.path.isdir(stated_cwd) else project_dir
+    home = str(request.places.home) if request.places.home else os.path.expanduser("~")
+    return CallPlace(project_dir, cwd, home)
+
+
+def _removed_tool(
+    spec: EventSpec, settings: Settings, payload: Mapping[str, JSValue]
+) -> PermissionEntry | None:
+    tool = payload.get("tool_name")
+    if spec.name != PERMISSION_EVENT or not isinstance(tool, str):
+        return None
+    return tool_removed(settings.permissions, tool)
+
+
+def _run_setting(
+    request: FireRequest,
+    spec: EventSpec,
+    payload: Mapping[str, JSValue],
+    place: CallPlace,
+    settings: Settings,
+) -> RunSetting:
+    placeholders, exports = hook_exports(
+        place.project_dir, payload, request.plugin_root, request.plugin_data
+    )
+    return RunSetting(
+        cwd=place.cwd,
+        event=spec.name,
+        # The settings' env is Claude Code's own environment, so its hooks inherit it.
+        base_env={
+            **(os.environ if request.base_env is None else request.base_env),
+            **dict(settings.env),
+        },
+        placeholders=placeholders,
+        exports=exports,
+        evaluator=request.evaluator,
+        cancel_on_exit2=spec.exit2_cancels_siblings,
+    )
+
+
+def _run_tiers(
+    spec: EventSpec, plans: tuple[GroupPlan, ...], payload: dict[str, JSValue], setting: RunSetting
+) -> _Ran:
+    """Run the planned handlers: on PreToolUse managed ones first, as a tier of their own.
+
+    A managed deny ends the call before the other hooks run; a managed rewrite is the
+    input the other hooks see (Claude Code 2.1.332).
+    """
+    planned = [p for plan in plans for p in plan.handlers if p.runs]
+    managed = [p for p in planned if p.handler.is_managed] if spec.name == PERMISSION_EVENT else []
+    first = {id(p) for p in managed}
+    tiers = [managed, [p for p in planned if id(p) not in first]] if managed else [planned]
+    env_file = make_env_file() if spec.name in ENV_FILE_EVENTS and planned else None
+    if env_file is not None:
+        setting = replace(setting, exports={**setting.exports, ENV_FILE_VARIABLE: env_file})
+    hooks: list[HookReport] = []
+    try:
+        for tier in tiers:
+            if hooks and managed and _managed_denied(spec, hooks, payload):
+                plans = _not_run(plans, set(map(id, tier)), MANAGED_DENIED)
+                break
+            jobs = [
+                Job(p.handler, p.timeout_s or spec.default_timeout_s(p.handler.type)) for p in tier
+            ]
+            offset = len(hooks)
+            for p, execution in zip(
+                tier, run_jobs(jobs, jsjson.stringify(payload), setting), strict=True
+            ):
+                execution = replace(execution, finish_index=execution.finish_index + offset)
+                hooks.append(HookReport(p, execution, read_hook_result(spec, execution.run)))
+    finally:
+        env_writes = collect_env_file(env_file) if env_file is not None else None
+    return _Ran(plans, tuple(hooks), env_writes)
+
+
+def _managed_denied(
+    spec: EventSpec, hooks: Sequence[HookReport], payload: dict[str, JSValue]
+) -> bool:
+    """After the managed tier: did it deny? If it rewrote the input, the others see that."""
+    readings = [h.reading for h in sorted(hooks, key=lambda h: h.execution.finish_index)]
+    outcome = checked_rewrite(spec, payload, merge_readings(spec, readings, payload))
+    if outcome.blocked:
+        return True
+    if not isinstance(outcome.updated_input, Undefined):
+        payload["tool_input"] = outcome.updated_input
+    return False
+
+
+def _not_run(plans: tuple[GroupPlan, ...], skipped: set[int], why: str) -> tuple[GroupPlan, ...]:
+    return tuple(
+        replace(
+            plan,
+            handlers=tuple(
+                replace(p, runs=False, skipped_because=why) if id(p) in skipped else p
+                for p in plan.handlers
+            ),
+        )
+        for plan in plans
+    )
+
+
+def in_settings_order(outcome: Outcome, hooks: Sequence[HookReport]) -> Outcome:
+    """additionalContext in the order the hooks are configured, as 2.1.332 shows them."""
+    contexts = [
+        hook.reading.additional_context
+        for hook in hooks
+        if not hook.is_async and hook.reading.additional_context is not None
+    ]
+    if sorted(contexts) != sorted(outcome.additional_context):
+        return outcome  # a later phase changed them; keep the merge's own list
+    return replace(outcome, additional_context=contexts)
+
+
+def checked_rewrite(spec: EventSpec, payload: Mapping[str, JSValue], outcome: Outcome) -> Outcome:
+    """A PreToolUse rewrite that fails the tool's input schema denies the call (2.1.332)."""
+    tool = payload.get("tool_name")
+    if spec.name != PERMISSION_EVENT or outcome.blocked or not isinstance(tool, str):
+        return outcome
+    if isinstance(outcome.updated_input, Undefined):
+        return outcome
+    problems = schema_problems(tool, outcome.updated_input)
+    if not problems:
+        return replace(outcome, updated_input=known_keys_only(tool, outcome.updated_input))
+    reason = model_text(
+        "updated_input_invalid",
+        event=spec.name,
+        tool=tool,
+        issues="issue" if len(problems) == 1 else "issues",
+        errors="\n".join(problems),
+    )
+    return replace(
+        outcome,
+        blocked=True,
+        decision="deny",
+        reason=reason,
+        blocking_error=reason,
+        tool_result=reason,
+        updated_input=UNDEFINED,
+        explanation=[
+            *outcome.explanation,
+            f"The hooks' updatedInput fails the {tool} input schema ({'; '.join(problems)}): "
+            "Claude Code denies the call.",
+        ],
+    )
+
+
+def _permission_step(
+    request: FireRequest,
+    settings: Settings,
+    payload: Mapping[str, JSValue],
+    outcome: Outcome,
+    place: CallPlace,
+    trusted: bool,
+) -> PermissionStep:
+    stated = payload.get("permission_mode")
+    mode = (
+        request.permission_mode
+        or (stated if isinstance(stated, str) and stated in PERMISSION_MODES else None)
+        or settings.default_mode
+        or "default"
+    )
+    tool_name = payload.get("tool_name")
+    tool_input = outcome.updated_input
+    if isinstance(tool_input, Undefined):
+        tool_input = payload.get("tool_input", {})
+    return permission_step(
+        outcome.decision,
+        settings.permissions,
+        tool_name if isinstance(tool_name, str) else "",
+        tool_input,
+        place,
+        mode,
+        trusted,
+    )
+
+
+# --- handlers given directly (the labs) ------------------------------------------------------
+
+
+NOTEBOOK_ORIGIN: Final = Origin(SettingsSource.PROJECT, "(the notebook)", ())
+
+
+def exec_handler(argv: Sequence[str], origin: Origin = NOTEBOOK_ORIGIN) -> Handler:
+    """A command handler in exec form: ``argv[0]`` runs with the rest as its arguments."""
+    return Handler(type="command", origin=origin, command=argv[0], args=tuple(argv[1:]))
+
+
+@dataclass(frozen=True)
+class Fired:
+    """Handlers run on one event: each report, in the order they finished, and the outcome."""
+
+    hooks: tuple[HookReport, ...]
+    outcome: Outcome
+
+    @property
+    def executions(self) -> tuple[Execution, ...]:
+        return tuple(hook.execution for hook in self.hooks)
+
+    @property
+    def readings(self) -> tuple[HookReading, ...]:
+        return tuple(hook.reading for hook in self.hooks)
+
+
+def fire_handlers(
+    event: str,
+    handlers: Sequence[Handler],
+    payload: Mapping[str, JSValue],
+    cwd: str,
+    *,
+    timeout_s: float,
+    consecutive_stop_blocks: int = 0,
+    stop_block_cap: int = DEFAULT_STOP_BLOCK_CAP,
+) -> Fired:
+    """Run ``handlers`` for real on ``payload`` (no settings file is read) and merge them as
+    ``event`` does: the same run, read and merge steps as ``fire``."""
+    spec = event_spec(event)
+    full = {**payload, "hook_event_name": spec.name}
+    placeholders, exports = hook_exports(cwd, full)
+    setting = RunSetting(cwd, spec.name, dict(os.environ), placeholders, exports)
+    planned = [PlannedHandler(handler, True, timeout_s=timeout_s) for handler in handlers]
+    jobs = [Job(p.handler, timeout_s) for p in planned]
+    executions = run_jobs(jobs, jsjson.stringify(full), setting)
+    hooks = sorted(
+        (
+            HookReport(p, execution, read_hook_result(spec, execution.run))
+            for p, execution in zip(planned, executions, strict=True)
+        ),
+        key=lambda hook: hook.execution.finish_index,
+    )
+    outcome = _merged(spec, hooks, full, consecutive_stop_blocks, stop_block_cap)
+    return Fired(tuple(hooks), outcome)
