@@ -8,7 +8,7 @@ PostToolUse or PostToolUseFailure; a turn with tool calls ends with PostToolBatc
 and the next request; a turn without one fires Stop, with ``stop_hook_active``
 and the consecutive-block count (reset when a continuation ran a tool, capped by
 ``CLAUDE_CODE_STOP_HOOK_BLOCK_CAP``, default 8). Every event goes through
-``hookcourse.engine.fire.fire``; what the model is shown comes from its
+``hookcourse.engine.api.fire``; what the model is shown comes from its
 ``print_mode``; nothing here reads or merges a hook's answer.
 """
 
@@ -19,8 +19,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from hookcourse.engine.api import FireReport, FireRequest, fire
 from hookcourse.engine.catalogue import checked_against
-from hookcourse.engine.fire import FireReport, FireRequest, fire
 from hookcourse.engine.outcome import DEFAULT_STOP_BLOCK_CAP
 from hookcourse.engine.settings import SettingsPlaces
 from hookcourse.errors import InputError
