@@ -198,6 +198,18 @@ def _parser() -> argparse.ArgumentParser:
     validate.add_argument(
         "--list-rules", action="store_true", help="print every rule: id, severity, reference"
     )
+    session = commands.add_parser(
+        "session",
+        help="run a scripted session through the engine (or the real Claude Code)",
+        description="Play a session script (settings, hooks, a prompt, the model's turns, "
+        "expectations) through hookcourse's engine, or with --real through Claude Code in a "
+        "loopback-only namespace, and print what the model is shown at each step. Exit "
+        "status: 0 every expectation held, 1 one broke (or --compare found a difference), "
+        "2 a script that cannot be run.",
+    )
+    from hookcourse.session.command import add_arguments as session_arguments
+
+    session_arguments(session)
     # Listed for --help only: main() hands `test` to hookcourse.course.tester, which has its
     # own options and exit statuses (2 for a usage error).
     commands.add_parser("test", help="grade a program (./your_program.sh) on the course's stages")
@@ -274,7 +286,7 @@ def _run(arguments: list[str]) -> int:
             f"hookcourse: unrecognized arguments: {' '.join(unknown)}; "
             "fix: see `hookcourse --help`\n",
         )
-    if args.command in ("fire", "events", "validate"):
+    if args.command in ("fire", "events", "validate", "session"):
         from hookcourse.engine.interrupts import install_interrupt_handlers
 
         install_interrupt_handlers()
@@ -285,6 +297,10 @@ def _run(arguments: list[str]) -> int:
             from hookcourse.course.workshop import run_command
 
             return run_command(args)
+        if args.command == "session":
+            from hookcourse.session.command import run_command as run_session
+
+            return run_session(args)
         if args.command == "init":
             from hookcourse.course.starter import run_init
 

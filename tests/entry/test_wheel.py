@@ -92,3 +92,14 @@ def test_the_wheel_grades_a_program(installed: Path, tmp_path: Path) -> None:
         installed / "bin" / "hookcourse", "test", "--stage", "decide-and-modify", cwd=tmp_path
     )
     assert out.endswith("9/9 cases passed\n1/1 stages passed\n")
+
+
+def test_the_wheel_shows_the_recorded_sessions(installed: Path, tmp_path: Path) -> None:
+    # What notebooks 03-07 (and JupyterLite) show: package data only, no Claude Code.
+    show = (
+        "from hookcourse.session.recorded import names, show_transcript\n"
+        "for name in names():\n"
+        "    print(str(show_transcript(name)).splitlines()[1])\n"
+    )
+    out = _run(installed / "bin" / "python", "-c", show, cwd=tmp_path)
+    assert out.count("Claude Code 2.1.332 (claude -p, scripted model)") == 5, out

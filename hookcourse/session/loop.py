@@ -1,0 +1,345 @@
+"""A whole scripted session through hookcourse's engine, as ``claude -p`` runs it.
+
+One loop, as Claude Code 2.1.332 in print mode goes: SessionStart, then
+UserPromptSubmit (a block ends the session); then request after request: the
+scripted model plays a turn; each tool call fires PreToolUse (with the
+permission step), runs if allowed (for real, in the scratch project), then fires
+PostToolUse or PostToolUseFailure; a turn with tool calls ends with PostToolBatch
+and the next request; a turn without one fires Stop, with ``stop_hook_active``
+and the consecutive-block count (reset when a continuation ran a tool, capped by
+``CLAUDE_CODE_STOP_HOOK_BLOCK_CAP``, default 8). Every event goes through
+``hookcourse.engine.api.fire``; what the model is shown comes from its
+``print_mode``; nothing here reads or merges a hook's answer.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from hookcourse.engine.api import FireReport, FireRequest, fire
+from hookcourse.engine.catalogue import checked_against
+from hookcourse.engine.outcome import DEFAULT_STOP_BLOCK_CAP
+from hookcourse.engine.settings import SettingsPlaces
+from hookcourse.errors import InputError
+from hookcourse.js import json as jsjson
+from hookcourse.js.values import Undefined
+
+from . import turns as scripted
+from .script import Layout, SessionScript, flag_settings, laid_out, script_env, substitute
+from .tools import ToolRun, hook_environment, run_tool, session_texts
+from .transcript import Transcript, event_run, relative
+
+SESSION_ID = "00000000-0000-4000-8000-0000005e5510"
+MAX_REQUESTS = 60
+"""More model requests than any script needs: past it the session is a runaway loop."""
+CAP_VARIABLE = "CLAUDE_CODE_STOP_HOOK_BLOCK_CAP"
+
+
+def engine_name() -> str:
+    return f"hookcourse's engine (model of Claude Code {checked_against()})"
+
+
+@dataclass
+class _Session:
+    """The state one session carries from request to request."""
+
+    script: SessionScript
+    layout: Layout
+    env: dict[str, str]
+    cap: int
+    shown: list[dict[str, Any]] = field(default_factory=list)
+    rounds: list[dict[str, Any]] = field(default_factory=list)
+
+    def payload(self, event: str, **fields: Any) -> dict[str, Any]:
+        base: dict[str, Any] = {
+            "session_id": SESSION_ID,
+            "transcript_path": str(
+                self.layout.home / ".claude" / "projects" / "session" / f"{SESSION_ID}.jsonl"
+            ),
+            "cwd": str(self.layout.project),
+            "hook_event_name": event,
+        }
+        if event in (
+            "PreToolUse",
+            "PostToolUse",
+            "PostToolUseFailure",
+            "PostToolBatch",
+            "UserPromptSubmit",
+            "Stop",
+        ):
+            base["permission_mode"] = self.script.data.get("permissionMode", "default")
+        return {**base, **fields}
+
+    def fire(self, event: str, payload: Mapping[str, Any], blocks: int = 0) -> FireReport:
+        flag = flag_settings(self.script, self.layout)
+        places = SettingsPlaces(
+            project_dir=self.layout.project,
+            home=self.layout.home,
+            extra=(flag,) if flag is not None else (),
+        )
+        request = FireRequest(
+            event=event,
+            payload_text=jsjson.stringify(dict(payload)),
+            payload_name=f"the {event} payload",
+            places=places,
+            consecutive_stop_blocks=blocks,
+            stop_block_cap=self.cap,
+            base_env=self.env,
+            permission_mode=self.script.data.get("permissionMode"),
+        )
+        return fire(request)
+
+
+def _hooks(report: FireReport) -> list[dict[str, Any]]:
+    return [
+        {
+            "command": hook.planned.handler.describe(),
+            "exitCode": hook.execution.run.exit_code,
+            "stdout": hook.execution.run.stdout,
+            "stderr": hook.execution.run.stderr,
+            "read": hook.reading.how,
+        }
+        for hook in report.hooks
+    ]
+
+
+def _label(report: FireReport) -> str:
+    subject = report.matcher_subject
+    return f"{report.event}:{subject}" if isinstance(subject, str) else report.event
+
+
+def _system_texts(report: FireReport) -> list[dict[str, Any]]:
+    mode = report.print_mode
+    texts = [] if mode is None else list(mode.system_reminders)
+    return [{"kind": "system", "text": text} for text in texts]
+
+
+def run_session(script: SessionScript, keep: bool = False) -> Transcript:
+    """The transcript of ``script`` through the engine, in a scratch folder of its own."""
+    with laid_out(script, keep=keep) as layout:
+        env = hook_environment(os.environ, layout.home, layout.tmp)
+        env.update(script_env(script, layout))
+        cap = _stop_block_cap(script, env)
+        transcript = _play(_Session(script, layout, env, cap))
+        return relative(transcript, str(layout.root), keep)
+
+
+def _stop_block_cap(script: SessionScript, env: Mapping[str, str]) -> int:
+    """``CLAUDE_CODE_STOP_HOOK_BLOCK_CAP`` as Claude Code reads it: unset is 8, 0 no cap."""
+    raw = env.get(CAP_VARIABLE, "").strip()
+    if not raw:
+        return DEFAULT_STOP_BLOCK_CAP
+    if not raw.isdigit():
+        raise InputError(
+            script.name,
+            f"{CAP_VARIABLE} is {raw!r}, not a whole number",
+            "give 0 (no cap) or more",
+            ["env", CAP_VARIABLE],
+        )
+    return int(raw)
+
+
+def _play(session: _Session) -> Transcript:
+    script = session.script
+    start = session.fire("SessionStart", session.payload("SessionStart", source="startup"))
+    prompt = session.fire(
+        "UserPromptSubmit", session.payload("UserPromptSubmit", prompt=script.prompt)
+    )
+    runs = [
+        event_run("SessionStart", _label(start), _hooks(start)),
+        event_run("UserPromptSubmit", _label(prompt), _hooks(prompt)),
+    ]
+    transcript: Transcript = {
+        "script": script.name,
+        "engine": engine_name(),
+        "start": runs,
+        "rounds": session.rounds,
+        "end": {},
+    }
+    session.shown = _start_texts(start) + _system_texts(prompt)
+    if prompt.print_mode is not None and prompt.print_mode.run_stops:
+        message = prompt.print_mode.user_message or ""
+        transcript["end"] = {"reason": "prompt_blocked", "notes": [f"the user is shown: {message}"]}
+        return transcript
+    transcript["end"] = _requests(session)
+    return transcript
+
+
+def _start_texts(report: FireReport) -> list[dict[str, Any]]:
+    """SessionStart: context and plain stdout reach the model as system texts."""
+    texts = _system_texts(report)
+    success = session_texts()["session_start_success"]
+    mode = report.print_mode
+    if mode is not None and not mode.system_reminders:
+        for hook in report.hooks:
+            out = hook.execution.run.stdout.strip()
+            if hook.execution.run.exit_code == 0 and out and not out.startswith("{"):
+                texts.append(
+                    {"kind": "system", "text": success.format(hook=_label(report), text=out)}
+                )
+    return texts
+
+
+def _requests(session: _Session) -> dict[str, Any]:
+    turns = session.script.turns
+    next_index, errors = 0, list[bool]()
+    blocks, in_stop_chain = 0, False
+    while len(session.rounds) < MAX_REQUESTS:
+        index = scripted.choose(turns, next_index, errors)
+        turn: Mapping[str, Any] = {} if index is None else turns[index]
+        next_index = len(turns) if index is None else index + 1
+        calls = list(turn.get("tools") or [])
+        text = turn.get("text") or (None if calls else scripted.FALLBACK_TEXT)
+        round_: dict[str, Any] = {
+            "turn": index,
+            "text": text,
+            "shown": session.shown,
+            "calls": [],
+            "events": [],
+        }
+        session.rounds.append(round_)
+        if calls:
+            ended, errors = _tool_turn(session, round_, index or 0, calls)
+            if ended is not None:
+                return ended
+            blocks = 0  # a continuation that ran a tool resets the consecutive count
+            continue
+        errors = []
+        stop = session.fire(
+            "Stop",
+            session.payload(
+                "Stop",
+                stop_hook_active=in_stop_chain,
+                last_assistant_message=text,
+                background_tasks=[],
+                session_crons=[],
+            ),
+            blocks,
+        )
+        round_["events"].append(
+            event_run(
+                "Stop",
+                "Stop",
+                _hooks(stop),
+                stopHookActive=in_stop_chain,
+                notes=list(stop.outcome.notices),
+            )
+        )
+        mode = stop.print_mode
+        if mode is None or not mode.turn_continues:
+            return {"reason": "completed"}
+        blocks, in_stop_chain = blocks + 1, True
+        session.shown = _system_texts(stop)
+        if mode.stop_feedback is not None:
+            session.shown.append({"kind": "reminder", "text": mode.stop_feedback})
+    return {"reason": "runaway", "notes": [f"stopped after {MAX_REQUESTS} requests"]}
+
+
+def _tool_turn(
+    session: _Session, round_: dict[str, Any], index: int, calls: list[Mapping[str, Any]]
+) -> tuple[dict[str, Any] | None, list[bool]]:
+    """The calls of one turn and PostToolBatch; the end of the session if it ends here."""
+    results: list[dict[str, Any]] = []
+    texts: list[dict[str, Any]] = []
+    batch: list[dict[str, Any]] = []
+    ended: dict[str, Any] | None = None
+    for number, call in enumerate(calls):
+        call_id = scripted.tool_use_id(index, number)
+        name = str(call["name"])
+        tool_input = substitute(call.get("input", {}), session.layout)
+        pre = session.fire(
+            "PreToolUse",
+            session.payload(
+                "PreToolUse", tool_name=name, tool_input=tool_input, tool_use_id=call_id
+            ),
+        )
+        round_["events"].append(event_run("PreToolUse", _label(pre), _hooks(pre), call=call_id))
+        texts.extend(_system_texts(pre))
+        mode = pre.print_mode
+        runs = mode is None or mode.tool_runs is not False
+        entry: dict[str, Any] = {
+            "id": call_id,
+            "name": name,
+            "input": tool_input,
+            "inputText": jsjson.stringify(tool_input),
+            "runs": runs,
+        }
+        if not isinstance(pre.outcome.updated_input, Undefined) and runs:
+            # What runs is the hooks' rewrite; the model's call stays as it wrote it.
+            tool_input = pre.outcome.updated_input
+            entry["ranInput"] = tool_input
+        round_["calls"].append(entry)
+        if not runs:
+            if mode is not None and mode.tool_result is not None:
+                results.append(
+                    {
+                        "kind": "tool_result",
+                        "id": call_id,
+                        "text": mode.tool_result.text,
+                        "isError": mode.tool_result.is_error,
+                    }
+                )
+            if mode is not None and mode.run_stops:
+                ended = {"reason": mode.terminal_reason or "hook_stopped"}
+                break
+            continue
+        tool = _run(session, call, name, tool_input)
+        results.append(
+            {"kind": "tool_result", "id": call_id, "text": tool.text, "isError": tool.is_error}
+        )
+        batch.append(
+            {
+                "tool_name": name,
+                "tool_input": tool_input,
+                "tool_use_id": call_id,
+                "tool_response": tool.text,
+            }
+        )
+        post = _after_tool(session, name, tool_input, call_id, tool)
+        round_["events"].append(event_run(post.event, _label(post), _hooks(post), call=call_id))
+        texts.extend(_system_texts(post))
+        stopping = [m for m in (mode, post.print_mode) if m is not None and m.run_stops]
+        if stopping:
+            ended = {"reason": stopping[0].terminal_reason or "hook_stopped"}
+            break
+    if ended is None:
+        after = session.fire("PostToolBatch", session.payload("PostToolBatch", tool_calls=batch))
+        round_["events"].append(event_run("PostToolBatch", _label(after), _hooks(after)))
+        texts.extend(_system_texts(after))
+    session.shown = results + texts
+    return ended, [bool(item["isError"]) for item in results]
+
+
+def _run(session: _Session, call: Mapping[str, Any], name: str, tool_input: Any) -> ToolRun:
+    given = call.get("result")
+    if isinstance(given, dict):
+        text = str(substitute(given.get("text", ""), session.layout))
+        return ToolRun(text, given.get("isError") is True, text)
+    inputs = tool_input if isinstance(tool_input, dict) else {}
+    return run_tool(name, inputs, session.layout.project, session.env)
+
+
+def _after_tool(
+    session: _Session, name: str, tool_input: Any, call_id: str, tool: ToolRun
+) -> FireReport:
+    if tool.is_error:
+        payload = session.payload(
+            "PostToolUseFailure",
+            tool_name=name,
+            tool_input=tool_input,
+            tool_use_id=call_id,
+            error=tool.text,
+            is_interrupt=False,
+        )
+        return session.fire("PostToolUseFailure", payload)
+    payload = session.payload(
+        "PostToolUse",
+        tool_name=name,
+        tool_input=tool_input,
+        tool_use_id=call_id,
+        tool_response=tool.response,
+    )
+    return session.fire("PostToolUse", payload)

@@ -1,0 +1,427 @@
+"""A session script through the real Claude Code, and its transcript read back.
+
+Claude Code runs in print mode (``claude -p PROMPT --output-format stream-json
+--verbose --include-hook-events``) inside a network namespace that has nothing
+but loopback (the oracle harness's runner: ``unshare -n``, ``lo`` up, refused if
+any other interface exists), against the scripted mock Messages API on
+127.0.0.1, with a scratch HOME and TMPDIR and non-essential traffic off. Where no
+such namespace can be made, it refuses (one line) rather than run unconfined.
+
+The transcript is read from what the mock received (exactly what the model was
+shown: tool_result blocks, system texts, reminders) and from the stream's hook
+events, in the format of ``hookcourse.session.transcript``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import sys
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from hookcourse.engine.processes import CannotStart, Finished, run_process
+from hookcourse.errors import InputError
+
+from .script import Layout, SessionScript, flag_settings, laid_out, script_env, substitute
+from .tools import session_texts
+from .transcript import Transcript, event_run, relative
+from .turns import TurnPlayer, tool_use_id
+
+BINARY_ENV = "HOOKCOURSE_CLAUDE"
+PLATFORM_BINARY = Path("node_modules") / "@anthropic-ai" / "claude-code-linux-x64" / "claude"
+RUN_TIMEOUT_S = 120.0
+CLAUDE_ENV = {
+    "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+    "DISABLE_AUTOUPDATER": "1",
+    "DISABLE_TELEMETRY": "1",
+    "DISABLE_ERROR_REPORTING": "1",
+    "CLAUDE_CODE_DISABLE_TERMINAL_TITLE": "1",
+    "ANTHROPIC_API_KEY": "sk-ant-hookcourse-session-dummy",
+    "ENABLE_TOOL_SEARCH": "false",
+}
+"""Every run's environment besides PATH and the scratch folders; the base URL is added
+inside the namespace, where the mock listens."""
+NETWORK = "loopback-only network namespace (unshare -n), mock Messages API on 127.0.0.1"
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+
+
+def runner_dir() -> Path:
+    """Where the oracle harness's namespace runner (``inside.py``, ``mock_api.py``) is."""
+    for candidate in (HERE.parent / "claude_code", REPO / "tests" / "claude_code"):
+        if (candidate / "inside.py").is_file() and (candidate / "mock_api.py").is_file():
+            return candidate
+    raise InputError(
+        "--real",
+        "the loopback-namespace runner (inside.py) is not in this install",
+        "run from a hookcourse checkout, where tests/claude_code holds it",
+    )
+
+
+def find_claude(given: str | None) -> str:
+    """``--claude PATH``, else $HOOKCOURSE_CLAUDE, else the pinned install, else ``claude``."""
+    candidates = [given] if given else []
+    if not given:
+        if os.environ.get(BINARY_ENV):
+            candidates.append(os.environ[BINARY_ENV])
+        candidates.append(str(REPO / ".venv" / "claude-code" / PLATFORM_BINARY))
+        found = shutil.which("claude")
+        if found:
+            candidates.append(found)
+    for candidate in candidates:
+        path = Path(candidate)
+        if path.is_file() and os.access(path, os.X_OK):
+            return str(path.resolve())
+    where = "--claude" if given else "--real"
+    raise InputError(
+        where,
+        f"no Claude Code binary at {candidates[0] if candidates else 'claude'}",
+        "pass --claude PATH to the claude binary (scripts/claude-code.sh installs the pinned one)",
+    )
+
+
+def claude_version(binary: str) -> str:
+    """The version in the platform package's package.json beside the binary, else "?".
+
+    Read from the file rather than ``claude --version``, which would start the binary
+    outside the namespace.
+    """
+    try:
+        package = json.loads((Path(binary).parent / "package.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return "?"
+    version = package.get("version") if isinstance(package, dict) else None
+    return version if isinstance(version, str) else "?"
+
+
+def _argv(binary: str, script: SessionScript, layout: Layout) -> list[str]:
+    argv = [
+        binary,
+        "-p",
+        script.prompt,
+        "--output-format",
+        "stream-json",
+        "--verbose",
+        "--include-hook-events",
+    ]
+    flag = flag_settings(script, layout)
+    if flag is not None:
+        argv += ["--settings", flag]
+    mode = script.data.get("permissionMode")
+    if mode:
+        argv += ["--permission-mode", str(mode)]
+    return argv
+
+
+def _env(script: SessionScript, layout: Layout) -> dict[str, str]:
+    env = {
+        "PATH": os.environ.get("PATH", os.defpath),
+        "LANG": "C.UTF-8",
+        "HOME": str(layout.home),
+        "TMPDIR": str(layout.tmp),
+        "USER": os.environ.get("USER", "root"),
+        "SHELL": "/bin/sh",
+        **CLAUDE_ENV,
+    }
+    env.update(script_env(script, layout))
+    return env
+
+
+def run_real(script: SessionScript, claude: str | None = None, keep: bool = False) -> Transcript:
+    """The transcript of ``script`` through the real Claude Code (InputError if it cannot run)."""
+    binary = find_claude(claude)
+    runner = runner_dir()
+    if shutil.which("unshare") is None:
+        raise InputError(
+            "--real",
+            "unshare (util-linux) is not on PATH",
+            "install util-linux; Claude Code runs only in a loopback-only namespace",
+        )
+    with laid_out(script, "-real", keep) as layout:
+        spec = {
+            "argv": _argv(binary, script, layout),
+            "prompt": script.prompt,
+            "env": _env(script, layout),
+            "cwd": str(layout.project),
+            "turns": substitute(script.turns, layout),
+            "log": str(layout.root / "requests.jsonl"),
+            "stdout": str(layout.root / "stream.jsonl"),
+            "stderr": str(layout.root / "stderr.txt"),
+            "timeout": RUN_TIMEOUT_S,
+            "result": str(layout.root / "status.json"),
+        }
+        spec_path = layout.root / "run.json"
+        spec_path.write_text(json.dumps(spec), encoding="utf-8")
+        # Through the engine's process registry: an interrupt kills the namespace's
+        # processes too, and a run past its time is killed whole.
+        try:
+            done = asyncio.run(
+                run_process(
+                    [
+                        "unshare",
+                        "-n",
+                        sys.executable,
+                        "-I",
+                        str(HERE / "player_entry.py"),
+                        str(runner),
+                        str(spec_path),
+                    ],
+                    stdin=b"",
+                    env=dict(os.environ),
+                    cwd=None,
+                    timeout_s=RUN_TIMEOUT_S + 30,
+                )
+            )
+        except CannotStart as error:
+            raise InputError(
+                "--real", f"cannot start unshare: {error}", "install util-linux"
+            ) from None
+        status = _status(layout, done)
+        transcript = read_run(layout.root, script, status)
+        transcript["engine"] = f"Claude Code {claude_version(binary)} (claude -p, scripted model)"
+        transcript["network"] = NETWORK
+        return relative(transcript, str(layout.root), keep)
+
+
+def _status(layout: Layout, done: Finished) -> dict[str, Any]:
+    path = layout.root / "status.json"
+    if not path.exists():
+        said = done.stderr.decode("utf-8", "replace").strip()[:300]
+        raise InputError(
+            "--real",
+            f"unshare -n failed (exit {done.exit_code}): {said}",
+            "run as root, or where user namespaces are allowed",
+        )
+    status: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    if "refused" in status:
+        raise InputError(
+            "--real",
+            f"refused to run Claude Code: {status['refused']}",
+            "Claude Code runs only in a namespace with nothing but loopback",
+        )
+    return status
+
+
+# --- reading a run back -------------------------------------------------------------------
+
+
+def _lines(path: Path) -> list[dict[str, Any]]:
+    if not path.exists():
+        return []
+    found = []
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        try:
+            item = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(item, dict):
+            found.append(item)
+    return found
+
+
+def _is_main(body: Mapping[str, Any], prompt: str) -> bool:
+    if not body.get("tools"):
+        return False
+    messages = body.get("messages") or [{}]
+    content = messages[0].get("content") if isinstance(messages[0], dict) else None
+    if isinstance(content, str):
+        return prompt in content
+    return any(isinstance(b, dict) and prompt in str(b.get("text", "")) for b in content or [])
+
+
+def _text_of(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(b.get("text", "") for b in content if isinstance(b, dict))
+    return ""
+
+
+def _hook_paragraph(text: str) -> bool:
+    """A paragraph a hook made: ``Event[:query] hook ...`` or ``Event[:query] says: ...``."""
+    head = text.split(" ", 1)[0]
+    event = head.split(":", 1)[0]
+    rest = text[len(head) :]
+    return (
+        event[:1].isupper()
+        and event.isalpha()
+        and (rest.startswith(" hook ") or rest.startswith(" says: "))
+    )
+
+
+def shown_items(messages: Sequence[Any]) -> Iterator[dict[str, Any]]:
+    """Everything a request shows the model that hooks or tools made."""
+    texts = session_texts()
+    opening = texts["reminder_open"] + texts["hook_reminder_preamble"]
+    for message in messages:
+        if not isinstance(message, dict):
+            continue
+        content = message.get("content")
+        blocks = content if isinstance(content, list) else [{"type": "text", "text": content}]
+        for block in blocks:
+            if not isinstance(block, dict):
+                continue
+            if block.get("type") == "tool_result":
+                yield {
+                    "kind": "tool_result",
+                    "id": block.get("tool_use_id"),
+                    "text": _text_of(block.get("content")),
+                    "isError": block.get("is_error") is True,
+                }
+                continue
+            text = str(block.get("text") or "")
+            if message.get("role") == "user" and text.startswith(opening):
+                # The body is followed by "\n</system-reminder>", sometimes with one more "\n".
+                body = text[len(opening) :].removesuffix("\n")
+                body = body.removesuffix("\n" + texts["reminder_close"])
+                yield {"kind": "reminder", "text": body}
+            elif message.get("role") == "system":
+                for paragraph in text.split("\n\n"):
+                    if _hook_paragraph(paragraph):
+                        yield {"kind": "system", "text": paragraph}
+
+
+def _key(item: Mapping[str, Any]) -> str:
+    return json.dumps(item, sort_keys=True)
+
+
+def _new_items(requests: Sequence[Mapping[str, Any]]) -> list[list[dict[str, Any]]]:
+    """Per request, what it shows that the one before did not (as a multiset)."""
+    news, before = [], Counter[str]()
+    for request in requests:
+        items = list(shown_items(request["body"].get("messages", [])))
+        now = Counter(_key(item) for item in items)
+        fresh = now - before
+        new = []
+        for item in items:
+            key = _key(item)
+            if fresh[key] > 0:
+                fresh[key] -= 1
+                new.append(item)
+        news.append(new)
+        before = now
+    return news
+
+
+def _stream_rounds(stream: Sequence[Mapping[str, Any]]) -> tuple[list[Any], list[list[Any]]]:
+    """The hook events before the first model turn, and those after each turn."""
+    start: list[Any] = []
+    rounds: list[list[Any]] = []
+    responses = {
+        item.get("hook_id"): item for item in stream if item.get("subtype") == "hook_response"
+    }
+    current = start
+    previous_assistant = False
+    group: dict[str, Any] | None = None
+    for item in stream:
+        if item.get("type") == "assistant" and not item.get("parent_tool_use_id"):
+            if not previous_assistant:
+                rounds.append([])
+                current = rounds[-1]
+            previous_assistant = True
+            group = None
+            continue
+        previous_assistant = False
+        if item.get("subtype") == "hook_started":
+            name = str(item.get("hook_name"))
+            if group is None or group["label"] != name or group["closed"]:
+                group = {
+                    "event": str(item.get("hook_event")),
+                    "label": name,
+                    "ids": [],
+                    "closed": False,
+                }
+                current.append(group)
+            group["ids"].append(item.get("hook_id"))
+        elif item.get("subtype") == "hook_response" and group is not None:
+            group["closed"] = True
+    runs = [[_event(g, responses) for g in groups] for groups in [start, *rounds]]
+    return runs[0], runs[1:]
+
+
+def _event(group: Mapping[str, Any], responses: Mapping[Any, Mapping[str, Any]]) -> dict[str, Any]:
+    hooks = []
+    for hook_id in group["ids"]:
+        response = responses.get(hook_id, {})
+        hooks.append(
+            {
+                "command": None,
+                "exitCode": response.get("exit_code"),
+                "stdout": response.get("stdout", ""),
+                "stderr": response.get("stderr", ""),
+                "read": f"Claude Code: {response.get('outcome', 'no response (cancelled?)')}",
+            }
+        )
+    return event_run(group["event"], group["label"], hooks)
+
+
+def _ran(stream: Sequence[Mapping[str, Any]]) -> dict[str, bool]:
+    """tool_use_id -> whether the tool ran (its result is the tool's own, not a refusal)."""
+    ran: dict[str, bool] = {}
+    for item in stream:
+        message = item.get("message")
+        if item.get("type") != "user" or not isinstance(message, dict):
+            continue
+        for block in message.get("content") or []:
+            if isinstance(block, dict) and block.get("type") == "tool_result":
+                result = item.get("tool_use_result")
+                failed_run = isinstance(result, str) and result.startswith("Error: Exit code ")
+                ran[str(block.get("tool_use_id"))] = isinstance(result, dict) or failed_run
+    return ran
+
+
+def read_run(root: Path, script: SessionScript, status: Mapping[str, Any]) -> Transcript:
+    """The transcript of a finished run from its request log and stream."""
+    requests = [
+        r
+        for r in _lines(root / "requests.jsonl")
+        if r.get("method") == "POST"
+        and isinstance(r.get("body"), dict)
+        and _is_main(r["body"], script.prompt)
+    ]
+    stream = _lines(root / "stream.jsonl")
+    start, round_events = _stream_rounds(stream)
+    player = TurnPlayer(substitute(script.turns, Layout(root)))
+    news = _new_items(requests)
+    ran = _ran(stream)
+    rounds = []
+    for number, request in enumerate(requests):
+        index, turn = player.play(request["body"].get("messages", []))
+        calls = []
+        for c, call in enumerate(turn.get("tools") or []):
+            call_id = tool_use_id(index or 0, c)
+            calls.append(
+                {
+                    "id": call_id,
+                    "name": call["name"],
+                    "input": call.get("input", {}),
+                    "inputText": json.dumps(
+                        call.get("input", {}), separators=(",", ":"), ensure_ascii=False
+                    ),
+                    "runs": ran.get(call_id),
+                }
+            )
+        text = turn.get("text") or (None if calls else "Done.")
+        events = round_events[number] if number < len(round_events) else []
+        rounds.append(
+            {"turn": index, "text": text, "shown": news[number], "calls": calls, "events": events}
+        )
+    result = next((item for item in stream if item.get("type") == "result"), {})
+    reason = str(result.get("terminal_reason") or "no result")
+    if status.get("timedOut"):
+        reason = "timed out"
+    elif str(result.get("result", "")).startswith("UserPromptSubmit operation blocked by hook"):
+        reason = "prompt_blocked"
+    end: dict[str, Any] = {"reason": reason}
+    return {
+        "script": script.name,
+        "engine": "Claude Code",
+        "start": start,
+        "rounds": rounds,
+        "end": end,
+    }

@@ -1,0 +1,41 @@
+"""The same session through the real Claude Code 2.1.332 (loopback-only namespace, the
+scripted mock model) and through the engine: identical transcripts; a broken
+expectation fails the real run too. One Claude Code process. Without the binary or
+a namespace this skips with the reason, except under CI=true, where it fails."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from hookcourse.errors import InputError
+from hookcourse.session.expect import judge_all
+from hookcourse.session.loop import run_session
+from hookcourse.session.real import NETWORK, find_claude, run_real
+from hookcourse.session.script import load
+from hookcourse.session.transcript import differences
+
+SCRIPT = Path(__file__).resolve().parents[2] / "fixtures" / "sessions" / "guard-retry.json"
+
+
+def _unavailable(reason: str) -> None:
+    if os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}:
+        pytest.fail(f"{reason} (under CI nothing may skip; fix: .ci/run installs Claude Code)")
+    pytest.skip(reason)
+
+
+def test_guard_retry_is_the_same_session_in_both_engines() -> None:
+    script = load(SCRIPT)
+    try:
+        real = run_real(script, find_claude(None))
+    except InputError as error:
+        _unavailable(str(error))
+        return
+    assert real["network"] == NETWORK
+    predicted = run_session(script)
+    assert differences(predicted, real) == []
+    assert [c for c in judge_all(script.expectations, real) if not c["held"]] == []
+    broken = judge_all([{"runs": "git push -f origin HEAD:main"}], real)
+    assert broken[0]["held"] is False and broken[0]["why"] == "it was denied every time"

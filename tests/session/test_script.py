@@ -1,0 +1,57 @@
+"""Session scripts: anything that cannot be run is one clear line, never a traceback."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from hookcourse.errors import InputError
+from hookcourse.session.script import load
+
+GOOD = {"prompt": "go", "turns": [{"text": "hi"}], "expect": [{"ends": "completed"}]}
+
+
+def _write(tmp_path: Path, content: bytes | str) -> Path:
+    path = tmp_path / "s.json"
+    path.write_bytes(content if isinstance(content, bytes) else content.encode())
+    return path
+
+
+@pytest.mark.parametrize(
+    ("content", "said"),
+    [
+        ("{", "not valid JSON"),
+        (b"\xff\xfe{}", "not UTF-8"),
+        ("[]", "is not an object"),
+        (json.dumps({**GOOD, "turn": []}), "unknown key 'turn'"),
+        (json.dumps({**GOOD, "turns": [{"tools": [{"input": {}}]}]}), "needs a name"),
+        (json.dumps({**GOOD, "turns": [{"text": "x", "if": "blocked"}]}), "unknown condition"),
+        (json.dumps({**GOOD, "expect": [{"sees": 3}]}), "wrong type"),
+        (json.dumps({**GOOD, "expect": [{"sees": "a", "denied": "b"}]}), "exactly one of"),
+        (json.dumps({**GOOD, "expect": ["denied git push"]}), "is not an object"),
+        (json.dumps({**GOOD, "files": {"../outside": "x"}}), "inside the project"),
+        (json.dumps({**GOOD, "hooks": {"a/b": "exit 0"}}), "plain file name"),
+        (json.dumps({**GOOD, "settings": {"global": {}}}), "unknown key 'global'"),
+    ],
+)
+def test_a_bad_script_is_one_line_naming_the_place(tmp_path: Path, content: str, said: str) -> None:
+    with pytest.raises(InputError) as raised:
+        load(_write(tmp_path, content))
+    line = str(raised.value)
+    assert said in line
+    assert "\n" not in line
+    assert str(tmp_path / "s.json") in line
+
+
+def test_unreadable_and_huge_scripts(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="cannot read it"):
+        load(tmp_path / "missing.json")
+    with pytest.raises(InputError, match="larger than 4 MiB"):
+        load(_write(tmp_path, b" " * (4 * 1024 * 1024 + 1)))
+
+
+def test_a_good_script_loads_with_its_file_name(tmp_path: Path) -> None:
+    script = load(_write(tmp_path, json.dumps(GOOD)))
+    assert (script.name, script.prompt, script.expectations) == ("s", "go", GOOD["expect"])
