@@ -8,13 +8,19 @@ value differs between two recordings (a new release is then a diff).
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 OBSERVATIONS = Path(__file__).resolve().parent / "observations"
-VOLATILE = ("session_id", "transcript_path", "prompt_id")
+VOLATILE = ("session_id", "transcript_path", "prompt_id", "duration_ms")
 """Payload fields whose values change on every run."""
+UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+"""Session and tool ids inside texts (a persisted-output path names the session)."""
+PORT = re.compile(r"127\.0\.0\.1:\d+")
+"""The mock's port, which some notices name."""
 
 
 def stable(observation: Mapping[str, Any]) -> dict[str, Any]:
@@ -34,12 +40,15 @@ def stable(observation: Mapping[str, Any]) -> dict[str, Any]:
                 },
             }
         )
+    # Hooks of one event start in parallel, in either order.
+    hooks.sort(key=lambda h: (str(h["event"]), h["hook"], json.dumps(h, sort_keys=True)))
     return {
         "hooks": hooks,
-        "probe": observation["probe"],
+        # Parallel calls finish in either order.
+        "probe": sorted(observation["probe"], key=lambda p: json.dumps(p, sort_keys=True)),
         "tools": observation["tools"],
-        "modelTexts": observation["modelTexts"],
-        "notices": observation["notices"],
+        "modelTexts": [UUID.sub("<uuid>", t) for t in observation["modelTexts"]],
+        "notices": [PORT.sub("127.0.0.1:<port>", str(n)) for n in observation["notices"]],
         "requests": observation["requests"],
         "toolsOffered": observation["toolsOffered"],
         "result": {k: v for k, v in observation["result"].items()},
