@@ -41,11 +41,11 @@ CLAUDE_ENV = {
     "DISABLE_TELEMETRY": "1",
     "DISABLE_ERROR_REPORTING": "1",
     "CLAUDE_CODE_DISABLE_TERMINAL_TITLE": "1",
-    "ANTHROPIC_API_KEY": "sk-ant-hookcourse-session-dummy",
     "ENABLE_TOOL_SEARCH": "false",
 }
-"""Every run's environment besides PATH and the scratch folders; the base URL is added
-inside the namespace, where the mock listens."""
+"""Every run's environment besides PATH, the scratch folders and the dummy API key; the
+base URL is added inside the namespace, where the mock listens."""
+SESSION_API_KEY = "sk-ant-hookcourse-session-dummy"
 NETWORK = "loopback-only network namespace (unshare -n), mock Messages API on 127.0.0.1"
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
@@ -118,7 +118,11 @@ def _argv(binary: str, script: SessionScript, layout: Layout) -> list[str]:
     return argv
 
 
-def _env(script: SessionScript, layout: Layout) -> dict[str, str]:
+def run_env(
+    layout: Layout, extra: Mapping[str, str], api_key: str = SESSION_API_KEY
+) -> dict[str, str]:
+    """The binary's environment: nothing of the caller's but PATH and the user name, the
+    scratch HOME and TMPDIR, ``CLAUDE_ENV`` with ``api_key``, then ``extra``."""
     env = {
         "PATH": os.environ.get("PATH", os.defpath),
         "LANG": "C.UTF-8",
@@ -127,8 +131,9 @@ def _env(script: SessionScript, layout: Layout) -> dict[str, str]:
         "USER": os.environ.get("USER", "root"),
         "SHELL": "/bin/sh",
         **CLAUDE_ENV,
+        "ANTHROPIC_API_KEY": api_key,
     }
-    env.update(script_env(script, layout))
+    env.update(extra)
     return env
 
 
@@ -146,7 +151,7 @@ def run_real(script: SessionScript, claude: str | None = None, keep: bool = Fals
         spec = {
             "argv": _argv(binary, script, layout),
             "prompt": script.prompt,
-            "env": _env(script, layout),
+            "env": run_env(layout, script_env(script, layout)),
             "cwd": str(layout.project),
             "turns": substitute(script.turns, layout),
             "log": str(layout.root / "requests.jsonl"),
@@ -210,7 +215,9 @@ def _status(layout: Layout, done: Finished) -> dict[str, Any]:
 # --- reading a run back -------------------------------------------------------------------
 
 
-def _lines(path: Path) -> list[dict[str, Any]]:
+def json_lines(path: Path) -> list[dict[str, Any]]:
+    """The JSON objects of a JSON-lines file (a stream, a request log), in order; lines
+    that are not one (a run cut short mid-line) are passed over, a missing file is none."""
     if not path.exists():
         return []
     found = []
@@ -379,12 +386,12 @@ def read_run(root: Path, script: SessionScript, status: Mapping[str, Any]) -> Tr
     """The transcript of a finished run from its request log and stream."""
     requests = [
         r
-        for r in _lines(root / "requests.jsonl")
+        for r in json_lines(root / "requests.jsonl")
         if r.get("method") == "POST"
         and isinstance(r.get("body"), dict)
         and _is_main(r["body"], script.prompt)
     ]
-    stream = _lines(root / "stream.jsonl")
+    stream = json_lines(root / "stream.jsonl")
     start, round_events = _stream_rounds(stream)
     player = TurnPlayer(substitute(script.turns, Layout(root)))
     news = _new_items(requests)

@@ -186,7 +186,7 @@ def from_data(data: Any, name: str, base: Path) -> SessionScript:
 
 @dataclass(frozen=True)
 class Layout:
-    """One run's scratch folders: home, project, hook scripts, temp."""
+    """One run's scratch folders: home, project, hook scripts, hook dumps, temp."""
 
     root: Path
 
@@ -203,8 +203,17 @@ class Layout:
         return self.root / "hooks"
 
     @property
+    def dumps(self) -> Path:
+        """Where the oracle harness's hook scripts leave their traces (made only there)."""
+        return self.root / "dumps"
+
+    @property
     def tmp(self) -> Path:
         return self.root / "tmp"
+
+    def hook_command(self, name: str) -> str:
+        """The command that runs hook script ``name`` (what ``@hook:NAME`` becomes)."""
+        return f"sh {self.hooks / name}"
 
     def settings_file(self, scope: str) -> Path:
         return {
@@ -250,7 +259,7 @@ def substitute(value: Any, layout: Layout) -> Any:
         while "@hook:" in text:
             head, _, name = text.partition("@hook:")
             script, space, rest = name.partition(" ")
-            text = f"{head}sh {layout.hooks / script}{space}{rest}"
+            text = head + layout.hook_command(script) + space + rest
         return text.replace("@project", str(layout.project)).replace("@home", str(layout.home))
     if isinstance(value, list):
         return [substitute(item, layout) for item in value]
@@ -291,26 +300,40 @@ def flag_settings(script: SessionScript, layout: Layout) -> str | None:
 
 def lay_out(script: SessionScript, layout: Layout) -> None:
     """Write the script's home, project, settings files, hook scripts and trust entry."""
+    write_layout(script.data, layout, script.base, script.name)
+
+
+def write_layout(
+    data: Mapping[str, Any], layout: Layout, base: Path, where: str, prelude: str = ""
+) -> None:
+    """Write ``data``'s folders, hook scripts, settings files, project files and trust entry.
+
+    ``prelude`` (a ``%``-template given ``name``) heads every hook script: the oracle
+    harness's dump of what the hook was given. ``from`` files are read relative to
+    ``base``; ``where`` names the script in an error.
+    """
     for folder in (layout.home / ".claude", layout.project / ".claude", layout.hooks, layout.tmp):
         folder.mkdir(parents=True, exist_ok=True)
-    for name, body in script.data.get("hooks", {}).items():
-        (layout.hooks / name).write_text(substitute(hook_body(body), layout), encoding="utf-8")
-    for scope, value in script.data.get("settings", {}).items():
-        if scope == "flag":
+    for name, body in data.get("hooks", {}).items():
+        text = prelude % {"name": name} + substitute(hook_body(body), layout)
+        (layout.hooks / name).write_text(text, encoding="utf-8")
+    settings = data.get("settings", {})
+    for scope in SETTINGS_SCOPES:
+        if scope == "flag" or scope not in settings:
             continue
-        value = substitute(value, layout)
+        value = substitute(settings[scope], layout)
         text = value if isinstance(value, str) else json.dumps(value, indent=1)
         layout.settings_file(scope).write_text(text, encoding="utf-8")
-    for relative, body in script.data.get("files", {}).items():
+    for relative, body in data.get("files", {}).items():
         target = layout.project / relative
         target.parent.mkdir(parents=True, exist_ok=True)
         if isinstance(body, dict):
-            source = script.base / str(body["from"])
+            source = base / str(body["from"])
             try:
                 shutil.copy(source, target)
             except OSError as error:
                 raise InputError(
-                    script.name,
+                    where,
                     f"cannot copy {source} ({error.strerror})",
                     "give a file beside the script",
                     ["files", relative, "from"],
@@ -318,6 +341,6 @@ def lay_out(script: SessionScript, layout: Layout) -> None:
         else:
             target.write_text(substitute(body, layout), encoding="utf-8")
     state: dict[str, Any] = {"hasCompletedOnboarding": True, "projects": {}}
-    if script.data.get("trust"):
+    if data.get("trust"):
         state["projects"][str(layout.project)] = {"hasTrustDialogAccepted": True}
     (layout.home / ".claude.json").write_text(json.dumps(state), encoding="utf-8")

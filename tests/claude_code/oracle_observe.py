@@ -14,7 +14,10 @@ import re
 from pathlib import Path
 from typing import Any
 
-from oracle_scenario import PROBE, Layout
+from oracle_scenario import PROBE
+
+from hookcourse.session.real import json_lines
+from hookcourse.session.script import Layout
 
 ENV_SHOWN = re.compile(r"^(CLAUDE|CLAUDECODE$|AI_AGENT$|COLUMNS$|LINES$|OTEL_)")
 """The variables of a hook's environment an observation keeps."""
@@ -34,20 +37,6 @@ def _normal(value: Any, root: str) -> Any:
     if isinstance(value, dict):
         return {key: _normal(item, root) for key, item in value.items()}
     return value
-
-
-def _lines(path: Path) -> list[dict[str, Any]]:
-    if not path.exists():
-        return []
-    found = []
-    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
-        try:
-            item = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(item, dict):
-            found.append(item)
-    return found
 
 
 def hook_runs(dumps: Path) -> list[dict[str, Any]]:
@@ -150,8 +139,8 @@ def model_texts(requests: list[dict[str, Any]], prompt: str) -> list[str]:
 
 def observe(layout: Layout, status: dict[str, Any], prompt: str) -> dict[str, Any]:
     """The observation of one run (JSON data, paths as ``$ROOT``)."""
-    stream = _lines(layout.root / "stream.jsonl")
-    requests = _lines(layout.root / "requests.jsonl")
+    stream = json_lines(layout.root / "stream.jsonl")
+    requests = json_lines(layout.root / "requests.jsonl")
     main = [r for r in requests if r.get("method") == "POST" and r.get("body", {}).get("tools")]
     result = next((item for item in stream if item.get("type") == "result"), {})
     runs = hook_runs(layout.dumps)

@@ -27,7 +27,9 @@ from pathlib import Path
 from typing import Any
 
 from oracle_observe import _normal, hook_runs
-from oracle_scenario import DEFAULT_PROMPT, PROBE, Layout, claude_env, flag_settings, substitute
+from oracle_scenario import DEFAULT_PROMPT, PROBE, claude_env, flag_settings
+
+from hookcourse.session.script import Layout, substitute
 
 REPO = Path(__file__).resolve().parents[2]
 PAYLOADS = REPO / "fixtures" / "payloads"

@@ -26,16 +26,16 @@ from __future__ import annotations
 
 import copy
 import json
-import os
-import shlex
 import shutil
 import subprocess
 import sys
 import tempfile
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from hookcourse.session.real import run_env
+from hookcourse.session.script import Layout, substitute, write_layout
 
 HERE = Path(__file__).resolve().parent
 CORPUS = HERE / "corpus"
@@ -52,16 +52,9 @@ trap 'echo $? > "$__d/$__id.end"' EXIT
 exec < "$__d/$__id.in"
 """
 
-CLAUDE_ENV = {
-    "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
-    "DISABLE_AUTOUPDATER": "1",
-    "DISABLE_TELEMETRY": "1",
-    "DISABLE_ERROR_REPORTING": "1",
-    "CLAUDE_CODE_DISABLE_TERMINAL_TITLE": "1",
-    "ANTHROPIC_API_KEY": "sk-ant-oracle-dummy",
-    "ENABLE_TOOL_SEARCH": "false",
-}
-"""What every run gets; ANTHROPIC_BASE_URL is added inside the namespace."""
+ORACLE_API_KEY = "sk-ant-oracle-dummy"
+"""The dummy key every run gets (the mock takes any); ANTHROPIC_BASE_URL is added inside
+the namespace."""
 
 
 def _merge(template: Mapping[str, Any], case: Mapping[str, Any]) -> dict[str, Any]:
@@ -91,52 +84,6 @@ def load_corpus(corpus: Path = CORPUS) -> dict[str, dict[str, Any]]:
     return found
 
 
-@dataclass(frozen=True)
-class Layout:
-    """Where one run's scratch directories are."""
-
-    root: Path
-
-    @property
-    def home(self) -> Path:
-        return self.root / "home"
-
-    @property
-    def project(self) -> Path:
-        return self.root / "project"
-
-    @property
-    def hooks(self) -> Path:
-        return self.root / "hooks"
-
-    @property
-    def dumps(self) -> Path:
-        return self.root / "dumps"
-
-    @property
-    def tmp(self) -> Path:
-        return self.root / "tmp"
-
-    def hook_command(self, name: str) -> str:
-        return f"sh {self.hooks / name}"
-
-
-def substitute(value: Any, layout: Layout) -> Any:
-    """``@hook:NAME`` -> the command running that script; ``@project``/``@home`` -> the paths."""
-    if isinstance(value, str):
-        text = value
-        if "@hook:" in text:
-            head, _, name = text.partition("@hook:")
-            script, space, rest = name.partition(" ")
-            text = head + layout.hook_command(script) + space + rest
-        return text.replace("@project", str(layout.project)).replace("@home", str(layout.home))
-    if isinstance(value, list):
-        return [substitute(item, layout) for item in value]
-    if isinstance(value, dict):
-        return {key: substitute(item, layout) for key, item in value.items()}
-    return value
-
-
 def probe_settings(layout: Layout) -> dict[str, Any]:
     """The harness's own ``--settings``: a silent probe after every tool call."""
     group = [{"hooks": [{"type": "command", "command": layout.hook_command(PROBE)}]}]
@@ -159,62 +106,12 @@ def flag_settings(scenario: Mapping[str, Any], layout: Layout) -> dict[str, Any]
     return merged
 
 
-def hook_body(spec: Any) -> str:
-    """A hook's sh body: given as text, or built from ``{sleep, out, err, exit, times}``."""
-    if isinstance(spec, str):
-        return spec
-    lines = []
-    if spec.get("times") is not None:
-        lines.append(
-            '__c="$(dirname "$0")/.count-$(basename "$0")"; __n=$(cat "$__c" 2>/dev/null || echo 0)'
-        )
-        lines.append('echo $((__n + 1)) > "$__c"')
-        lines.append(f'[ "$__n" -ge {int(spec["times"])} ] && exit 0')
-    if spec.get("sleep"):
-        lines.append(f"sleep {spec['sleep']}")
-    if "out" in spec:
-        out = spec["out"] if isinstance(spec["out"], str) else json.dumps(spec["out"])
-        lines.append("printf '%s\\n' " + shlex.quote(out))
-    if "err" in spec:
-        lines.append("printf '%s\\n' " + shlex.quote(spec["err"]) + " >&2")
-    lines.append(f"exit {int(spec.get('exit', 0))}")
-    return "\n".join(lines) + "\n"
-
-
 def lay_out(scenario: Mapping[str, Any], layout: Layout) -> None:
-    """Write the scenario's files: HOME, project, settings, hook scripts, trust."""
-    for directory in (
-        layout.home / ".claude",
-        layout.project / ".claude",
-        layout.hooks,
-        layout.dumps,
-        layout.tmp,
-    ):
-        directory.mkdir(parents=True, exist_ok=True)
+    """Write the scenario's files: HOME, project, settings, hook scripts (each dumping
+    what it was given), trust."""
+    layout.dumps.mkdir(parents=True, exist_ok=True)
     hooks = {PROBE: "exit 0\n", **scenario.get("hooks", {})}
-    for name, body in hooks.items():
-        script = PRELUDE % {"name": name} + substitute(hook_body(body), layout)
-        (layout.hooks / name).write_text(script, encoding="utf-8")
-    places = {
-        "user": layout.home / ".claude" / "settings.json",
-        "project": layout.project / ".claude" / "settings.json",
-        "local": layout.project / ".claude" / "settings.local.json",
-    }
-    settings = scenario.get("settings", {})
-    for scope, path in places.items():
-        if scope in settings:
-            value = substitute(settings[scope], layout)
-            path.write_text(
-                value if isinstance(value, str) else json.dumps(value, indent=1), encoding="utf-8"
-            )
-    for relative, text in scenario.get("files", {}).items():
-        target = layout.project / relative
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(substitute(text, layout), encoding="utf-8")
-    state: dict[str, Any] = {"hasCompletedOnboarding": True, "projects": {}}
-    if scenario.get("trust"):
-        state["projects"][str(layout.project)] = {"hasTrustDialogAccepted": True}
-    (layout.home / ".claude.json").write_text(json.dumps(state), encoding="utf-8")
+    write_layout({**scenario, "hooks": hooks}, layout, CORPUS, str(scenario.get("id")), PRELUDE)
 
 
 def claude_argv(binary: str, scenario: Mapping[str, Any], layout: Layout) -> list[str]:
@@ -237,18 +134,8 @@ def claude_argv(binary: str, scenario: Mapping[str, Any], layout: Layout) -> lis
 
 def claude_env(scenario: Mapping[str, Any], layout: Layout) -> dict[str, str]:
     """The binary's environment: nothing of the caller's but PATH and the locale."""
-    env = {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "LANG": "C.UTF-8",
-        "HOME": str(layout.home),
-        "TMPDIR": str(layout.tmp),
-        "USER": os.environ.get("USER", "root"),
-        "SHELL": "/bin/sh",
-        "ORACLE_DUMPS": str(layout.dumps),
-        **CLAUDE_ENV,
-    }
-    env.update(substitute(scenario.get("env", {}), layout))
-    return env
+    env = {key: str(value) for key, value in substitute(scenario.get("env", {}), layout).items()}
+    return run_env(layout, {"ORACLE_DUMPS": str(layout.dumps), **env}, ORACLE_API_KEY)
 
 
 class NamespaceUnavailable(RuntimeError):
