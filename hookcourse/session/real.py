@@ -137,6 +137,33 @@ def run_env(
     return env
 
 
+def write_run_spec(
+    layout: Layout,
+    argv: Sequence[str],
+    env: Mapping[str, str],
+    turns: Any,
+    prompt: str,
+    timeout: float,
+) -> Path:
+    """Write ``run.json``, what the namespace runner (``inside.py``) runs, and where it
+    leaves the request log, the stream, stderr and its status; the file's path."""
+    spec = {
+        "argv": list(argv),
+        "env": dict(env),
+        "cwd": str(layout.project),
+        "turns": turns,
+        "prompt": prompt,
+        "log": str(layout.root / "requests.jsonl"),
+        "stdout": str(layout.root / "stream.jsonl"),
+        "stderr": str(layout.root / "stderr.txt"),
+        "timeout": timeout,
+        "result": str(layout.root / "status.json"),
+    }
+    spec_path = layout.root / "run.json"
+    spec_path.write_text(json.dumps(spec), encoding="utf-8")
+    return spec_path
+
+
 def run_real(script: SessionScript, claude: str | None = None, keep: bool = False) -> Transcript:
     """The transcript of ``script`` through the real Claude Code (InputError if it cannot run)."""
     binary = find_claude(claude)
@@ -148,20 +175,14 @@ def run_real(script: SessionScript, claude: str | None = None, keep: bool = Fals
             "install util-linux; Claude Code runs only in a loopback-only namespace",
         )
     with laid_out(script, "-real", keep) as layout:
-        spec = {
-            "argv": _argv(binary, script, layout),
-            "prompt": script.prompt,
-            "env": run_env(layout, script_env(script, layout)),
-            "cwd": str(layout.project),
-            "turns": substitute(script.turns, layout),
-            "log": str(layout.root / "requests.jsonl"),
-            "stdout": str(layout.root / "stream.jsonl"),
-            "stderr": str(layout.root / "stderr.txt"),
-            "timeout": RUN_TIMEOUT_S,
-            "result": str(layout.root / "status.json"),
-        }
-        spec_path = layout.root / "run.json"
-        spec_path.write_text(json.dumps(spec), encoding="utf-8")
+        spec_path = write_run_spec(
+            layout,
+            _argv(binary, script, layout),
+            run_env(layout, script_env(script, layout)),
+            substitute(script.turns, layout),
+            script.prompt,
+            RUN_TIMEOUT_S,
+        )
         # Through the engine's process registry: an interrupt kills the namespace's
         # processes too, and a run past its time is killed whole.
         try:
@@ -241,7 +262,8 @@ def _is_main(body: Mapping[str, Any], prompt: str) -> bool:
     return any(isinstance(b, dict) and prompt in str(b.get("text", "")) for b in content or [])
 
 
-def _text_of(content: Any) -> str:
+def block_text(content: Any) -> str:
+    """A message content's text: the string, or its text blocks joined by newlines."""
     if isinstance(content, str):
         return content
     if isinstance(content, list):
@@ -277,7 +299,7 @@ def shown_items(messages: Sequence[Any]) -> Iterator[dict[str, Any]]:
                 yield {
                     "kind": "tool_result",
                     "id": block.get("tool_use_id"),
-                    "text": _text_of(block.get("content")),
+                    "text": block_text(block.get("content")),
                     "isError": block.get("is_error") is True,
                 }
                 continue

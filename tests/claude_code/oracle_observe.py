@@ -16,7 +16,7 @@ from typing import Any
 
 from oracle_scenario import PROBE
 
-from hookcourse.session.real import json_lines
+from hookcourse.session.real import block_text, json_lines
 from hookcourse.session.script import Layout
 
 ENV_SHOWN = re.compile(r"^(CLAUDE|CLAUDECODE$|AI_AGENT$|COLUMNS$|LINES$|OTEL_)")
@@ -73,14 +73,6 @@ def hook_runs(dumps: Path) -> list[dict[str, Any]]:
     return runs
 
 
-def _block_text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "\n".join(block.get("text", "") for block in content if isinstance(block, dict))
-    return ""
-
-
 def tool_results(stream: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Each tool call the model made and what came back (from stream-json)."""
     calls: dict[str, dict[str, Any]] = {}
@@ -102,7 +94,7 @@ def tool_results(stream: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 }
             if item.get("type") == "user" and block.get("type") == "tool_result":
                 call = calls.setdefault(block.get("tool_use_id"), {"id": block.get("tool_use_id")})
-                call["result"] = _block_text(block.get("content"))
+                call["result"] = block_text(block.get("content"))
                 call["isError"] = bool(block.get("is_error"))
                 structured = item.get("tool_use_result")
                 call["structured"] = isinstance(structured, dict)

@@ -34,7 +34,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from hookcourse.session.real import run_env
+from hookcourse.session.real import run_env, write_run_spec
 from hookcourse.session.script import Layout, substitute, write_layout
 
 HERE = Path(__file__).resolve().parent
@@ -148,20 +148,14 @@ def run_claude(
     """Run the scenario once in a loopback-only namespace; the inside script's status."""
     if shutil.which("unshare") is None:
         raise NamespaceUnavailable("unshare is not on PATH (util-linux)")
-    spec = {
-        "argv": claude_argv(binary, scenario, layout),
-        "env": claude_env(scenario, layout),
-        "cwd": str(layout.project),
-        "turns": substitute(scenario.get("turns", []), layout),
-        "prompt": scenario.get("prompt", DEFAULT_PROMPT),
-        "log": str(layout.root / "requests.jsonl"),
-        "stdout": str(layout.root / "stream.jsonl"),
-        "stderr": str(layout.root / "stderr.txt"),
-        "timeout": timeout,
-        "result": str(layout.root / "status.json"),
-    }
-    spec_path = layout.root / "run.json"
-    spec_path.write_text(json.dumps(spec), encoding="utf-8")
+    spec_path = write_run_spec(
+        layout,
+        claude_argv(binary, scenario, layout),
+        claude_env(scenario, layout),
+        substitute(scenario.get("turns", []), layout),
+        scenario.get("prompt", DEFAULT_PROMPT),
+        timeout,
+    )
     python = sys.executable
     done = subprocess.run(
         ["unshare", "-n", python, "-I", str(HERE / "inside.py"), str(spec_path)],
