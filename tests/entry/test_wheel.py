@@ -89,9 +89,17 @@ def test_the_wheel_grades_a_program(installed: Path, tmp_path: Path) -> None:
     for name in ("your_program.sh", "your_program.py"):
         shutil.copy(PROGRAM / name, tmp_path / name)
     out = _run(
-        installed / "bin" / "hookcourse", "test", "--stage", "decide-and-modify", cwd=tmp_path
+        installed / "bin" / "hookcourse",
+        "test",
+        "--stage",
+        "decide-and-modify",
+        "--seed",
+        "1",
+        cwd=tmp_path,
     )
-    assert out.endswith("9/9 cases passed\n1/1 stages passed\n")
+    # The 9 case files, then the case drawn with seed 1.
+    assert "  ✓ generated/seed-1\n" in out
+    assert out.endswith("10/10 cases passed\n1/1 stages passed\n")
 
 
 def test_the_wheel_shows_the_recorded_sessions(installed: Path, tmp_path: Path) -> None:
