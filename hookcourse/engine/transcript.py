@@ -158,10 +158,11 @@ def print_mode(
         stops = True
     feedback = None
     if spec.stop_loop and outcome.keeps_going and outcome.decision is not None:
-        # The feedback names the command after exit 2, with stderr trimmed.
         reason = outcome.reason or ""
-        if outcome.decided_by_exit2 and outcome.decided_by_command is not None:
-            reason = f"[{outcome.decided_by_command}]: {reason}"
+        if outcome.decided_by_exit2 and outcome.blocking_error is not None:
+            # After exit 2 the model reads the blocking error: "[<command>]: " and stderr
+            # as written, final newline kept (2.1.332; outcome.reason is trimmed).
+            reason = outcome.blocking_error
         feedback = model_text("stop_feedback", event=spec.name, reason=reason)
     if outcome.run_stops and terminal is None:
         terminal = STOP_HOOK_PREVENTED if spec.stop_loop else HOOK_STOPPED

@@ -105,6 +105,18 @@ def test_a_reasonless_stop_block_continues_with_blocked_by_hook(read: Read, merg
     assert 'Stop hook blocking error from command: "s.sh": Blocked by hook' in mode.system_reminders
 
 
+def test_stop_exit2_feedback_keeps_stderr_as_written(read: Read, merge: Merge) -> None:
+    # Recorded sessions (hookcourse/data/sessions): the final newline of stderr stays;
+    # checked with none, one and two of them.
+    spec = get_event("Stop")
+    assert spec is not None
+    for stderr in ("not yet", "not yet\n", "not yet\n\n", ""):
+        outcome = merge("Stop", [read("Stop", exit_code=2, stderr=stderr, command="s.sh")])
+        shown = stderr or "No stderr output"
+        feedback = print_mode(spec, {}, outcome).stop_feedback
+        assert feedback == f"Stop hook feedback:\n[s.sh]: {shown}"
+
+
 def test_the_ninth_consecutive_stop_block_is_overridden(read: Read, merge: Merge) -> None:
     block = read("Stop", exit_code=2, stderr="again")
     assert merge("Stop", [block], consecutive_stop_blocks=7).keeps_going
