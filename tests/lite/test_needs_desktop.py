@@ -14,9 +14,11 @@ import pytest
 from IPython.core.interactiveshell import InteractiveShell
 
 from hookcourse import browser
+from hookcourse.course import kernel_hook
 from hookcourse.course.hook_script import run_hook_script
 from hookcourse.course.shell import and_goes_on
 from hookcourse.engine.runner import run_jobs
+from hookcourse.kernel_exceptions import add_handler
 from tests.support.paths import ROOT
 
 GUARD = ROOT / "notebooks" / "hooks" / "no_force_push.py"
@@ -80,9 +82,30 @@ def test_the_kernel_prints_the_paragraph_and_reports_no_error(
     errors: list[object] = []
     monkeypatch.setattr(shell, "_showtraceback", lambda *error: errors.append(error))
     monkeypatch.setattr(shell, "custom_exceptions", ())
+    monkeypatch.setattr(shell, "_hookcourse_exception_handlers", {}, raising=False)
     browser.show_needs_desktop_as_a_paragraph(shell)
     result = shell.run_cell("from hookcourse.course.shell import and_goes_on\nand_goes_on(2)")
     assert isinstance(result.error_in_exec, browser.NeedsDesktop)
     assert errors == []
     shown = capsys.readouterr().err
     assert shown.startswith("In the browser, the shell sh cannot run") and shown.count("\n") == 1
+
+
+def test_the_course_s_name_error_line_leaves_the_paragraph_in_place(
+    in_browser: None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A lab's import installs kernel_hook's NameError handler after the browser's own:
+    # IPython has one custom-exception slot, and both must stay in it.
+    shell = InteractiveShell.instance()
+    errors: list[object] = []
+    monkeypatch.setattr(shell, "_showtraceback", lambda *error: errors.append(error))
+    monkeypatch.setattr(shell, "custom_exceptions", ())
+    monkeypatch.setattr(shell, "_hookcourse_exception_handlers", {}, raising=False)
+    browser.show_needs_desktop_as_a_paragraph(shell)
+    add_handler(shell, NameError, kernel_hook._on_name_error)
+    result = shell.run_cell("from hookcourse.course.shell import and_goes_on\nand_goes_on(2)")
+    assert isinstance(result.error_in_exec, browser.NeedsDesktop) and errors == []
+    assert capsys.readouterr().err.startswith("In the browser, the shell sh cannot run")
+    shell.run_cell('match_hook(None, "Bash")')
+    (said,) = errors[0][2]  # type: ignore[index]
+    assert "match_hook is not defined yet" in said
