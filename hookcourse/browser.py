@@ -10,6 +10,8 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+from hookcourse.kernel_exceptions import add_handler
+
 IN_BROWSER = sys.platform == "emscripten"
 DESKTOP_INSTALL = "scripts/lab.sh in a clone of the course, with Python 3.11+"
 
@@ -47,7 +49,7 @@ def show_needs_desktop_as_a_paragraph(shell: Any) -> None:
     cell's ``raises-exception`` tag says; a cell that only says it needs the desktop must
     let the rest of the notebook run.
     """
-    shell.set_custom_exc((NeedsDesktop,), _say_needs_desktop)
+    add_handler(shell, NeedsDesktop, _say_needs_desktop)
 
 
 if IN_BROWSER:

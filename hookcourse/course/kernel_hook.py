@@ -12,6 +12,8 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+from hookcourse.kernel_exceptions import add_handler
+
 
 def missing_exercise(name: str) -> str | None:
     """The line for an undefined exercise function ``name``, or None when it is not one."""
@@ -48,6 +50,6 @@ def install() -> bool:
         return False
     if getattr(shell, "_hookcourse_name_hook", False):
         return True
-    shell.set_custom_exc((NameError,), _on_name_error)
+    add_handler(shell, NameError, _on_name_error)
     shell._hookcourse_name_hook = True
     return True

@@ -15,8 +15,9 @@ as a new learner, asks notebook 00's kernel for the bytes of ``bytes_path``, fol
 each notebook's Next link to the last one (the seconds until each is usable, the
 notebooks open and the kernels running), running each to the end, then reads the
 outputs of the last notebook's cells that contain ``read_cells``.
-Prints one JSON document; on failure saves failure.png, prints one line on stderr
-and exits 1.
+Before a notebook runs, its kernel runs ``kernel_setup`` (the test's seed, which a
+browser kernel has no environment to inherit). Prints one JSON document; on failure
+saves failure.png, prints one line on stderr and exits 1.
 """
 
 from __future__ import annotations
@@ -96,6 +97,7 @@ def open_notebook(page: Page, plan: dict[str, Any]) -> dict[str, float]:
 
 def course(page: Page, plan: dict[str, Any], shots: Path) -> dict[str, Any]:
     seen: dict[str, Any] = open_notebook(page, plan)
+    page.evaluate(KERNEL_RUN_JS, plan["kernel_setup"])
     run_all(page)
     page.screenshot(path=shots / "01_run_all.png", full_page=True)
     outputs = page.locator(f"{NOTEBOOK} .jp-OutputArea-output").all_text_contents()
@@ -136,6 +138,7 @@ def course(page: Page, plan: dict[str, Any], shots: Path) -> dict[str, Any]:
     for name in plan["run_all"]:
         page.goto(f"{plan['url']}/lab/index.html?path={name}")
         wait_for_idle(page)
+        page.evaluate(KERNEL_RUN_JS, plan["kernel_setup"])
         run_all(page)
         page.screenshot(path=shots / f"04_{name}.png", full_page=True)
         seen["other_errors"][name] = error_outputs(page)
@@ -203,6 +206,7 @@ def tour(page: Page, plan: dict[str, Any], shots: Path) -> dict[str, Any]:
             seconds = usable(page, name, start)
             seen["opened"].append({"name": name, "s": seconds, **page.evaluate(KERNELS_JS)})
         # Each notebook runs to the end; a part that needs processes says so in a paragraph.
+        page.evaluate(KERNEL_RUN_JS, plan["kernel_setup"])
         run_all(page)
         seen["errors"][name] = error_outputs(page)
         seen["not_run"][name] = not_run(page)

@@ -36,9 +36,19 @@ HOSTILE = [
 COMMANDS = [c for family in load_corpus() for c in family.commands] + HOSTILE
 
 
+SEED = 2026  # the drawn commands: the same seed on the desktop and in the browser
+
+
 @pytest.fixture
 def in_browser(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(browser, "IN_BROWSER", True)
+
+
+def on_the_desktop(guard: Path, corpus: Path = CORPUS) -> list[tuple[str, str, bool]]:
+    """The rows check_guard reports for ``guard`` run as a real process, seed SEED."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(browser, "IN_BROWSER", False)
+        return check_guard(guard, corpus, seed=SEED).rows()
 
 
 def test_the_patterns_are_read_from_the_script_itself() -> None:
@@ -85,8 +95,10 @@ def test_in_the_browser_each_command_gets_the_desktops_verdict_from_either_guard
 
 def test_in_the_browser_check_guard_of_a_script_reports_as_the_desktop(in_browser: None) -> None:
     # tests/labs checks the same two scripts on the desktop: 07's figures, and a pass.
-    seed_port, teacher = check_guard(PYTHON_GUARD), check_guard(TEACHER_GUARD)
-    assert (seed_port.missed, seed_port.false_alarms, teacher.passed) == (11, 5, True)
+    seed_port = check_guard(PYTHON_GUARD, seed=SEED)
+    teacher = check_guard(TEACHER_GUARD, seed=SEED)
+    assert seed_port.rows() == on_the_desktop(PYTHON_GUARD) and not seed_port.passed
+    assert teacher.rows() == on_the_desktop(TEACHER_GUARD) and teacher.passed
     for report, path in ((seed_port, PYTHON_GUARD), (teacher, TEACHER_GUARD)):
         assert report.ran_as.startswith(f"(In the browser: {path.name} runs inside this kernel")
         assert report.ran_as in report.text() and "In the browser" in report._repr_html_()
@@ -135,4 +147,5 @@ def test_in_the_browser_the_seed_runs_to_the_notebooks_verdicts(in_browser: None
     ]
     run = seed_guard_run(json.dumps({"tool_input": {"command": "git push -f"}}))
     assert (run.exit_code, run.stderr) == (2, "Blocked: no force-push from Claude\n")
-    assert check_guard(SEED_GUARD, CORPUS).missed == 11
+    checked = check_guard(SEED_GUARD, CORPUS, seed=SEED)
+    assert checked.rows() == on_the_desktop(SEED_GUARD) and checked.missed > 0

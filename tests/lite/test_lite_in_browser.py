@@ -26,6 +26,7 @@ import pytest
 
 from hookcourse import browser
 from hookcourse.course.exercises import check_matcher
+from hookcourse.course.generators import SEED_ENV
 from hookcourse.course.labs.guard import SEED_GUARD, check_guard, try_guard
 from hookcourse.course.labs.logic import matcher_readout
 from tests.support.ports import free_port
@@ -66,6 +67,11 @@ bad = [[check["pairs"][i // 2], i % 2] for i, (a, b) in enumerate(rows) if a != 
 print(f"{{got['backend']}}: {{len(bad)}} of {{len(got['rows'])}} answers differ {{bad[:5]}}")
 """
 
+
+# The browser kernel inherits no environment: each notebook's kernel gets the seed the
+# desktop side of the comparison uses, so both draw the same cases.
+SEED = 2026
+KERNEL_SETUP = f"import os; os.environ[{SEED_ENV!r}] = {str(SEED)!r}"
 
 # Chromium's own services (sign-in, component updates, network time, autofill) live
 # under these domains. A page's own request there would still fail the test: every
@@ -211,6 +217,7 @@ def test_the_matcher_notebook_works_offline_in_the_browser(
         "wrong": WRONG,
         "corpus_cell": CORPUS_CELL.format(url=url),
         "run_all": [],  # the tour (below) runs every notebook
+        "kernel_setup": KERNEL_SETUP,
     }
     seen = drive(python, plan, tmp_path, server)
 
@@ -229,8 +236,8 @@ def test_the_matcher_notebook_works_offline_in_the_browser(
     for label, value in expected_readout.rows:
         assert f"{label}\t{value}" in after
 
-    passed = check_matcher(as_function(CORRECT))
-    failed = check_matcher(as_function(WRONG))
+    passed = check_matcher(as_function(CORRECT), seed=SEED)
+    failed = check_matcher(as_function(WRONG), seed=SEED)
     assert passed.passed and not failed.passed
     assert seen["check_correct"].splitlines()[0] == passed.summary()
     assert seen["check_wrong"].splitlines()[0] == failed.summary()
@@ -268,6 +275,7 @@ def test_a_new_learner_follows_the_course_from_the_site_root(
         "notebooks": notebooks,
         "bytes_code": BYTES_CODE,
         "read_cells": [BUG_HUNT, BYPASSES, SCRIPT_CHECK],
+        "kernel_setup": KERNEL_SETUP,
     }
     seen = drive(python, plan, tmp_path, server)
 
@@ -292,7 +300,9 @@ def test_a_new_learner_follows_the_course_from_the_site_root(
     hunt = try_guard(SEED_GUARD, ["git push origin main --force", "git push origin +main"])
     bypasses = ["git  push --force", "git push -uf origin main", 'echo "never git push -f"']
     outputs = seen["last_outputs"]
-    assert outputs[BUG_HUNT] == [hunt]
-    assert outputs[BYPASSES] == [try_guard(SEED_GUARD, bypasses)]
-    report = check_guard(ROOT / "notebooks" / "hooks" / "no_force_push.py")
+    # Both cells print their verdicts: print's own newline ends the shown text.
+    assert outputs[BUG_HUNT] == [f"{hunt}\n"]
+    assert outputs[BYPASSES] == [f"{try_guard(SEED_GUARD, bypasses)}\n"]
+    monkeypatch.chdir(ROOT / "notebooks")  # the notebook's own call, from its folder
+    report = check_guard("hooks/no_force_push.py", seed=SEED)
     assert outputs[SCRIPT_CHECK][0].splitlines()[0] == report.summary()

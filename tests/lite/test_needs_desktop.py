@@ -14,9 +14,11 @@ import pytest
 from IPython.core.interactiveshell import InteractiveShell
 
 from hookcourse import browser
+from hookcourse.course import kernel_hook
 from hookcourse.course.hook_script import run_hook_script
 from hookcourse.course.shell import and_goes_on
 from hookcourse.engine.runner import run_jobs
+from hookcourse.kernel_exceptions import add_handler
 from tests.support.paths import ROOT
 
 GUARD = ROOT / "notebooks" / "hooks" / "no_force_push.py"
@@ -77,12 +79,22 @@ def test_the_kernel_prints_the_paragraph_and_reports_no_error(
 ) -> None:
     # JupyterLite's Run All stops at any error reply; a NeedsDesktop must not give one.
     shell = InteractiveShell.instance()
-    errors: list[object] = []
+    errors: list[Any] = []
     monkeypatch.setattr(shell, "_showtraceback", lambda *error: errors.append(error))
     monkeypatch.setattr(shell, "custom_exceptions", ())
+    monkeypatch.setattr(shell, "_hookcourse_exception_handlers", {}, raising=False)
     browser.show_needs_desktop_as_a_paragraph(shell)
-    result = shell.run_cell("from hookcourse.course.shell import and_goes_on\nand_goes_on(2)")
-    assert isinstance(result.error_in_exec, browser.NeedsDesktop)
-    assert errors == []
-    shown = capsys.readouterr().err
-    assert shown.startswith("In the browser, the shell sh cannot run") and shown.count("\n") == 1
+    # A lab's import then adds kernel_hook's NameError line: IPython has one
+    # custom-exception slot, and both handlers must stay in it.
+    for added in (None, NameError):
+        if added is not None:
+            add_handler(shell, added, kernel_hook._on_name_error)
+        result = shell.run_cell("from hookcourse.course.shell import and_goes_on\nand_goes_on(2)")
+        assert isinstance(result.error_in_exec, browser.NeedsDesktop)
+        assert errors == []
+        shown = capsys.readouterr().err
+        assert shown.startswith("In the browser, the shell sh cannot run")
+        assert shown.count("\n") == 1
+    shell.run_cell('match_hook(None, "Bash")')
+    ((_, _, (said,)),) = errors
+    assert "match_hook is not defined yet" in said
