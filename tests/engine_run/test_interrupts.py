@@ -77,7 +77,11 @@ def test_a_signal_while_the_payload_is_read(project: Project, signum: int) -> No
     read, write = os.pipe()
     try:
         process = _start(project, "--payload", "-", stdin=read)
-        time.sleep(1.0)  # the program is waiting for the payload on its stdin
+        # A fixed sleep lost the race under load (the signal came during imports): wait
+        # until the kernel says the process sleeps waiting on its stdin (select or read).
+        wchan = Path(f"/proc/{process.pid}/wchan")
+        waiting = ("select", "poll", "pipe")
+        _wait_for(lambda: any(word in wchan.read_text(encoding="ascii") for word in waiting))
         _leaves_nothing(process, signum, "never started", "0 hook process groups")
     finally:
         os.close(read)
