@@ -41,12 +41,11 @@ from hookcourse.browser import require_desktop
 
 from .catalogue import hook_env_facts
 from .interrupts import kill_traced
+from .placeholders import substitute
 from .processes import OUTPUT_CAP_BYTES, REAP_GRACE_S, CannotStart, Finished, run_process
 from .reading import HookRun
 from .settings import CommandHandler, EvaluatorHandler, Handler, HttpHandler, McpToolHandler
 
-PLACEHOLDERS: Final = ("CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA")
-_PLACEHOLDER: Final = re.compile(r"\$\{([A-Z_]+)\}")
 _HEADER_VARIABLE: Final = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 _LONE_SURROGATE: Final = re.compile("[\ud800-\udfff]")
 SHELL_PREFIX_ENV: Final = "CLAUDE_CODE_SHELL_PREFIX"
@@ -284,11 +283,6 @@ def hook_environment(
             notes.append(f"{name} holds a lone surrogate, exported as U+FFFD")
         env[name] = fixed
     return env, tuple(notes)
-
-
-def substitute(text: str, placeholders: Mapping[str, str]) -> str:
-    """Replace ``${NAME}`` for the known placeholders; anything else is left as written."""
-    return _PLACEHOLDER.sub(lambda m: placeholders.get(m.group(1), m.group(0)), text)
 
 
 def command_argv(
