@@ -76,7 +76,7 @@ def async_not_command(site: HandlerSite) -> Iterator[Hit]:
 )
 def async_guard(site: HandlerSite) -> Iterator[Hit]:
     handler = site.handler
-    if handler.type != "command" or not handler.is_async or not site.spec.guard:
+    if not handler.is_async or not site.spec.guard:  # only a command handler can be async
         return
     key = "asyncRewake" if site.raw.get("asyncRewake") is True else "async"
     yield site.hit(
