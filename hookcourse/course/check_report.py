@@ -5,7 +5,10 @@ result that can say itself as a ``CheckReport``: whether it passed, one summary
 line, a row per case family (or goal), labelled detail rows (the simplest failing
 case) and notes. ``render_text`` and ``render_html`` draw any report, in one
 palette; the notebook output also carries the report as JSON (``MIME_TYPE``), which
-the teacher build and progress read instead of the text.
+the teacher build and progress read instead of the text. A faded example's
+``Tryout`` and a lab's ``Readout`` are drawn by the same two functions (state
+``NEUTRAL`` for a lab's result, which is neither right nor wrong); they carry no JSON,
+since they are not checks.
 """
 
 from __future__ import annotations
@@ -17,8 +20,10 @@ from typing import Any, Final
 
 MIME_TYPE: Final = "application/vnd.hookcourse.check+json"
 
-PASSED, FAILING, NOT_YET = "passed", "failing", "not-yet"
-PALETTE: Final = {PASSED: "#1a7f37", FAILING: "#b42318", NOT_YET: "#9a6700"}
+PASSED, FAILING, NOT_YET, NEUTRAL = "passed", "failing", "not-yet", "neutral"
+PALETTE: Final = {PASSED: "#1a7f37", FAILING: "#b42318", NOT_YET: "#9a6700", NEUTRAL: "inherit"}
+"""The one palette: a state's colour (NEUTRAL keeps the page's, since green on "blocked"
+or "does not fire" would read as "good")."""
 _DETAIL_WIDTH: Final = 400  # characters of one detail value in HTML; the text keeps all
 
 
@@ -90,7 +95,8 @@ def render_text(report: CheckReport) -> str:
         lines += [f"      {item}" for item in row.items]
     if report.details:
         label_width = max(len(label) for label, _ in report.details)
-        lines.append(f"{report.details_title}:")
+        if report.details_title:
+            lines.append(f"{report.details_title}:")
         lines += [f"  {label:<{label_width}}  {value}" for label, value in report.details]
     lines += [f"  note: {note}" for note in report.notes]
     return "\n".join(lines)
@@ -103,8 +109,9 @@ def _clip(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def render_html(report: CheckReport) -> str:
-    """The same report as an HTML fragment, in the palette; long values wrap, never cut off."""
+def render_html(report: CheckReport, clip: int | None = _DETAIL_WIDTH) -> str:
+    """The same report as an HTML fragment, in the palette; long values wrap, and a detail
+    value other than a hint is cut at ``clip`` characters (None: never)."""
     colour = PALETTE[report.state]
     parts = [f"<p><b style='color:{colour}'>{html.escape(report.summary)}</b></p>"]
     if report.rows:
@@ -127,18 +134,22 @@ def render_html(report: CheckReport) -> str:
             "style='text-align:left;vertical-align:top;padding:0 1em 0 0;"
             "white-space:pre-wrap;overflow-wrap:anywhere'"
         )
+        # nowrap: a two-word label such as "Python re" stays on one line.
+        label_cell = (
+            "style='text-align:left;vertical-align:top;padding:0 1em 0 0;white-space:nowrap'"
+        )
         cells = "".join(
-            f"<tr><th {_CELL}>{html.escape(label)}</th><td {wrap}><code>"
-            f"{html.escape(value if label == 'hint' else _clip(value, _DETAIL_WIDTH))}"
+            f"<tr><th {label_cell}>{html.escape(label)}</th><td {wrap}><code>"
+            f"{html.escape(value if label == 'hint' or clip is None else _clip(value, clip))}"
             "</code></td></tr>"
             for label, value in report.details
         )
-        parts.append(
-            f"<p>{html.escape(report.details_title)}:</p>"
-            f"<table style='margin-left:0'>{cells}</table>"
-        )
+        if report.details_title:
+            parts.append(f"<p>{html.escape(report.details_title)}:</p>")
+        parts.append(f"<table style='margin-left:0'>{cells}</table>")
     parts += [f"<p>{html.escape(note)}</p>" for note in report.notes]
-    return "".join(parts)
+    # An HTML widget's line height (one control's height) would double-space wrapped rows.
+    return f"<div style='line-height:1.5'>{''.join(parts)}</div>"
 
 
 class Reported:

@@ -4,6 +4,8 @@ A faded example sits between a worked function and a graded exercise: the learne
 fills in its ``...`` blanks and re-runs the cell below it. Unlike ``check_*`` it
 knows nothing of the fixtures: the notebook lists the calls and what each should
 return. Whatever the learner's function does, even raising, comes back as a line.
+It is drawn as a check report (``course/check_report.py``), without the report's JSON:
+a faded example is practice, not a check the teacher build or progress counts.
 """
 
 from __future__ import annotations
@@ -13,6 +15,14 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from hookcourse.course.cases import same_json
+from hookcourse.course.check_report import (
+    FAILING,
+    PASSED,
+    CheckReport,
+    Row,
+    render_html,
+    render_text,
+)
 from hookcourse.js.values import JSValue
 
 Call = tuple[tuple[object, ...], object]  # (arguments, expected return value)
@@ -20,39 +30,53 @@ Call = tuple[tuple[object, ...], object]  # (arguments, expected return value)
 
 @dataclass(frozen=True)
 class Tryout:
-    """Each call's line (``✓``/``✗``, the call, what came back) and how many were right."""
+    """Each call as a row (the call, what came back, right or not) and how many were right."""
 
-    lines: tuple[str, ...]
-    right: int
+    name: str
+    rows: tuple[Row, ...]
 
-    def text(self) -> str:
-        """The lines and a summary, as the notebook shows them."""
-        total = len(self.lines)
+    @property
+    def right(self) -> int:
+        return sum(row.good for row in self.rows)
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        """One ``✓``/``✗`` line per call."""
+        return tuple(f"{'✓' if row.good else '✗'} {row.label} {row.detail}" for row in self.rows)
+
+    def report(self) -> CheckReport:
+        total = len(self.rows)
         if self.right == total:
             summary = f"all {total} right"
         else:
             summary = f"{self.right} of {total} right: fill in the ... blanks, then run both cells"
-        return "\n".join([*self.lines, summary])
+        state = PASSED if self.right == total else FAILING
+        return CheckReport(self.name, "try_calls", state, summary, self.rows)
+
+    def text(self) -> str:
+        """The summary and a line per call, as the notebook shows them."""
+        return render_text(self.report())
 
     def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
         printer.text(self.text())
 
+    def _repr_html_(self) -> str:
+        return render_html(self.report())
+
 
 def try_calls(fn: Callable[..., object], calls: Sequence[Call]) -> Tryout:
     """Call ``fn`` with each call's arguments and compare with its expected value."""
-    lines = []
-    right = 0
+    rows = []
     name = getattr(fn, "__name__", "fn")
     for arguments, expected in calls:
         shown = f"{name}({', '.join(map(repr, arguments))})"
         try:
             got = fn(*arguments)
         except Exception as error:  # the learner's blanks may raise anything
-            lines.append(f"✗ {shown} raised {type(error).__name__}: {error}")
+            rows.append(Row(shown, f"raised {type(error).__name__}: {error}", False))
             continue
         # JSON equality as the checks see it; a record (an ExitVerdict) compares by ==.
         ok = same_json(cast(JSValue, expected), cast(JSValue, got))
-        right += ok
         wanted = "" if ok else f", expected {expected!r}"
-        lines.append(f"{'✓' if ok else '✗'} {shown} -> {got!r}{wanted}")
-    return Tryout(tuple(lines), right)
+        rows.append(Row(shown, f"-> {got!r}{wanted}", ok))
+    return Tryout(name, tuple(rows))

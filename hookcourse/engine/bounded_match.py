@@ -47,8 +47,14 @@ def bounded_explain(
     if _is_plain(matcher) or not hasattr(os, "fork"):
         return explain_match(matcher, value, RuleSet.CLAUDE_CODE, narrow=narrow)
     reader, writer = os.pipe()
-    REGISTRY.starting += 1  # an interrupt now waits until the child is registered
-    child = os.fork()
+    REGISTRY.begin_start()  # an interrupt now waits until the child is registered
+    try:
+        child = os.fork()
+    except OSError:  # no process to spare: match here, unbounded, as where fork is missing
+        REGISTRY.after_start()
+        os.close(reader)
+        os.close(writer)
+        return explain_match(matcher, value, RuleSet.CLAUDE_CODE, narrow=narrow)
     if child == 0:  # pragma: no cover - runs in the child, which leaves through os._exit
         os.setpgid(0, 0)
         os.close(reader)

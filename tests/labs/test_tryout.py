@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from hookcourse.course.cases import same_json as same_value
+from hookcourse.course.check_report import FAILING, PALETTE
 from hookcourse.course.tryout import try_calls
 
 
@@ -12,8 +13,8 @@ def test_a_function_with_blanks_shows_what_came_back_and_what_was_expected() -> 
 
     text = try_calls(block_or_not, [((2.0,), {"block": True})]).text()
     assert text.splitlines() == [
-        "✗ block_or_not(2.0) -> {'block': Ellipsis}, expected {'block': True}",
         "0 of 1 right: fill in the ... blanks, then run both cells",
+        "  ✗ block_or_not(2.0)  -> {'block': Ellipsis}, expected {'block': True}",
     ]
 
 
@@ -28,7 +29,14 @@ def test_a_raising_function_is_a_line_not_a_traceback() -> None:
 
 def test_all_right_says_so() -> None:
     text = try_calls(str.strip, [((" a ",), "a")]).text()
-    assert text.splitlines() == ["✓ strip(' a ') -> 'a'", "all 1 right"]
+    assert text.splitlines() == ["all 1 right", "  ✓ strip(' a ')  -> 'a'"]
+
+
+def test_the_tryout_is_drawn_in_the_check_palette_without_check_json() -> None:
+    tryout = try_calls(str.strip, [((" a ",), "a"), ((" b",), "x")])
+    page = tryout._repr_html_()
+    assert PALETTE[FAILING] in page and "strip(&#x27; b&#x27;)" in page
+    assert not hasattr(tryout, "_repr_mimebundle_")  # not a check: builds never count it
 
 
 def test_values_compare_as_javascript_sees_them() -> None:

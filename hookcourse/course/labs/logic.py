@@ -6,16 +6,19 @@ a ``Readout``, either a result or one readable problem with its fix.
 
 from __future__ import annotations
 
-import html
-import re
-import warnings
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Final
 
-from hookcourse.course.check_report import FAILING, PALETTE
-from hookcourse.engine.catalogue import event_spec, recipient_text
-from hookcourse.engine.reading import HookReading, HookRun, read_hook_result
+from hookcourse.course.check_report import (
+    FAILING,
+    NEUTRAL,
+    CheckReport,
+    render_html,
+    render_text,
+)
+from hookcourse.course.pitfalls import python_re_search, python_thinks_name_list
+from hookcourse.engine.api import HookReading, HookRun, event_spec, read_hook_result, recipient_text
 from hookcourse.js import json as jsjson
 from hookcourse.js.regex import RegexEngine, engine_dependent, regex_test
 from hookcourse.js.values import UNDEFINED, JSValue, Undefined, is_js_number, is_nullish, js_trim
@@ -33,30 +36,24 @@ class Readout:
     rows: tuple[tuple[str, str], ...] = ()
     ok: bool = True
 
+    def report(self) -> CheckReport:
+        """The readout as a report: red marks a box the lab cannot read; a result keeps
+        the page's colour (``NEUTRAL``)."""
+        return CheckReport(
+            exercise="",
+            check="",
+            state=NEUTRAL if self.ok else FAILING,
+            summary=self.headline,
+            details=self.rows,
+        )
+
     def text(self) -> str:
         """Plain text, one row a line, for printing beside a widget."""
-        width = max((len(label) for label, _ in self.rows), default=0)
-        lines = [self.headline] + [f"  {label.ljust(width)}  {value}" for label, value in self.rows]
-        return "\n".join(lines)
+        return render_text(self.report())
 
     def html(self) -> str:
-        """The same content as an HTML fragment for an ``HTML`` widget."""
-        # Red marks a box the lab cannot read; a result keeps the page's colour, since green
-        # on "blocked" or "does not fire" would read as "good".
-        colour = "inherit" if self.ok else PALETTE[FAILING]
-        cells = "".join(
-            # nowrap: a two-word label such as "Python re" must stay on one line.
-            f"<tr><th style='text-align:left;padding-right:1em;vertical-align:top;"
-            f"white-space:nowrap'>"
-            f"{html.escape(label)}</th><td><code>{html.escape(value)}</code></td></tr>"
-            for label, value in self.rows
-        )
-        # The HTML widget's line height (one control's height) would double-space wrapped rows.
-        return (
-            f"<div style='line-height:1.5'><b style='color:{colour}'>"
-            f"{html.escape(self.headline)}</b>"
-            f"<table>{cells}</table></div>"
-        )
+        """The same content as an HTML fragment for an ``HTML`` widget (values never cut)."""
+        return render_html(self.report(), clip=None)
 
 
 class BoxError(ValueError):
@@ -93,23 +90,8 @@ def shown(value: JSValue | Undefined) -> str:
 # -- pitfalls: where the obvious Python reading differs from JavaScript's --------------------
 
 
-def python_re_search(pattern: str, subject: str) -> bool | str:
-    """What Python's ``re.search`` says: True/False, or the text of its error."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return re.search(pattern, subject) is not None
-    except (re.error, RecursionError, OverflowError, ValueError) as error:
-        return f"error: {error}"
-
-
-# Python's \w is Unicode; JavaScript's (without the u flag) is ASCII.
-_PYTHON_NAME_LIST: Final = re.compile(r"[\w|]+")
-
-
-def python_thinks_name_list(matcher: str) -> bool:
-    """True when ``re.fullmatch(r"[\\w|]+", matcher)`` would call it a name list."""
-    return _PYTHON_NAME_LIST.fullmatch(matcher) is not None
+# python_re_search and python_thinks_name_list live in course/pitfalls.py (the hints use
+# them too); notebook 01 imports python_re_search from here.
 
 
 # -- answer lab (notebook 00): one hook's three channels, read as Claude Code reads them ------

@@ -15,6 +15,7 @@ from typing import Any, Protocol
 import ipywidgets as widgets
 
 from hookcourse.course import kernel_hook
+from hookcourse.course.check_report import FAILING, PALETTE
 from hookcourse.course.labs.logic import (
     answer_readout,
     decide_readout,
@@ -34,7 +35,7 @@ _LABELS: Any = {"description_width": "9em"}
 # CSS alone then shows this note and greys the readout, so a lab never silently goes stale.
 RESTART_NOTE: str = (
     "<style>.hookcourse-restart{display:none}"
-    ".jupyter-widgets-disconnected .hookcourse-restart{display:block;color:#b42318;"
+    f".jupyter-widgets-disconnected .hookcourse-restart{{display:block;color:{PALETTE[FAILING]};"
     "font-weight:bold}"
     ".jupyter-widgets-disconnected .hookcourse-live{opacity:0.45}</style>"
     "<div class='hookcourse-restart'>The kernel restarted or stopped, so this no longer "

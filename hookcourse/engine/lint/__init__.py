@@ -26,8 +26,8 @@ from .sites import (
     GroupSite,
     HandlerSite,
     LayersSite,
+    entries_in,
     kind_of,
-    object_at,
 )
 
 __all__ = [
@@ -64,14 +64,15 @@ def lint_layers(
         place = known.get(layer.file) or FilePlace(kind_of(layer.file, layer.source))
         document = DocumentSite(layer.file, layer.document, layer, None, place, catalogue)
         findings.extend(run_rules(Scope.DOCUMENT, document, layer.file, chosen))
-        for group in layer.groups:
-            spec = catalogue[group.event]
-            raw_group = object_at(layer.document, group.origin.path)
-            group_site = GroupSite(layer.file, group, spec, raw_group, place)
-            findings.extend(run_rules(Scope.GROUP, group_site, layer.file, chosen))
-            for handler in group.handlers:
-                raw = object_at(layer.document, handler.origin.path)
-                site = HandlerSite(layer.file, handler, group, spec, raw, place, layer.document)
+        for entry in entries_in(layer.groups, layer.document):
+            group, handler, spec = entry.group, entry.handler, catalogue[entry.group.event]
+            if handler is None:
+                group_site = GroupSite(layer.file, group, spec, entry.raw, place)
+                findings.extend(run_rules(Scope.GROUP, group_site, layer.file, chosen))
+            else:
+                site = HandlerSite(
+                    layer.file, handler, group, spec, entry.raw, place, layer.document
+                )
                 findings.extend(run_rules(Scope.HANDLER, site, layer.file, chosen))
     everything = LayersSite(layers, known)
     findings.extend(run_rules(Scope.LAYERS, everything, "", chosen))

@@ -9,14 +9,14 @@ place's ``probe``; a path outside both is reported as out of reach, never guesse
 from __future__ import annotations
 
 import re
-import shlex
 from collections.abc import Iterator
 from pathlib import PurePath
 from typing import Final
 
+from ..placeholders import PLACEHOLDERS
 from .facts import load_facts
 from .registry import Hit, Scope, Severity, rule
-from .shell import PLACEHOLDERS, Base, Quoting, ScriptCall, script_call, variable_uses
+from .shell import Base, Quoting, ScriptCall, script_call, variable_uses
 from .sites import FileKind, HandlerSite
 
 STOP_LIKE: Final = frozenset({"Stop", "SubagentStop", "TaskCompleted", "TeammateIdle"})
@@ -25,28 +25,6 @@ _MACHINE_PATH: Final = re.compile(
     r"(?<![\w$.~-])(/Users/[^/\s\"']+|/home/[^/\s\"']+|/Volumes/[^/\s\"']+|/mnt/[a-z]/Users/"
     r"[^/\s\"']+|[A-Za-z]:[\\/]{1,2}Users[\\/]{1,2}[^\\/\s\"']+)",
 )
-
-
-def _shell_command(site: HandlerSite) -> str | None:
-    """The shell-form command text, or None (exec form, PowerShell, not a command hook)."""
-    handler = site.handler
-    if handler.type != "command" or handler.args is not None or handler.command is None:
-        return None
-    if handler.shell == "powershell":
-        return None
-    return handler.command
-
-
-def _command_text(site: HandlerSite) -> str | None:
-    """The command as one shell line, exec form joined with its words quoted."""
-    handler = site.handler
-    if handler.type != "command" or handler.command is None or handler.shell == "powershell":
-        return None
-    if handler.args is None:
-        return handler.command
-    if any(ch.isspace() for ch in handler.command):
-        return None  # exec form names one program; a command line there is not ours to read
-    return shlex.join([handler.command, *handler.args])
 
 
 @rule(
@@ -59,7 +37,7 @@ def _command_text(site: HandlerSite) -> str | None:
     "shell command: a path with a space splits",
 )
 def unquoted_placeholder(site: HandlerSite) -> Iterator[Hit]:
-    command = _shell_command(site)
+    command = site.shell_command
     if command is None:
         return
     reported: set[str] = set()
@@ -70,8 +48,8 @@ def unquoted_placeholder(site: HandlerSite) -> Iterator[Hit]:
         if written in reported:
             continue
         reported.add(written)
-        yield Hit(
-            (*site.handler.origin.path, "command"),
+        yield site.hit(
+            "command",
             f"{written} is unquoted in a shell command: sh -c splits the path at spaces, so in "
             "a folder whose path has a space the command breaks (exit 127) and the hook does "
             "nothing",
@@ -88,13 +66,13 @@ def unquoted_placeholder(site: HandlerSite) -> Iterator[Hit]:
     "re-read (a nested sh -c '...', or a path holding a ')",
 )
 def placeholder_in_shell(site: HandlerSite) -> Iterator[Hit]:
-    command = _shell_command(site)
+    command = site.shell_command
     if command is None:
         return
     for use in variable_uses(command):
         if use.name in PLACEHOLDERS and use.substituted and use.quoting is Quoting.SINGLE:
-            yield Hit(
-                (*site.handler.origin.path, "command"),
+            yield site.hit(
+                "command",
                 f"${{{use.name}}} is pasted as text inside '...' before the shell runs: a "
                 "nested shell (bash -c '...') then reads the path unquoted, and a path "
                 "holding ' ends the quoting",
@@ -130,7 +108,7 @@ def _stdin_field(name: str) -> str:
     "$TOOL_INPUT_PATH): it expands to nothing",
 )
 def invented_variable(site: HandlerSite) -> Iterator[Hit]:
-    command = _shell_command(site)
+    command = site.shell_command
     if command is None:
         return
     env = site.document.get("env") if isinstance(site.document, dict) else None
@@ -144,8 +122,8 @@ def invented_variable(site: HandlerSite) -> Iterator[Hit]:
             continue  # the command sets it itself
         reported.add(name)
         field = _stdin_field(name)
-        yield Hit(
-            (*site.handler.origin.path, "command"),
+        yield site.hit(
+            "command",
             f"Claude Code sets no ${name}: it expands to an empty string, so the hook sees "
             "nothing there; the hook input arrives as JSON on stdin",
             f"read it from stdin, such as jq -r '.{field}'",
@@ -153,7 +131,7 @@ def invented_variable(site: HandlerSite) -> Iterator[Hit]:
 
 
 def _call(site: HandlerSite) -> ScriptCall | None:
-    text = _command_text(site)
+    text = site.command_line
     if text is None:
         return None
     facts = load_facts()
@@ -188,8 +166,8 @@ def relative_script_path(site: HandlerSite) -> Iterator[Hit]:
             "Claude's cd: after a cd it is not found and the hook does nothing"
         )
     rest = call.path[2:] if call.path.startswith("./") else call.path
-    yield Hit(
-        (*site.handler.origin.path, "command"),
+    yield site.hit(
+        "command",
         message,
         f"write {_placeholder_for(site.place.kind)}/{rest}",
     )
@@ -246,8 +224,8 @@ def script_missing(site: HandlerSite) -> Iterator[Hit]:
         return
     status = _exit_when_missing(call)
     runner = "sh" if call.program is None else call.program
-    yield Hit(
-        (*site.handler.origin.path, "command"),
+    yield site.hit(
+        "command",
         f"{rest} does not exist in {root}: {runner} exits {status}, and "
         + _effect_of_exit(site, status),
         f"create {rest}, or fix the path",
@@ -272,8 +250,8 @@ def script_not_executable(site: HandlerSite) -> Iterator[Hit]:
     facts = probe(root / rest)
     if not facts.exists or facts.executable:
         return
-    yield Hit(
-        (*site.handler.origin.path, "command"),
+    yield site.hit(
+        "command",
         f"{rest} is run directly but is not executable: sh exits 126 (Permission denied), a "
         "non-blocking error, so the hook does nothing",
         f"chmod +x {rest} (git add --chmod=+x {rest}), or run it through its interpreter",
@@ -301,8 +279,8 @@ def script_outside_reach(site: HandlerSite) -> Iterator[Hit]:
         where = "no plugin root is known (pass --plugin-root)"
     else:
         where = "it lies outside --project-dir and --plugin-root"
-    yield Hit(
-        (*site.handler.origin.path, "command"),
+    yield site.hit(
+        "command",
         f"{call.path} was not checked (exists, executable): {where}",
         "check it on the machine that runs the hook",
     )
@@ -320,14 +298,14 @@ def script_outside_reach(site: HandlerSite) -> Iterator[Hit]:
 def machine_specific_path(site: HandlerSite) -> Iterator[Hit]:
     if site.place.kind not in (FileKind.PROJECT, FileKind.PLUGIN):
         return
-    text = _command_text(site)
+    text = site.command_line
     if text is None:
         return
     match = _MACHINE_PATH.search(text)
     if match is None:
         return
-    yield Hit(
-        (*site.handler.origin.path, "command"),
+    yield site.hit(
+        "command",
         f"{match.group(1)} exists on one machine only; this {site.place.kind} file is shared, and "
         "on every other machine the hook fails (exit 127) and does nothing",
         f"write {_placeholder_for(site.place.kind)}/... for files of the "

@@ -13,7 +13,7 @@ from hookcourse.stages.decoding import describe_value
 from ..settings import MANAGED_ONLY_RULE, SHAPE_RULE
 from .facts import load_facts
 from .registry import Hit, JSONPath, Scope, Severity, rule
-from .sites import DocumentSite, FileKind, FileSite, object_at
+from .sites import DocumentSite, FileKind, FileSite, entries_in
 
 
 def _is_guard(site: DocumentSite, event: str | int) -> bool:
@@ -190,19 +190,20 @@ def unknown_key(site: DocumentSite) -> Iterator[Hit]:
     if site.layer is None:
         return
     facts = load_facts()
-    for group in site.layer.groups:
-        raw_group = object_at(site.document, group.origin.path)
-        for key in raw_group:
-            if key not in facts.group_keys and key != "if" and key not in facts.documentation_keys:
-                yield _unknown(group.origin.path, key, "matcher group", facts.group_keys)
-        for handler in group.handlers:
-            raw = object_at(site.document, handler.origin.path)
-            known = facts.handler_keys.get(handler.type, frozenset())
-            for key in raw:
-                if key in known or key in facts.documentation_keys:
+    for entry in entries_in(site.layer.groups, site.document):
+        handler = entry.handler
+        if handler is None:
+            for key in entry.raw:
+                if key in facts.group_keys or key == "if" or key in facts.documentation_keys:
                     continue
-                if not _has_own_rule(key, handler.type):
-                    yield _unknown(handler.origin.path, key, f"{handler.type} handler", known)
+                yield _unknown(entry.group.origin.path, key, "matcher group", facts.group_keys)
+            continue
+        known = facts.handler_keys.get(handler.type, frozenset())
+        for key in entry.raw:
+            if key in known or key in facts.documentation_keys:
+                continue
+            if not _has_own_rule(key, handler.type):
+                yield _unknown(handler.origin.path, key, f"{handler.type} handler", known)
 
 
 def _has_own_rule(key: str, kind: str) -> bool:

@@ -24,8 +24,8 @@ HOUR: Final = 3600
 def handler_type(site: HandlerSite) -> Iterator[Hit]:
     handler, spec = site.handler, site.spec
     if handler.type not in spec.handler_types:
-        yield Hit(
-            (*handler.origin.path, "type"),
+        yield site.hit(
+            "type",
             f"{spec.name} does not run {handler.type} hooks, so this one never runs",
             f"use one of {', '.join(spec.handler_types)}",
         )
@@ -40,8 +40,8 @@ def handler_type(site: HandlerSite) -> Iterator[Hit]:
 )
 def if_not_tool_event(site: HandlerSite) -> Iterator[Hit]:
     if site.handler.if_rule is not None and not site.spec.is_tool_event:
-        yield Hit(
-            (*site.handler.origin.path, "if"),
+        yield site.hit(
+            "if",
             f'"if" is checked only on tool events; on {site.spec.name} a handler with it '
             "never runs",
             'remove "if", or move the hook to a tool event',
@@ -59,8 +59,8 @@ def async_not_command(site: HandlerSite) -> Iterator[Hit]:
     kind = site.handler.type
     for key in ("async", "asyncRewake"):
         if key in site.raw and kind != "command":
-            yield Hit(
-                (*site.handler.origin.path, key),
+            yield site.hit(
+                key,
                 f"{key} on the {kind} handler has no effect: only command hooks can be async",
                 f"remove {key}, or make it a command hook",
             )
@@ -76,11 +76,11 @@ def async_not_command(site: HandlerSite) -> Iterator[Hit]:
 )
 def async_guard(site: HandlerSite) -> Iterator[Hit]:
     handler = site.handler
-    if handler.type != "command" or not handler.is_async or not site.spec.guard:
+    if not handler.is_async or not site.spec.guard:  # only a command handler can be async
         return
     key = "asyncRewake" if site.raw.get("asyncRewake") is True else "async"
-    yield Hit(
-        (*handler.origin.path, key),
+    yield site.hit(
+        key,
         f"an async {site.spec.name} hook runs in the background: its exit code and JSON "
         "come after the call has gone ahead, so it can never block or decide",
         f"remove {key} if this hook is a guard (keep it only for logging)",
@@ -96,8 +96,8 @@ def async_guard(site: HandlerSite) -> Iterator[Hit]:
 )
 def continue_on_block_agent(site: HandlerSite) -> Iterator[Hit]:
     if "continueOnBlock" in site.raw and site.handler.type == "agent":
-        yield Hit(
-            (*site.handler.origin.path, "continueOnBlock"),
+        yield site.hit(
+            "continueOnBlock",
             "agent hooks have no continueOnBlock: they always behave as if it were true",
             "remove continueOnBlock",
         )
@@ -116,8 +116,8 @@ def timeout_milliseconds(site: HandlerSite) -> Iterator[Hit]:
     if seconds is None or seconds < MILLISECONDS_FROM:
         return
     if seconds % 500 == 0 or seconds > HOUR:
-        yield Hit(
-            (*site.handler.origin.path, "timeout"),
+        yield site.hit(
+            "timeout",
             f"timeout {seconds:g} is in seconds ({seconds / 60:,.0f} minutes); it looks like "
             "milliseconds",
             f'write "timeout": {seconds / 1000:g} if you meant {seconds:g} ms',

@@ -8,7 +8,7 @@ from hookcourse.errors import json_path
 
 from ..settings import Handler
 from .registry import Hit, Scope, Severity, rule
-from .sites import FileKind, LayersSite, kind_of
+from .sites import FileKind, LayersSite, handlers_in, kind_of
 
 
 @rule(
@@ -27,19 +27,18 @@ def duplicate_handler(site: LayersSite) -> Iterator[Hit]:
         kind = place.kind if place is not None else kind_of(layer.file, layer.source)
         # a plugin's hooks are keyed by its root, so they never merge with another file's
         scope = layer.file if kind is FileKind.PLUGIN else ""
-        for group in layer.groups:
-            for handler in group.handlers:
-                if handler.is_async:
-                    continue  # async firings are never merged
-                key = (scope, group.event, group.matcher, *handler.dedupe_key())
-                first = seen.setdefault(key, handler)
-                if first is handler:
-                    continue
-                yield Hit(
-                    handler.origin.path,
-                    f"the same handler is at {json_path(first.origin.path)} in "
-                    f"{first.origin.file} (same command, args, shell and if); Claude Code "
-                    "runs it once",
-                    "remove one of the two",
-                    file=layer.file,
-                )
+        for group, handler in handlers_in(layer.groups):
+            if handler.is_async:
+                continue  # async firings are never merged
+            key = (scope, group.event, group.matcher, *handler.dedupe_key())
+            first = seen.setdefault(key, handler)
+            if first is handler:
+                continue
+            yield Hit(
+                handler.origin.path,
+                f"the same handler is at {json_path(first.origin.path)} in "
+                f"{first.origin.file} (same command, args, shell and if); Claude Code "
+                "runs it once",
+                "remove one of the two",
+                file=layer.file,
+            )

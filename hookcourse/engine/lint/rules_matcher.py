@@ -94,8 +94,8 @@ def matcher_ignored(site: GroupSite) -> Iterator[Hit]:
         return
     if _matches(matcher, site.spec, "") and _matches(matcher, site.spec, _NO_SUCH_VALUE):
         return  # ".*" and the like: running every time is what it asks for
-    yield Hit(
-        (*site.group.origin.path, "matcher"),
+    yield site.hit(
+        "matcher",
         f"{site.spec.name} has no matcher support, so the matcher {quote(matcher)} is "
         "ignored and the hooks run every time",
         "remove the matcher",
@@ -115,8 +115,8 @@ def permission_rule_matcher(site: GroupSite) -> Iterator[Hit]:
     tool = None if matcher is None else permission_rule_tool(matcher, site.spec)
     if matcher is None or tool is None:
         return
-    yield Hit(
-        (*site.group.origin.path, "matcher"),
+    yield site.hit(
+        "matcher",
         f"{quote(matcher)} is permission-rule syntax; as a matcher it is a regex tested "
         f"against the tool name, and it matches no tool (not even {tool}), so these hooks "
         "never run",
@@ -139,8 +139,8 @@ def invalid_regex(site: GroupSite) -> Iterator[Hit]:
         return
     error = regex_error(matcher, RegexEngine.BUN)
     if error is not None:
-        yield Hit(
-            (*site.group.origin.path, "matcher"),
+        yield site.hit(
+            "matcher",
             f"{quote(matcher)} is a regex Bun cannot compile ({error}), so it matches nothing "
             "and these hooks never run",
             "fix the regular expression (Claude Code runs on Bun's engine)",
@@ -176,8 +176,8 @@ def match_all_alternative(site: GroupSite) -> Iterator[Hit]:
         if named
         else "remove the empty alternative (an empty side of |, or a || )"
     )
-    yield Hit(
-        (*site.group.origin.path, "matcher"),
+    yield site.hit(
+        "matcher",
         f"{quote(matcher)} is a regex, and one of its | alternatives is empty or matches "
         f"anything, so it matches every {what}: these hooks run on every {site.spec.name}",
         fix,
@@ -206,8 +206,8 @@ def regex_matches_no_tool(site: GroupSite) -> Iterator[Hit]:
     fix = f"match the tool names: {quote('|'.join(named))}" if named else "match tool names"
     if named and re.search(r"[=&!]|matches", matcher):
         fix += '; a condition on the arguments goes in each handler\'s "if"'
-    yield Hit(
-        (*site.group.origin.path, "matcher"),
+    yield site.hit(
+        "matcher",
         f"{quote(matcher)} is a regex tested against the tool name, and it matches none of "
         "Claude Code's tools, so these hooks never run",
         fix,
@@ -238,7 +238,7 @@ def bare_mcp_server(site: GroupSite) -> Iterator[Hit]:
                 f"named {name}__<tool>"
             )
             fix = f"match the whole server with {quote(name + '__.*')}"
-        yield Hit((*site.group.origin.path, "matcher"), message + ", so it never matches", fix)
+        yield site.hit("matcher", message + ", so it never matches", fix)
 
 
 @rule(
@@ -256,8 +256,8 @@ def spaces_around_pipe(site: GroupSite) -> Iterator[Hit]:
     joined = _SPACED_PIPE.sub("|", matcher)
     if joined == matcher or _branch(joined, site.spec) != MatchBranch.EXACT:
         return
-    yield Hit(
-        (*site.group.origin.path, "matcher"),
+    yield site.hit(
+        "matcher",
         f"{quote(matcher)} has spaces around |: on {site.spec.name} only letters, digits, _ "
         "and | make a matcher exact, so this is a regex and the spaces are part of the names",
         f"write {quote(joined)}",
@@ -293,8 +293,8 @@ def unknown_tool(site: GroupSite) -> Iterator[Hit]:
             close = difflib.get_close_matches(name, sorted(facts.tools), n=1, cutoff=0.7)
             why = "no Claude Code 2.1.332 tool is called that"
             fix = f"did you mean {quote(close[0])}?" if close else "match a tool name"
-        yield Hit(
-            (*site.group.origin.path, "matcher"),
+        yield site.hit(
+            "matcher",
             f"{quote(name)} names no Claude Code tool ({why}), so it never matches",
             fix,
         )
@@ -330,11 +330,10 @@ def matcher_value_never_sent(site: GroupSite) -> Iterator[Hit]:
     if not values:
         return
     shown = ", ".join(quote(value) for value in values)
-    path = (*site.group.origin.path, "matcher")
     if _is_regex(matcher, spec):
         if _compiles(matcher) and not any(_matches(matcher, spec, v) for v in values):
-            yield Hit(
-                path,
+            yield site.hit(
+                "matcher",
                 f"{quote(matcher)} matches none of the {spec.matcher_field} values "
                 f"{spec.name} sends ({shown}), so the group never runs",
                 f"match one of {shown}",
@@ -348,8 +347,8 @@ def matcher_value_never_sent(site: GroupSite) -> Iterator[Hit]:
         close = [value for value in values if value.lower() == name.lower()]
         close = close or difflib.get_close_matches(name, list(values), n=1, cutoff=0.6)
         fix = f"did you mean {quote(close[0])}?" if close else f"use one of {shown}"
-        yield Hit(
-            path,
+        yield site.hit(
+            "matcher",
             f"{spec.name} never sends {spec.matcher_field} {quote(name)}{why}; it sends "
             f"{shown}, so this name never matches",
             fix,
@@ -371,8 +370,8 @@ def if_on_group(site: GroupSite) -> Iterator[Hit]:
     shown = quote(condition) if isinstance(condition, str) else "..."
     matcher = site.group.matcher
     scope = f"every {quote(matcher)} call" if matcher not in (None, "", "*") else "every call"
-    yield Hit(
-        (*site.group.origin.path, "if"),
+    yield site.hit(
+        "if",
         f'a matcher group has no "if", so Claude Code ignores it and these hooks run on '
         f"{scope} of {site.spec.name}",
         f'move "if": {shown} into each handler of the group',

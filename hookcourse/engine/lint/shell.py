@@ -14,11 +14,13 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import Final
 
-PLACEHOLDERS: Final = ("CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA")
+from ..placeholders import PLACEHOLDERS, substitute
+
 _VARIABLE: Final = re.compile(
     r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?=[}:#%/-])|([A-Za-z_][A-Za-z0-9_]*))"
 )
-_BRACED_PLACEHOLDER: Final = re.compile(r"\$\{(" + "|".join((*PLACEHOLDERS, "HOME")) + r")\}")
+_AS_VARIABLES: Final = {name: "$" + name for name in (*PLACEHOLDERS, "HOME")}
+"""``${NAME}`` read as ``$NAME``: the placeholders (pasted as text) and ``${HOME}``."""
 _ASSIGNMENT: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 _OPERATORS: Final = frozenset(";&|\n()<>`")
 _WORD_LIMIT: Final = 24
@@ -112,7 +114,7 @@ class Word:
 def simple_commands(command: str, limit: int = 3) -> list[list[Word]]:
     """The words of the first ``limit`` simple commands (placeholders and ``${HOME}``
     written ``$NAME``)."""
-    text = _BRACED_PLACEHOLDER.sub(lambda m: "$" + m.group(1), command)
+    text = substitute(command, _AS_VARIABLES)
     commands: list[list[Word]] = []
     words: list[Word] = []
     value: list[str] = []

@@ -3,7 +3,8 @@ with the place the file sits in (which project, which plugin, which kind of file
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import shlex
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import PurePath
@@ -12,8 +13,8 @@ from hookcourse.errors import InputError
 from hookcourse.js.values import JSValue
 
 from ..catalogue import EventSpec
-from ..settings import Handler, MatcherGroup, SettingsLayer, SettingsSource
-from .registry import JSONPath
+from ..settings import CommandHandler, Handler, MatcherGroup, SettingsLayer, SettingsSource
+from .registry import Hit, JSONPath
 
 
 class FileKind(StrEnum):
@@ -97,6 +98,10 @@ class GroupSite:
     raw: Mapping[str, JSValue]
     place: FilePlace
 
+    def hit(self, key: str, message: str, fix: str) -> Hit:
+        """A finding at the group's ``key`` (such as its matcher)."""
+        return Hit((*self.group.origin.path, key), message, fix)
+
 
 @dataclass(frozen=True)
 class HandlerSite:
@@ -110,6 +115,30 @@ class HandlerSite:
     place: FilePlace
     document: JSValue
 
+    def hit(self, key: str, message: str, fix: str) -> Hit:
+        """A finding at the handler's ``key`` (such as its command)."""
+        return Hit((*self.handler.origin.path, key), message, fix)
+
+    @property
+    def shell_command(self) -> str | None:
+        """The shell-form command text, or None (exec form, PowerShell, not a command hook)."""
+        handler = self.handler
+        if not isinstance(handler, CommandHandler) or handler.shell == "powershell":
+            return None
+        return handler.command if handler.args is None else None
+
+    @property
+    def command_line(self) -> str | None:
+        """The command as one shell line, exec form joined with its words quoted."""
+        handler = self.handler
+        if not isinstance(handler, CommandHandler) or handler.shell == "powershell":
+            return None
+        if handler.args is None:
+            return handler.command
+        if any(ch.isspace() for ch in handler.command):
+            return None  # exec form names one program; a command line there is not ours to read
+        return shlex.join([handler.command, *handler.args])
+
 
 @dataclass(frozen=True)
 class LayersSite:
@@ -117,6 +146,30 @@ class LayersSite:
 
     layers: Sequence[SettingsLayer]
     places: Mapping[str, FilePlace]
+
+
+def handlers_in(groups: Iterable[MatcherGroup]) -> Iterator[tuple[MatcherGroup, Handler]]:
+    """Every handler the reader kept, with its group, in file order."""
+    for group in groups:
+        for handler in group.handlers:
+            yield group, handler
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A matcher group (``handler`` None) or one of its handlers, and the object as written."""
+
+    group: MatcherGroup
+    handler: Handler | None
+    raw: Mapping[str, JSValue]
+
+
+def entries_in(groups: Iterable[MatcherGroup], document: JSValue) -> Iterator[Entry]:
+    """Each group the reader kept, then each of its handlers, in file order."""
+    for group in groups:
+        yield Entry(group, None, object_at(document, group.origin.path))
+        for handler in group.handlers:
+            yield Entry(group, handler, object_at(document, handler.origin.path))
 
 
 def value_at(document: JSValue, path: JSONPath) -> JSValue:
