@@ -15,9 +15,11 @@ HOME and TMPDIR). That is a request to the program, not a wall; the project's ow
 harness never uses it with the real binary.
 
 RUN.json holds ``argv``, ``prompt``, ``env``, ``cwd``, ``turns``, ``player`` (a
-``mock_api.PLAYERS`` name), ``stdin`` (text fed to the binary, else none),
-``isolation``, ``log``, ``stdout``, ``stderr``, ``timeout`` and ``result`` (where
-the status is written). Standard library only.
+``mock_api.PLAYERS`` name), ``messages`` (stream-json lines for ``--input-format
+stream-json``: the first at once, each next one after the run's ``result`` for the
+one before, as a user who waits for the answer; else stdin is empty),
+``isolation``, ``log``, ``stdout``, ``stderr``, ``timeout`` and ``result`` (where the
+status is written). Standard library only.
 """
 
 from __future__ import annotations
@@ -25,12 +27,15 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import queue
 import shutil
 import signal
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from .mock_api import MockAPI
 
@@ -127,23 +132,23 @@ def run(spec: dict[str, Any]) -> dict[str, Any]:
     if isolation == ENV:
         env.update(env_isolation(base_url))
     status: dict[str, Any] = {"isolation": isolation}
-    stdin = spec.get("stdin")
+    messages = spec.get("messages")
+    deadline = time.monotonic() + float(spec["timeout"])
     with open(spec["stdout"], "wb") as out, open(spec["stderr"], "wb") as err:
         process = subprocess.Popen(
             spec["argv"],
             cwd=spec["cwd"],
             env=env,
-            stdin=subprocess.DEVNULL if stdin is None else subprocess.PIPE,
-            stdout=out,
+            stdin=subprocess.DEVNULL if messages is None else subprocess.PIPE,
+            stdout=out if messages is None else subprocess.PIPE,
             stderr=err,
             start_new_session=True,
         )
+        copier = _Copier()
         try:
-            if stdin is not None:
-                # All at once, then EOF: Claude Code reads the stream-json messages in order.
-                with contextlib.suppress(BrokenPipeError):
-                    process.communicate(str(stdin).encode("utf-8"), timeout=spec["timeout"])
-            status["exit"] = process.wait(timeout=spec["timeout"])
+            if messages is not None:
+                _converse(process, [str(m) for m in messages], out, deadline, copier)
+            status["exit"] = process.wait(timeout=max(0.0, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
             status["timedOut"] = True
         finally:
@@ -151,8 +156,70 @@ def run(spec: dict[str, Any]) -> dict[str, Any]:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(process.pid, signal.SIGKILL)
             process.wait()
+            copier.join()
     api.stop()
     return status
+
+
+def _is_result(line: bytes) -> bool:
+    """Whether a stream-json line is the ``result`` that ends a turn."""
+    try:
+        item = json.loads(line)
+    except ValueError:
+        return False
+    return isinstance(item, dict) and item.get("type") == "result"
+
+
+class _Copier:
+    """The thread that copies the stream; joined before its file closes."""
+
+    thread: threading.Thread | None = None
+
+    def start(self, target: Any) -> None:
+        self.thread = threading.Thread(target=target, daemon=True)
+        self.thread.start()
+
+    def join(self) -> None:
+        if self.thread is not None:
+            self.thread.join(timeout=10)
+
+
+def _converse(
+    process: subprocess.Popen[bytes],
+    messages: list[str],
+    out: IO[bytes],
+    deadline: float,
+    copier: _Copier,
+) -> None:
+    """Feed ``messages`` one per finished turn (a stream ``result`` line), copying the
+    stream to ``out`` in ``copier``; stdin closes after the last. TimeoutExpired past
+    ``deadline``."""
+    results: queue.Queue[bool] = queue.Queue()
+
+    def copy() -> None:
+        assert process.stdout is not None
+        for line in process.stdout:
+            out.write(line)
+            out.flush()
+            if _is_result(line):
+                results.put(True)
+        results.put(False)  # the stream ended
+
+    copier.start(copy)
+    assert process.stdin is not None
+    for number, message in enumerate(messages):
+        if number:
+            try:
+                finished = results.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                raise subprocess.TimeoutExpired(process.args, 0) from None
+            if not finished:
+                break
+        with contextlib.suppress(BrokenPipeError):
+            process.stdin.write(message.encode("utf-8") + b"\n")
+            process.stdin.flush()
+    with contextlib.suppress(BrokenPipeError):
+        process.stdin.close()
 
 
 def main(spec_path: str) -> int:
