@@ -1,11 +1,12 @@
 """A session script through the real Claude Code, and its transcript read back.
 
 Claude Code runs in print mode (``claude -p PROMPT --output-format stream-json
---verbose --include-hook-events``) inside a network namespace that has nothing
-but loopback (the oracle harness's runner: ``unshare -n``, ``lo`` up, refused if
-any other interface exists), against the scripted mock Messages API on
+--verbose --include-hook-events``) through ``hookcourse.session.namespace``: in a
+network namespace that has nothing but loopback (``unshare -n``, ``lo`` up,
+refused if any other interface exists), against the scripted mock Messages API on
 127.0.0.1, with a scratch HOME and TMPDIR and non-essential traffic off. Where no
-such namespace can be made, it refuses (one line) rather than run unconfined.
+such namespace can be made it refuses (one line), unless ``--isolation auto`` (or
+``env``) asks for the environment-only fallback; the transcript says which it got.
 
 The transcript is read from what the mock received (exactly what the model was
 shown: tool_result blocks, system texts, reminders) and from the stream's hook
@@ -18,7 +19,6 @@ import asyncio
 import json
 import os
 import shutil
-import sys
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
@@ -27,6 +27,7 @@ from typing import Any
 from hookcourse.engine.processes import CannotStart, Finished, run_process
 from hookcourse.errors import InputError
 
+from . import namespace
 from .script import Layout, SessionScript, flag_settings, laid_out, script_env, substitute
 from .tools import session_texts
 from .transcript import Transcript, event_run, relative
@@ -46,21 +47,11 @@ CLAUDE_ENV = {
 """Every run's environment besides PATH, the scratch folders and the dummy API key; the
 base URL is added inside the namespace, where the mock listens."""
 SESSION_API_KEY = "sk-ant-hookcourse-session-dummy"
-NETWORK = "loopback-only network namespace (unshare -n), mock Messages API on 127.0.0.1"
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
-
-
-def runner_dir() -> Path:
-    """Where the oracle harness's namespace runner (``inside.py``, ``mock_api.py``) is."""
-    for candidate in (HERE.parent / "claude_code", REPO / "tests" / "claude_code"):
-        if (candidate / "inside.py").is_file() and (candidate / "mock_api.py").is_file():
-            return candidate
-    raise InputError(
-        "--real",
-        "the loopback-namespace runner (inside.py) is not in this install",
-        "run from a hookcourse checkout, where tests/claude_code holds it",
-    )
+ISOLATIONS = ("namespace", "auto", "env")
+"""``--isolation``: a namespace or refuse (the default), a namespace where one can be
+made else the environment, or the environment only (``namespace.ISOLATION``)."""
 
 
 def find_claude(given: str | None) -> str:
@@ -144,9 +135,11 @@ def write_run_spec(
     turns: Any,
     prompt: str,
     timeout: float,
+    **more: Any,
 ) -> Path:
-    """Write ``run.json``, what the namespace runner (``inside.py``) runs, and where it
-    leaves the request log, the stream, stderr and its status; the file's path."""
+    """Write ``run.json``, what ``hookcourse.session.namespace`` runs, and where it
+    leaves the request log, the stream, stderr and its status; ``more`` adds keys
+    (``player``, ``stdin``, ``isolation``); the file's path."""
     spec = {
         "argv": list(argv),
         "env": dict(env),
@@ -158,22 +151,44 @@ def write_run_spec(
         "stderr": str(layout.root / "stderr.txt"),
         "timeout": timeout,
         "result": str(layout.root / "status.json"),
+        **more,
     }
     spec_path = layout.root / "run.json"
     spec_path.write_text(json.dumps(spec), encoding="utf-8")
     return spec_path
 
 
-def run_real(script: SessionScript, claude: str | None = None, keep: bool = False) -> Transcript:
+def choose_isolation(asked: str) -> str:
+    """The isolation a run gets (``namespace.NAMESPACE`` or ``ENV``); InputError when
+    ``namespace`` is asked for and none can be made."""
+    if asked not in ISOLATIONS:
+        raise InputError(
+            "--isolation", f"unknown isolation {asked!r}", "use " + ", ".join(ISOLATIONS)
+        )
+    if asked == namespace.ENV:
+        return namespace.ENV
+    refusal = namespace.namespace_refusal()
+    if refusal is None:
+        return namespace.NAMESPACE
+    if asked == "auto":
+        return namespace.ENV
+    raise InputError(
+        "--real",
+        f"no loopback-only network namespace can be made: {refusal}",
+        "run as root or where user namespaces are allowed, or pass --isolation auto to run "
+        "Claude Code with only its environment pointing it at 127.0.0.1",
+    )
+
+
+def run_real(
+    script: SessionScript,
+    claude: str | None = None,
+    keep: bool = False,
+    isolation: str = "namespace",
+) -> Transcript:
     """The transcript of ``script`` through the real Claude Code (InputError if it cannot run)."""
     binary = find_claude(claude)
-    runner = runner_dir()
-    if shutil.which("unshare") is None:
-        raise InputError(
-            "--real",
-            "unshare (util-linux) is not on PATH",
-            "install util-linux; Claude Code runs only in a loopback-only namespace",
-        )
+    chosen = choose_isolation(isolation)
     with laid_out(script, "-real", keep) as layout:
         spec_path = write_run_spec(
             layout,
@@ -182,35 +197,30 @@ def run_real(script: SessionScript, claude: str | None = None, keep: bool = Fals
             substitute(script.turns, layout),
             script.prompt,
             RUN_TIMEOUT_S,
+            player="session",
+            isolation=chosen,
         )
         # Through the engine's process registry: an interrupt kills the namespace's
         # processes too, and a run past its time is killed whole.
         try:
             done = asyncio.run(
                 run_process(
-                    [
-                        "unshare",
-                        "-n",
-                        sys.executable,
-                        "-I",
-                        str(HERE / "player_entry.py"),
-                        str(runner),
-                        str(spec_path),
-                    ],
+                    namespace.command(spec_path, chosen),
                     stdin=b"",
                     env=dict(os.environ),
-                    cwd=None,
+                    cwd=str(namespace.PACKAGE_PARENT),
                     timeout_s=RUN_TIMEOUT_S + 30,
                 )
             )
         except CannotStart as error:
             raise InputError(
-                "--real", f"cannot start unshare: {error}", "install util-linux"
+                "--real", f"cannot start the runner: {error}", "install util-linux"
             ) from None
         status = _status(layout, done)
         transcript = read_run(layout.root, script, status)
         transcript["engine"] = f"Claude Code {claude_version(binary)} (claude -p, scripted model)"
-        transcript["network"] = NETWORK
+        transcript["isolation"] = chosen
+        transcript["network"] = namespace.ISOLATION[chosen]
         return relative(transcript, str(layout.root), keep)
 
 
@@ -220,7 +230,7 @@ def _status(layout: Layout, done: Finished) -> dict[str, Any]:
         said = done.stderr.decode("utf-8", "replace").strip()[:300]
         raise InputError(
             "--real",
-            f"unshare -n failed (exit {done.exit_code}): {said}",
+            f"the runner failed (exit {done.exit_code}): {said}",
             "run as root, or where user namespaces are allowed",
         )
     status: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))

@@ -1,20 +1,19 @@
-"""The network rule: inside.py starts nothing unless its namespace has loopback alone."""
+"""The network rule: the package's runner (hookcourse.session.namespace) starts nothing
+unless its namespace has loopback alone."""
 
 from __future__ import annotations
 
 import json
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from inside import interfaces
 
-HERE = Path(__file__).resolve().parent
+from hookcourse.session import namespace
 
 
-def _run_inside(tmp_path: Path, *prefix: str) -> tuple[int, dict[str, object], bool]:
+def _run_inside(tmp_path: Path, confined: bool) -> tuple[int, dict[str, object], bool]:
     marker = tmp_path / "started"
     spec = {
         "argv": ["/bin/sh", "-c", f"touch {marker}"],
@@ -29,8 +28,10 @@ def _run_inside(tmp_path: Path, *prefix: str) -> tuple[int, dict[str, object], b
         "result": str(tmp_path / "result.json"),
     }
     (tmp_path / "run.json").write_text(json.dumps(spec), encoding="utf-8")
+    argv = namespace.command(tmp_path / "run.json")
     done = subprocess.run(
-        [*prefix, sys.executable, str(HERE / "inside.py"), str(tmp_path / "run.json")],
+        argv if confined else argv[2:],
+        cwd=namespace.PACKAGE_PARENT,
         capture_output=True,
         timeout=30,
     )
@@ -39,8 +40,8 @@ def _run_inside(tmp_path: Path, *prefix: str) -> tuple[int, dict[str, object], b
 
 
 def test_outside_a_namespace_it_refuses_when_other_interfaces_exist(tmp_path: Path) -> None:
-    status, result, started = _run_inside(tmp_path)
-    if interfaces() == ["lo"]:
+    status, result, started = _run_inside(tmp_path, confined=False)
+    if namespace.interfaces() == ["lo"]:
         assert status == 0 and started
     else:
         assert status == 3 and not started
@@ -50,8 +51,8 @@ def test_outside_a_namespace_it_refuses_when_other_interfaces_exist(tmp_path: Pa
 def test_in_a_fresh_network_namespace_it_runs(tmp_path: Path) -> None:
     if shutil.which("unshare") is None:
         pytest.fail("unshare (util-linux) is needed for the oracle")
-    probe = subprocess.run(["unshare", "-n", "true"], capture_output=True)
-    if probe.returncode != 0:
-        pytest.skip(f"unshare -n is not permitted here: {probe.stderr.decode().strip()}")
-    status, result, started = _run_inside(tmp_path, "unshare", "-n")
-    assert status == 0 and started and result == {"exit": 0}
+    refusal = namespace.namespace_refusal()
+    if refusal is not None:
+        pytest.skip(refusal)
+    status, result, started = _run_inside(tmp_path, confined=True)
+    assert status == 0 and started and result == {"isolation": "namespace", "exit": 0}
