@@ -57,6 +57,7 @@ from .runner import (
 )
 from .settings import (
     PERMISSION_MODES,
+    CommandHandler,
     Handler,
     Origin,
     PermissionEntry,
@@ -456,7 +457,7 @@ NOTEBOOK_ORIGIN: Final = Origin(SettingsSource.PROJECT, "(the notebook)", ())
 
 def exec_handler(argv: Sequence[str], origin: Origin = NOTEBOOK_ORIGIN) -> Handler:
     """A command handler in exec form: ``argv[0]`` runs with the rest as its arguments."""
-    return Handler(type="command", origin=origin, command=argv[0], args=tuple(argv[1:]))
+    return CommandHandler(origin=origin, command=argv[0], args=tuple(argv[1:]))
 
 
 @dataclass(frozen=True)
