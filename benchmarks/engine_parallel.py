@@ -26,7 +26,7 @@ from pathlib import Path
 
 from hookcourse.engine.api import FireRequest, fire
 from hookcourse.engine.runner import Job, RunSetting, run_jobs
-from hookcourse.engine.settings import Handler, Origin, SettingsPlaces, SettingsSource
+from hookcourse.engine.settings import CommandHandler, Origin, SettingsPlaces, SettingsSource
 
 ORIGIN = Origin(SettingsSource.FLAG, "benchmark", ())
 PARALLEL_HOOKS = 16
@@ -43,8 +43,8 @@ def setting(directory: str) -> RunSetting:
     )
 
 
-def command(text: str, args: tuple[str, ...] | None = None) -> Handler:
-    return Handler(type="command", origin=ORIGIN, command=text, args=args)
+def command(text: str, args: tuple[str, ...] | None = None) -> CommandHandler:
+    return CommandHandler(origin=ORIGIN, command=text, args=args)
 
 
 def parallel_runner(directory: str) -> float:

@@ -103,9 +103,10 @@ def _parser() -> argparse.ArgumentParser:
     fire.add_argument(
         "--permission-mode",
         metavar="MODE",
-        help="default, acceptEdits, plan, auto, dontAsk or bypassPermissions: the mode the "
-        "permission rules are read in after PreToolUse hooks (default: the "
-        "payload's permission_mode, else permissions.defaultMode, else default)",
+        help="default, acceptEdits, plan, auto, dontAsk or bypassPermissions: the session's "
+        "mode, sent to hooks as permission_mode and applied by the permission step after "
+        "PreToolUse hooks (default: the payload's permission_mode, else "
+        "permissions.defaultMode, else default)",
     )
     trust = fire.add_mutually_exclusive_group()
     trust.add_argument(

@@ -13,7 +13,7 @@ import functools
 import json
 from importlib import resources
 
-from hookcourse.course.labs.logic import python_re_search, python_thinks_name_list
+from hookcourse.course.pitfalls import python_re_search, python_thinks_name_list
 from hookcourse.js.regex import RegexEngine, regex_error, regex_test
 from hookcourse.js.values import (
     UNDEFINED,

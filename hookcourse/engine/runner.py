@@ -43,7 +43,7 @@ from .catalogue import hook_env_facts
 from .interrupts import kill_traced
 from .processes import OUTPUT_CAP_BYTES, REAP_GRACE_S, CannotStart, Finished, run_process
 from .reading import HookRun
-from .settings import Handler
+from .settings import CommandHandler, EvaluatorHandler, Handler, HttpHandler, McpToolHandler
 
 PLACEHOLDERS: Final = ("CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA")
 _PLACEHOLDER: Final = re.compile(r"\$\{([A-Z_]+)\}")
@@ -52,6 +52,8 @@ _LONE_SURROGATE: Final = re.compile("[\ud800-\udfff]")
 SHELL_PREFIX_ENV: Final = "CLAUDE_CODE_SHELL_PREFIX"
 POSIX_SHELL: Final = "/bin/sh"
 """Node's ``spawn(..., {shell: true})`` on POSIX: the shell Claude Code runs hooks in."""
+NOT_FOUND_EXIT: Final = 127
+"""What a POSIX shell exits with when the command it was given does not exist."""
 ENV_FILE_EVENTS: Final = frozenset({"SessionStart", "Setup", "CwdChanged", "FileChanged"})
 """Events whose hooks get ``CLAUDE_ENV_FILE`` (reference §7a)."""
 
@@ -292,14 +294,14 @@ def substitute(text: str, placeholders: Mapping[str, str]) -> str:
 
 
 def command_argv(
-    handler: Handler, placeholders: Mapping[str, str], shell_prefix: str | None = None
+    handler: CommandHandler, placeholders: Mapping[str, str], shell_prefix: str | None = None
 ) -> tuple[str, ...]:
     """The argv a command handler runs: exec form as written, shell form through a shell.
 
     ``CLAUDE_CODE_SHELL_PREFIX`` wraps shell-form commands only: the prefix runs with
     the command as one argument.
     """
-    command = substitute(handler.command or "", placeholders)
+    command = substitute(handler.command, placeholders)
     if handler.args is not None:
         return (command, *(substitute(arg, placeholders) for arg in handler.args))
     if handler.shell == "powershell":
@@ -309,7 +311,24 @@ def command_argv(
     return (POSIX_SHELL, "-c", command)
 
 
-def interpolate_headers(handler: Handler, env: Mapping[str, str]) -> dict[str, str]:
+def _shell_notes(handler: CommandHandler, exit_code: int | None) -> tuple[str, ...]:
+    """What a user must know about the shell: a ``shell`` other than powershell is not
+    used, and exit 127 means the shell found no such command (the hook never started)."""
+    notes = []
+    if handler.args is None and handler.shell not in (None, "powershell"):
+        notes.append(
+            f"shell {json.dumps(handler.shell)} is ignored: Claude Code 2.1.332 runs a shell-form "
+            f"command with {POSIX_SHELL} -c whatever shell says"
+        )
+    if exit_code == NOT_FOUND_EXIT:
+        notes.append(
+            f"exit {NOT_FOUND_EXIT}: the shell found no such command (see stderr), so the "
+            "program the command line names never started"
+        )
+    return tuple(notes)
+
+
+def interpolate_headers(handler: HttpHandler, env: Mapping[str, str]) -> dict[str, str]:
     """Header values with ``$VAR`` filled for allowed names only; others become empty."""
     allowed = set(handler.allowed_env_vars)
 
@@ -395,15 +414,16 @@ def _with_escapees(execution: Execution, trace: str, escaped: Counter[str]) -> E
 
 
 async def _run_one(job: Job, payload_json: str, setting: RunSetting) -> _Outcome:
-    handler = job.handler
-    if handler.type == "command":
-        return await _run_command(job, payload_json, setting)
-    if handler.type == "http":
-        return await _run_http(job, payload_json, setting)
-    if handler.type in ("prompt", "agent"):
-        return await _run_evaluator(job, payload_json, setting)
-    why = "mcp_tool hooks call a connected MCP server, and hookcourse has none to call"
-    return _Outcome(hook_run(job, start_error=why))
+    match job.handler:
+        case CommandHandler() as command:
+            return await _run_command(job, command, payload_json, setting)
+        case HttpHandler() as http:
+            return await _run_http(job, http, payload_json, setting)
+        case EvaluatorHandler() as evaluated:
+            return await _run_evaluator(job, evaluated, payload_json, setting)
+        case McpToolHandler():
+            why = "mcp_tool hooks call a connected MCP server, and hookcourse has none to call"
+            return _Outcome(hook_run(job, start_error=why))
 
 
 CANCELLED_NOTE: Final = "cancelled when a sibling hook exited 2; its group was killed"
@@ -424,8 +444,8 @@ def hook_run(job: Job, **observed: Any) -> HookRun:
         handler_type=handler.type,
         label=handler.describe(),
         continue_on_block=handler.continue_on_block,
-        command=handler.command if handler.type == "command" else handler.url,
-        on_failure_block=handler.on_failure == "block" and not handler.is_async,
+        command=handler.named_by,
+        on_failure_block=handler.blocks_on_failure,
         **fields,
     )
 
@@ -435,8 +455,10 @@ def _cut_notes(cap: int, *streams: tuple[str, bool]) -> tuple[tuple[str, ...], t
     return cut, tuple(f"{name} cut at {cap:,} bytes; the rest was read and dropped" for name in cut)
 
 
-async def _run_command(job: Job, payload_json: str, setting: RunSetting) -> _Outcome:
-    argv = command_argv(job.handler, setting.placeholders, setting.base_env.get(SHELL_PREFIX_ENV))
+async def _run_command(
+    job: Job, handler: CommandHandler, payload_json: str, setting: RunSetting
+) -> _Outcome:
+    argv = command_argv(handler, setting.placeholders, setting.base_env.get(SHELL_PREFIX_ENV))
     if any("\0" in word for word in argv):
         why = "the command holds a NUL character, which no program argument can carry"
         return _Outcome(hook_run(job, start_error=why), argv)
@@ -463,6 +485,7 @@ async def _run_command(job: Job, payload_json: str, setting: RunSetting) -> _Out
     )
     if done.left_running:
         notes += ("it left processes running in its group; they were killed when it ended",)
+    notes += _shell_notes(handler, done.exit_code)
     run = hook_run(
         job,
         exit_code=done.exit_code,
@@ -483,14 +506,15 @@ def _overran(job: Job, done: Finished) -> tuple[str, ...]:
     return tuple(killed)
 
 
-async def _run_http(job: Job, payload_json: str, setting: RunSetting) -> _Outcome:
+async def _run_http(
+    job: Job, handler: HttpHandler, payload_json: str, setting: RunSetting
+) -> _Outcome:
     # Imported here: urllib.request adds about 20 ms to `hookcourse fire`'s start-up, and
     # most events have no http hook.
     import urllib.error
     import urllib.request
 
-    handler = job.handler
-    url = handler.url or ""
+    url = handler.url
     headers = {"Content-Type": "application/json"}
     headers.update(interpolate_headers(handler, setting.base_env))
     cap = setting.output_cap
@@ -520,8 +544,9 @@ async def _run_http(job: Job, payload_json: str, setting: RunSetting) -> _Outcom
     return _Outcome(run, truncated=truncated, notes=notes)
 
 
-async def _run_evaluator(job: Job, payload_json: str, setting: RunSetting) -> _Outcome:
-    handler = job.handler
+async def _run_evaluator(
+    job: Job, handler: EvaluatorHandler, payload_json: str, setting: RunSetting
+) -> _Outcome:
     kind = handler.type
     if setting.evaluator is None:
         missing = hook_run(job, evaluator_missing=True)
@@ -530,7 +555,7 @@ async def _run_evaluator(job: Job, payload_json: str, setting: RunSetting) -> _O
         )
     request = EvaluationRequest(
         hook_type=kind,
-        prompt=evaluation_prompt(handler.prompt or "", payload_json),
+        prompt=evaluation_prompt(handler.prompt, payload_json),
         model=handler.model,
         event=setting.event,
         payload_json=payload_json,

@@ -23,7 +23,7 @@ from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
-from typing import Final
+from typing import ClassVar, Final, Literal, TypeAlias, TypedDict
 
 from hookcourse.errors import InputError, json_path, json_syntax_fix
 from hookcourse.js import json as jsjson
@@ -93,63 +93,161 @@ class Origin:
         return f"{self.source} settings {self.file} {json_path(self.path)}"
 
 
-@dataclass(frozen=True)
-class Handler:
-    """One hook handler, validated; fields that do not apply to its type are None."""
+@dataclass(frozen=True, kw_only=True)
+class HandlerBase:
+    """What every hook handler kind has: where it was written, its timeout, ``if``, status line.
 
-    type: str
+    The kinds (``Handler``) add their own fields and say how they are described and
+    deduplicated; the runner picks how to run one by its class.
+    """
+
     origin: Origin
-    command: str | None = None
-    args: tuple[str, ...] | None = None
-    shell: str | None = None
-    is_async: bool = False
-    url: str | None = None
-    headers: tuple[tuple[str, str], ...] = ()
-    allowed_env_vars: tuple[str, ...] = ()
-    prompt: str | None = None
-    model: str | None = None
-    continue_on_block: bool = False
-    server: str | None = None
-    tool: str | None = None
     timeout_s: float | None = None
     if_rule: PermissionRule | None = None
     status_message: str | None = None
-    on_failure: str = "continue"
-    """``block``: a failure (could not start, timeout, other exit, bad JSON) counts as exit 2."""
-    tool_input: str | None = None
-    """An mcp_tool handler's ``input``, as JSON text."""
 
     @property
     def is_managed(self) -> bool:
         return self.origin.source is SettingsSource.MANAGED
 
-    def dedupe_key(self) -> tuple[object, ...]:
-        """Identical handlers run once, by 2.1.332's key (async ones are never merged).
+    @property
+    def is_async(self) -> bool:
+        """Whether it runs in the background (only a command handler can)."""
+        return False
 
-        command: shell, command, args and ``if``; http: URL and ``if``; mcp_tool:
-        server, tool, input and ``if``; prompt and agent: prompt and ``if``.
-        """
-        condition = None if self.if_rule is None else str(self.if_rule)
-        if self.type == "command":
-            return ("command", self.shell, self.command, self.args, condition)
-        if self.type == "http":
-            return ("http", self.url, condition)
-        if self.type == "mcp_tool":
-            return ("mcp_tool", self.server, self.tool, self.tool_input, condition)
-        return (self.type, self.prompt, condition)
+    @property
+    def blocks_on_failure(self) -> bool:
+        """``onFailure: "block"``: a failure (could not start, timeout, other exit, bad JSON)
+        counts as exit 2; never for a handler running in the background."""
+        return False
+
+    @property
+    def continue_on_block(self) -> bool:
+        """A prompt handler's ``continueOnBlock``."""
+        return False
+
+    @property
+    def named_by(self) -> str | None:
+        """What Claude Code's messages name the handler by (``[<command>]: ...``), if anything."""
+        return None
+
+    def _condition(self) -> str | None:
+        return None if self.if_rule is None else str(self.if_rule)
+
+
+@dataclass(frozen=True, kw_only=True)
+class CommandHandler(HandlerBase):
+    """``type: command``: a shell command (``command``), or a program and ``args`` (exec form)."""
+
+    type: ClassVar[Literal["command"]] = "command"
+    command: str
+    args: tuple[str, ...] | None = None
+    """The exec form's arguments; None for the shell form."""
+    shell: str | None = None
+    background: bool = False
+    """``async`` or ``asyncRewake``."""
+    on_failure: str = "continue"
+
+    @property
+    def is_async(self) -> bool:
+        return self.background
+
+    @property
+    def blocks_on_failure(self) -> bool:
+        return self.on_failure == "block" and not self.background
+
+    @property
+    def named_by(self) -> str:
+        return self.command
+
+    def dedupe_key(self) -> tuple[object, ...]:
+        """Shell, command, args and ``if`` (2.1.332's key; the planner never merges async ones)."""
+        return ("command", self.shell, self.command, self.args, self._condition())
 
     def describe(self) -> str:
         """A short label: what this handler runs."""
-        if self.type == "command":
-            if self.args is None:
-                return f"command {quote(self.command or '')}"
-            words = " ".join(quote(word) for word in (self.command or "", *self.args))
-            return f"command (exec form) {words}"
-        if self.type == "http":
-            return f"http POST {self.url}"
-        if self.type == "mcp_tool":
-            return f"mcp_tool {self.server}/{self.tool}"
-        return f"{self.type} hook {quote(_shorten(self.prompt or '', 60))}"
+        if self.args is None:
+            return f"command {quote(self.command)}"
+        words = " ".join(quote(word) for word in (self.command, *self.args))
+        return f"command (exec form) {words}"
+
+
+@dataclass(frozen=True, kw_only=True)
+class HttpHandler(HandlerBase):
+    """``type: http``: the payload POSTed to ``url``, ``$VAR`` in headers for allowed names."""
+
+    type: ClassVar[Literal["http"]] = "http"
+    url: str
+    headers: tuple[tuple[str, str], ...] = ()
+    allowed_env_vars: tuple[str, ...] = ()
+    on_failure: str = "continue"
+
+    @property
+    def blocks_on_failure(self) -> bool:
+        return self.on_failure == "block"
+
+    @property
+    def named_by(self) -> str:
+        return self.url
+
+    def dedupe_key(self) -> tuple[object, ...]:
+        """URL and ``if`` (2.1.332's key)."""
+        return ("http", self.url, self._condition())
+
+    def describe(self) -> str:
+        """A short label: what this handler runs."""
+        return f"http POST {self.url}"
+
+
+@dataclass(frozen=True, kw_only=True)
+class McpToolHandler(HandlerBase):
+    """``type: mcp_tool``: a tool of a connected MCP server, called with ``input``."""
+
+    type: ClassVar[Literal["mcp_tool"]] = "mcp_tool"
+    server: str
+    tool: str
+    tool_input: str | None = None
+    """The handler's ``input``, as JSON text."""
+    on_failure: str = "continue"
+
+    @property
+    def blocks_on_failure(self) -> bool:
+        return self.on_failure == "block"
+
+    def dedupe_key(self) -> tuple[object, ...]:
+        """Server, tool, input and ``if`` (2.1.332's key)."""
+        return ("mcp_tool", self.server, self.tool, self.tool_input, self._condition())
+
+    def describe(self) -> str:
+        """A short label: what this handler runs."""
+        return f"mcp_tool {self.server}/{self.tool}"
+
+
+@dataclass(frozen=True, kw_only=True)
+class EvaluatorHandler(HandlerBase):
+    """``type: prompt`` or ``agent``: a model judges the payload against ``prompt``."""
+
+    type: Literal["prompt", "agent"]
+    prompt: str
+    model: str | None = None
+    prompt_continues: bool = False
+    """A prompt handler's ``continueOnBlock`` (an agent handler has none)."""
+
+    @property
+    def continue_on_block(self) -> bool:
+        return self.prompt_continues
+
+    def dedupe_key(self) -> tuple[object, ...]:
+        """Type, prompt and ``if`` (2.1.332's key)."""
+        return (self.type, self.prompt, self._condition())
+
+    def describe(self) -> str:
+        """A short label: what this handler runs."""
+        return f"{self.type} hook {quote(_shorten(self.prompt, 60))}"
+
+
+Handler: TypeAlias = CommandHandler | HttpHandler | McpToolHandler | EvaluatorHandler
+"""One validated hook handler: one class per kind."""
 
 
 @dataclass(frozen=True)
@@ -504,47 +602,56 @@ class _Reader:
             )
         assert isinstance(kind, str)
         fields = _Fields(self, item, path)
-        base = Handler(
-            type=kind,
-            origin=self.origin(path),
-            timeout_s=fields.timeout(),
-            if_rule=fields.if_rule(),
-            status_message=fields.text("statusMessage"),
-        )
+        common: _Common = {
+            "origin": self.origin(path),
+            "timeout_s": fields.timeout(),
+            "if_rule": fields.if_rule(),
+            "status_message": fields.text("statusMessage"),
+        }
         if kind == "command":
-            return replace(
-                base,
-                command=fields.text("command", required=True),
+            return CommandHandler(
+                command=fields.required("command"),
                 args=fields.strings("args"),
                 shell=fields.choice("shell", ("bash", "powershell")),
-                is_async=bool(fields.boolean("async") or fields.boolean("asyncRewake")),
+                background=bool(fields.boolean("async") or fields.boolean("asyncRewake")),
                 on_failure=fields.choice("onFailure", ON_FAILURE) or "continue",
+                **common,
             )
         if kind == "http":
-            return replace(
-                base,
+            return HttpHandler(
                 url=fields.url(),
                 headers=fields.headers(),
                 allowed_env_vars=fields.strings("allowedEnvVars") or (),
                 on_failure=fields.choice("onFailure", ON_FAILURE) or "continue",
+                **common,
             )
         if kind == "mcp_tool":
             given = item.get("input", UNDEFINED)
             # For mcp_tool, any onFailure other than "continue" reads as "block".
             on_failure = item.get("onFailure", "continue")
-            return replace(
-                base,
-                server=fields.text("server", required=True),
-                tool=fields.text("tool", required=True),
+            return McpToolHandler(
+                server=fields.required("server"),
+                tool=fields.required("tool"),
                 tool_input=None if given is UNDEFINED else jsjson.stringify(given),
                 on_failure="continue" if on_failure == "continue" else "block",
+                **common,
             )
-        return replace(
-            base,
-            prompt=fields.text("prompt", required=True),
+        return EvaluatorHandler(
+            type="agent" if kind == "agent" else "prompt",
+            prompt=fields.required("prompt"),
             model=fields.text("model"),
-            continue_on_block=bool(kind == "prompt" and fields.boolean("continueOnBlock")),
+            prompt_continues=bool(kind == "prompt" and fields.boolean("continueOnBlock")),
+            **common,
         )
+
+
+class _Common(TypedDict):
+    """The fields every handler kind reads the same way."""
+
+    origin: Origin
+    timeout_s: float | None
+    if_rule: PermissionRule | None
+    status_message: str | None
 
 
 class _Fields:
@@ -566,6 +673,11 @@ class _Fields:
             problem = f"{key} is {describe_value(value)}, not a non-empty string"
             raise self.wrong(key, problem, f"set {key}")
         return value
+
+    def required(self, key: str) -> str:
+        text = self.text(key, required=True)
+        assert text is not None
+        return text
 
     def boolean(self, key: str) -> bool | None:
         value = self.item.get(key, UNDEFINED)
@@ -620,8 +732,7 @@ class _Fields:
             raise self.wrong("if", str(error), fix) from None
 
     def url(self) -> str:
-        url = self.text("url", required=True)
-        assert url is not None
+        url = self.required("url")
         if not url.startswith(("http://", "https://")):
             raise self.wrong("url", f"url {quote(url)} is not http(s)", "write an http:// URL")
         return url

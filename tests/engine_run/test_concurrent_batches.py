@@ -12,22 +12,21 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from hookcourse.engine.runner import Job, RunSetting, run_jobs
-from hookcourse.engine.settings import Handler, Origin, SettingsSource
+from hookcourse.engine.settings import CommandHandler, Origin, SettingsSource
 
 ORIGIN = Origin(SettingsSource.PROJECT, "settings.json", ("hooks", "PreToolUse", 0, "hooks", 0))
 
 
 def test_a_batch_that_ends_leaves_other_batches_hooks_alone(tmp_path: Path) -> None:
     setting = RunSetting(str(tmp_path), "PreToolUse", dict(os.environ), {}, {})
-    slow = Handler(
-        type="command",
+    slow = CommandHandler(
         origin=ORIGIN,
         command=sys.executable,
         args=("-c", "import time; time.sleep(0.4); print('done')"),
     )
-    quick = Handler(type="command", origin=ORIGIN, command=sys.executable, args=("-c", "pass"))
+    quick = CommandHandler(origin=ORIGIN, command=sys.executable, args=("-c", "pass"))
 
-    def batch(handler: Handler) -> int | None:
+    def batch(handler: CommandHandler) -> int | None:
         return run_jobs([Job(handler, 10)], "{}", setting)[0].run.exit_code
 
     with ThreadPoolExecutor(4) as pool:

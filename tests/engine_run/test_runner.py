@@ -22,14 +22,24 @@ from hookcourse.engine.runner import (
     run_jobs,
     substitute,
 )
-from hookcourse.engine.settings import Handler, Origin, SettingsSource
+from hookcourse.engine.settings import (
+    CommandHandler,
+    EvaluatorHandler,
+    Handler,
+    HttpHandler,
+    Origin,
+    SettingsSource,
+)
 from tests.support.processes import ended
 
 ORIGIN = Origin(SettingsSource.PROJECT, "settings.json", ("hooks", "Stop", 0, "hooks", 0))
 
 
 def handler(kind: str, **fields: object) -> Handler:
-    return Handler(type=kind, origin=ORIGIN, **fields)  # type: ignore[arg-type]
+    if kind in ("prompt", "agent"):
+        return EvaluatorHandler(type=kind, origin=ORIGIN, **fields)  # type: ignore[arg-type]
+    kinds = {"command": CommandHandler, "http": HttpHandler}
+    return kinds[kind](origin=ORIGIN, **fields)  # type: ignore[arg-type]
 
 
 def setting(tmp_path: Path, evaluator: object = None) -> RunSetting:

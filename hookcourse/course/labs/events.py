@@ -22,7 +22,7 @@ from hookcourse.course.check_report import FAILING, NOT_YET, PASSED, CheckReport
 from hookcourse.course.exercises import record_check
 from hookcourse.course.generators import choose_seed
 from hookcourse.course.labs.logic import Readout
-from hookcourse.engine.catalogue import event_facts, get_event, load_catalogue, recipient_text
+from hookcourse.engine.api import event_facts, get_event, load_catalogue, recipient_text
 from hookcourse.js import json as jsjson
 from hookcourse.stages.matcher import RuleSet, explain_match
 

@@ -36,9 +36,14 @@ from hookcourse.course.generators import choose_seed, drawn_cases
 from hookcourse.course.labs.kernel_script import run_in_kernel
 from hookcourse.course.labs.real_hooks import fire_commands
 from hookcourse.course.labs.seed_guard import SEED_GUARD, same_test_note, seed_guard_run
-from hookcourse.engine.catalogue import event_spec
-from hookcourse.engine.outcome import merge_readings
-from hookcourse.engine.reading import Classification, HookReading, HookRun, read_hook_result
+from hookcourse.engine.api import (
+    Classification,
+    HookReading,
+    HookRun,
+    event_spec,
+    merge_readings,
+    read_hook_result,
+)
 from hookcourse.js import json as jsjson
 from hookcourse.js.values import JSValue
 

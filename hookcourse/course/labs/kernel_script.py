@@ -15,7 +15,7 @@ import sys
 import traceback
 from pathlib import Path
 
-from hookcourse.engine.reading import HookRun
+from hookcourse.engine.api import HookRun
 
 
 def _exit_code(code: object, stderr: io.StringIO) -> int:

@@ -7,15 +7,13 @@ a ``Readout``, either a result or one readable problem with its fix.
 from __future__ import annotations
 
 import html
-import re
-import warnings
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Final
 
 from hookcourse.course.check_report import FAILING, PALETTE
-from hookcourse.engine.catalogue import event_spec, recipient_text
-from hookcourse.engine.reading import HookReading, HookRun, read_hook_result
+from hookcourse.course.pitfalls import python_re_search, python_thinks_name_list
+from hookcourse.engine.api import HookReading, HookRun, event_spec, read_hook_result, recipient_text
 from hookcourse.js import json as jsjson
 from hookcourse.js.regex import RegexEngine, engine_dependent, regex_test
 from hookcourse.js.values import UNDEFINED, JSValue, Undefined, is_js_number, is_nullish, js_trim
@@ -93,23 +91,8 @@ def shown(value: JSValue | Undefined) -> str:
 # -- pitfalls: where the obvious Python reading differs from JavaScript's --------------------
 
 
-def python_re_search(pattern: str, subject: str) -> bool | str:
-    """What Python's ``re.search`` says: True/False, or the text of its error."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return re.search(pattern, subject) is not None
-    except (re.error, RecursionError, OverflowError, ValueError) as error:
-        return f"error: {error}"
-
-
-# Python's \w is Unicode; JavaScript's (without the u flag) is ASCII.
-_PYTHON_NAME_LIST: Final = re.compile(r"[\w|]+")
-
-
-def python_thinks_name_list(matcher: str) -> bool:
-    """True when ``re.fullmatch(r"[\\w|]+", matcher)`` would call it a name list."""
-    return _PYTHON_NAME_LIST.fullmatch(matcher) is not None
+# python_re_search and python_thinks_name_list live in course/pitfalls.py (the hints use
+# them too); notebook 01 imports python_re_search from here.
 
 
 # -- answer lab (notebook 00): one hook's three channels, read as Claude Code reads them ------

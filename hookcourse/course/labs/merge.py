@@ -13,9 +13,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from hookcourse.course.labs.logic import BoxError, Readout, read_json_box, shown, unreadable_box
-from hookcourse.engine.catalogue import event_spec
-from hookcourse.engine.outcome import merge_readings
-from hookcourse.engine.reading import HookReading, HookRun, read_hook_result
+from hookcourse.engine.api import HookReading, HookRun, event_spec, merge_readings, read_hook_result
 from hookcourse.js import json as jsjson
 from hookcourse.js.values import (
     UNDEFINED,

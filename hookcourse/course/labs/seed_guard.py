@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Final
 
 from hookcourse.course.cases import FIXTURES
-from hookcourse.engine.reading import HookRun
+from hookcourse.engine.api import HookRun
 
 SEED_GUARD: Final = FIXTURES / "force-push-guard" / ".claude" / "hooks" / "no-force-push.sh"
 # One ``case`` arm: the patterns, then the command that blocks.

@@ -17,7 +17,7 @@ from typing import Final
 from hookcourse.course.cases import FIXTURES
 from hookcourse.course.labs.logic import BoxError, Readout, read_json_box, unreadable_box
 from hookcourse.course.labs.real_hooks import fire_commands
-from hookcourse.engine.outcome import DEFAULT_STOP_BLOCK_CAP
+from hookcourse.engine.api import DEFAULT_STOP_BLOCK_CAP
 from hookcourse.js import json as jsjson
 from hookcourse.js.values import JSValue
 from hookcourse.stages.decoding import CaseError
