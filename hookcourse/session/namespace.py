@@ -2,7 +2,8 @@
 
 ``command(RUN.json)`` is the line to run: ``unshare -n python -E -s -m
 hookcourse.session.namespace RUN.json`` from the folder that holds the package
-(so an installed package and a checkout both work). Inside the new namespace the
+(so an installed package and a checkout both work); without root, ``unshare
+--map-root-user -n`` where user namespaces are allowed. Inside the new namespace the
 runner brings ``lo`` up, refuses to go on if the namespace has any other
 interface, starts the mock on 127.0.0.1 and runs the binary once with
 ANTHROPIC_BASE_URL pointing at it.
@@ -54,28 +55,38 @@ CLOSED_PROXY = "http://127.0.0.1:9"
 """The discard port: nothing listens, so a client that honours the proxy reaches nothing."""
 
 
-def command(spec_path: Path, isolation: str = NAMESPACE) -> list[str]:
-    """The command line that runs ``spec_path``; run it with ``cwd=PACKAGE_PARENT``.
+UNSHARE = ["unshare", "-n"]
+UNSHARE_AS_USER = ["unshare", "--map-root-user", "-n"]
+"""Without root: a user namespace of one's own, in which the new network namespace is
+made (where the system allows unprivileged user namespaces)."""
+
+
+def command(spec_path: Path, prefix: list[str] | None = None) -> list[str]:
+    """The command line that runs ``spec_path`` after ``prefix`` (default ``UNSHARE``;
+    ``[]`` for the env isolation); run it with ``cwd=PACKAGE_PARENT``.
 
     ``-E -s``: no PYTHON* variables and no user site; ``-m`` finds the package in the
     working directory, so the runner is the same code as its caller.
     """
     python = [sys.executable, "-E", "-s", "-m", "hookcourse.session.namespace", str(spec_path)]
-    return ["unshare", "-n", *python] if isolation == NAMESPACE else python
+    return [*(UNSHARE if prefix is None else prefix), *python]
 
 
-def namespace_refusal() -> str | None:
-    """None when ``unshare -n`` works here; else why not, in one line."""
+def namespace_prefix() -> tuple[list[str] | None, str]:
+    """How a network namespace is made here (``UNSHARE``, else ``UNSHARE_AS_USER``), or
+    None and why neither works, in one line."""
     if shutil.which("unshare") is None:
-        return "unshare (util-linux) is not on PATH"
-    try:
-        probe = subprocess.run(["unshare", "-n", "true"], capture_output=True, timeout=10)
-    except (OSError, subprocess.TimeoutExpired) as error:
-        return f"unshare -n cannot start: {error}"
-    if probe.returncode != 0:
-        said = probe.stderr.decode("utf-8", "replace").strip() or f"exit {probe.returncode}"
-        return f"unshare -n is not permitted here ({said})"
-    return None
+        return None, "unshare (util-linux) is not on PATH"
+    said = ""
+    for prefix in (UNSHARE, UNSHARE_AS_USER):
+        try:
+            probe = subprocess.run([*prefix, "true"], capture_output=True, timeout=10)
+        except (OSError, subprocess.TimeoutExpired) as error:
+            return None, f"unshare cannot start: {error}"
+        if probe.returncode == 0:
+            return prefix, ""
+        said = said or probe.stderr.decode("utf-8", "replace").strip()
+    return None, f"unshare -n is not permitted here ({said or 'no reason given'})"
 
 
 def interfaces() -> list[str]:

@@ -173,25 +173,26 @@ def write_run_spec(
     return spec_path
 
 
-def choose_isolation(asked: str) -> str:
-    """The isolation a run gets (``namespace.NAMESPACE`` or ``ENV``); InputError when
-    ``namespace`` is asked for and none can be made."""
+def choose_isolation(asked: str) -> tuple[str, list[str]]:
+    """The isolation a run gets (``namespace.NAMESPACE`` or ``ENV``) and the runner's
+    prefix; InputError when ``namespace`` is asked for and none can be made."""
     if asked not in ISOLATIONS:
         raise InputError(
             "--isolation", f"unknown isolation {asked!r}", "use " + ", ".join(ISOLATIONS)
         )
     if asked == namespace.ENV:
-        return namespace.ENV
-    refusal = namespace.namespace_refusal()
-    if refusal is None:
-        return namespace.NAMESPACE
+        return namespace.ENV, []
+    prefix, refusal = namespace.namespace_prefix()
+    if prefix is not None:
+        return namespace.NAMESPACE, prefix
     if asked == "auto":
-        return namespace.ENV
+        return namespace.ENV, []
     raise InputError(
         "--real",
         f"no loopback-only network namespace can be made: {refusal}",
-        "run as root or where user namespaces are allowed, or pass --isolation auto to run "
-        "Claude Code with only its environment pointing it at 127.0.0.1",
+        "run as root or where unprivileged user namespaces are allowed, or pass "
+        "--isolation auto to run Claude Code with only its environment pointing it at "
+        "127.0.0.1",
     )
 
 
@@ -203,7 +204,7 @@ def run_real(
 ) -> Transcript:
     """The transcript of ``script`` through the real Claude Code (InputError if it cannot run)."""
     binary = find_claude(claude)
-    chosen = choose_isolation(isolation)
+    chosen, prefix = choose_isolation(isolation)
     with laid_out(script, "-real", keep) as layout:
         spec_path = write_run_spec(
             layout,
@@ -221,7 +222,7 @@ def run_real(
         try:
             done = asyncio.run(
                 run_process(
-                    namespace.command(spec_path, chosen),
+                    namespace.command(spec_path, prefix),
                     stdin=b"",
                     env=dict(os.environ),
                     cwd=str(namespace.PACKAGE_PARENT),

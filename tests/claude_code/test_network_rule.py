@@ -13,7 +13,7 @@ import pytest
 from hookcourse.session import namespace
 
 
-def _run_inside(tmp_path: Path, confined: bool) -> tuple[int, dict[str, object], bool]:
+def _run_inside(tmp_path: Path, prefix: list[str]) -> tuple[int, dict[str, object], bool]:
     marker = tmp_path / "started"
     spec = {
         "argv": ["/bin/sh", "-c", f"touch {marker}"],
@@ -28,9 +28,8 @@ def _run_inside(tmp_path: Path, confined: bool) -> tuple[int, dict[str, object],
         "result": str(tmp_path / "result.json"),
     }
     (tmp_path / "run.json").write_text(json.dumps(spec), encoding="utf-8")
-    argv = namespace.command(tmp_path / "run.json")
     done = subprocess.run(
-        argv if confined else argv[2:],
+        namespace.command(tmp_path / "run.json", prefix),
         cwd=namespace.PACKAGE_PARENT,
         capture_output=True,
         timeout=30,
@@ -40,7 +39,7 @@ def _run_inside(tmp_path: Path, confined: bool) -> tuple[int, dict[str, object],
 
 
 def test_outside_a_namespace_it_refuses_when_other_interfaces_exist(tmp_path: Path) -> None:
-    status, result, started = _run_inside(tmp_path, confined=False)
+    status, result, started = _run_inside(tmp_path, [])
     if namespace.interfaces() == ["lo"]:
         assert status == 0 and started
     else:
@@ -48,11 +47,13 @@ def test_outside_a_namespace_it_refuses_when_other_interfaces_exist(tmp_path: Pa
         assert "interfaces other than lo" in str(result["refused"])
 
 
-def test_in_a_fresh_network_namespace_it_runs(tmp_path: Path) -> None:
+@pytest.mark.parametrize("prefix", [namespace.UNSHARE, namespace.UNSHARE_AS_USER])
+def test_in_a_fresh_network_namespace_it_runs(tmp_path: Path, prefix: list[str]) -> None:
+    # UNSHARE_AS_USER is how a user without root gets the namespace (a user namespace).
     if shutil.which("unshare") is None:
         pytest.fail("unshare (util-linux) is needed for the oracle")
-    refusal = namespace.namespace_refusal()
-    if refusal is not None:
-        pytest.skip(refusal)
-    status, result, started = _run_inside(tmp_path, confined=True)
+    probe = subprocess.run([*prefix, "true"], capture_output=True)
+    if probe.returncode != 0:
+        pytest.skip(f"{' '.join(prefix)} is not permitted here: {probe.stderr.decode().strip()}")
+    status, result, started = _run_inside(tmp_path, prefix)
     assert status == 0 and started and result == {"isolation": "namespace", "exit": 0}

@@ -37,7 +37,9 @@ def fake_claude(tmp_path: Path) -> str:
 @pytest.fixture
 def no_namespace(monkeypatch: pytest.MonkeyPatch) -> None:
     """A machine where ``unshare -n`` is refused (a rootless container, macOS)."""
-    monkeypatch.setattr(namespace, "namespace_refusal", lambda: "unshare -n is not permitted")
+    monkeypatch.setattr(
+        namespace, "namespace_prefix", lambda: (None, "unshare -n is not permitted")
+    )
 
 
 def test_without_a_namespace_it_refuses_and_names_the_way_out(
