@@ -38,6 +38,8 @@ import time
 from pathlib import Path
 from typing import IO, Any
 
+from hookcourse.engine.interrupts import TRACE_VARIABLE
+
 from .mock_api import MockAPI
 
 NET_DEV = Path("/proc/self/net/dev")
@@ -140,6 +142,10 @@ def run(spec: dict[str, Any]) -> dict[str, Any]:
     api.start()
     base_url = f"http://127.0.0.1:{api.port}"
     env = {**spec["env"], "ANTHROPIC_BASE_URL": base_url}
+    if TRACE_VARIABLE in os.environ:
+        # Claude Code runs in a session of its own; the trace lets an interrupt of the
+        # caller find and kill it and its hooks (interrupts.kill_traced).
+        env[TRACE_VARIABLE] = os.environ[TRACE_VARIABLE]
     if isolation == ENV:
         env.update(env_isolation(base_url))
     status: dict[str, Any] = {"isolation": isolation}
