@@ -242,12 +242,16 @@ def _converse(
 def main(spec_path: str) -> int:
     """Run RUN.json and write its status; 3 when the run was refused."""
     spec = json.loads(Path(spec_path).read_text(encoding="utf-8"))
-    status = run(spec)
+    try:
+        status = run(spec)
+    except (OSError, ValueError) as error:
+        # The caller reads the status file: one line, not a traceback it cannot show.
+        status = {"failed": f"{type(error).__name__}: {error}"}
     Path(spec["result"]).write_text(json.dumps(status), encoding="utf-8")
     if "refused" in status:
         print(f"hookcourse: refusing to run Claude Code: {status['refused']}", file=sys.stderr)
         return 3
-    return 0
+    return 1 if "failed" in status else 0
 
 
 if __name__ == "__main__":

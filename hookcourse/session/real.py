@@ -257,6 +257,12 @@ def _status(layout: Layout, done: Finished) -> dict[str, Any]:
             f"refused to run Claude Code: {status['refused']}",
             "Claude Code runs only in a namespace with nothing but loopback",
         )
+    if "failed" in status:
+        raise InputError(
+            "--real",
+            f"could not start Claude Code: {status['failed']}",
+            "check --claude PATH and the script's env",
+        )
     return status
 
 

@@ -136,6 +136,7 @@ def check(data: Any, where: str) -> None:
         if key in data and not isinstance(data[key], str):
             raise _fail(where, [key], f"{key} is not a string", "write a JSON string")
     _check_prompts(data, where)
+    _check_env(data, where)
     turns = data.get("turns", [])
     if not isinstance(turns, list):
         raise _fail(where, ["turns"], "turns is not a list", "write a list of turns")
@@ -161,6 +162,27 @@ def check(data: Any, where: str) -> None:
         check_expectation(entry, where, ["expect", e])
 
 
+_NO_SURROGATES = "write the character whole: nothing can be passed on as UTF-8 with half of one"
+
+
+def _lone_surrogate(text: str) -> bool:
+    return any("\ud800" <= char <= "\udfff" for char in text)
+
+
+def _check_env(data: Mapping[str, Any], where: str) -> None:
+    env = data.get("env", {})
+    _check_object(where, env, ["env"], list(env) if isinstance(env, dict) else [])
+    for name, value in env.items():
+        if not name or "=" in name or "\0" in name or _lone_surrogate(name):
+            raise _fail(where, ["env", name], "not a variable name", "rename it")
+        if not isinstance(value, str | int | float) or isinstance(value, bool):
+            raise _fail(where, ["env", name], "a variable's value is a string", "quote it")
+        if "\0" in str(value) or _lone_surrogate(str(value)):
+            raise _fail(
+                where, ["env", name], "the value holds a NUL or a lone surrogate", _NO_SURROGATES
+            )
+
+
 def _check_prompts(data: Mapping[str, Any], where: str) -> None:
     if "prompt" in data and "prompts" in data:
         raise _fail(where, ["prompts"], "both prompt and prompts are given", "keep one")
@@ -180,6 +202,8 @@ def _check_prompts(data: Mapping[str, Any], where: str) -> None:
                 "the prompt holds a NUL character",
                 "remove it: the prompt is a command-line argument of claude -p",
             )
+        if _lone_surrogate(prompt):
+            raise _fail(where, path, "the prompt holds a lone surrogate", _NO_SURROGATES)
         if not prompt.strip() and "prompts" in data:
             raise _fail(where, path, "the prompt is empty", "write what the user types")
 

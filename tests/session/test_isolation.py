@@ -129,3 +129,15 @@ def test_an_interrupt_kills_the_program_started_in_a_session_of_its_own(
     assert run.returncode == 130
     assert said.decode().endswith("exit 130\n")
     assert ended(fake)
+
+
+def test_a_binary_that_cannot_start_is_one_line(tmp_path: Path) -> None:
+    broken = tmp_path / "claude"
+    broken.write_bytes(b"\x00\x01 not a program")
+    broken.chmod(0o755)
+    script = from_data(SCRIPT, "hello", tmp_path)
+    with pytest.raises(InputError) as raised:
+        real.run_real(script, str(broken), isolation="env")
+    said = str(raised.value)
+    assert "could not start Claude Code: OSError: [Errno 8] Exec format error" in said
+    assert "Traceback" not in said and "\n" not in said

@@ -41,6 +41,14 @@ def _write(tmp_path: Path, content: bytes | str) -> Path:
         (json.dumps({"prompts": ["go", "a\u0000b"]}), "$.prompts[1]: the prompt holds a NUL"),
         (json.dumps({"prompts": ["go", " "]}), "$.prompts[1]: the prompt is empty"),
         (json.dumps({**GOOD, "expect": [{"ends": "completed", "prompt": "2"}]}), "not a number"),
+        (
+            json.dumps({**GOOD, "prompt": "a \ud800 b"}),
+            "$.prompt: the prompt holds a lone surrogate",
+        ),
+        (json.dumps({**GOOD, "env": {"A=B": "1"}}), "not a variable name"),
+        (json.dumps({**GOOD, "env": {"A": ["1"]}}), "a variable's value is a string"),
+        (json.dumps({**GOOD, "env": {"A": "x\u0000"}}), "$.env.A: the value holds a NUL"),
+        (json.dumps({**GOOD, "env": []}), "$.env is not an object"),
     ],
 )
 def test_a_bad_script_is_one_line_naming_the_place(tmp_path: Path, content: str, said: str) -> None:
