@@ -47,13 +47,20 @@ def test_outside_a_namespace_it_refuses_when_other_interfaces_exist(tmp_path: Pa
         assert "interfaces other than lo" in str(result["refused"])
 
 
-@pytest.mark.parametrize("prefix", [namespace.UNSHARE, namespace.UNSHARE_AS_USER])
-def test_in_a_fresh_network_namespace_it_runs(tmp_path: Path, prefix: list[str]) -> None:
-    # UNSHARE_AS_USER is how a user without root gets the namespace (a user namespace).
+def test_in_a_fresh_network_namespace_it_runs(tmp_path: Path) -> None:
+    # UNSHARE_AS_USER is how a user without root gets one (a user namespace of its own);
+    # each way that works here runs the runner, and namespace_prefix picks the first.
     if shutil.which("unshare") is None:
         pytest.fail("unshare (util-linux) is needed for the oracle")
-    probe = subprocess.run([*prefix, "true"], capture_output=True)
-    if probe.returncode != 0:
-        pytest.skip(f"{' '.join(prefix)} is not permitted here: {probe.stderr.decode().strip()}")
-    status, result, started = _run_inside(tmp_path, prefix)
-    assert status == 0 and started and result == {"isolation": "namespace", "exit": 0}
+    working = []
+    for number, prefix in enumerate([namespace.UNSHARE, namespace.UNSHARE_AS_USER]):
+        if subprocess.run([*prefix, "true"], capture_output=True).returncode != 0:
+            continue
+        working.append(prefix)
+        folder = tmp_path / str(number)
+        folder.mkdir()
+        status, result, started = _run_inside(folder, prefix)
+        assert status == 0 and started and result == {"isolation": "namespace", "exit": 0}
+    if not working:
+        pytest.skip(namespace.namespace_prefix()[1])
+    assert namespace.namespace_prefix() == (working[0], "")
