@@ -90,17 +90,18 @@ def _reminders(spec: EventSpec, name: str, outcome: Outcome) -> list[str]:
         joined = "\n".join(contexts)
         shown = spec.name if spec.context_without_query else name
         texts.append(model_text("additional_context", hook=shown, text=joined))
-    # A Stop block whose reason is the JSON's is also shown as a blocking error, after an
-    # exit 2 too (2.1.332: exit 2 with {"decision": "block", "reason": R} on stdout); one
-    # whose reason is stderr is not. After exit 2 blocking_error is the JSON's reason, or
-    # "[<command>]: <stderr>", never the trimmed stderr that is the reason then.
+    # After exit 2 with {"decision": "block", "reason": R} on stdout, R is the reason
+    # (2.1.332): a Stop block is then also shown as a blocking error, and the blocking
+    # error of either carries R without the "[<command>]: " that stderr's reason gets. A
+    # Stop block whose reason is stderr is not shown so. After exit 2 blocking_error is
+    # the JSON's reason, or "[<command>]: <stderr>", never the trimmed stderr reason.
     stderr_reason = outcome.decided_by_exit2 and outcome.blocking_error != outcome.reason
     json_block = outcome.decision == "block" and not stderr_reason
     post_block = spec.name in AFTER_THE_CALL and outcome.decision == "block"
     if post_block or (spec.stop_loop and json_block and outcome.keeps_going):
         command = outcome.decided_by_command or ""
         reason = outcome.reason or ""
-        if outcome.decided_by_exit2 and post_block:
+        if stderr_reason:
             reason = f"[{command}]: {reason}"
         texts.append(
             model_text("blocking_error_from_command", hook=name, command=command, reason=reason)
