@@ -140,7 +140,14 @@ def run(spec: dict[str, Any]) -> dict[str, Any]:
         return {"refused": f"unknown isolation {isolation!r}"}
     api = MockAPI(spec["turns"], Path(spec["log"]), spec["prompt"], spec.get("player", "in-order"))
     api.start()
-    base_url = f"http://127.0.0.1:{api.port}"
+    try:
+        return _run_binary(spec, isolation, f"http://127.0.0.1:{api.port}")
+    finally:
+        api.stop()
+
+
+def _run_binary(spec: dict[str, Any], isolation: str, base_url: str) -> dict[str, Any]:
+    """Run the binary once against the mock at ``base_url``; its status."""
     env = {**spec["env"], "ANTHROPIC_BASE_URL": base_url}
     if TRACE_VARIABLE in os.environ:
         # Claude Code runs in a session of its own; the trace lets an interrupt of the
@@ -174,7 +181,6 @@ def run(spec: dict[str, Any]) -> dict[str, Any]:
                 os.killpg(process.pid, signal.SIGKILL)
             process.wait()
             copier.join()
-    api.stop()
     return status
 
 
