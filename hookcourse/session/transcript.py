@@ -164,6 +164,11 @@ def _indent(text: str, by: int) -> str:
     return text.replace("\n", "\n" + " " * by)
 
 
+def _note(note: str) -> str:
+    """A note under its heading: each of its lines indented, blank ones left blank."""
+    return "\n".join(f"  {line}" if line else "" for line in note.split("\n"))
+
+
 def _hook_lines(run: Mapping[str, Any]) -> Iterator[str]:
     if not run["hooks"] and not run.get("notes"):
         return  # an event no hook is configured for says nothing
@@ -214,7 +219,7 @@ def render(transcript: Transcript) -> str:
         lines.extend(block[:-1] if block is blocks[-1] else block)
     end = transcript["end"]
     lines.append(f"end: {end['reason']} after {len(transcript['rounds'])} requests")
-    lines.extend(f"  {_indent(note, 2)}" for note in end.get("notes", []))
+    lines.extend(_note(note) for note in end.get("notes", []))
     for check in transcript.get("expectations", []):
         mark = "✓" if check["held"] else "✗"
         lines.append(f"{mark} {check['says']}" + ("" if check["held"] else f": {check['why']}"))
@@ -302,7 +307,7 @@ def _prompt_lines(entry: Mapping[str, Any]) -> Iterator[str]:
     """A later prompt: how the one before ended, the prompt, its UserPromptSubmit hooks."""
     before = entry["before"]
     yield f"end of the prompt before: {before.get('reason')}"
-    yield from (f"  {_indent(note, 2)}" for note in before.get("notes", []))
+    yield from (_note(note) for note in before.get("notes", []))
     yield f"the user submits: {visible(repr(entry['prompt']))}"
     for run in entry["events"]:
         yield from _hook_lines(run)
