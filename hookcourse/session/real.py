@@ -402,8 +402,8 @@ def _stream_rounds(
     runs = [[_event(g, responses) for g in groups] for groups in [start, *rounds]]
     for entry in later:
         entry["events"] = [_event(g, responses) for g in entry["events"]]
-    # The last result ends the session: no prompt follows it.
-    return runs[0], runs[1:], later[:-1]
+    # After the last prompt's result nothing follows; zipped with the prompts, it drops out.
+    return runs[0], runs[1:], later
 
 
 def _event(group: Mapping[str, Any], responses: Mapping[Any, Mapping[str, Any]]) -> dict[str, Any]:
