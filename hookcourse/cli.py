@@ -103,9 +103,10 @@ def _parser() -> argparse.ArgumentParser:
     fire.add_argument(
         "--permission-mode",
         metavar="MODE",
-        help="default, acceptEdits, plan, auto, dontAsk or bypassPermissions: the mode the "
-        "permission rules are read in after PreToolUse hooks (default: the "
-        "payload's permission_mode, else permissions.defaultMode, else default)",
+        help="default, acceptEdits, plan, auto, dontAsk or bypassPermissions: the session's "
+        "mode, sent to hooks as permission_mode and applied by the permission step after "
+        "PreToolUse hooks (default: the payload's permission_mode, else "
+        "permissions.defaultMode, else default)",
     )
     trust = fire.add_mutually_exclusive_group()
     trust.add_argument(
@@ -201,7 +202,7 @@ def _parser() -> argparse.ArgumentParser:
     session = commands.add_parser(
         "session",
         help="run a scripted session through the engine (or the real Claude Code)",
-        description="Play a session script (settings, hooks, a prompt, the model's turns, "
+        description="Play a session script (settings, hooks, prompts, the model's turns, "
         "expectations) through hookcourse's engine, or with --real through Claude Code in a "
         "loopback-only namespace, and print what the model is shown at each step. Exit "
         "status: 0 every expectation held, 1 one broke (or --compare found a difference), "

@@ -131,7 +131,8 @@ class FireRequest:
 def read_payload(
     spec: EventSpec, text: str, name: str
 ) -> tuple[dict[str, JSValue], tuple[str, ...]]:
-    """The payload object, ``hook_event_name`` filled in, and warnings about missing fields."""
+    """The payload object, ``hook_event_name`` filled in, and warnings about missing fields
+    (not ``permission_mode``: ``fire`` fills in the session's mode)."""
     try:
         payload = jsjson.parse(text)
     except jsjson.JSONSyntaxError as error:
@@ -154,7 +155,7 @@ def read_payload(
     missing = [
         field
         for field in spec.required_payload_fields(common_input_fields())
-        if field not in payload
+        if field not in payload and field != "permission_mode"
     ]
     if missing:
         warnings.append(
@@ -187,6 +188,10 @@ def fire(request: FireRequest) -> FireReport:
     _check_mode(request.permission_mode)
     payload, warnings = read_payload(spec, request.payload_text, request.payload_name)
     settings = _load_settings(request.places)
+    mode = session_mode(request.permission_mode, payload, settings)
+    if spec.has_permission_mode:
+        # Claude Code sends the session's mode: hooks see the mode the step applies.
+        payload["permission_mode"] = mode
     place = _call_place(request, payload)
     removed = _removed_tool(spec, settings, payload)
     groups = () if removed else settings.groups_for(spec.name)
@@ -197,7 +202,7 @@ def fire(request: FireRequest) -> FireReport:
     )
     trusted = _trusted(request)
     permission = (
-        _permission_step(request, settings, payload, outcome, place, trusted)
+        _permission_step(settings, payload, outcome, place, mode, trusted)
         if spec.name == PERMISSION_EVENT and not outcome.blocked and removed is None
         else None
     )
@@ -409,21 +414,26 @@ def checked_rewrite(spec: EventSpec, payload: Mapping[str, JSValue], outcome: Ou
     )
 
 
-def _permission_step(
-    request: FireRequest,
-    settings: Settings,
-    payload: Mapping[str, JSValue],
-    outcome: Outcome,
-    place: CallPlace,
-    trusted: bool,
-) -> PermissionStep:
+def session_mode(flag: str | None, payload: Mapping[str, JSValue], settings: Settings) -> str:
+    """The session's permission mode: ``--permission-mode``, else the payload's (what the
+    session had), else ``permissions.defaultMode`` of the settings, else default."""
     stated = payload.get("permission_mode")
-    mode = (
-        request.permission_mode
+    return (
+        flag
         or (stated if isinstance(stated, str) and stated in PERMISSION_MODES else None)
         or settings.default_mode
         or "default"
     )
+
+
+def _permission_step(
+    settings: Settings,
+    payload: Mapping[str, JSValue],
+    outcome: Outcome,
+    place: CallPlace,
+    mode: str,
+    trusted: bool,
+) -> PermissionStep:
     tool_name = payload.get("tool_name")
     tool_input = outcome.updated_input
     if isinstance(tool_input, Undefined):

@@ -42,6 +42,8 @@ class FieldRole(StrEnum):
     STOP_REASON = "stop_reason"
     SUPPRESS_OUTPUT = "suppress_output"
     SYSTEM_MESSAGE = "system_message"
+    USER_TURN = "user_turn"
+    """Sent to the model as a user message of its own (SessionStart's initialUserMessage)."""
 
 
 class Recipient(StrEnum):
@@ -192,6 +194,8 @@ class EventSpec:
     """Exit 2 from a hook script that is missing does not block (Stop and the like)."""
     block_stops_run: bool = False
     """A block ends the agentic loop (PostToolBatch: terminal_reason hook_stopped)."""
+    system_message_silent_in_print: bool = False
+    """In print mode a ``systemMessage`` is shown nowhere (SessionStart, 2.1.332)."""
     on_failure_ignored: bool = False
     """``onFailure: "block"`` has no effect here (Stop, SubagentStop, TaskCompleted, ...)."""
 
@@ -322,6 +326,7 @@ def _event(raw: Mapping[str, Any], document: Mapping[str, Any]) -> EventSpec:
         block_stops_run=bool(raw.get("block_stops_run", False)),
         context_without_query=bool(raw.get("context_without_query", False)),
         missing_script_not_blocking=bool(raw.get("missing_script_not_blocking", False)),
+        system_message_silent_in_print=bool(raw.get("system_message_silent_in_print", False)),
     )
 
 

@@ -295,9 +295,13 @@ def _by_mode(
     if mode == "acceptEdits" and tool_name in EDIT_TOOLS:
         return step("allow", "acceptEdits lets edits run")
     if mode == "plan":
-        return step(
-            "deny", "plan mode runs only read-only tools", facts.refusal("plan", tool=tool_name)
+        path = tool_input.get("file_path") if isinstance(tool_input, dict) else None
+        text = (
+            facts.refusal("plan_write", path=path)
+            if tool_name in EDIT_TOOLS and isinstance(path, str)
+            else facts.refusal("plan", tool=tool_name)
         )
+        return step("deny", "plan mode runs only read-only tools", text)
     if mode == "dontAsk":
         text = facts.refusal("dont_ask", tool=tool_name)
         return step("deny", "dontAsk mode denies what is not pre-approved", text)

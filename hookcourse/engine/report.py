@@ -6,7 +6,7 @@ the only places it is turned into output (``cli.py`` prints them). Pure.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from hookcourse.errors import json_path, visible
@@ -308,15 +308,24 @@ def _render_outcome(report: FireReport) -> list[str]:
             f"{step.decided_by}"
         )
         lines.extend(f"  matching: {line}" for line in step.considered)
-    lines.extend(_render_print_mode(report.print_mode))
+    lines.extend(_render_print_mode(report.print_mode, report.outcome.system_messages))
     lines.append(f"exit status {report.exit_status}")
     return lines
 
 
-def _render_print_mode(mode: PrintMode | None) -> list[str]:
+def _render_print_mode(mode: PrintMode | None, system_messages: Sequence[str]) -> list[str]:
     if mode is None:
         return []
     lines = ["in print mode (claude -p):"]
+    for text in mode.user_turns:
+        lines.append(
+            "  the model is sent, as a user turn of its own answered before the prompt "
+            "(one more request): " + text.replace("\n", "\n" + " " * 4)
+        )
+    for text in mode.notices:
+        lines.append("  the user is shown the notice: " + text.replace("\n", "\n" + " " * 4))
+    if system_messages and not mode.notices:
+        lines.append("  the systemMessage is shown nowhere (print mode drops it on this event)")
     if mode.tool_runs is not None:
         lines.append(f"  the tool {'runs' if mode.tool_runs else 'does not run'}")
     if mode.tool_result is not None:

@@ -51,6 +51,8 @@ _LONE_SURROGATE: Final = re.compile("[\ud800-\udfff]")
 SHELL_PREFIX_ENV: Final = "CLAUDE_CODE_SHELL_PREFIX"
 POSIX_SHELL: Final = "/bin/sh"
 """Node's ``spawn(..., {shell: true})`` on POSIX: the shell Claude Code runs hooks in."""
+NOT_FOUND_EXIT: Final = 127
+"""What a POSIX shell exits with when the command it was given does not exist."""
 ENV_FILE_EVENTS: Final = frozenset({"SessionStart", "Setup", "CwdChanged", "FileChanged"})
 """Events whose hooks get ``CLAUDE_ENV_FILE`` (reference §7a)."""
 
@@ -303,6 +305,23 @@ def command_argv(
     return (POSIX_SHELL, "-c", command)
 
 
+def _shell_notes(handler: CommandHandler, exit_code: int | None) -> tuple[str, ...]:
+    """What a user must know about the shell: a ``shell`` other than powershell is not
+    used, and exit 127 means the shell found no such command (the hook never started)."""
+    notes = []
+    if handler.args is None and handler.shell not in (None, "powershell"):
+        notes.append(
+            f"shell {json.dumps(handler.shell)} is ignored: Claude Code 2.1.332 runs a shell-form "
+            f"command with {POSIX_SHELL} -c whatever shell says"
+        )
+    if exit_code == NOT_FOUND_EXIT:
+        notes.append(
+            f"exit {NOT_FOUND_EXIT}: the shell found no such command (see stderr), so the "
+            "program the command line names never started"
+        )
+    return tuple(notes)
+
+
 def interpolate_headers(handler: HttpHandler, env: Mapping[str, str]) -> dict[str, str]:
     """Header values with ``$VAR`` filled for allowed names only; others become empty."""
     allowed = set(handler.allowed_env_vars)
@@ -460,6 +479,7 @@ async def _run_command(
     )
     if done.left_running:
         notes += ("it left processes running in its group; they were killed when it ended",)
+    notes += _shell_notes(handler, done.exit_code)
     run = hook_run(
         job,
         exit_code=done.exit_code,

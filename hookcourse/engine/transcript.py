@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from hookcourse.js.values import JSValue, js_trim
 
-from .catalogue import EventSpec, model_text, permission_facts
+from .catalogue import EventSpec, FieldRole, model_text, permission_facts
 from .outcome import Outcome
 from .permissions import PermissionStep
 from .settings import PermissionEntry
@@ -49,6 +49,11 @@ class PrintMode:
     stop_feedback: str | None
     user_message: str | None
     """UserPromptSubmit: what the user is shown when the prompt is blocked."""
+    notices: tuple[str, ...] = ()
+    """The hooks' systemMessages the user is shown (``<hook> says: ...``)."""
+    user_turns: tuple[str, ...] = ()
+    """Texts sent to the model as user turns of their own, each answered before the prompt
+    (SessionStart's initialUserMessage): one more model request each."""
 
     def to_json(self) -> dict[str, JSValue]:
         result = self.tool_result
@@ -63,6 +68,8 @@ class PrintMode:
             "turnContinues": self.turn_continues,
             "stopFeedback": self.stop_feedback,
             "userMessage": self.user_message,
+            "notices": list(self.notices),
+            "userTurns": list(self.user_turns),
         }
 
 
@@ -83,13 +90,18 @@ def _reminders(spec: EventSpec, name: str, outcome: Outcome) -> list[str]:
         joined = "\n".join(contexts)
         shown = spec.name if spec.context_without_query else name
         texts.append(model_text("additional_context", hook=shown, text=joined))
-    # A Stop block from JSON is also shown as a blocking error; one from exit 2 is not.
-    json_block = outcome.decision == "block" and not outcome.decided_by_exit2
+    # After exit 2 with {"decision": "block", "reason": R} on stdout, R is the reason
+    # (2.1.332): a Stop block is then also shown as a blocking error, and the blocking
+    # error of either carries R without the "[<command>]: " that stderr's reason gets. A
+    # Stop block whose reason is stderr is not shown so. After exit 2 blocking_error is
+    # the JSON's reason, or "[<command>]: <stderr>", never the trimmed stderr reason.
+    stderr_reason = outcome.decided_by_exit2 and outcome.blocking_error != outcome.reason
+    json_block = outcome.decision == "block" and not stderr_reason
     post_block = spec.name in AFTER_THE_CALL and outcome.decision == "block"
     if post_block or (spec.stop_loop and json_block and outcome.keeps_going):
         command = outcome.decided_by_command or ""
         reason = outcome.reason or ""
-        if outcome.decided_by_exit2:
+        if stderr_reason:
             reason = f"[{command}]: {reason}"
         texts.append(
             model_text("blocking_error_from_command", hook=name, command=command, reason=reason)
@@ -166,6 +178,13 @@ def print_mode(
         feedback = model_text("stop_feedback", event=spec.name, reason=reason)
     if outcome.run_stops and terminal is None:
         terminal = STOP_HOOK_PREVENTED if spec.stop_loop else HOOK_STOPPED
+    notices = () if spec.system_message_silent_in_print else tuple(outcome.system_messages)
+    turns = tuple(
+        value
+        for item in spec.output_fields
+        if item.role is FieldRole.USER_TURN
+        and isinstance(value := outcome.event_output.get(item.name), str)
+    )
     return PrintMode(
         tool_runs=runs,
         tool_result=result,
@@ -175,4 +194,6 @@ def print_mode(
         turn_continues=outcome.keeps_going if spec.stop_loop else None,
         stop_feedback=feedback,
         user_message=user_message,
+        notices=notices,
+        user_turns=turns,
     )

@@ -42,6 +42,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--claude", metavar="PATH", help="the claude binary (default: $HOOKCOURSE_CLAUDE)"
     )
+    parser.add_argument(
+        "--isolation",
+        choices=("namespace", "auto", "env"),
+        default="namespace",
+        help="how --real keeps Claude Code on loopback: a network namespace with nothing "
+        "but lo, else refuse (default); auto: the namespace where one can be made, else "
+        "env; env: no namespace, only its environment points it at 127.0.0.1",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument(
         "--format",
@@ -75,7 +83,14 @@ class SessionResult:
         }
 
 
-def run_one(path: str, real: bool, compare: bool, claude: str | None, keep: bool) -> SessionResult:
+def run_one(
+    path: str,
+    real: bool,
+    compare: bool,
+    claude: str | None,
+    keep: bool,
+    isolation: str = "namespace",
+) -> SessionResult:
     """Run one script through the engine(s) asked for; InputError if it cannot run."""
     # Imported here: `hookcourse --help` and the other subcommands stay fast.
     from .expect import judge_all
@@ -90,7 +105,10 @@ def run_one(path: str, real: bool, compare: bool, claude: str | None, keep: bool
 
         if compare:
             result.transcripts.append(run_session(script, keep))
-        result.transcripts.append(run_real(script, claude, keep))
+        transcript = run_real(script, claude, keep, isolation)
+        # One line on stderr whatever the format: a fallback must never pass unnoticed.
+        print(f"hookcourse session: Claude Code ran with {transcript['network']}", file=sys.stderr)
+        result.transcripts.append(transcript)
     else:
         result.transcripts.append(run_session(script, keep))
     for transcript in result.transcripts:
@@ -125,7 +143,9 @@ def run_command(args: argparse.Namespace, out: Any = None) -> int:
     results: list[SessionResult] = []
     for path in args.scripts:
         try:
-            results.append(run_one(path, args.real, args.compare, args.claude, args.keep))
+            results.append(
+                run_one(path, args.real, args.compare, args.claude, args.keep, args.isolation)
+            )
         except InputError as error:
             print(f"hookcourse session: {error}", file=sys.stderr)
             return CANNOT_RUN

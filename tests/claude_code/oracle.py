@@ -3,8 +3,9 @@
     python tests/claude_code/oracle.py list
     python tests/claude_code/oracle.py check [ID ...] [--jobs 2] [--full] [--keep] [--out FILE]
         observed vs predicted; without ids, the whole corpus
-    python tests/claude_code/oracle.py record [--jobs 2] [--from CHECKED.json]
-        write observations/<version>.json (what Claude Code did, per scenario)
+    python tests/claude_code/oracle.py record [--jobs 2] [--from CHECKED.jsonl]
+        write observations/<version>.json (what Claude Code did, per scenario); --from
+        updates the scenarios of a `check --out` file and keeps the rest
     python tests/claude_code/oracle.py summary CHECKED.jsonl [--write-open]
         counts, seconds, and each disagreement of a `check --out` file (compared
         again with the current comparison); --write-open
@@ -175,7 +176,11 @@ def main(argv: list[str]) -> int:
     if args.command == "record" and args.source:
         lines = Path(args.source).read_text(encoding="utf-8").splitlines()
         checked = {item["id"]: item for item in map(json.loads, lines) if "error" not in item}
-        observed = {sid: stable(checked[sid]["observed"]) for sid in corpus if sid in checked}
+        # A partial check updates its scenarios in the record; the others stay as recorded.
+        target = OBSERVATIONS / f"{pinned_version()}.json"
+        kept = json.loads(target.read_text(encoding="utf-8")) if target.exists() else {}
+        observed = {sid: kept[sid] for sid in corpus if sid in kept}
+        observed.update({sid: stable(checked[sid]["observed"]) for sid in corpus if sid in checked})
     else:
         observed = _each(
             list(corpus),

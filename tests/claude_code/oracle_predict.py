@@ -3,6 +3,8 @@
 A scenario is one print-mode session; ``fire`` models one event. The mapping:
 
 1. SessionStart (``source: startup``), then UserPromptSubmit; a blocked prompt ends it.
+   Each user turn a SessionStart hook asks for (``printMode.userTurns``) is a whole turn
+   before the prompt's: UserPromptSubmit with its text, a model request, Stop.
 2. Each scripted turn's tool calls, in order: PreToolUse (the permission step is
    part of its report); a call that runs is followed by PostToolUse; after the
    turn's calls, PostToolBatch.
@@ -83,7 +85,7 @@ class FireServer:
             self.process.wait()
 
 
-def _payload(event: str, layout: Layout, mode: str, **fields: Any) -> dict[str, Any]:
+def _payload(event: str, layout: Layout, mode: str | None, **fields: Any) -> dict[str, Any]:
     base: dict[str, Any] = json.loads((PAYLOADS / f"{event}.json").read_text(encoding="utf-8"))
     base.update(
         session_id=SESSION,
@@ -91,7 +93,9 @@ def _payload(event: str, layout: Layout, mode: str, **fields: Any) -> dict[str, 
         cwd=str(layout.project),
         hook_event_name=event,
     )
-    if "permission_mode" in base:
+    # Without a --permission-mode flag the session's mode is fire's to find (settings
+    # defaultMode), as Claude Code finds it.
+    if base.pop("permission_mode", None) is not None and mode is not None:
         base["permission_mode"] = mode
     base.update(fields)
     return base
@@ -127,7 +131,7 @@ class Prediction:
         self.scenario = scenario
         self.layout = layout
         self.flags = list(substitute(scenario.get("flags", []), layout))
-        self.mode = _flag(self.flags, "--permission-mode") or "default"
+        self.mode = _flag(self.flags, "--permission-mode")
         self.env = {**claude_env(scenario, layout), "ORACLE_DUMPS": str(layout.root / "fire-dumps")}
         (layout.root / "fire-dumps").mkdir(exist_ok=True)
         self.settings = json.dumps(flag_settings(scenario, layout))
@@ -145,7 +149,7 @@ class Prediction:
             self.settings,
             *extra,
         ]
-        if event == "PreToolUse" and _flag(self.flags, "--permission-mode"):
+        if self.mode is not None:
             argv += ["--permission-mode", self.mode]
         sources = _flag(self.flags, "--setting-sources")
         if sources is not None:
@@ -178,6 +182,18 @@ class Prediction:
         )
         self._gather(predicted, "SessionStart", start)
         prompt = self.scenario.get("prompt", DEFAULT_PROMPT)
+        mode = (start or {}).get("printMode")
+        user_turns = list(mode.get("userTurns") or []) if isinstance(mode, dict) else []
+        # The mock plays its script in the conversation that begins with the prompt; one
+        # that begins with a hook's user turn gets its fallback text throughout.
+        script = [] if user_turns else list(substitute(self.scenario.get("turns", []), self.layout))
+        for number, text in enumerate([*user_turns, prompt]):
+            if self._prompt_turn(predicted, text, script if number == len(user_turns) else []):
+                break
+        return self._finish(predicted)
+
+    def _prompt_turn(self, predicted: dict[str, Any], prompt: str, turns: list[Any]) -> bool:
+        """One user turn: UserPromptSubmit, the model's turns, Stop; True when the run ends."""
         submitted = self.fire(
             "UserPromptSubmit", _payload("UserPromptSubmit", self.layout, self.mode, prompt=prompt)
         )
@@ -185,8 +201,7 @@ class Prediction:
         if submitted is not None and submitted["outcome"]["blocked"]:
             predicted["promptBlocked"] = True
             predicted["terminal"] = "prompt_blocked"
-            return self._finish(predicted)
-        turns = list(substitute(self.scenario.get("turns", []), self.layout))
+            return True
         blocks = 0
         ran_tool_since_stop = False
         step = 0
@@ -198,7 +213,7 @@ class Prediction:
             for number, call in enumerate(calls):
                 outcome = self._tool_call(predicted, call, f"toolu_t{step - 1}c{number}")
                 if outcome == "stops":
-                    return self._finish(predicted)
+                    return True
                 ran_tool_since_stop = True
             if calls:
                 batch = self.fire(
@@ -220,7 +235,7 @@ class Prediction:
                 self._gather(predicted, "PostToolBatch", batch)
                 if batch is not None and self._run_stops(batch):
                     predicted["terminal"] = "hook_stopped"
-                    return self._finish(predicted)
+                    return True
                 continue
             if ran_tool_since_stop:
                 blocks = 0
@@ -244,10 +259,11 @@ class Prediction:
                 mode = (stop or {}).get("printMode")
                 if isinstance(mode, dict) and mode.get("terminalReason"):
                     predicted["terminal"] = mode["terminalReason"]
-                return self._finish(predicted)
+                    return True
+                return False
             blocks += 1
         predicted["terminal"] = "runaway"
-        return self._finish(predicted)
+        return True
 
     def _run_stops(self, report: Mapping[str, Any]) -> bool:
         mode = report.get("printMode")
@@ -263,6 +279,10 @@ class Prediction:
         self._gather(predicted, "SessionEnd", end)
         predicted["errors"] = self.errors
         runs = [r for r in hook_runs(self.layout.root / "fire-dumps") if r["hook"] != PROBE]
+        # Hooks started are read as on Claude Code's side, from the scripts' own dumps: a
+        # command line that fails before its script starts (exit 127) started nothing.
+        for run in runs:
+            predicted["hooks"].setdefault(str(run["event"]), []).append(run["hook"])
         predicted["envNames"] = sorted(runs[0]["env"]) if runs else None
         predicted["hookCwds"] = [r["cwd"] for r in runs]
         predicted["payloadKeys"] = payload_keys()
@@ -296,14 +316,15 @@ class Prediction:
         if report is None:
             return
         ran = scenario_hooks(report)
-        if ran:
-            predicted["hooks"].setdefault(event, []).extend(name for name, _ in ran)
         predicted["unfinished"].extend(
             name for name, hook in ran if hook.get("cancelled") or hook.get("timedOut")
         )
         outcome = report.get("outcome", {})
-        predicted["notices"].extend(outcome.get("systemMessages", []))
         mode = report.get("printMode")
+        notices = mode.get("notices") if isinstance(mode, dict) else None
+        predicted["notices"].extend(
+            notices if isinstance(notices, list) else outcome.get("systemMessages", [])
+        )
         if isinstance(mode, dict):
             texts = list(mode.get("systemReminders") or [])
             if mode.get("stopFeedback"):

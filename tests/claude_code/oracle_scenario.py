@@ -28,12 +28,12 @@ import copy
 import json
 import shutil
 import subprocess
-import sys
 import tempfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from hookcourse.session import namespace
 from hookcourse.session.real import run_env, write_run_spec
 from hookcourse.session.script import Layout, substitute, write_layout
 
@@ -156,9 +156,9 @@ def run_claude(
         scenario.get("prompt", DEFAULT_PROMPT),
         timeout,
     )
-    python = sys.executable
     done = subprocess.run(
-        ["unshare", "-n", python, "-I", str(HERE / "inside.py"), str(spec_path)],
+        namespace.command(spec_path),
+        cwd=namespace.PACKAGE_PARENT,
         capture_output=True,
         text=True,
         timeout=timeout + 30,

@@ -1,20 +1,19 @@
-"""The network rule: inside.py starts nothing unless its namespace has loopback alone."""
+"""The network rule: the package's runner (hookcourse.session.namespace) starts nothing
+unless its namespace has loopback alone."""
 
 from __future__ import annotations
 
 import json
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from inside import interfaces
 
-HERE = Path(__file__).resolve().parent
+from hookcourse.session import namespace
 
 
-def _run_inside(tmp_path: Path, *prefix: str) -> tuple[int, dict[str, object], bool]:
+def _run_inside(tmp_path: Path, prefix: list[str]) -> tuple[int, dict[str, object], bool]:
     marker = tmp_path / "started"
     spec = {
         "argv": ["/bin/sh", "-c", f"touch {marker}"],
@@ -30,7 +29,8 @@ def _run_inside(tmp_path: Path, *prefix: str) -> tuple[int, dict[str, object], b
     }
     (tmp_path / "run.json").write_text(json.dumps(spec), encoding="utf-8")
     done = subprocess.run(
-        [*prefix, sys.executable, str(HERE / "inside.py"), str(tmp_path / "run.json")],
+        namespace.command(tmp_path / "run.json", prefix),
+        cwd=namespace.PACKAGE_PARENT,
         capture_output=True,
         timeout=30,
     )
@@ -39,8 +39,8 @@ def _run_inside(tmp_path: Path, *prefix: str) -> tuple[int, dict[str, object], b
 
 
 def test_outside_a_namespace_it_refuses_when_other_interfaces_exist(tmp_path: Path) -> None:
-    status, result, started = _run_inside(tmp_path)
-    if interfaces() == ["lo"]:
+    status, result, started = _run_inside(tmp_path, [])
+    if namespace.interfaces() == ["lo"]:
         assert status == 0 and started
     else:
         assert status == 3 and not started
@@ -48,10 +48,19 @@ def test_outside_a_namespace_it_refuses_when_other_interfaces_exist(tmp_path: Pa
 
 
 def test_in_a_fresh_network_namespace_it_runs(tmp_path: Path) -> None:
+    # UNSHARE_AS_USER is how a user without root gets one (a user namespace of its own);
+    # each way that works here runs the runner, and namespace_prefix picks the first.
     if shutil.which("unshare") is None:
         pytest.fail("unshare (util-linux) is needed for the oracle")
-    probe = subprocess.run(["unshare", "-n", "true"], capture_output=True)
-    if probe.returncode != 0:
-        pytest.skip(f"unshare -n is not permitted here: {probe.stderr.decode().strip()}")
-    status, result, started = _run_inside(tmp_path, "unshare", "-n")
-    assert status == 0 and started and result == {"exit": 0}
+    working = []
+    for number, prefix in enumerate([namespace.UNSHARE, namespace.UNSHARE_AS_USER]):
+        if subprocess.run([*prefix, "true"], capture_output=True).returncode != 0:
+            continue
+        working.append(prefix)
+        folder = tmp_path / str(number)
+        folder.mkdir()
+        status, result, started = _run_inside(folder, prefix)
+        assert status == 0 and started and result == {"isolation": "namespace", "exit": 0}
+    if not working:
+        pytest.skip(namespace.namespace_prefix()[1])
+    assert namespace.namespace_prefix() == (working[0], "")

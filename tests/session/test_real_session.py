@@ -13,14 +13,16 @@ import pytest
 from hookcourse.errors import InputError
 from hookcourse.session.expect import judge_all
 from hookcourse.session.loop import run_session
-from hookcourse.session.real import NETWORK, find_claude, run_real
+from hookcourse.session.namespace import ISOLATION
+from hookcourse.session.real import find_claude, run_real
 from hookcourse.session.script import load
 from hookcourse.session.transcript import differences
 
-SCRIPT = Path(__file__).resolve().parents[2] / "fixtures" / "sessions" / "guard-retry.json"
+SCRIPTS = Path(__file__).resolve().parents[2] / "fixtures" / "sessions"
+SCRIPT = SCRIPTS / "guard-retry.json"
 
 
-def _unavailable(reason: str) -> None:
+def unavailable(reason: str) -> None:
     if os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}:
         pytest.fail(f"{reason} (under CI nothing may skip; fix: .ci/run installs Claude Code)")
     pytest.skip(reason)
@@ -31,11 +33,24 @@ def test_guard_retry_is_the_same_session_in_both_engines() -> None:
     try:
         real = run_real(script, find_claude(None))
     except InputError as error:
-        _unavailable(str(error))
+        unavailable(str(error))
         return
-    assert real["network"] == NETWORK
+    assert real["network"] == ISOLATION["namespace"]
     predicted = run_session(script)
     assert differences(predicted, real) == []
     assert [c for c in judge_all(script.expectations, real) if not c["held"]] == []
     broken = judge_all([{"runs": "git push -f origin HEAD:main"}], real)
     assert broken[0]["held"] is False and broken[0]["why"] == "it was denied every time"
+
+
+def test_several_prompts_are_the_same_session_in_both_engines() -> None:
+    # Each prompt is written to Claude Code's stdin once the one before has its result.
+    script = load(SCRIPTS / "several-prompts.json")
+    try:
+        real = run_real(script, find_claude(None))
+    except InputError as error:
+        unavailable(str(error))
+        return
+    assert [entry["round"] for entry in real["prompts"]] == [4, 4]
+    assert differences(run_session(script), real) == []
+    assert [c for c in judge_all(script.expectations, real) if not c["held"]] == []

@@ -1,27 +1,50 @@
 """A scripted Anthropic Messages API on 127.0.0.1: plays assistant turns, logs every request.
 
 Requests of the main conversation (``tools`` offered, the session's prompt in
-its first message) play the script in order, one turn each: Claude Code sends
-them one at a time, and it merges consecutive assistant messages, so counting
-the history's assistant messages would not say which turn is next. Side requests
-(titles, summaries) and subagents get a plain text.
-Streaming (SSE) and plain JSON answers are both served. Standard library only.
+its first message) are answered by a player: ``in-order`` (the oracle harness's:
+the next turn for each request) or ``session`` (``turns.TurnPlayer``: ``"if"``
+turns, and a retried request gets the same turn). Claude Code merges consecutive
+assistant messages, so counting the history's assistant messages would not say
+which turn is next; the players count requests instead. Side requests (titles,
+summaries) and subagents get a plain text. Streaming (SSE) and plain JSON answers
+are both served. Standard library only (``namespace`` runs it without the rest of
+the package's imports).
 """
 
 from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-FALLBACK_TEXT = "Done."
-"""What the model says once the script has no turn left (and on side requests)."""
+from .turns import FALLBACK_TEXT, Turn, TurnPlayer, tool_use_id
 
 
-def _blocks(turn: dict[str, Any], index: int) -> list[dict[str, Any]]:
+class Player(Protocol):
+    """Picks the turn for one main-conversation request: (its index or None, the turn)."""
+
+    def play(self, messages: Sequence[Any]) -> tuple[int | None, Turn]: ...
+
+
+class InOrder:
+    """The next scripted turn for every request, whatever it holds (the oracle's player)."""
+
+    def __init__(self, turns: Sequence[Turn]) -> None:
+        self.turns = list(turns)
+        self.played = 0
+
+    def play(self, messages: Sequence[Any]) -> tuple[int | None, Turn]:
+        index, self.played = self.played, self.played + 1
+        return (index, self.turns[index]) if index < len(self.turns) else (None, {})
+
+
+PLAYERS: dict[str, type[InOrder] | type[TurnPlayer]] = {"in-order": InOrder, "session": TurnPlayer}
+
+
+def _blocks(turn: Turn, index: int | None) -> list[dict[str, Any]]:
     """A scripted turn as content blocks: optional text, then tool_use blocks."""
     blocks: list[dict[str, Any]] = []
     if turn.get("text"):
@@ -30,7 +53,7 @@ def _blocks(turn: dict[str, Any], index: int) -> list[dict[str, Any]]:
         blocks.append(
             {
                 "type": "tool_use",
-                "id": call.get("id", f"toolu_t{index}c{number}"),
+                "id": call.get("id", tool_use_id(-1 if index is None else index, number)),
                 "name": call["name"],
                 "input": call.get("input", {}),
             }
@@ -60,6 +83,7 @@ def _sse(message: dict[str, Any]) -> bytes:
     head = {**message, "content": [], "stop_reason": None}
     events.append(("message_start", {"type": "message_start", "message": head}))
     for index, block in enumerate(message["content"]):
+        start: dict[str, Any]
         if block["type"] == "text":
             start = {"type": "text", "text": ""}
             delta = {"type": "text_delta", "text": block["text"]}
@@ -92,13 +116,27 @@ def _sse(message: dict[str, Any]) -> bytes:
     )
 
 
-class MockAPI:
-    """The server: ``turns`` are the scripted turns; ``log`` gets one JSON line a request."""
+def is_main(body: Mapping[str, Any], prompt: str) -> bool:
+    """Whether a Messages request belongs to the main conversation: tools are offered and
+    its first message holds the session's (first) prompt."""
+    if not body.get("tools"):
+        return False
+    messages = body.get("messages") or [{}]
+    content = messages[0].get("content") if isinstance(messages[0], dict) else None
+    if isinstance(content, str):
+        return prompt in content
+    return any(isinstance(b, dict) and prompt in str(b.get("text", "")) for b in content or [])
 
-    def __init__(self, turns: Sequence[dict[str, Any]], log: Path, prompt: str) -> None:
-        self.turns = list(turns)
+
+class MockAPI:
+    """The server: ``turns`` are the scripted turns, played by ``player`` (a ``PLAYERS``
+    name); ``log`` gets one JSON line a request."""
+
+    def __init__(
+        self, turns: Sequence[Turn], log: Path, prompt: str, player: str = "in-order"
+    ) -> None:
+        self.player: Player = PLAYERS[player](turns)
         self.prompt = prompt
-        self.played = 0
         self.log = log
         self._lock = threading.Lock()
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
@@ -112,22 +150,11 @@ class MockAPI:
     def answer(self, body: dict[str, Any]) -> dict[str, Any]:
         """The message for one Messages request."""
         model = str(body.get("model", "claude-mock"))
-        if not body.get("tools") or not self._is_main(body):
+        if not is_main(body, self.prompt):
             return _message([{"type": "text", "text": FALLBACK_TEXT}], model)
         with self._lock:
-            index, self.played = self.played, self.played + 1
-        turn = self.turns[index] if index < len(self.turns) else {}
+            index, turn = self.player.play(body.get("messages") or [])
         return _message(_blocks(turn, index), model)
-
-    def _is_main(self, body: dict[str, Any]) -> bool:
-        messages = body.get("messages") or [{}]
-        content = messages[0].get("content")
-        if isinstance(content, str):
-            return self.prompt in content
-        return any(
-            isinstance(block, dict) and self.prompt in str(block.get("text", ""))
-            for block in content or []
-        )
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:
         api = self

@@ -1,0 +1,115 @@
+"""Session-level facts of 2.1.332 that ``fire`` models (each seen by the oracle, scenario named)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+Project = Any
+MODE_HOOK = """
+tr -d '\\n' | sed -n 's/.*"permission_mode": *"\\([^"]*\\)".*/MODE=\\1/p' >&2
+exit 0
+"""
+
+
+def _write_call(project: Project, **fields: Any) -> Any:
+    document = {
+        "session_id": "s",
+        "transcript_path": str(project.scratch / "t.jsonl"),
+        "cwd": str(project.dir),
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Write",
+        "tool_input": {"file_path": str(project.dir / "out.txt"), "content": "hi\n"},
+        "tool_use_id": "toolu_1",
+        **fields,
+    }
+    path = project.scratch / "write.json"
+    path.write_text(json.dumps(document))
+    return path
+
+
+def _mode_settings(project: Project, mode: str) -> None:
+    project.script("mode.sh", MODE_HOOK)
+    handler = {"type": "command", "command": str(project.dir / ".claude/hooks/mode.sh")}
+    project.settings(
+        {
+            "permissions": {"defaultMode": mode},
+            "hooks": {"PreToolUse": [{"matcher": "Write", "hooks": [handler]}]},
+        },
+        "user",
+    )
+
+
+def test_the_settings_default_mode_is_the_sessions_mode(project: Project) -> None:
+    """mode-default-user: hooks are sent defaultMode, and the permission step applies it."""
+    _mode_settings(project, "acceptEdits")
+    fired = project.fire("PreToolUse", _write_call(project))
+    (hook,) = fired.hooks
+    assert hook["stderr"] == "MODE=acceptEdits"
+    assert fired.report["printMode"]["toolRuns"] is True
+
+
+def test_a_flag_or_a_stated_mode_beats_default_mode(project: Project) -> None:
+    """mode-flag-beats-default-mode."""
+    _mode_settings(project, "acceptEdits")
+    flagged = project.fire("PreToolUse", _write_call(project), "--permission-mode", "default")
+    assert flagged.hooks[0]["stderr"] == "MODE=default"
+    assert flagged.report["printMode"]["toolRuns"] is False
+    stated = project.fire("PreToolUse", _write_call(project, permission_mode="default"))
+    assert stated.report["printMode"]["toolRuns"] is False
+
+
+def test_plan_mode_refuses_a_write_in_its_own_words(project: Project) -> None:
+    """mode-plan-edit, mode-default-local-beats-user."""
+    fired = project.fire("PreToolUse", _write_call(project), "--permission-mode", "plan")
+    result = fired.report["printMode"]["toolResult"]
+    assert result == {
+        "text": f"Cannot write to {project.dir / 'out.txt'} while in plan mode.",
+        "isError": True,
+    }
+
+
+def _start(project: Project, output: dict[str, Any], json_out: bool = True) -> Any:
+    project.script("start.sh", f"printf '%s\\n' '{json.dumps(output)}'")
+    handler = {"type": "command", "command": str(project.dir / ".claude/hooks/start.sh")}
+    project.hooks("SessionStart", handler)
+    return project.fire(
+        "SessionStart", project.payload("SessionStart", source="startup"), json_out=json_out
+    )
+
+
+def test_session_start_system_message_is_shown_nowhere_in_print_mode(project: Project) -> None:
+    """start-system-message."""
+    fired = _start(project, {"systemMessage": "START-MSG"})
+    assert fired.outcome["systemMessages"] == ["START-MSG"]
+    assert fired.report["printMode"]["notices"] == []
+    text = _start(project, {"systemMessage": "START-MSG"}, json_out=False).stdout
+    assert "the systemMessage is shown nowhere" in text
+
+
+def test_initial_user_message_is_a_user_turn_of_its_own(project: Project) -> None:
+    """start-initial-user-message, start-initial-user-message-turns."""
+    output = {"hookSpecificOutput": {"hookEventName": "SessionStart", "initialUserMessage": "HI"}}
+    fired = _start(project, output)
+    assert fired.report["printMode"]["userTurns"] == ["HI"]
+    assert (
+        "answered before the prompt (one more request): HI"
+        in _start(project, output, json_out=False).stdout
+    )
+
+
+def test_shell_bash_is_ignored_and_exit_127_is_said_plainly(project: Project) -> None:
+    """handler-shell-bash-syntax: /bin/sh cannot run `[[`, the script never starts."""
+    project.hooks(
+        "PreToolUse",
+        {"type": "command", "shell": "bash", "command": "[[ -n x ]] && echo ran"},
+        matcher="Bash",
+    )
+    fired = project.fire("PreToolUse", project.bash_call("ls"))
+    (hook,) = fired.hooks
+    assert hook["argv"][:2] == ["/bin/sh", "-c"] and hook["exitCode"] == 127
+    assert any('shell "bash" is ignored' in note for note in hook["notes"])
+    assert any(
+        note.startswith("exit 127: the shell found no such command") for note in hook["notes"]
+    )
+    assert fired.report["printMode"]["toolRuns"] is True
