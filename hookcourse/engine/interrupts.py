@@ -24,7 +24,12 @@ from typing import Final
 INTERRUPTS: Final = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 TRACE_VARIABLE: Final = "HOOKCOURSE_TRACE"
 """Set in every process started, so one that left its group (``setsid``) is still found."""
-_RUN: Final = f"{os.getpid()}-{os.urandom(6).hex()}"
+_RUN: Final = "/".join(
+    filter(None, (os.environ.get(TRACE_VARIABLE), f"{os.getpid()}-{os.urandom(6).hex()}"))
+)
+"""This program's run; under a trace it inherited, so the program that started it can
+find (and kill) what this one starts in sessions of their own, as Claude Code in the
+session runner's namespace."""
 _COUNT: Final = itertools.count(1)
 
 
@@ -191,9 +196,14 @@ def kill_traced(traces: Collection[str] | None = None) -> Counter[str]:
         for variable in environ.split(b"\0"):
             if variable.startswith(wanted):
                 trace = variable[len(TRACE_VARIABLE) + 1 :].decode()
-                if traces is None or trace in traces:
+                if traces is None or _within(trace, traces):
                     with contextlib.suppress(OSError):
                         os.kill(int(entry), signal.SIGKILL)
                         killed[trace] += 1
                 break
     return killed
+
+
+def _within(trace: str, traces: Collection[str]) -> bool:
+    """Whether ``trace`` is one of ``traces`` or was started under one of them."""
+    return any(trace == given or trace.startswith(f"{given}/") for given in traces)

@@ -20,9 +20,9 @@ import selectors
 import subprocess
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import IO, Final, NamedTuple
 
 from .interrupts import REGISTRY, TRACE_VARIABLE, kill_group, new_trace
 
@@ -85,6 +85,17 @@ class TextRun:
     stderr: str
 
 
+class Answer(NamedTuple):
+    """What a conversation writes next on the process's stdin, and whether that is all."""
+
+    data: bytes
+    last: bool
+
+
+Reply = Callable[[bytes], Answer | None]
+"""Called with each whole line of stdout as it comes; what to write next, or None."""
+
+
 class Abandon:
     """Lets another thread give up on a run: ``set()`` kills its group at once."""
 
@@ -108,12 +119,16 @@ def run(
     cap: int = OUTPUT_CAP_BYTES,
     linger_s: float | None = None,
     abandon: Abandon | None = None,
+    reply: Reply | None = None,
 ) -> Finished:
     """Run ``argv`` in a session of its own until it exits; raises CannotStart.
 
     ``env`` None is this program's environment. With ``linger_s`` None the run lasts
     until its output closes (as Claude Code reads a hook); with a number, output is
     read for ``linger_s`` more seconds after the process exits, then its group dies.
+    With ``reply`` the run is a conversation: stdin stays open after ``stdin`` is
+    written, each stdout line goes to ``reply``, and its answers are written in turn
+    until one is the ``last``.
     """
     started = time.monotonic()
     trace = new_trace()
@@ -140,7 +155,7 @@ def run(
         REGISTRY.after_start()
     try:
         kept, totals, timed_out = _supervise(
-            process, stdin, started + timeout_s, cap, linger_s, abandon
+            process, stdin, started + timeout_s, cap, linger_s, abandon, reply
         )
         exited = process.poll()
         left_running = not timed_out and bool(kill_group(process.pid))
@@ -171,21 +186,19 @@ def _supervise(
     cap: int,
     linger_s: float | None,
     abandon: Abandon | None,
+    reply: Reply | None,
 ) -> tuple[tuple[bytearray, bytearray], list[int], bool]:
     """Feed stdin and read both outputs until they close (or the linger ends); timed out?"""
     assert process.stdin and process.stdout and process.stderr
     kept = (bytearray(), bytearray())
     totals = [0, 0]
-    pending = memoryview(data)
+    feed = _Feed(process.stdin, data, closing=reply is None)
+    line = bytearray()  # the stdout line ``reply`` has not had yet
     lingering_until: float | None = None
     with selectors.DefaultSelector() as selector:
         selector.register(process.stdout, selectors.EVENT_READ, 0)
         selector.register(process.stderr, selectors.EVENT_READ, 1)
-        if pending:
-            os.set_blocking(process.stdin.fileno(), False)
-            selector.register(process.stdin, selectors.EVENT_WRITE, -1)
-        else:
-            _close_quietly(process.stdin)
+        feed.watch(selector)
         readers = 2
         while readers:
             now = time.monotonic()
@@ -201,15 +214,7 @@ def _supervise(
             wake = min(deadline, lingering_until or deadline, now + POLL_S)
             for key, _ in selector.select(wake - now):
                 if key.data == -1:
-                    try:
-                        pending = pending[os.write(key.fd, pending) :]
-                    except BlockingIOError:
-                        continue
-                    except OSError:  # it closed stdin or exited without reading: fine
-                        pending = pending[:0]
-                    if not pending:
-                        selector.unregister(key.fileobj)
-                        _close_quietly(process.stdin)
+                    feed.write(selector)
                     continue
                 chunk = os.read(key.fd, _READ_CHUNK)
                 if not chunk:
@@ -219,12 +224,57 @@ def _supervise(
                 stream = kept[key.data]
                 totals[key.data] += len(chunk)
                 stream += chunk[: max(cap - len(stream), 0)]
+                if reply is not None and key.data == 0:
+                    line += chunk
+                    *whole, rest = bytes(line).split(b"\n")
+                    line[:] = rest
+                    for answer in filter(None, map(reply, whole)):
+                        feed.add(answer, selector)
     _close_quietly(process.stdin)
     try:
         process.wait(max(deadline - time.monotonic(), 0))
     except subprocess.TimeoutExpired:  # it closed its output but went on running
         return kept, totals, True
     return kept, totals, False
+
+
+class _Feed:
+    """What is still to be written on a process's stdin, closed once the last is out."""
+
+    def __init__(self, stdin: IO[bytes], data: bytes, *, closing: bool) -> None:
+        self.stdin = stdin
+        self.pending = memoryview(data)  # sliced without copying as the pipe takes it
+        self.closing = closing
+        self.watched = False
+        os.set_blocking(stdin.fileno(), False)
+
+    def watch(self, selector: selectors.BaseSelector) -> None:
+        """Wait for stdin to take more, or close it when nothing more will come."""
+        if self.pending and not self.watched:
+            selector.register(self.stdin, selectors.EVENT_WRITE, -1)
+            self.watched = True
+        elif not self.pending and self.closing:
+            _close_quietly(self.stdin)
+
+    def add(self, answer: Answer, selector: selectors.BaseSelector) -> None:
+        if self.stdin.closed:
+            return
+        self.pending = memoryview(bytes(self.pending) + answer.data)
+        self.closing = answer.last
+        self.watch(selector)
+
+    def write(self, selector: selectors.BaseSelector) -> None:
+        try:
+            self.pending = self.pending[os.write(self.stdin.fileno(), self.pending) :]
+        except BlockingIOError:
+            return
+        except OSError:  # it closed stdin or exited without reading: fine
+            self.pending = memoryview(b"")
+            self.closing = True
+        if not self.pending:
+            selector.unregister(self.stdin)
+            self.watched = False
+            self.watch(selector)
 
 
 def _close_quietly(stream: object) -> None:

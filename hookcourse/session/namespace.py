@@ -20,25 +20,19 @@ RUN.json holds ``argv``, ``prompt``, ``env``, ``cwd``, ``turns``, ``player`` (a
 stream-json``: the first at once, each next one after the run's ``result`` for the
 one before, as a user who waits for the answer; else stdin is empty),
 ``isolation``, ``log``, ``stdout``, ``stderr``, ``timeout`` and ``result`` (where the
-status is written). Standard library only.
+status is written). The standard library and the package's process runner only.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import queue
 import shutil
-import signal
-import subprocess
 import sys
-import threading
-import time
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
-from hookcourse.engine.interrupts import TRACE_VARIABLE
+from hookcourse.engine import processes
+from hookcourse.engine.processes import Answer, CannotStart, Reply
 
 from .mock_api import MockAPI
 
@@ -53,6 +47,8 @@ ISOLATION = {
     "non-essential traffic off, scratch HOME and TMPDIR (the program is asked, not walled in)",
 }
 """Each isolation a run can have, in the words the transcript reports."""
+LINGER_S = 1.0
+"""How long the runner still reads the binary's output after it exits."""
 CLOSED_PROXY = "http://127.0.0.1:9"
 """The discard port: nothing listens, so a client that honours the proxy reaches nothing."""
 
@@ -82,12 +78,12 @@ def namespace_prefix() -> tuple[list[str] | None, str]:
     said = ""
     for prefix in (UNSHARE, UNSHARE_AS_USER):
         try:
-            probe = subprocess.run([*prefix, "true"], capture_output=True, timeout=10)
-        except (OSError, subprocess.TimeoutExpired) as error:
+            probe = processes.run([*prefix, "true"], timeout_s=10)
+        except CannotStart as error:
             return None, f"unshare cannot start: {error}"
-        if probe.returncode == 0:
+        if probe.exit_code == 0:
             return prefix, ""
-        said = said or probe.stderr.decode("utf-8", "replace").strip()
+        said = said or probe.text().stderr.strip()
     return None, f"unshare -n is not permitted here ({said or 'no reason given'})"
 
 
@@ -100,15 +96,15 @@ def interfaces() -> list[str]:
 def loopback_only() -> str | None:
     """None when lo is up and alone; else why the run must not start."""
     try:
-        up = subprocess.run(["ip", "link", "set", "lo", "up"], capture_output=True, text=True)
-    except OSError as error:
-        return f"could not run ip (iproute2): {error.strerror}"
+        up = processes.run(["ip", "link", "set", "lo", "up"], timeout_s=10).text()
+        listed = processes.run(["ip", "-o", "link"], timeout_s=10).text().stdout
+    except CannotStart as error:
+        return f"could not run ip (iproute2): {error}"
     if up.returncode != 0:
         return f"could not bring lo up: {up.stderr.strip()}"
     found = interfaces()
     if found != ["lo"]:
         return f"the namespace has interfaces other than lo: {', '.join(found)}"
-    listed = subprocess.run(["ip", "-o", "link"], capture_output=True, text=True).stdout
     names = [line.split(":")[1].strip().split("@")[0] for line in listed.splitlines() if line]
     if names != ["lo"]:
         return f"ip -o link lists interfaces other than lo: {', '.join(names)}"
@@ -149,39 +145,42 @@ def run(spec: dict[str, Any]) -> dict[str, Any]:
 def _run_binary(spec: dict[str, Any], isolation: str, base_url: str) -> dict[str, Any]:
     """Run the binary once against the mock at ``base_url``; its status."""
     env = {**spec["env"], "ANTHROPIC_BASE_URL": base_url}
-    if TRACE_VARIABLE in os.environ:
-        # Claude Code runs in a session of its own; the trace lets an interrupt of the
-        # caller find and kill it and its hooks (interrupts.kill_traced).
-        env[TRACE_VARIABLE] = os.environ[TRACE_VARIABLE]
     if isolation == ENV:
         env.update(env_isolation(base_url))
-    status: dict[str, Any] = {"isolation": isolation}
-    messages = spec.get("messages")
-    deadline = time.monotonic() + float(spec["timeout"])
-    with open(spec["stdout"], "wb") as out, open(spec["stderr"], "wb") as err:
-        process = subprocess.Popen(
+    messages = [f"{message}\n".encode() for message in spec.get("messages") or []]
+    # processes.run gives the binary a trace under the one this runner inherited, so an
+    # interrupt of the caller finds and kills Claude Code and its hooks too.
+    try:
+        done = processes.run(
             spec["argv"],
-            cwd=spec["cwd"],
+            stdin=messages[0] if messages else b"",
             env=env,
-            stdin=subprocess.DEVNULL if messages is None else subprocess.PIPE,
-            stdout=out if messages is None else subprocess.PIPE,
-            stderr=err,
-            start_new_session=True,
+            cwd=spec["cwd"],
+            timeout_s=float(spec["timeout"]),
+            # Hooks it left running may hold its output open: read on a moment, then kill.
+            linger_s=LINGER_S,
+            reply=_one_message_per_result(messages[1:]) if len(messages) > 1 else None,
         )
-        copier = _Copier()
-        try:
-            if messages is not None:
-                _converse(process, [str(m) for m in messages], out, deadline, copier)
-            status["exit"] = process.wait(timeout=max(0.0, deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
-            status["timedOut"] = True
-        finally:
-            # The whole group: hooks the binary started must not outlive the run.
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
-            copier.join()
-    return status
+    except CannotStart as error:
+        return {"isolation": isolation, "failed": str(error)}
+    Path(spec["stdout"]).write_bytes(done.stdout)
+    Path(spec["stderr"]).write_bytes(done.stderr)
+    if done.timed_out:
+        return {"isolation": isolation, "timedOut": True}
+    return {"isolation": isolation, "exit": done.exit_code}
+
+
+def _one_message_per_result(messages: list[bytes]) -> Reply:
+    """The next user message each time a turn ends (a stream ``result`` line), as a
+    user who waits for the answer; stdin closes after the last."""
+    waiting = list(reversed(messages))
+
+    def reply(line: bytes) -> Answer | None:
+        if not _is_result(line):
+            return None
+        return Answer(waiting.pop() if waiting else b"", last=not waiting)
+
+    return reply
 
 
 def _is_result(line: bytes) -> bool:
@@ -191,58 +190,6 @@ def _is_result(line: bytes) -> bool:
     except ValueError:
         return False
     return isinstance(item, dict) and item.get("type") == "result"
-
-
-class _Copier:
-    """The thread that copies the stream; joined before its file closes."""
-
-    thread: threading.Thread | None = None
-
-    def start(self, target: Any) -> None:
-        self.thread = threading.Thread(target=target, daemon=True)
-        self.thread.start()
-
-    def join(self) -> None:
-        if self.thread is not None:
-            self.thread.join(timeout=10)
-
-
-def _converse(
-    process: subprocess.Popen[bytes],
-    messages: list[str],
-    out: IO[bytes],
-    deadline: float,
-    copier: _Copier,
-) -> None:
-    """Feed ``messages`` one per finished turn (a stream ``result`` line), copying the
-    stream to ``out`` in ``copier``; stdin closes after the last. TimeoutExpired past
-    ``deadline``."""
-    results: queue.Queue[bool] = queue.Queue()
-
-    def copy() -> None:
-        assert process.stdout is not None
-        for line in process.stdout:
-            out.write(line)
-            out.flush()
-            if _is_result(line):
-                results.put(True)
-        results.put(False)  # the stream ended
-
-    copier.start(copy)
-    assert process.stdin is not None
-    for number, message in enumerate(messages):
-        if number:
-            try:
-                finished = results.get(timeout=max(0.0, deadline - time.monotonic()))
-            except queue.Empty:
-                raise subprocess.TimeoutExpired(process.args, 0) from None
-            if not finished:
-                break
-        with contextlib.suppress(BrokenPipeError):
-            process.stdin.write(message.encode("utf-8") + b"\n")
-            process.stdin.flush()
-    with contextlib.suppress(BrokenPipeError):
-        process.stdin.close()
 
 
 def main(spec_path: str) -> int:

@@ -139,5 +139,5 @@ def test_a_binary_that_cannot_start_is_one_line(tmp_path: Path) -> None:
     with pytest.raises(InputError) as raised:
         real.run_real(script, str(broken), isolation="env")
     said = str(raised.value)
-    assert "could not start Claude Code: OSError: [Errno 8] Exec format error" in said
+    assert "claude: Exec format error; fix: check --claude PATH" in said
     assert "Traceback" not in said and "\n" not in said
