@@ -688,7 +688,9 @@ def read_hook_result(event: EventSpec, run: HookRun) -> HookReading:
     if not run.on_failure_block or run.cancelled:
         return reading
     word = event.exit2_decision or (event.blocking_decisions or (None,))[0]
-    if event.on_failure_ignored or word is None or not event.can_block:
+    # An event that cannot stop its action still reads the failure as its exit 2
+    # (PostToolUse: the block's feedback reaches the model), 2.1.332.
+    if event.on_failure_ignored or word is None:
         return _noted(reading, f'onFailure "block" is ignored on {event.name}')
     code = run.exit_code
     json_only = reading.classification is Classification.SUCCESS and code not in (0, 2, None)

@@ -86,10 +86,9 @@ def _reminders(spec: EventSpec, name: str, outcome: Outcome) -> list[str]:
     texts = [model_text("success", hook=name, text=text) for text in outcome.stdout_context]
     plain = set(outcome.stdout_context)
     contexts = [text for text in outcome.additional_context if js_trim(text) not in plain]
-    if contexts:
-        joined = "\n".join(contexts)
-        shown = spec.name if spec.context_without_query else name
-        texts.append(model_text("additional_context", hook=shown, text=joined))
+    shown = spec.name if spec.context_without_query else name
+    for text in ["\n".join(contexts)] if contexts and spec.contexts_joined else contexts:
+        texts.append(model_text("additional_context", hook=shown, text=text))
     # A Stop block from JSON is also shown as a blocking error; one from exit 2 is not.
     json_block = outcome.decision == "block" and not outcome.decided_by_exit2
     post_block = spec.name in AFTER_THE_CALL and outcome.decision == "block"
@@ -97,7 +96,8 @@ def _reminders(spec: EventSpec, name: str, outcome: Outcome) -> list[str]:
         command = outcome.decided_by_command or ""
         reason = outcome.reason or ""
         if outcome.decided_by_exit2:
-            reason = f"[{command}]: {reason}"
+            # "[<command>]: " and stderr as written, final newline kept (2.1.332).
+            reason = outcome.blocking_error or f"[{command}]: {reason}"
         texts.append(
             model_text("blocking_error_from_command", hook=name, command=command, reason=reason)
         )
@@ -174,6 +174,9 @@ def print_mode(
     if outcome.run_stops and terminal is None:
         terminal = STOP_HOOK_PREVENTED if spec.stop_loop else HOOK_STOPPED
     notices = () if spec.system_message_silent_in_print else tuple(outcome.system_messages)
+    reminders = tuple(_reminders(spec, name, outcome))
+    if user_message is not None:
+        reminders = ()  # a blocked prompt is never sent, nor what came with it
     turns = tuple(
         value
         for item in spec.output_fields
@@ -183,7 +186,7 @@ def print_mode(
     return PrintMode(
         tool_runs=runs,
         tool_result=result,
-        system_reminders=tuple(_reminders(spec, name, outcome)),
+        system_reminders=reminders,
         run_stops=stops,
         terminal_reason=terminal,
         turn_continues=outcome.keeps_going if spec.stop_loop else None,

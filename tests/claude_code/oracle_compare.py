@@ -81,9 +81,8 @@ def _ran_input(p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
 
 
 def _model_texts(p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
-    """Each side's texts trimmed: the requests carry them inside reminders whose own
-    line breaks cannot be told apart from a text's trailing newline."""
-    return sorted(t.strip() for t in p["modelTexts"]), sorted(o["modelTexts"])
+    """Each side's texts exactly, whitespace and final newlines included."""
+    return sorted(p["modelTexts"]), sorted(o["modelTexts"])
 
 
 def _notices(p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
