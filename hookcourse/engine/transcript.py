@@ -24,6 +24,8 @@ AFTER_THE_CALL = frozenset({"PostToolUse", "PostToolUseFailure"})
 HOOK_STOPPED = "hook_stopped"
 STOP_HOOK_PREVENTED = "stop_hook_prevented"
 TOOL_DEFERRED = "tool_deferred"
+PERMISSION_REQUEST = "PermissionRequest"
+"""The event that fires where the permission step would show its dialog."""
 
 
 @dataclass(frozen=True)
@@ -51,6 +53,9 @@ class PrintMode:
     """UserPromptSubmit: what the user is shown when the prompt is blocked."""
     notices: tuple[str, ...] = ()
     """The hooks' systemMessages the user is shown (``<hook> says: ...``)."""
+    permission_request: bool = False
+    """PreToolUse: the permission step would show a dialog, so PermissionRequest fires
+    (not after a hook's own ask or defer)."""
     user_turns: tuple[str, ...] = ()
     """Texts sent to the model as user turns of their own, each answered before the prompt
     (SessionStart's initialUserMessage): one more model request each."""
@@ -70,6 +75,7 @@ class PrintMode:
             "userMessage": self.user_message,
             "notices": list(self.notices),
             "userTurns": list(self.user_turns),
+            "permissionRequest": self.permission_request,
         }
 
 
@@ -139,6 +145,15 @@ def _tool_call(
     return False, ToolResult(step.refusal or permission_facts().refusal("tool", tool=tool)), None
 
 
+def _dialog_answer(outcome: Outcome) -> tuple[bool | None, ToolResult | None]:
+    """PermissionRequest: the hooks answer the dialog nobody else answers in print mode."""
+    if outcome.decision == "allow":
+        return True, None
+    if outcome.decision == "deny":
+        return False, ToolResult(outcome.reason or model_text("dialog_denied_no_message"))
+    return None, None
+
+
 def print_mode(
     spec: EventSpec,
     payload: Mapping[str, JSValue],
@@ -156,6 +171,14 @@ def print_mode(
     runs, result, terminal = (None, None, None)
     if spec.name == "PreToolUse":
         runs, result, terminal = _tool_call(spec, name, tool_name, outcome, step)
+    if spec.name == PERMISSION_REQUEST:
+        runs, result = _dialog_answer(outcome)
+    dialog = (
+        step is not None
+        and step.decision == "ask"
+        and outcome.decision not in ("ask", "defer")
+        and runs is False
+    )
     stops = outcome.run_stops or terminal is not None
     if spec.block_stops_run and outcome.blocked:
         stops, terminal = True, HOOK_STOPPED
@@ -194,4 +217,5 @@ def print_mode(
         user_message=user_message,
         notices=notices,
         user_turns=turns,
+        permission_request=dialog,
     )
