@@ -13,35 +13,38 @@ Not a test: timings belong in a benchmark, and the machine's load moves them.
 from __future__ import annotations
 
 import argparse
+import importlib
 import statistics
 import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "claude_code"))
 
-from oracle_binary import find_binary  # noqa: E402
-from oracle_predict import FireServer  # noqa: E402
-from oracle_run import check_scenario  # noqa: E402
-from oracle_scenario import load_corpus  # noqa: E402
+# The harness lives beside its tests (tests/claude_code), outside the typed package.
+_binary = importlib.import_module("oracle_binary")
+_predict = importlib.import_module("oracle_predict")
+_run = importlib.import_module("oracle_run")
+_scenario = importlib.import_module("oracle_scenario")
 
 
 def _round(binary: str, ids: list[str], jobs: int, overlap: bool) -> tuple[float, int]:
     """Seconds for the sample in one mode, and how many of its scenarios did not disagree."""
-    corpus = load_corpus()
+    corpus = _scenario.load_corpus()
     local = threading.local()
-    servers: list[FireServer] = []
+    servers: list[Any] = []
     lock = threading.Lock()
 
     def one(sid: str) -> bool:
         if not hasattr(local, "server"):
-            local.server = FireServer()
+            local.server = _predict.FireServer()
             with lock:
                 servers.append(local.server)
-        checked = check_scenario(binary, local.server, corpus[sid], overlap=overlap)
+        checked = _run.check_scenario(binary, local.server, corpus[sid], overlap=overlap)
         return bool(checked["comparison"]["verdict"] != "disagree")
 
     started = time.monotonic()
@@ -60,8 +63,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args(argv)
-    ids = sorted(load_corpus())[:: max(1, args.step)]
-    binary = find_binary()
+    ids = sorted(_scenario.load_corpus())[:: max(1, args.step)]
+    binary = str(_binary.find_binary())
     seconds: dict[str, list[float]] = {"one after the other": [], "overlapped": []}
     for number in range(args.rounds):
         for mode, overlap in (("one after the other", False), ("overlapped", True)):
