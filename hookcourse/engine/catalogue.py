@@ -194,6 +194,9 @@ class EventSpec:
     """Exit 2 from a hook script that is missing does not block (Stop and the like)."""
     block_stops_run: bool = False
     """A block ends the agentic loop (PostToolBatch: terminal_reason hook_stopped)."""
+    contexts_joined: bool = False
+    """The hooks' additionalContexts are one text, joined with newlines (PreToolUse,
+    SessionStart); elsewhere each hook's is a text of its own (2.1.332)."""
     system_message_silent_in_print: bool = False
     """In print mode a ``systemMessage`` is shown nowhere (SessionStart, 2.1.332)."""
     on_failure_ignored: bool = False
@@ -327,6 +330,7 @@ def _event(raw: Mapping[str, Any], document: Mapping[str, Any]) -> EventSpec:
         context_without_query=bool(raw.get("context_without_query", False)),
         missing_script_not_blocking=bool(raw.get("missing_script_not_blocking", False)),
         system_message_silent_in_print=bool(raw.get("system_message_silent_in_print", False)),
+        contexts_joined=bool(raw.get("contexts_joined", False)),
     )
 
 

@@ -120,15 +120,17 @@ def check_rule(
     place: CallPlace,
     *,
     every: bool = False,
+    permission: bool = False,
 ) -> RuleCheck:
     """Does ``rule`` select this tool call, so that the hook with this ``if`` runs?
 
     ``every=True`` is how an allow rule reads a Bash command: every subcommand must
     match, and a command that cannot be split is not covered (deny and ask rules, and
-    ``if``, need only one subcommand and cover what cannot be split).
+    ``if``, need only one subcommand and cover what cannot be split). ``permission=True``
+    is how the permission step reads a rule (as opposed to ``if``).
     """
     shown_rule = quote(str(rule))
-    if not _covers_tool(rule.tool, tool_name, every):
+    if not _covers_tool(rule.tool, tool_name, every, permission and rule.specifier is not None):
         return RuleCheck(False, f"{shown_rule} is about {rule.tool}, not {tool_name}")
     if rule.specifier is None:
         return RuleCheck(True, f"{shown_rule} covers every {tool_name} call")
@@ -150,8 +152,17 @@ def check_rule(
     )
 
 
-def _covers_tool(rule_tool: str, tool_name: str, allow: bool = False) -> bool:
-    # An allow rule covers fewer tools: in 2.1.332 an Edit allow rule does not cover Write.
+def _covers_tool(
+    rule_tool: str, tool_name: str, allow: bool = False, path_rule: bool = False
+) -> bool:
+    # The permission step reads a path rule for a file edit under Edit only (2.1.332):
+    # Edit(path) covers Write, Write(path) covers nothing, allow or deny
+    # (b-perm-write-path-rule, b-perm-edit-rule-on-write-path, b-perm-deny-write-path);
+    # an ``if`` reads Write(path) as written (b-if-write-path).
+    if path_rule and tool_name in RULE_TOOL_COVERS["Edit"]:
+        return rule_tool == "Edit"
+    # An allow rule covers fewer tools: in 2.1.332 a bare Edit allow rule does not cover
+    # Write.
     covers = permission_facts().allow_rule_covers if allow else RULE_TOOL_COVERS
     if rule_tool == tool_name or tool_name in covers.get(rule_tool, ()):
         return True

@@ -126,7 +126,7 @@ def permission_step(
             continue
         if every:
             allows.append(entry)
-        check = check_rule(entry.rule, tool_name, tool_input, place, every=every)
+        check = check_rule(entry.rule, tool_name, tool_input, place, every=every, permission=True)
         # An allow rule must be sure; deny and ask rules cover what cannot be checked.
         if check.applies and (check.certain or not every):
             matching.setdefault(entry.behaviour, entry)

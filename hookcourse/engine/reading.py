@@ -123,6 +123,8 @@ class HookReading:
     """The "hook error" lines a user would see."""
     notes: tuple[str, ...] = ()
     """hookcourse's plain remarks: caps applied, fields ignored and why."""
+    failure_blocks: bool = False
+    """The block is ``onFailure: "block"`` reading a failed run (not the hook's answer)."""
     command: str | None = None
     """The command (or URL) the hook was configured with."""
     stdout_context: str | None = None
@@ -688,7 +690,9 @@ def read_hook_result(event: EventSpec, run: HookRun) -> HookReading:
     if not run.on_failure_block or run.cancelled:
         return reading
     word = event.exit2_decision or (event.blocking_decisions or (None,))[0]
-    if event.on_failure_ignored or word is None or not event.can_block:
+    # An event that cannot stop its action still reads the failure as its exit 2
+    # (PostToolUse: the block's feedback reaches the model), 2.1.332.
+    if event.on_failure_ignored or word is None:
         return _noted(reading, f'onFailure "block" is ignored on {event.name}')
     code = run.exit_code
     json_only = reading.classification is Classification.SUCCESS and code not in (0, 2, None)
@@ -712,6 +716,7 @@ def read_hook_result(event: EventSpec, run: HookRun) -> HookReading:
         blocking_error=named_error(run, reason),
         additional_context=None,
         updated_input=UNDEFINED,
+        failure_blocks=True,
     )
     how = f'{reading.how}; with onFailure "block" that failure counts as exit 2: it blocks'
     return _done(blocked, Classification.BLOCKING_ERROR, how)

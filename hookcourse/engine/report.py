@@ -328,6 +328,11 @@ def _render_print_mode(mode: PrintMode | None, system_messages: Sequence[str]) -
         lines.append("  the systemMessage is shown nowhere (print mode drops it on this event)")
     if mode.tool_runs is not None:
         lines.append(f"  the tool {'runs' if mode.tool_runs else 'does not run'}")
+    if mode.permission_request:
+        lines.append(
+            "  PermissionRequest fires (where a dialog would be shown): its hooks can allow "
+            "or deny the call; if none answers, the refusal below stands"
+        )
     if mode.tool_result is not None:
         body = mode.tool_result.text.rstrip("\n").replace("\n", "\n" + " " * 4)
         lines.append(f"  the model gets the tool_result (is_error): {body}")

@@ -24,6 +24,8 @@ AFTER_THE_CALL = frozenset({"PostToolUse", "PostToolUseFailure"})
 HOOK_STOPPED = "hook_stopped"
 STOP_HOOK_PREVENTED = "stop_hook_prevented"
 TOOL_DEFERRED = "tool_deferred"
+PERMISSION_REQUEST = "PermissionRequest"
+"""The event that fires where the permission step would show its dialog."""
 
 
 @dataclass(frozen=True)
@@ -51,6 +53,9 @@ class PrintMode:
     """UserPromptSubmit: what the user is shown when the prompt is blocked."""
     notices: tuple[str, ...] = ()
     """The hooks' systemMessages the user is shown (``<hook> says: ...``)."""
+    permission_request: bool = False
+    """PreToolUse: the permission step would show a dialog, so PermissionRequest fires
+    (not after a hook's own ask or defer)."""
     user_turns: tuple[str, ...] = ()
     """Texts sent to the model as user turns of their own, each answered before the prompt
     (SessionStart's initialUserMessage): one more model request each."""
@@ -70,6 +75,7 @@ class PrintMode:
             "userMessage": self.user_message,
             "notices": list(self.notices),
             "userTurns": list(self.user_turns),
+            "permissionRequest": self.permission_request,
         }
 
 
@@ -86,10 +92,9 @@ def _reminders(spec: EventSpec, name: str, outcome: Outcome) -> list[str]:
     texts = [model_text("success", hook=name, text=text) for text in outcome.stdout_context]
     plain = set(outcome.stdout_context)
     contexts = [text for text in outcome.additional_context if js_trim(text) not in plain]
-    if contexts:
-        joined = "\n".join(contexts)
-        shown = spec.name if spec.context_without_query else name
-        texts.append(model_text("additional_context", hook=shown, text=joined))
+    shown = spec.name if spec.context_without_query else name
+    for text in ["\n".join(contexts)] if contexts and spec.contexts_joined else contexts:
+        texts.append(model_text("additional_context", hook=shown, text=text))
     # After exit 2 with {"decision": "block", "reason": R} on stdout, R is the reason
     # (2.1.332): a Stop block is then also shown as a blocking error, and the blocking
     # error of either carries R without the "[<command>]: " that stderr's reason gets. A
@@ -102,7 +107,8 @@ def _reminders(spec: EventSpec, name: str, outcome: Outcome) -> list[str]:
         command = outcome.decided_by_command or ""
         reason = outcome.reason or ""
         if stderr_reason:
-            reason = f"[{command}]: {reason}"
+            # "[<command>]: " and stderr as written, final newline kept (2.1.332).
+            reason = outcome.blocking_error or f"[{command}]: {reason}"
         texts.append(
             model_text("blocking_error_from_command", hook=name, command=command, reason=reason)
         )
@@ -144,6 +150,33 @@ def _tool_call(
     return False, ToolResult(step.refusal or permission_facts().refusal("tool", tool=tool)), None
 
 
+def _prompt_refusal(spec: EventSpec, payload: Mapping[str, JSValue], outcome: Outcome) -> str:
+    """What the user is shown for a prompt a UserPromptSubmit hook stopped (2.1.332): a
+    block's reason as the model would read it (stderr as written after exit 2), and the
+    prompt (not after an ``onFailure`` block); ``continue: false`` its stopReason."""
+    if outcome.decision is None and not outcome.continue_:
+        return model_text("prompt_stopped", reason=outcome.stop_reason or "")
+    reason = outcome.blocking_error or outcome.reason or model_text("denied_no_reason")
+    if outcome.decided_by_failure:
+        return model_text("prompt_blocked_by_failure", event=spec.name, reason=reason)
+    prompt = payload.get("prompt")
+    return model_text(
+        "prompt_blocked",
+        event=spec.name,
+        reason=reason,
+        prompt=prompt if isinstance(prompt, str) else "",
+    )
+
+
+def _dialog_answer(outcome: Outcome) -> tuple[bool | None, ToolResult | None]:
+    """PermissionRequest: the hooks answer the dialog nobody else answers in print mode."""
+    if outcome.decision == "allow":
+        return True, None
+    if outcome.decision == "deny":
+        return False, ToolResult(outcome.reason or model_text("dialog_denied_no_message"))
+    return None, None
+
+
 def print_mode(
     spec: EventSpec,
     payload: Mapping[str, JSValue],
@@ -161,12 +194,20 @@ def print_mode(
     runs, result, terminal = (None, None, None)
     if spec.name == "PreToolUse":
         runs, result, terminal = _tool_call(spec, name, tool_name, outcome, step)
+    if spec.name == PERMISSION_REQUEST:
+        runs, result = _dialog_answer(outcome)
+    dialog = (
+        step is not None
+        and step.decision == "ask"
+        and outcome.decision not in ("ask", "defer")
+        and runs is False
+    )
     stops = outcome.run_stops or terminal is not None
     if spec.block_stops_run and outcome.blocked:
         stops, terminal = True, HOOK_STOPPED
     user_message = None
     if spec.name == "UserPromptSubmit" and outcome.blocked:
-        user_message = model_text("prompt_blocked", event=spec.name, reason=outcome.reason or "")
+        user_message = _prompt_refusal(spec, payload, outcome)
         stops = True
     feedback = None
     if spec.stop_loop and outcome.keeps_going and outcome.decision is not None:
@@ -179,6 +220,9 @@ def print_mode(
     if outcome.run_stops and terminal is None:
         terminal = STOP_HOOK_PREVENTED if spec.stop_loop else HOOK_STOPPED
     notices = () if spec.system_message_silent_in_print else tuple(outcome.system_messages)
+    reminders = tuple(_reminders(spec, name, outcome))
+    if user_message is not None:
+        reminders = ()  # a blocked prompt is never sent, nor what came with it
     turns = tuple(
         value
         for item in spec.output_fields
@@ -188,7 +232,7 @@ def print_mode(
     return PrintMode(
         tool_runs=runs,
         tool_result=result,
-        system_reminders=tuple(_reminders(spec, name, outcome)),
+        system_reminders=reminders,
         run_stops=stops,
         terminal_reason=terminal,
         turn_continues=outcome.keeps_going if spec.stop_loop else None,
@@ -196,4 +240,5 @@ def print_mode(
         user_message=user_message,
         notices=notices,
         user_turns=turns,
+        permission_request=dialog,
     )

@@ -81,9 +81,8 @@ def _ran_input(p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
 
 
 def _model_texts(p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
-    """Each side's texts trimmed: the requests carry them inside reminders whose own
-    line breaks cannot be told apart from a text's trailing newline."""
-    return sorted(t.strip() for t in p["modelTexts"]), sorted(o["modelTexts"])
+    """Each side's texts exactly, whitespace and final newlines included."""
+    return sorted(p["modelTexts"]), sorted(o["modelTexts"])
 
 
 def _notices(p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
@@ -94,6 +93,12 @@ def _notices(p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
 def _terminal(p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
     observed = "prompt_blocked" if o["requests"] == 0 else o["result"].get("terminal_reason")
     return p["terminal"], observed
+
+
+def _user_message(p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
+    """What the user is shown for a prompt a hook stopped (the result line of a run that
+    never asked the model)."""
+    return p.get("userMessage"), o["result"].get("result") if o["requests"] == 0 else None
 
 
 def _requests(p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
@@ -110,6 +115,7 @@ FIELDS: dict[str, Side] = {
     "notices": _notices,
     "terminal": _terminal,
     "requests": _requests,
+    "userMessage": _user_message,
 }
 """Every field compared, in report order."""
 

@@ -21,12 +21,14 @@ from hookcourse.session.script import Layout
 
 ENV_SHOWN = re.compile(r"^(CLAUDE|CLAUDECODE$|AI_AGENT$|COLUMNS$|LINES$|OTEL_)")
 """The variables of a hook's environment an observation keeps."""
-HOOK_TEXT = re.compile(
-    r"^(?:[A-Z][A-Za-z]+(?::\S*)? (?:hook |says:)|[A-Z][A-Za-z]+ operation blocked by hook)",
-    re.M,
-)
+HOOK_START = r"(?:[A-Z][A-Za-z]+(?::\S*)? (?:hook |says:)|[A-Z][A-Za-z]+ operation blocked by hook)"
+HOOK_TEXT = re.compile("^" + HOOK_START, re.M)
 """Where a hook-made text starts: ``PreToolUse:Bash hook additional context: ...``."""
-REMINDER = re.compile(r"</?system-reminder>")
+NEXT_PART = re.compile(r"\n\n(?=" + HOOK_START + r"|# |Today's date is )")
+"""Where a paragraph of the environment system message ends: at the next hook text, or at
+one of the message's own sections (2.1.332 joins them with a blank line)."""
+REMINDER_END = "\n</system-reminder>"
+"""How a ``<system-reminder>`` block closes: a newline the wrapper adds, then the tag."""
 
 
 def _normal(value: Any, root: str) -> Any:
@@ -101,6 +103,23 @@ def tool_results(stream: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return list(calls.values())
 
 
+def hook_texts(piece: str) -> list[str]:
+    """The hook texts in one text block, exactly as written: each runs to the end of the
+    block, of its system reminder, or of its paragraph of the environment message."""
+    found = []
+    for match in HOOK_TEXT.finditer(piece):
+        start = match.start()
+        end = len(piece)
+        close = piece.find(REMINDER_END, start)
+        if close != -1:
+            end = close
+        part = NEXT_PART.search(piece, start + 1)
+        if part is not None and part.start() < end:
+            end = part.start()
+        found.append(piece[start:end])
+    return found
+
+
 def model_texts(requests: list[dict[str, Any]], prompt: str) -> list[str]:
     """Hook-made texts the model was shown: system messages and reminders, each once."""
     seen: list[str] = []
@@ -120,12 +139,9 @@ def model_texts(requests: list[dict[str, Any]], prompt: str) -> list[str]:
                 ]
             )
             for piece in pieces:
-                for part in REMINDER.sub("\n\n", piece).split("\n\n"):
-                    match = HOOK_TEXT.search(part)
-                    if match:
-                        text = part[match.start() :].strip()
-                        if text not in seen:
-                            seen.append(text)
+                for text in hook_texts(piece):
+                    if text not in seen:
+                        seen.append(text)
     return seen
 
 

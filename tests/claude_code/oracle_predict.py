@@ -176,11 +176,26 @@ class Prediction:
             "unfinished": [],
             "requests": 0,
             "promptBlocked": False,
+            "userMessage": None,
         }
         start = self.fire(
             "SessionStart", _payload("SessionStart", self.layout, self.mode, source="startup")
         )
         self._gather(predicted, "SessionStart", start)
+        memory = self.layout.project / "CLAUDE.md"
+        if memory.is_file():
+            # The project's CLAUDE.md is loaded at session start.
+            loaded = _payload(
+                "InstructionsLoaded",
+                self.layout,
+                self.mode,
+                file_path=str(memory),
+                memory_type="Project",
+                load_reason="session_start",
+            )
+            for key in ("globs", "trigger_file_path"):
+                loaded.pop(key, None)
+            self._gather(predicted, "InstructionsLoaded", self.fire("InstructionsLoaded", loaded))
         prompt = self.scenario.get("prompt", DEFAULT_PROMPT)
         mode = (start or {}).get("printMode")
         user_turns = list(mode.get("userTurns") or []) if isinstance(mode, dict) else []
@@ -200,6 +215,8 @@ class Prediction:
         self._gather(predicted, "UserPromptSubmit", submitted)
         if submitted is not None and submitted["outcome"]["blocked"]:
             predicted["promptBlocked"] = True
+            mode = submitted.get("printMode")
+            predicted["userMessage"] = mode.get("userMessage") if isinstance(mode, dict) else None
             predicted["terminal"] = "prompt_blocked"
             return True
         blocks = 0
@@ -343,6 +360,34 @@ class Prediction:
             return bool(mode["turnContinues"])
         return bool(report.get("outcome", {}).get("keepsGoing"))
 
+    def _permission_request(self, predicted: dict[str, Any], entry: dict[str, Any]) -> None:
+        """PermissionRequest where a dialog would be shown: its hooks may answer it."""
+        report = self.fire(
+            "PermissionRequest",
+            _payload(
+                "PermissionRequest",
+                self.layout,
+                self.mode,
+                tool_name=entry["name"],
+                tool_input=entry["input"],
+                permission_suggestions=[],
+            ),
+        )
+        self._gather(predicted, "PermissionRequest", report)
+        mode = (report or {}).get("printMode")
+        if not isinstance(mode, dict) or mode.get("toolRuns") is None:
+            return
+        entry["runs"] = mode["toolRuns"]
+        result = mode.get("toolResult")
+        entry["result"], entry["isError"] = (
+            (result.get("text"), result.get("isError"))
+            if isinstance(result, dict)
+            else (None, None)
+        )
+        rewrite = (report or {}).get("outcome", {}).get("updatedInput")
+        if entry["runs"] and rewrite is not None:
+            entry["input"], entry["rewritten"] = rewrite, True
+
     def _tool_call(self, predicted: dict[str, Any], call: Mapping[str, Any], tool_id: str) -> str:
         name, tool_input = call["name"], call.get("input", {})
         report = self.fire(
@@ -390,6 +435,8 @@ class Prediction:
                 entry["isError"] = True
             stops = not outcome.get("continue", True)
             terminal = "hook_stopped" if stops else None
+        if isinstance(mode, dict) and mode.get("permissionRequest"):
+            self._permission_request(predicted, entry)
         if entry["runs"]:
             # A call the scenario marks "fails" (a command exiting non-zero) ends in
             # PostToolUseFailure instead.
