@@ -10,17 +10,18 @@ wheels/), SITE the output folder, PYODIDE the npm package `pyodide`. Afterwards 
   none of those wheels; the lock step adds the ones the course needs, from PyPI);
 * contents/: the notebooks with their outputs cleared (by the function that makes the
   desktop's working copy), their data and hook scripts copied byte for byte;
-* hookcourse-lite/: the site's plugin (scripts/lite_extension), which keeps
-  the kernel reading those JSON files byte for byte;
+* hookcourse-lite/: the site's plugins (scripts/lite_extension): the kernel reads
+  those JSON files byte for byte, and a ``?path=`` link opens only the notebook it
+  names (not every tab of the learner's last visit, each with a kernel of its own);
 * jupyter_lite_config.json and jupyter-lite.json: the lock (ipywidgets, micropip and
-  hookcourse, loaded with the kernel) and the kernel's PyPI fallback switched off.
+  hookcourse, loaded with the kernel), the kernel's PyPI fallback switched off, and a
+  closed notebook's kernel shut down.
 
-``--finish`` makes the site's root page open notebook 00 (JupyterLab's ``&reset`` would
-reload the page without the notebook, so a returning learner's own tabs come back too),
-and lightens what every
-kernel unpacks at its start: jedi without its bundled type stubs (5,500 of its 5,600
-files; IPython's completions work from the live objects), and widgetsnbextension as
-the stub JupyterLite ships (the real one is the classic Notebook's JavaScript).
+``--finish`` makes the site's root page open notebook 00 (a ``?path=`` link, so notebook
+00 alone), and lightens what every kernel unpacks at its start: jedi without its
+bundled type stubs (5,500 of its 5,600 files; IPython's completions work from the live
+objects), and widgetsnbextension as the stub JupyterLite ships (the real one is the
+classic Notebook's JavaScript).
 
 The wheel already carries the course's fixtures (hookcourse/fixtures), as every wheel
 of hookcourse does.
@@ -52,6 +53,7 @@ LOCKED = ["ipywidgets>=8.1,<9", "micropip", "hookcourse"]
 # start loads micropip, piplite and jedi one after another unless they are listed here.
 PRELOADED = ["hookcourse", "ipywidgets", "micropip", "piplite", "jedi"]
 KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
+NOTEBOOK_PLUGIN = "@jupyterlab/notebook-extension:tracker"
 SKIPPED = shutil.ignore_patterns(*LEFTOVERS)
 EXTENSION = Path(__file__).resolve().parent / "lite_extension"
 FIRST_PAGE = "lab/index.html?path={notebook}"
@@ -87,6 +89,9 @@ def write_config(work: Path, site: Path) -> None:
             "litePluginSettings": {KERNEL_PLUGIN: {"disablePyPIFallback": True}},
             # window.jupyterapp: tests/lite counts the running kernels through it.
             "exposeAppInBrowser": True,
+            # Closing a notebook's tab ends its kernel (JupyterLab keeps it by default):
+            # each is a Pyodide of its own, a few hundred MB of the learner's memory.
+            "settingsOverrides": {NOTEBOOK_PLUGIN: {"kernelShutdown": True}},
         },
     }
     for name, data in [("jupyter_lite_config.json", build), ("jupyter-lite.json", lite)]:
