@@ -252,14 +252,19 @@ BYTES_CODE = f"import base64; print(base64.b64encode(open({BYTES_FILE!r}, 'rb').
 BUG_HUNT = 'try_guard(SEED_GUARD, ["git push origin main --force", "git push origin +main"])'
 BYPASSES = "print(try_guard(SEED_GUARD, my_bypasses))"
 SCRIPT_CHECK = 'check_guard("hooks/no_force_push.py")'
+# A returning learner's link, and the browser memory the course may take (issue 23).
+RETURN_TO = "03_decide_modify_inject.ipynb"
+MEMORY_LIMIT_MB = 1536
 
 
 def test_a_new_learner_follows_the_course_from_the_site_root(
     tmp_path: Path, trap: Trap, browser_tools: tuple[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A fresh profile opens the site's root: notebook 00, no outputs, the kernel reading
-    the data file's own bytes; each Next link opens the next notebook with one kernel per
-    open notebook, and each runs to the end; 07's bug hunt and bypasses get verdicts."""
+    """A fresh profile opens the site's root: notebook 00 alone, no outputs, the kernel
+    reading the data file's own bytes; each Next link opens the next notebook with one
+    kernel per open notebook, and each runs to the end; 07's bug hunt and bypasses get
+    verdicts; the memory stays under the limit. Then, the page closed, a ``?path=`` link
+    in the same profile opens only the notebook it names."""
     site = built_site()
     python, chromium = browser_tools
     notebooks = sorted(path.name for path in (site / "files").glob("*.ipynb"))
@@ -276,10 +281,12 @@ def test_a_new_learner_follows_the_course_from_the_site_root(
         "bytes_code": BYTES_CODE,
         "read_cells": [BUG_HUNT, BYPASSES, SCRIPT_CHECK],
         "kernel_setup": KERNEL_SETUP,
+        "return_to": RETURN_TO,
     }
     seen = drive(python, plan, tmp_path, server)
 
     assert [line for line in trap.seen if not chromium_service(trap_host(line))] == []
+    assert seen["first_tabs"] == [notebooks[0]]  # the root page's link opens 00 alone
     assert seen["first_outputs"] == 0
     repository = (ROOT / "notebooks" / BYTES_FILE).read_bytes()
     assert base64.b64decode(seen["bytes"].strip()) == repository
@@ -295,6 +302,13 @@ def test_a_new_learner_follows_the_course_from_the_site_root(
     assert [text.split(":")[0] for text in contract] == list(CONTRACT_NEEDS_DESKTOP)
     assert all("\n" not in text.strip() and "Traceback" not in text for text in contract)
     assert seen["errors"][notebooks[-1]] == []  # 07 needs no desktop now
+
+    # All eight open, each with its kernel, in a browser a learner's laptop can hold.
+    assert seen["memory_mb"] < MEMORY_LIMIT_MB, seen["memory_mb"]
+    # Back in the same profile, whose saved layout has all eight open: the link opens
+    # only the notebook it names, with one kernel.
+    back = seen["returning"]
+    assert (back["tabs"], back["sessions"], back["kernels"]) == ([RETURN_TO], [RETURN_TO], 1)
 
     monkeypatch.setattr(browser, "IN_BROWSER", True)
     hunt = try_guard(SEED_GUARD, ["git push origin main --force", "git push origin +main"])
