@@ -18,7 +18,9 @@ outputs of the last notebook's cells that contain ``read_cells``, the browser's 
 and, the page closed, follows a ``?path=`` link to ``return_to`` in the same profile
 (what opened: its tabs, sessions and kernels); ``timing`` opens the site's root, runs
 notebook 00's first cell and follows every Next link, with the phases of each kernel
-start (from the requests that mark them) and the memory at the end.
+start (from the requests that mark them) and the memory at the end; ``own_work``
+edits notebook 00 and saves it (Ctrl+S), reloads the page, deletes the notebook in the
+file browser, and reads the stored source each time and the menus' entries.
 Before a notebook runs, its kernel runs ``kernel_setup`` (the test's seed, which a
 browser kernel has no environment to inherit). Prints one JSON document; on failure
 saves failure.png, prints one line on stderr and exits 1.
@@ -243,6 +245,55 @@ def come_back(page: Page, plan: dict[str, Any]) -> dict[str, Any]:
     return {"s": seconds, "tabs": page.evaluate(TABS_JS), **page.evaluate(KERNELS_JS)}
 
 
+# The first code cell's source as the browser's storage holds it.
+STORED_FIRST_CODE_JS = """async (path) => {
+  const model = await window.jupyterapp.serviceManager.contents.get(path, { content: true });
+  const source = model.content.cells.find((cell) => cell.cell_type === "code").source;
+  return Array.isArray(source) ? source.join("") : source;
+}"""
+
+
+def menu_labels(page: Page) -> list[str]:
+    labels = page.locator(".lm-Menu-itemLabel").all_text_contents()
+    page.keyboard.press("Escape")
+    return [label for label in labels if label]
+
+
+def own_work(page: Page, plan: dict[str, Any]) -> dict[str, Any]:
+    """What the README tells a learner about their work: an edit saved with Ctrl+S, the
+    page reloaded, the file browser's Delete on the notebook, and the menus' entries."""
+    name = plan["notebooks"][0]
+    start = time.monotonic()
+    page.goto(f"{plan['url']}/")
+    usable(page, name, start)
+    seen: dict[str, Any] = {"served": page.evaluate(STORED_FIRST_CODE_JS, name)}
+    code_cells(page).first.locator(".cm-content").click()
+    page.keyboard.press("Control+Home")
+    page.keyboard.insert_text(plan["edit"])
+    page.keyboard.press("Control+s")
+    edited = json.dumps(plan["edit"])
+    saved = f"(path) => ({STORED_FIRST_CODE_JS})(path).then((s) => s.startsWith({edited}))"
+    page.wait_for_function(saved, arg=name, timeout=READY_MS)
+    page.reload()
+    usable(page, name, time.monotonic())
+    seen["reloaded"] = code_cells(page).first.locator(".cm-content").inner_text()
+    page.evaluate("() => window.jupyterapp.commands.execute('application:close-all')")
+    listed = page.locator(".jp-DirListing-item", has_text=name).first
+    listed.click(button="right")
+    seen["file_menu"] = [
+        label for label in page.locator(".lm-Menu-itemLabel").all_text_contents() if label
+    ]
+    page.locator(".lm-Menu-item", has_text="Delete").first.click()
+    page.locator(".jp-Dialog").get_by_role("button", name="Delete").click()
+    expect(page.locator(".jp-Dialog")).to_have_count(0, timeout=READY_MS)
+    seen["after_delete"] = page.evaluate(STORED_FIRST_CODE_JS, name)
+    seen["listed_after_delete"] = page.locator(".jp-DirListing-item", has_text=name).count()
+    for menu in ("File", "Help"):
+        page.locator("li.lm-MenuBar-item", has_text=menu).click()
+        seen[f"{menu.lower()}_menubar"] = menu_labels(page)
+    return seen
+
+
 def chromium_memory_mb(root_pid: int) -> float:
     """The proportional set size of Chromium process ``root_pid`` and all its children."""
     children: dict[int, list[int]] = {}
@@ -391,6 +442,8 @@ def main(argv: list[str]) -> int:
         try:
             if plan["mode"] == "tour":
                 seen: dict[str, Any] = tour(page, plan, shots, browser_pid)
+            elif plan["mode"] == "own_work":
+                seen = own_work(page, plan)
             elif plan["mode"] == "timing":
                 seen = timing(page, plan, browser_pid, clock)
             else:

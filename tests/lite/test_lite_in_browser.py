@@ -320,3 +320,38 @@ def test_a_new_learner_follows_the_course_from_the_site_root(
     monkeypatch.chdir(ROOT / "notebooks")  # the notebook's own call, from its folder
     report = check_guard("hooks/no_force_push.py", seed=SEED)
     assert outputs[SCRIPT_CHECK][0].splitlines()[0] == report.summary()
+
+
+EDIT = "# my note\n"
+
+
+def test_a_learners_work_is_saved_kept_and_reset_as_the_readme_says(
+    tmp_path: Path, trap: Trap, browser_tools: tuple[str, str]
+) -> None:
+    """Ctrl+S keeps an edit in the browser's storage across a reload; the file browser's
+    Delete brings the course's copy back; Download and Clear Browser Data are in the
+    menus the README names."""
+    site = built_site()
+    python, chromium = browser_tools
+    notebooks = sorted(path.name for path in (site / "files").glob("*.ipynb"))
+    url, server = serve(site)
+    shots = tmp_path / "shots"
+    shots.mkdir()
+    plan = {
+        "mode": "own_work",
+        "url": url,
+        "chromium": chromium,
+        "trap_port": trap.server_address[1],
+        "shots": str(shots),
+        "notebooks": notebooks,
+        "edit": EDIT,
+    }
+    seen = drive(python, plan, tmp_path, server)
+
+    assert seen["reloaded"].startswith(EDIT.strip())
+    assert seen["after_delete"] == seen["served"]
+    assert not seen["served"].startswith(EDIT)
+    assert seen["listed_after_delete"] == 1
+    assert {"Download", "Delete", "Clear Browser Data"} <= set(seen["file_menu"])
+    assert {"Save All", "Download"} <= set(seen["file_menubar"])
+    assert "Clear Browser Data" in seen["help_menubar"]
