@@ -14,8 +14,8 @@ the regex corpus in the kernel, then runs each notebook of ``run_all`` in full
 as a new learner, asks notebook 00's kernel for the bytes of ``bytes_path``, follows
 each notebook's Next link to the last one (the seconds until each is usable, the
 notebooks open and the kernels running), running each to the end, then reads the
-outputs of the last notebook's cells that contain ``read_cells``, the browser's memory,
-and, the page closed, follows a ``?path=`` link to ``return_to`` in the same profile
+outputs of the last notebook's cells that contain ``read_cells``, and, the page closed,
+follows a ``?path=`` link to ``return_to`` in the same profile
 (what opened: its tabs, sessions and kernels); ``timing`` opens the site's root, runs
 notebook 00's first cell and follows every Next link, with the phases of each kernel
 start (from the requests that mark them) and the memory at the end; ``own_work``
@@ -197,7 +197,7 @@ def usable(page: Page, name: str, start: float) -> float:
     return time.monotonic() - start
 
 
-def tour(page: Page, plan: dict[str, Any], shots: Path, browser_pid: int) -> dict[str, Any]:
+def tour(page: Page, plan: dict[str, Any], shots: Path) -> dict[str, Any]:
     seen: dict[str, Any] = {"opened": [], "errors": {}, "not_run": {}}
     start = time.monotonic()
     page.goto(f"{plan['url']}/")
@@ -223,7 +223,6 @@ def tour(page: Page, plan: dict[str, Any], shots: Path, browser_pid: int) -> dic
         seen["errors"][name] = error_outputs(page)
         seen["not_run"][name] = not_run(page)
     page.screenshot(path=shots / "07_ran.png", full_page=True)
-    seen["memory_mb"] = chromium_memory_mb(browser_pid)
     seen["last_outputs"] = {}
     for marker in plan["read_cells"]:
         outputs = code_cells(page).filter(has_text=marker).first.locator(".jp-OutputArea-output")
@@ -441,7 +440,7 @@ def main(argv: list[str]) -> int:
         page = context.new_page()
         try:
             if plan["mode"] == "tour":
-                seen: dict[str, Any] = tour(page, plan, shots, browser_pid)
+                seen: dict[str, Any] = tour(page, plan, shots)
             elif plan["mode"] == "own_work":
                 seen = own_work(page, plan)
             elif plan["mode"] == "timing":
