@@ -86,17 +86,22 @@ def _report(round_: dict[str, Any]) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
-    rounds = parser.parse_args().rounds
+    parser.add_argument(
+        "--site", type=Path, help="a built site to time as it is (default: scripts/lite.sh's)"
+    )
+    arguments = parser.parse_args()
+    rounds, site = arguments.rounds, arguments.site or SITE
     python = os.environ.get("HOOKCOURSE_UI_PYTHON", "")
     chromium = os.environ.get("HOOKCOURSE_CHROMIUM") or shutil.which("chromium")
     if not python or not chromium:
         print("lite_cold_start.py: set HOOKCOURSE_UI_PYTHON (scripts/ui-prereqs.sh prints it)")
         return 2
-    subprocess.run([str(ROOT / "scripts" / "lite.sh")], stdout=subprocess.DEVNULL, check=True)
-    notebooks = sorted(path.name for path in (SITE / "files").glob("*.ipynb"))
+    if arguments.site is None:
+        subprocess.run([str(ROOT / "scripts" / "lite.sh")], stdout=subprocess.DEVNULL, check=True)
+    notebooks = sorted(path.name for path in (site / "files").glob("*.ipynb"))
     port = _free_port()
     server = subprocess.Popen(
-        [sys.executable, "-m", "http.server", "-b", "127.0.0.1", "-d", str(SITE), str(port)],
+        [sys.executable, "-m", "http.server", "-b", "127.0.0.1", "-d", str(site), str(port)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
