@@ -260,7 +260,8 @@ def menu_labels(page: Page) -> list[str]:
 
 def own_work(page: Page, plan: dict[str, Any]) -> dict[str, Any]:
     """What the README tells a learner about their work: an edit saved with Ctrl+S, the
-    page reloaded, the file browser's Delete on the notebook, and the menus' entries."""
+    page reloaded, the tab closed (its kernel with it), the file browser's Delete on the
+    notebook, and the menus' entries."""
     name = plan["notebooks"][0]
     start = time.monotonic()
     page.goto(f"{plan['url']}/")
@@ -277,6 +278,8 @@ def own_work(page: Page, plan: dict[str, Any]) -> dict[str, Any]:
     usable(page, name, time.monotonic())
     seen["reloaded"] = code_cells(page).first.locator(".cm-content").inner_text()
     page.evaluate("() => window.jupyterapp.commands.execute('application:close-all')")
+    expect(page.locator(NOTEBOOK)).to_have_count(0, timeout=READY_MS)
+    seen["kernels_after_close"] = page.evaluate(KERNELS_JS)["kernels"]
     listed = page.locator(".jp-DirListing-item", has_text=name).first
     listed.click(button="right")
     seen["file_menu"] = [

@@ -325,9 +325,9 @@ EDIT = "# my note\n"
 def test_a_learners_work_is_saved_kept_and_reset_as_the_readme_says(
     tmp_path: Path, trap: Trap, browser_tools: tuple[str, str]
 ) -> None:
-    """Ctrl+S keeps an edit in the browser's storage across a reload; the file browser's
-    Delete brings the course's copy back; Download and Clear Browser Data are in the
-    menus the README names."""
+    """Ctrl+S keeps an edit in the browser's storage across a reload; closing the tab
+    shuts its kernel down; the file browser's Delete brings the course's copy back;
+    Download and Clear Browser Data are in the menus the README names."""
     site = built_site()
     python, chromium = browser_tools
     notebooks = sorted(path.name for path in (site / "files").glob("*.ipynb"))
@@ -346,6 +346,7 @@ def test_a_learners_work_is_saved_kept_and_reset_as_the_readme_says(
     seen = drive(python, plan, tmp_path, server)
 
     assert seen["reloaded"].startswith(EDIT.strip())
+    assert seen["kernels_after_close"] == 0  # closing the tab shut its kernel down
     assert seen["after_delete"] == seen["served"]
     assert not seen["served"].startswith(EDIT)
     assert seen["listed_after_delete"] == 1
