@@ -21,7 +21,8 @@ wheels/), SITE the output folder, PYODIDE the npm package `pyodide`. Afterwards 
 00 alone), and lightens what every kernel unpacks at its start: jedi without its
 bundled type stubs (5,500 of its 5,600 files; IPython's completions work from the live
 objects), and widgetsnbextension as the stub JupyterLite ships (the real one is the
-classic Notebook's JavaScript).
+classic Notebook's JavaScript); then it adds to every locked wheel the bytecode of what
+a kernel imports, compiled by PYODIDE's own Python (scripts/lite_compile.mjs, in node).
 
 The wheel already carries the course's fixtures (hookcourse/fixtures), as every wheel
 of hookcourse does.
@@ -220,7 +221,11 @@ def precompile_lock(site: Path, pyodide: Path, scratch: Path) -> None:
             source.extractall(scratch / "sources" / name)
     shutil.copytree(scratch / "sources", scratch / "compiled")
     compile_ = ["node", str(COMPILER), str(pyodide), str(scratch / "compiled"), *COMPILED_WHOLE]
-    subprocess.run(compile_, check=True)
+    if subprocess.run(compile_, check=False).returncode != 0:
+        raise SystemExit(
+            "lite_site.py: compiling the locked wheels under Pyodide failed (node's output"
+            " above); fix what it names, or check that node runs scripts/lite_compile.mjs"
+        )
     for name, wheel in wheels.items():
         compiled = scratch / "compiled" / name
         for source in (scratch / "sources" / name).rglob("*"):

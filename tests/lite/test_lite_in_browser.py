@@ -256,33 +256,40 @@ SCRIPT_CHECK = 'check_guard("hooks/no_force_push.py")'
 RETURN_TO = "03_decide_modify_inject.ipynb"
 
 
+def drive_site(
+    tmp: Path, trap: Trap, browser_tools: tuple[str, str], **plan: Any
+) -> tuple[list[str], Any]:
+    """The built site served, browse_lite.py run on ``plan`` (its mode and what that
+    mode reads) over every notebook of the site; the notebooks and what it saw."""
+    site = built_site()
+    python, chromium = browser_tools
+    notebooks = sorted(path.name for path in (site / "files").glob("*.ipynb"))
+    url, server = serve(site)
+    shots = tmp / "shots"
+    shots.mkdir()
+    plan |= {"url": url, "chromium": chromium, "trap_port": trap.server_address[1]}
+    plan |= {"shots": str(shots), "notebooks": notebooks}
+    return notebooks, drive(python, plan, tmp, server)
+
+
 def test_a_new_learner_follows_the_course_from_the_site_root(
     tmp_path: Path, trap: Trap, browser_tools: tuple[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A fresh profile opens the site's root: notebook 00 alone, no outputs, the kernel
     reading the data file's own bytes; each Next link opens the next notebook with one
     kernel per open notebook, and each runs to the end; 07's bug hunt and bypasses get
-    verdicts. Then, the page closed, a ``?path=`` link
-    in the same profile opens only the notebook it names."""
-    site = built_site()
-    python, chromium = browser_tools
-    notebooks = sorted(path.name for path in (site / "files").glob("*.ipynb"))
-    url, server = serve(site)
-    shots = tmp_path / "shots"
-    shots.mkdir()
-    plan = {
-        "mode": "tour",
-        "url": url,
-        "chromium": chromium,
-        "trap_port": trap.server_address[1],
-        "shots": str(shots),
-        "notebooks": notebooks,
-        "bytes_code": BYTES_CODE,
-        "read_cells": [BUG_HUNT, BYPASSES, SCRIPT_CHECK],
-        "kernel_setup": KERNEL_SETUP,
-        "return_to": RETURN_TO,
-    }
-    seen = drive(python, plan, tmp_path, server)
+    verdicts. Then, the page closed, a ``?path=`` link in the same profile opens only the
+    notebook it names."""
+    notebooks, seen = drive_site(
+        tmp_path,
+        trap,
+        browser_tools,
+        mode="tour",
+        bytes_code=BYTES_CODE,
+        read_cells=[BUG_HUNT, BYPASSES, SCRIPT_CHECK],
+        kernel_setup=KERNEL_SETUP,
+        return_to=RETURN_TO,
+    )
 
     assert [line for line in trap.seen if not chromium_service(trap_host(line))] == []
     assert seen["first_tabs"] == [notebooks[0]]  # the root page's link opens 00 alone
@@ -328,22 +335,7 @@ def test_a_learners_work_is_saved_kept_and_reset_as_the_readme_says(
     """Ctrl+S keeps an edit in the browser's storage across a reload; closing the tab
     shuts its kernel down; the file browser's Delete brings the course's copy back;
     Download and Clear Browser Data are in the menus the README names."""
-    site = built_site()
-    python, chromium = browser_tools
-    notebooks = sorted(path.name for path in (site / "files").glob("*.ipynb"))
-    url, server = serve(site)
-    shots = tmp_path / "shots"
-    shots.mkdir()
-    plan = {
-        "mode": "own_work",
-        "url": url,
-        "chromium": chromium,
-        "trap_port": trap.server_address[1],
-        "shots": str(shots),
-        "notebooks": notebooks,
-        "edit": EDIT,
-    }
-    seen = drive(python, plan, tmp_path, server)
+    _, seen = drive_site(tmp_path, trap, browser_tools, mode="own_work", edit=EDIT)
 
     assert seen["reloaded"].startswith(EDIT.strip())
     assert seen["kernels_after_close"] == 0  # closing the tab shut its kernel down
