@@ -19,7 +19,7 @@ stamp="$root/build/lite/inputs.cksum"
 # What the site is made of; an unchanged set means the site on disk is current.
 inputs_sum() {
   (cd "$root" && find hookcourse notebooks fixtures pyproject.toml scripts/lite.sh \
-    scripts/lite_site.py scripts/lite_extension -type f ! -path '*/__pycache__/*' ! -path '*/.ipynb_checkpoints/*' \
+    scripts/lite_site.py scripts/lite_compile.mjs scripts/lite_extension -type f ! -path '*/__pycache__/*' ! -path '*/.ipynb_checkpoints/*' \
     -print0 | sort -z | xargs -0 cksum | cksum)
 }
 inputs="$(inputs_sum)"
@@ -98,7 +98,7 @@ echo "lite.sh: jupyter lite build (log: $work/build.log)"
   echo "lite.sh: jupyter lite build failed (last lines above, whole log in $work/build.log)"
   exit 1
 }
-"$tools/bin/python" "$root/scripts/lite_site.py" --finish "$site"
+"$tools/bin/python" "$root/scripts/lite_site.py" --finish "$site" "$pyodide"
 printf '%s' "$inputs" >"$stamp"
 echo "lite.sh: built $(du -sh "$site" | cut -f1) in $site; serve it with:" \
   "python3 -m http.server -b 127.0.0.1 -d $site 8000"

@@ -1,7 +1,7 @@
 """Lay out the JupyterLite build folder for scripts/lite.sh (run by its Python 3.12+).
 
     python lite_site.py ROOT WORK SITE PYODIDE      before `jupyter lite build`
-    python lite_site.py --finish SITE               after it
+    python lite_site.py --finish SITE PYODIDE       after it
 
 ROOT is the checkout, WORK the lite folder to fill (it holds the hookcourse wheel in
 wheels/), SITE the output folder, PYODIDE the npm package `pyodide`. Afterwards WORK has:
@@ -10,17 +10,19 @@ wheels/), SITE the output folder, PYODIDE the npm package `pyodide`. Afterwards 
   none of those wheels; the lock step adds the ones the course needs, from PyPI);
 * contents/: the notebooks with their outputs cleared (by the function that makes the
   desktop's working copy), their data and hook scripts copied byte for byte;
-* hookcourse-lite/: the site's plugin (scripts/lite_extension), which keeps
-  the kernel reading those JSON files byte for byte;
+* hookcourse-lite/: the site's plugins (scripts/lite_extension): the kernel reads
+  those JSON files byte for byte, and a ``?path=`` link opens only the notebook it
+  names (not every tab of the learner's last visit, each with a kernel of its own);
 * jupyter_lite_config.json and jupyter-lite.json: the lock (ipywidgets, micropip and
-  hookcourse, loaded with the kernel) and the kernel's PyPI fallback switched off.
+  hookcourse, loaded with the kernel), the kernel's PyPI fallback switched off, and a
+  closed notebook's kernel shut down.
 
-``--finish`` makes the site's root page open notebook 00 (JupyterLab's ``&reset`` would
-reload the page without the notebook, so a returning learner's own tabs come back too),
-and lightens what every
-kernel unpacks at its start: jedi without its bundled type stubs (5,500 of its 5,600
-files; IPython's completions work from the live objects), and widgetsnbextension as
-the stub JupyterLite ships (the real one is the classic Notebook's JavaScript).
+``--finish`` makes the site's root page open notebook 00 (a ``?path=`` link, so notebook
+00 alone), and lightens what every kernel unpacks at its start: jedi without its
+bundled type stubs (5,500 of its 5,600 files; IPython's completions work from the live
+objects), and widgetsnbextension as the stub JupyterLite ships (the real one is the
+classic Notebook's JavaScript); then it adds to every locked wheel the bytecode of what
+a kernel imports, compiled by PYODIDE's own Python (scripts/lite_compile.mjs, in node).
 
 The wheel already carries the course's fixtures (hookcourse/fixtures), as every wheel
 of hookcourse does.
@@ -33,7 +35,9 @@ import hashlib
 import html
 import json
 import shutil
+import subprocess
 import sys
+import tempfile
 import zipfile
 from pathlib import Path
 
@@ -52,6 +56,7 @@ LOCKED = ["ipywidgets>=8.1,<9", "micropip", "hookcourse"]
 # start loads micropip, piplite and jedi one after another unless they are listed here.
 PRELOADED = ["hookcourse", "ipywidgets", "micropip", "piplite", "jedi"]
 KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
+NOTEBOOK_PLUGIN = "@jupyterlab/notebook-extension:tracker"
 SKIPPED = shutil.ignore_patterns(*LEFTOVERS)
 EXTENSION = Path(__file__).resolve().parent / "lite_extension"
 FIRST_PAGE = "lab/index.html?path={notebook}"
@@ -87,6 +92,9 @@ def write_config(work: Path, site: Path) -> None:
             "litePluginSettings": {KERNEL_PLUGIN: {"disablePyPIFallback": True}},
             # window.jupyterapp: tests/lite counts the running kernels through it.
             "exposeAppInBrowser": True,
+            # Closing a notebook's tab ends its kernel (JupyterLab keeps it by default):
+            # each is a Pyodide of its own, a few hundred MB of the learner's memory.
+            "settingsOverrides": {NOTEBOOK_PLUGIN: {"kernelShutdown": True}},
         },
     }
     for name, data in [("jupyter_lite_config.json", build), ("jupyter-lite.json", lite)]:
@@ -133,8 +141,13 @@ def _record_line(name: str, data: bytes) -> str:
     return f"{name},sha256={digest},{len(data)}"
 
 
-def slimmed_wheel(wheel: Path, left_out: tuple[str, ...], target: Path) -> None:
-    """``wheel`` without the files under ``left_out``, its RECORD to match."""
+def rewritten_wheel(
+    wheel: Path, target: Path, left_out: tuple[str, ...] = (), added: Path | None = None
+) -> None:
+    """``wheel`` without the files under ``left_out`` and with every file under folder
+    ``added`` (by its path there), its RECORD to match."""
+    files = sorted(added.rglob("*")) if added else []
+    names = [(path.relative_to(added).as_posix(), path) for path in files if path.is_file()]
     with (
         zipfile.ZipFile(wheel) as source,
         zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as out,
@@ -147,6 +160,10 @@ def slimmed_wheel(wheel: Path, left_out: tuple[str, ...], target: Path) -> None:
                 data = source.read(info)
                 out.writestr(info, data)
                 lines.append(_record_line(info.filename, data))
+        for name, path in names:
+            data = path.read_bytes()
+            out.writestr(name, data)
+            lines.append(_record_line(name, data))
         out.writestr(record, "\n".join([*lines, f"{record},,"]) + "\n")
 
 
@@ -163,7 +180,7 @@ def lighten_lock(site: Path) -> None:
         wheel = (lock_file.parent / entry["file_name"]).resolve()
         version = f"{entry['version']}+slim"
         target = wheel.with_name(wheel.name.replace(f"-{entry['version']}-", f"-{version}-"))
-        slimmed_wheel(wheel, left_out, target)
+        rewritten_wheel(wheel, target, left_out=left_out)
         wheel.unlink()
         entry.update(file_name=entry["file_name"].replace(wheel.name, target.name))
         entry.update(version=version, sha256=_sha256(target))
@@ -180,14 +197,59 @@ def lighten_lock(site: Path) -> None:
     lock_file.write_text(json.dumps(lock, indent=2) + "\n", encoding="utf-8")
 
 
-def finish(site: Path) -> None:
+COMPILER = Path(__file__).resolve().parent / "lite_compile.mjs"
+# Compiled whole (tests aside), beyond what importing the kernel's module brings in:
+# what the notebooks import, and piplite, which the kernel's start imports on its own.
+COMPILED_WHOLE = ["hookcourse", "ipywidgets", "piplite"]
+
+
+def precompile_lock(site: Path, pyodide: Path, scratch: Path) -> None:
+    """The locked wheels with the bytecode of what a kernel imports, compiled once here by
+    the site's Pyodide: each kernel would otherwise compile IPython, the widgets and the
+    course from source (about 2 s of CPU; compiling everything would make the wheels
+    three times as large to fetch and unpack). A wheel outside the lock's folder (the
+    kernel extension's own, which piplite's index also lists by hash) gets its compiled
+    copy in the lock's folder."""
+    lock_file = site / LOCK
+    lock = json.loads(lock_file.read_text(encoding="utf-8"))
+    wheels = {
+        name: (lock_file.parent / entry["file_name"]).resolve()
+        for name, entry in lock["packages"].items()
+    }
+    for name, wheel in wheels.items():
+        with zipfile.ZipFile(wheel) as source:
+            source.extractall(scratch / "sources" / name)
+    shutil.copytree(scratch / "sources", scratch / "compiled")
+    compile_ = ["node", str(COMPILER), str(pyodide), str(scratch / "compiled"), *COMPILED_WHOLE]
+    if subprocess.run(compile_, check=False).returncode != 0:
+        raise SystemExit(
+            "lite_site.py: compiling the locked wheels under Pyodide failed (node's output"
+            " above); fix what it names, or check that node runs scripts/lite_compile.mjs"
+        )
+    for name, wheel in wheels.items():
+        compiled = scratch / "compiled" / name
+        for source in (scratch / "sources" / name).rglob("*"):
+            if source.is_file():
+                (compiled / source.relative_to(scratch / "sources" / name)).unlink()
+        target = lock_file.parent / wheel.name
+        rewritten_wheel(wheel, target.with_suffix(".tmp"), added=compiled)
+        target.with_suffix(".tmp").replace(target)
+        lock["packages"][name].update(
+            file_name=f"../../{target.relative_to(site).as_posix()}", sha256=_sha256(target)
+        )
+    lock_file.write_text(json.dumps(lock, indent=2) + "\n", encoding="utf-8")
+
+
+def finish(site: Path, pyodide: Path) -> None:
     first = sorted(path.name for path in (site / "files").glob("*.ipynb"))[0]
     (site / "index.html").write_text(root_page(first), encoding="utf-8")
     lighten_lock(site)
+    with tempfile.TemporaryDirectory() as scratch:
+        precompile_lock(site, pyodide, Path(scratch))
 
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--finish"]:
-        finish(Path(sys.argv[2]).resolve())
+        finish(Path(sys.argv[2]).resolve(), Path(sys.argv[3]).resolve())
     else:
         main(*(Path(argument).resolve() for argument in sys.argv[1:5]))

@@ -6,15 +6,21 @@ Python that has Playwright (the project's environment does not need it):
     python browse_lite.py PLAN_JSON
 
 PLAN_JSON names the site's URL, Chromium, a proxy that every non-loopback request
-is sent to, a folder for screenshots, and what to do: ``cold`` only opens the
-notebook and runs its first cell; ``course`` runs the whole notebook, types into
+is sent to, a folder for screenshots, and what to do: ``course`` opens the
+notebook and runs it whole, types into
 the matcher lab, runs the exercise check with a correct and a wrong function, runs
 the regex corpus in the kernel, then runs each notebook of ``run_all`` in full
 (its error outputs, and how many code cells did not run); ``tour`` opens the site's root
 as a new learner, asks notebook 00's kernel for the bytes of ``bytes_path``, follows
 each notebook's Next link to the last one (the seconds until each is usable, the
 notebooks open and the kernels running), running each to the end, then reads the
-outputs of the last notebook's cells that contain ``read_cells``.
+outputs of the last notebook's cells that contain ``read_cells``, and, the page closed,
+follows a ``?path=`` link to ``return_to`` in the same profile
+(what opened: its tabs, sessions and kernels); ``timing`` opens the site's root, runs
+notebook 00's first cell and follows every Next link, with the phases of each kernel
+start (from the requests that mark them) and the memory at the end; ``own_work``
+edits notebook 00 and saves it (Ctrl+S), reloads the page, deletes the notebook in the
+file browser, and reads the stored source each time and the menus' entries.
 Before a notebook runs, its kernel runs ``kernel_setup`` (the test's seed, which a
 browser kernel has no environment to inherit). Prints one JSON document; on failure
 saves failure.png, prints one line on stderr and exits 1.
@@ -155,6 +161,11 @@ KERNELS_JS = """async () => {
     kernels: [...services.kernels.running()].length,
   };
 }"""
+# The main area's tabs once the layout restorer is done (it reopens a saved layout's tabs).
+TABS_JS = """async () => {
+  await window.jupyterapp.restored;
+  return [...window.jupyterapp.shell.widgets("main")].map((w) => w.context?.path ?? w.id);
+}"""
 READY_JS = """() => {
   const context = window.jupyterapp.shell.currentWidget?.sessionContext;
   const kernel = context?.session?.kernel;
@@ -192,6 +203,7 @@ def tour(page: Page, plan: dict[str, Any], shots: Path) -> dict[str, Any]:
     page.goto(f"{plan['url']}/")
     first, *others = plan["notebooks"]
     seen["first_s"] = usable(page, first, start)
+    seen["first_tabs"] = page.evaluate(TABS_JS)
     page.evaluate(KERNEL_RUN_JS, "pass")  # the kernel answers
     seen["first_outputs"] = page.locator(f"{NOTEBOOK} .jp-OutputArea-output").count()
     seen["bytes"] = page.evaluate(KERNEL_RUN_JS, plan["bytes_code"])
@@ -215,6 +227,72 @@ def tour(page: Page, plan: dict[str, Any], shots: Path) -> dict[str, Any]:
     for marker in plan["read_cells"]:
         outputs = code_cells(page).filter(has_text=marker).first.locator(".jp-OutputArea-output")
         seen["last_outputs"][marker] = [shown_text(output) for output in outputs.all()]
+    seen["returning"] = come_back(page, plan)
+    return seen
+
+
+def come_back(page: Page, plan: dict[str, Any]) -> dict[str, Any]:
+    """Close the course's page, then follow a ``?path=`` link to ``return_to`` in the same
+    profile (its storage holds the layout with every notebook open); what opened."""
+    context = page.context
+    page.close()
+    page = context.new_page()
+    name = plan["return_to"]
+    start = time.monotonic()
+    page.goto(f"{plan['url']}/lab/index.html?path={name}")
+    seconds = usable(page, name, start)
+    return {"s": seconds, "tabs": page.evaluate(TABS_JS), **page.evaluate(KERNELS_JS)}
+
+
+# The first code cell's source as the browser's storage holds it.
+STORED_FIRST_CODE_JS = """async (path) => {
+  const model = await window.jupyterapp.serviceManager.contents.get(path, { content: true });
+  const source = model.content.cells.find((cell) => cell.cell_type === "code").source;
+  return Array.isArray(source) ? source.join("") : source;
+}"""
+
+
+def menu_labels(page: Page) -> list[str]:
+    labels = page.locator(".lm-Menu-itemLabel").all_text_contents()
+    page.keyboard.press("Escape")
+    return [label for label in labels if label]
+
+
+def own_work(page: Page, plan: dict[str, Any]) -> dict[str, Any]:
+    """What the README tells a learner about their work: an edit saved with Ctrl+S, the
+    page reloaded, the tab closed (its kernel with it), the file browser's Delete on the
+    notebook, and the menus' entries."""
+    name = plan["notebooks"][0]
+    start = time.monotonic()
+    page.goto(f"{plan['url']}/")
+    usable(page, name, start)
+    seen: dict[str, Any] = {"served": page.evaluate(STORED_FIRST_CODE_JS, name)}
+    code_cells(page).first.locator(".cm-content").click()
+    page.keyboard.press("Control+Home")
+    page.keyboard.insert_text(plan["edit"])
+    page.keyboard.press("Control+s")
+    edited = json.dumps(plan["edit"])
+    saved = f"(path) => ({STORED_FIRST_CODE_JS})(path).then((s) => s.startsWith({edited}))"
+    page.wait_for_function(saved, arg=name, timeout=READY_MS)
+    page.reload()
+    usable(page, name, time.monotonic())
+    seen["reloaded"] = code_cells(page).first.locator(".cm-content").inner_text()
+    page.evaluate("() => window.jupyterapp.commands.execute('application:close-all')")
+    expect(page.locator(NOTEBOOK)).to_have_count(0, timeout=READY_MS)
+    seen["kernels_after_close"] = page.evaluate(KERNELS_JS)["kernels"]
+    listed = page.locator(".jp-DirListing-item", has_text=name).first
+    listed.click(button="right")
+    seen["file_menu"] = [
+        label for label in page.locator(".lm-Menu-itemLabel").all_text_contents() if label
+    ]
+    page.locator(".lm-Menu-item", has_text="Delete").first.click()
+    page.locator(".jp-Dialog").get_by_role("button", name="Delete").click()
+    expect(page.locator(".jp-Dialog")).to_have_count(0, timeout=READY_MS)
+    seen["after_delete"] = page.evaluate(STORED_FIRST_CODE_JS, name)
+    seen["listed_after_delete"] = page.locator(".jp-DirListing-item", has_text=name).count()
+    for menu in ("File", "Help"):
+        page.locator("li.lm-MenuBar-item", has_text=menu).click()
+        seen[f"{menu.lower()}_menubar"] = menu_labels(page)
     return seen
 
 
@@ -242,17 +320,63 @@ def chromium_memory_mb(root_pid: int) -> float:
     return total_kb / 1024
 
 
-def timing(page: Page, plan: dict[str, Any], browser_pid: int) -> dict[str, Any]:
-    """The site's root to a usable notebook 00, then its Next link to a usable 01."""
-    first, following = plan["notebooks"][:2]
+# Requests that mark a kernel's start: Pyodide's loader (the kernel's worker has
+# started), then the locked wheels it loads with itself.
+PYODIDE_LOADER = "/static/pyodide/pyodide.mjs"
+WHEEL = ".whl"
+
+
+class RequestClock:
+    """When each request of the page and its workers started and finished (monotonic)."""
+
+    def __init__(self) -> None:
+        self.started: list[tuple[float, str]] = []
+        self.finished: list[tuple[float, str]] = []
+
+    def phases(self, start: float, usable_s: float) -> dict[str, float]:
+        """One kernel start after ``start``, in seconds: the page until Pyodide's loader is
+        asked for, Pyodide's own start until its first wheel is asked for, the wheels'
+        fetching, then unpacking and IPython's imports until the kernel answers (empty
+        when the requests that mark them were not seen)."""
+        loaders = [t for t, url in self.started if t >= start and url.endswith(PYODIDE_LOADER)]
+        if not loaders:
+            return {}
+        loader = min(loaders)
+        asked = [t for t, url in self.started if t >= loader and url.endswith(WHEEL)]
+        got = [t for t, url in self.finished if t >= loader and url.endswith(WHEEL)]
+        if not asked or not got:
+            return {"page_s": loader - start}
+        return {
+            "page_s": loader - start,
+            "pyodide_s": min(asked) - loader,
+            "wheels_s": max(got) - min(asked),
+            "kernel_s": start + usable_s - max(got),
+        }
+
+
+def timing(
+    page: Page, plan: dict[str, Any], browser_pid: int, clock: RequestClock
+) -> dict[str, Any]:
+    """The site's root to a usable notebook 00 (its first cell run too), then each Next
+    link in turn to the last notebook; each start's phases; the browser's memory with
+    every notebook open."""
+    first, *others = plan["notebooks"]
     start = time.monotonic()
     page.goto(f"{plan['url']}/")
     seen: dict[str, Any] = {"first_s": usable(page, first, start)}
-    link = page.locator(f"{NOTEBOOK} .jp-RenderedMarkdown a[href$='{following}']").last
-    link.scroll_into_view_if_needed()
-    start = time.monotonic()
-    link.click()
-    seen["next_s"] = usable(page, following, start)
+    seen["first_phases"] = clock.phases(start, seen["first_s"])
+    begun = time.monotonic()
+    run_cell(page, code_cells(page).first)
+    seen["first_cell_s"] = time.monotonic() - begun
+    seen["next"] = []
+    for name in others:
+        link = page.locator(f"{NOTEBOOK} .jp-RenderedMarkdown a[href$='{name}']").last
+        link.scroll_into_view_if_needed()
+        start = time.monotonic()
+        link.click()
+        seconds = usable(page, name, start)
+        seen["next"].append({"name": name, "s": seconds, **clock.phases(start, seconds)})
+    seen["kernels"] = page.evaluate(KERNELS_JS)["kernels"]
     seen["memory_mb"] = chromium_memory_mb(browser_pid)
     return seen
 
@@ -307,24 +431,28 @@ def main(argv: list[str]) -> int:
         "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
     ]
     requests: list[str] = []
+    clock = RequestClock()
     with sync_playwright() as playwright:
         before = {int(entry.name) for entry in Path("/proc").iterdir() if entry.name.isdigit()}
         browser = playwright.chromium.launch(executable_path=plan["chromium"], args=args)
         browser_pid = _browser_pid(before)
         context = browser.new_context(viewport={"width": 1400, "height": 900})
         context.on("request", lambda request: requests.append(request.url))
+        context.on("request", lambda r: clock.started.append((time.monotonic(), r.url)))
+        context.on("requestfinished", lambda r: clock.finished.append((time.monotonic(), r.url)))
         page = context.new_page()
         try:
-            if plan["mode"] == "cold":
-                seen: dict[str, Any] = open_notebook(page, plan)
-            elif plan["mode"] == "tour":
-                seen = tour(page, plan, shots)
+            if plan["mode"] == "tour":
+                seen: dict[str, Any] = tour(page, plan, shots)
+            elif plan["mode"] == "own_work":
+                seen = own_work(page, plan)
             elif plan["mode"] == "timing":
-                seen = timing(page, plan, browser_pid)
+                seen = timing(page, plan, browser_pid, clock)
             else:
                 seen = course(page, plan, shots)
         except (Error, AssertionError) as error:
-            page.screenshot(path=shots / "failure.png")
+            if context.pages:  # the tour closes its first page on the way
+                context.pages[-1].screenshot(path=shots / "failure.png")
             first_line = str(error).strip().splitlines()[0]
             print(f"browse_lite.py: {first_line} (see {shots / 'failure.png'})", file=sys.stderr)
             return 1

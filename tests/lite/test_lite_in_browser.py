@@ -252,34 +252,47 @@ BYTES_CODE = f"import base64; print(base64.b64encode(open({BYTES_FILE!r}, 'rb').
 BUG_HUNT = 'try_guard(SEED_GUARD, ["git push origin main --force", "git push origin +main"])'
 BYPASSES = "print(try_guard(SEED_GUARD, my_bypasses))"
 SCRIPT_CHECK = 'check_guard("hooks/no_force_push.py")'
+# A returning learner's link.
+RETURN_TO = "03_decide_modify_inject.ipynb"
+
+
+def drive_site(
+    tmp: Path, trap: Trap, browser_tools: tuple[str, str], **plan: Any
+) -> tuple[list[str], Any]:
+    """The built site served, browse_lite.py run on ``plan`` (its mode and what that
+    mode reads) over every notebook of the site; the notebooks and what it saw."""
+    site = built_site()
+    python, chromium = browser_tools
+    notebooks = sorted(path.name for path in (site / "files").glob("*.ipynb"))
+    url, server = serve(site)
+    shots = tmp / "shots"
+    shots.mkdir()
+    plan |= {"url": url, "chromium": chromium, "trap_port": trap.server_address[1]}
+    plan |= {"shots": str(shots), "notebooks": notebooks}
+    return notebooks, drive(python, plan, tmp, server)
 
 
 def test_a_new_learner_follows_the_course_from_the_site_root(
     tmp_path: Path, trap: Trap, browser_tools: tuple[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A fresh profile opens the site's root: notebook 00, no outputs, the kernel reading
-    the data file's own bytes; each Next link opens the next notebook with one kernel per
-    open notebook, and each runs to the end; 07's bug hunt and bypasses get verdicts."""
-    site = built_site()
-    python, chromium = browser_tools
-    notebooks = sorted(path.name for path in (site / "files").glob("*.ipynb"))
-    url, server = serve(site)
-    shots = tmp_path / "shots"
-    shots.mkdir()
-    plan = {
-        "mode": "tour",
-        "url": url,
-        "chromium": chromium,
-        "trap_port": trap.server_address[1],
-        "shots": str(shots),
-        "notebooks": notebooks,
-        "bytes_code": BYTES_CODE,
-        "read_cells": [BUG_HUNT, BYPASSES, SCRIPT_CHECK],
-        "kernel_setup": KERNEL_SETUP,
-    }
-    seen = drive(python, plan, tmp_path, server)
+    """A fresh profile opens the site's root: notebook 00 alone, no outputs, the kernel
+    reading the data file's own bytes; each Next link opens the next notebook with one
+    kernel per open notebook, and each runs to the end; 07's bug hunt and bypasses get
+    verdicts. Then, the page closed, a ``?path=`` link in the same profile opens only the
+    notebook it names."""
+    notebooks, seen = drive_site(
+        tmp_path,
+        trap,
+        browser_tools,
+        mode="tour",
+        bytes_code=BYTES_CODE,
+        read_cells=[BUG_HUNT, BYPASSES, SCRIPT_CHECK],
+        kernel_setup=KERNEL_SETUP,
+        return_to=RETURN_TO,
+    )
 
     assert [line for line in trap.seen if not chromium_service(trap_host(line))] == []
+    assert seen["first_tabs"] == [notebooks[0]]  # the root page's link opens 00 alone
     assert seen["first_outputs"] == 0
     repository = (ROOT / "notebooks" / BYTES_FILE).read_bytes()
     assert base64.b64decode(seen["bytes"].strip()) == repository
@@ -296,6 +309,11 @@ def test_a_new_learner_follows_the_course_from_the_site_root(
     assert all("\n" not in text.strip() and "Traceback" not in text for text in contract)
     assert seen["errors"][notebooks[-1]] == []  # 07 needs no desktop now
 
+    # Back in the same profile, whose saved layout has all eight open: the link opens
+    # only the notebook it names, with one kernel.
+    back = seen["returning"]
+    assert (back["tabs"], back["sessions"], back["kernels"]) == ([RETURN_TO], [RETURN_TO], 1)
+
     monkeypatch.setattr(browser, "IN_BROWSER", True)
     hunt = try_guard(SEED_GUARD, ["git push origin main --force", "git push origin +main"])
     bypasses = ["git  push --force", "git push -uf origin main", 'echo "never git push -f"']
@@ -306,3 +324,24 @@ def test_a_new_learner_follows_the_course_from_the_site_root(
     monkeypatch.chdir(ROOT / "notebooks")  # the notebook's own call, from its folder
     report = check_guard("hooks/no_force_push.py", seed=SEED)
     assert outputs[SCRIPT_CHECK][0].splitlines()[0] == report.summary()
+
+
+EDIT = "# my note\n"
+
+
+def test_a_learners_work_is_saved_kept_and_reset_as_the_readme_says(
+    tmp_path: Path, trap: Trap, browser_tools: tuple[str, str]
+) -> None:
+    """Ctrl+S keeps an edit in the browser's storage across a reload; closing the tab
+    shuts its kernel down; the file browser's Delete brings the course's copy back;
+    Download and Clear Browser Data are in the menus the README names."""
+    _, seen = drive_site(tmp_path, trap, browser_tools, mode="own_work", edit=EDIT)
+
+    assert seen["reloaded"].startswith(EDIT.strip())
+    assert seen["kernels_after_close"] == 0  # closing the tab shut its kernel down
+    assert seen["after_delete"] == seen["served"]
+    assert not seen["served"].startswith(EDIT)
+    assert seen["listed_after_delete"] == 1
+    assert {"Download", "Delete", "Clear Browser Data"} <= set(seen["file_menu"])
+    assert {"Save All", "Download"} <= set(seen["file_menubar"])
+    assert "Clear Browser Data" in seen["help_menubar"]

@@ -4,7 +4,7 @@
 // the file's bytes. Before any kernel starts, each course JSON file the learner has not
 // changed is saved in the browser's storage as the exact text the site serves, in the
 // "text" format, which the kernel and the editor both read unchanged (and a kernel
-// writing the file keeps that format).
+// writing the file keeps that format). And a link naming a notebook opens it alone.
 (function () {
   "use strict";
 
@@ -45,7 +45,34 @@
     }
   }
 
-  const plugin = {
+  // The saved layout's entries that reopen a document: WidgetTracker keeps each open
+  // notebook (or file, or console) as "<namespace>:<path>" with its open arguments.
+  function reopensSomething(value) {
+    return Boolean(value && value.data && typeof value.data.path === "string");
+  }
+
+  // A link that names a notebook (`?path=`, the site's root page included) opens that
+  // notebook alone: JupyterLab would first restore every tab of the last visit, each
+  // starting a Pyodide kernel of its own. The saved layout loses its tabs before the
+  // layout restorer reads it (plugins activate before the first route); the files, and
+  // the learner's changes to them, stay in the browser's storage.
+  async function forgetOpenTabs(workspaces) {
+    const { ids, values } = await workspaces.list();
+    for (let index = 0; index < ids.length; index++) {
+      const data = Object.assign({}, values[index].data);
+      const reopening = Object.keys(data).filter((key) => reopensSomething(data[key]));
+      if (reopening.length === 0 && !("layout-restorer:data" in data)) {
+        continue;
+      }
+      for (const key of reopening) {
+        delete data[key];
+      }
+      delete data["layout-restorer:data"];
+      await workspaces.save(ids[index], { data, metadata: values[index].metadata });
+    }
+  }
+
+  const exactJsonFiles = {
     id: "hookcourse-lite:exact-json-files",
     description: "The kernel reads the course's JSON files byte for byte.",
     autoStart: true,
@@ -59,6 +86,22 @@
     },
   };
 
+  const linkOpensWhatItNames = {
+    id: "hookcourse-lite:link-opens-what-it-names",
+    description: "A ?path= link opens that notebook alone, not the last visit's tabs too.",
+    autoStart: true,
+    activate: async function (app) {
+      if (!new URLSearchParams(window.location.search).has("path")) {
+        return; // lab/index.html alone: the learner's tabs come back, as JupyterLab does
+      }
+      try {
+        await forgetOpenTabs(app.serviceManager.workspaces);
+      } catch (error) {
+        console.warn("hookcourse-lite: could not forget the last visit's tabs:", error);
+      }
+    },
+  };
+
   const scope = (window._JUPYTERLAB = window._JUPYTERLAB || {});
   scope["hookcourse-lite"] = {
     init: function () {},
@@ -67,7 +110,7 @@
         return Promise.reject(new Error("hookcourse-lite has no module " + module));
       }
       return Promise.resolve(function () {
-        return { __esModule: true, default: [plugin] };
+        return { __esModule: true, default: [exactJsonFiles, linkOpensWhatItNames] };
       });
     },
   };
