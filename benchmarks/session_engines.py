@@ -2,11 +2,13 @@
 
     .venv/bin/python benchmarks/session_engines.py [--runs N] [--claude PATH] [NAME ...]
 
-For each session script in hookcourse/data/sessions/index.json: the wall time of one
+For each course session in hookcourse/data/sessions/index.json (or each NAME, any
+recorded session): the wall time of one
 whole session through hookcourse's engine (``run_session``) and through the real
 Claude Code (``run_real``: a loopback-only namespace, the scripted mock model, one
 process at a time), measured side by side in the same run, alternating, medians of
-``--runs``; and whether the two transcripts were the same. Check ``uptime`` first.
+``--runs``; and whether the two transcripts were the same. The load average is printed
+before and after: the machine's other work slows both sides.
 """
 
 from __future__ import annotations
@@ -59,6 +61,7 @@ def main() -> None:
             f"| {name} | {requests} | {engine:.2f} s | {claude:.2f} s | "
             f"{claude / engine:.0f}x | {'yes' if same else 'no'} |"
         )
+    print(f"load average at the end {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

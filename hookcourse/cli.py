@@ -202,7 +202,7 @@ def _parser() -> argparse.ArgumentParser:
     session = commands.add_parser(
         "session",
         help="run a scripted session through the engine (or the real Claude Code)",
-        description="Play a session script (settings, hooks, a prompt, the model's turns, "
+        description="Play a session script (settings, hooks, prompts, the model's turns, "
         "expectations) through hookcourse's engine, or with --real through Claude Code in a "
         "loopback-only namespace, and print what the model is shown at each step. Exit "
         "status: 0 every expectation held, 1 one broke (or --compare found a difference), "

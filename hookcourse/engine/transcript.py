@@ -95,13 +95,18 @@ def _reminders(spec: EventSpec, name: str, outcome: Outcome) -> list[str]:
     shown = spec.name if spec.context_without_query else name
     for text in ["\n".join(contexts)] if contexts and spec.contexts_joined else contexts:
         texts.append(model_text("additional_context", hook=shown, text=text))
-    # A Stop block from JSON is also shown as a blocking error; one from exit 2 is not.
-    json_block = outcome.decision == "block" and not outcome.decided_by_exit2
+    # After exit 2 with {"decision": "block", "reason": R} on stdout, R is the reason
+    # (2.1.332): a Stop block is then also shown as a blocking error, and the blocking
+    # error of either carries R without the "[<command>]: " that stderr's reason gets. A
+    # Stop block whose reason is stderr is not shown so. After exit 2 blocking_error is
+    # the JSON's reason, or "[<command>]: <stderr>", never the trimmed stderr reason.
+    stderr_reason = outcome.decided_by_exit2 and outcome.blocking_error != outcome.reason
+    json_block = outcome.decision == "block" and not stderr_reason
     post_block = spec.name in AFTER_THE_CALL and outcome.decision == "block"
     if post_block or (spec.stop_loop and json_block and outcome.keeps_going):
         command = outcome.decided_by_command or ""
         reason = outcome.reason or ""
-        if outcome.decided_by_exit2:
+        if stderr_reason:
             # "[<command>]: " and stderr as written, final newline kept (2.1.332).
             reason = outcome.blocking_error or f"[{command}]: {reason}"
         texts.append(

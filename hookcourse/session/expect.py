@@ -9,7 +9,8 @@ Each entry is an object with one of these keys (``about`` may be added to any):
 - ``{"fires": "Stop", "times": 3}``: that event (or ``PreToolUse:Bash`` label) ran
   hooks exactly that many times (``times`` left out: at least once).
 - ``{"ends": "completed"}``: how the session ends (``completed``, ``hook_stopped``,
-  ``prompt_blocked``, ``tool_deferred``, ``runaway``).
+  ``prompt_blocked``, ``tool_deferred``, ``runaway``); with ``"prompt": N``, how the
+  loop of the Nth prompt (from 1) ended.
 - ``{"requests": 5}``: the number of model requests.
 
 Pure.
@@ -23,7 +24,7 @@ from typing import Any
 from hookcourse.errors import InputError, json_path
 
 KINDS = ("denied", "runs", "sees", "neverSees", "fires", "ends", "requests")
-EXTRA = ("about", "tool", "times")
+EXTRA = ("about", "tool", "times", "prompt")
 
 
 def check_expectation(entry: Any, where: str, path: Sequence[str | int]) -> None:
@@ -54,14 +55,15 @@ def check_expectation(entry: Any, where: str, path: Sequence[str | int]) -> None
             f"write a {'number' if wanted_type is int else 'string'}",
             [*path, kind],
         )
-    times = entry.get("times")
-    if times is not None and (not isinstance(times, int) or isinstance(times, bool)):
-        raise InputError(
-            where,
-            f"{json_path([*path, 'times'])} is not a number",
-            "write a whole number",
-            [*path, "times"],
-        )
+    for extra in ("times", "prompt"):
+        number = entry.get(extra)
+        if number is not None and (not isinstance(number, int) or isinstance(number, bool)):
+            raise InputError(
+                where,
+                f"{json_path([*path, extra])} is not a number",
+                "write a whole number",
+                [*path, extra],
+            )
 
 
 def _subject(tool_input: Any) -> str | None:
@@ -92,8 +94,16 @@ def _texts(transcript: Mapping[str, Any]) -> Iterator[str]:
 
 def _events(transcript: Mapping[str, Any]) -> Iterator[Mapping[str, Any]]:
     yield from transcript["start"]
+    for entry in transcript.get("prompts", []):
+        yield from entry["events"]
     for round_ in transcript["rounds"]:
         yield from round_["events"]
+
+
+def _ends(transcript: Mapping[str, Any]) -> list[str]:
+    """How each prompt's loop ended, in order (the last one is how the session ended)."""
+    before = [str(entry["before"].get("reason")) for entry in transcript.get("prompts", [])]
+    return [*before, str(transcript["end"]["reason"])]
 
 
 def says(entry: Mapping[str, Any]) -> str:
@@ -115,6 +125,8 @@ def says(entry: Mapping[str, Any]) -> str:
             "at least once" if times is None else f"{times} times"
         )
     if "ends" in entry:
+        if entry.get("prompt") is not None:
+            return f"prompt {entry['prompt']} ends {entry['ends']}"
         return f"the session ends {entry['ends']}"
     return f"the model is asked {entry['requests']} times"
 
@@ -153,7 +165,11 @@ def judge(entry: Mapping[str, Any], transcript: Mapping[str, Any]) -> tuple[bool
         held = count >= 1 if times is None else count == times
         return held, f"they ran {count} times"
     if "ends" in entry:
-        reason = transcript["end"]["reason"]
+        ends = _ends(transcript)
+        number = entry.get("prompt", len(ends))
+        if not 1 <= number <= len(ends):
+            return False, f"the session has {len(ends)} prompt(s)"
+        reason = ends[number - 1]
         return reason == entry["ends"], f"it ended {reason}"
     count = len(transcript["rounds"])
     return count == entry["requests"], f"the model was asked {count} times"

@@ -1,7 +1,8 @@
 """A whole scripted session through hookcourse's engine, as ``claude -p`` runs it.
 
-One loop, as Claude Code 2.1.332 in print mode goes: SessionStart, then
-UserPromptSubmit (a block ends the session); then request after request: the
+One loop, as Claude Code 2.1.332 in print mode goes: SessionStart, then for each
+prompt UserPromptSubmit (a block skips that prompt: it never reaches the model)
+and request after request, the turns continuing from the prompt before: the
 scripted model plays a turn; each tool call fires PreToolUse (with the
 permission step), runs if allowed (for real, in the scratch project), then fires
 PostToolUse or PostToolUseFailure; a turn with tool calls ends with PostToolBatch
@@ -145,26 +146,34 @@ def _stop_block_cap(script: SessionScript, env: Mapping[str, str]) -> int:
 def _play(session: _Session) -> Transcript:
     script = session.script
     start = session.fire("SessionStart", session.payload("SessionStart", source="startup"))
-    prompt = session.fire(
-        "UserPromptSubmit", session.payload("UserPromptSubmit", prompt=script.prompt)
-    )
-    runs = [
-        event_run("SessionStart", _label(start), _hooks(start)),
-        event_run("UserPromptSubmit", _label(prompt), _hooks(prompt)),
-    ]
     transcript: Transcript = {
         "script": script.name,
         "engine": engine_name(),
-        "start": runs,
+        "start": [event_run("SessionStart", _label(start), _hooks(start))],
         "rounds": session.rounds,
         "end": {},
     }
-    session.shown = _start_texts(start) + _system_texts(prompt)
-    if prompt.print_mode is not None and prompt.print_mode.run_stops:
-        message = prompt.print_mode.user_message or ""
-        transcript["end"] = {"reason": "prompt_blocked", "notes": [f"the user is shown: {message}"]}
-        return transcript
-    transcript["end"] = _requests(session)
+    session.shown = _start_texts(start)
+    end: dict[str, Any] = {}
+    next_turn = 0
+    for number, text in enumerate(script.prompts):
+        prompt = session.fire("UserPromptSubmit", session.payload("UserPromptSubmit", prompt=text))
+        run = event_run("UserPromptSubmit", _label(prompt), _hooks(prompt))
+        if number == 0:
+            transcript["start"].append(run)
+        else:
+            entry = {"prompt": text, "round": len(session.rounds), "events": [run], "before": end}
+            transcript.setdefault("prompts", []).append(entry)
+        mode = prompt.print_mode
+        if mode is not None and mode.run_stops:
+            # The prompt never reaches the model; the next one is read as usual.
+            said = f"the user is shown: {mode.user_message or ''}"
+            end = {"reason": "prompt_blocked", "notes": [said]}
+            continue
+        session.shown = session.shown + _system_texts(prompt)
+        end, next_turn = _requests(session, next_turn)
+        session.shown = []
+    transcript["end"] = end
     return transcript
 
 
@@ -183,9 +192,10 @@ def _start_texts(report: FireReport) -> list[dict[str, Any]]:
     return texts
 
 
-def _requests(session: _Session) -> dict[str, Any]:
+def _requests(session: _Session, next_index: int) -> tuple[dict[str, Any], int]:
+    """One prompt's loop, from the turn at ``next_index``: how it ended, and the next turn."""
     turns = session.script.turns
-    next_index, errors = 0, list[bool]()
+    errors: list[bool] = []
     blocks, in_stop_chain = 0, False
     while len(session.rounds) < MAX_REQUESTS:
         index = scripted.choose(turns, next_index, errors)
@@ -204,7 +214,7 @@ def _requests(session: _Session) -> dict[str, Any]:
         if calls:
             ended, errors = _tool_turn(session, round_, index or 0, calls)
             if ended is not None:
-                return ended
+                return ended, next_index
             blocks = 0  # a continuation that ran a tool resets the consecutive count
             continue
         errors = []
@@ -229,13 +239,16 @@ def _requests(session: _Session) -> dict[str, Any]:
             )
         )
         mode = stop.print_mode
+        if mode is not None and mode.run_stops:
+            # continue: false ends the run, whatever else the hooks said (stop_hook_prevented).
+            return {"reason": mode.terminal_reason or "stop_hook_prevented"}, next_index
         if mode is None or not mode.turn_continues:
-            return {"reason": "completed"}
+            return {"reason": "completed"}, next_index
         blocks, in_stop_chain = blocks + 1, True
         session.shown = _system_texts(stop)
         if mode.stop_feedback is not None:
             session.shown.append({"kind": "reminder", "text": mode.stop_feedback})
-    return {"reason": "runaway", "notes": [f"stopped after {MAX_REQUESTS} requests"]}
+    return {"reason": "runaway", "notes": [f"stopped after {MAX_REQUESTS} requests"]}, next_index
 
 
 def _tool_turn(

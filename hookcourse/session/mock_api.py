@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, Protocol
@@ -116,6 +116,18 @@ def _sse(message: dict[str, Any]) -> bytes:
     )
 
 
+def is_main(body: Mapping[str, Any], prompt: str) -> bool:
+    """Whether a Messages request belongs to the main conversation: tools are offered and
+    its first message holds the session's (first) prompt."""
+    if not body.get("tools"):
+        return False
+    messages = body.get("messages") or [{}]
+    content = messages[0].get("content") if isinstance(messages[0], dict) else None
+    if isinstance(content, str):
+        return prompt in content
+    return any(isinstance(b, dict) and prompt in str(b.get("text", "")) for b in content or [])
+
+
 class MockAPI:
     """The server: ``turns`` are the scripted turns, played by ``player`` (a ``PLAYERS``
     name); ``log`` gets one JSON line a request."""
@@ -138,21 +150,11 @@ class MockAPI:
     def answer(self, body: dict[str, Any]) -> dict[str, Any]:
         """The message for one Messages request."""
         model = str(body.get("model", "claude-mock"))
-        if not body.get("tools") or not self._is_main(body):
+        if not is_main(body, self.prompt):
             return _message([{"type": "text", "text": FALLBACK_TEXT}], model)
         with self._lock:
             index, turn = self.player.play(body.get("messages") or [])
         return _message(_blocks(turn, index), model)
-
-    def _is_main(self, body: dict[str, Any]) -> bool:
-        messages = body.get("messages") or [{}]
-        content = messages[0].get("content")
-        if isinstance(content, str):
-            return self.prompt in content
-        return any(
-            isinstance(block, dict) and self.prompt in str(block.get("text", ""))
-            for block in content or []
-        )
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:
         api = self

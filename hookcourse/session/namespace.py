@@ -2,7 +2,8 @@
 
 ``command(RUN.json)`` is the line to run: ``unshare -n python -E -s -m
 hookcourse.session.namespace RUN.json`` from the folder that holds the package
-(so an installed package and a checkout both work). Inside the new namespace the
+(so an installed package and a checkout both work); without root, ``unshare
+--map-root-user -n`` where user namespaces are allowed. Inside the new namespace the
 runner brings ``lo`` up, refuses to go on if the namespace has any other
 interface, starts the mock on 127.0.0.1 and runs the binary once with
 ANTHROPIC_BASE_URL pointing at it.
@@ -15,9 +16,11 @@ HOME and TMPDIR). That is a request to the program, not a wall; the project's ow
 harness never uses it with the real binary.
 
 RUN.json holds ``argv``, ``prompt``, ``env``, ``cwd``, ``turns``, ``player`` (a
-``mock_api.PLAYERS`` name), ``stdin`` (text fed to the binary, else none),
-``isolation``, ``log``, ``stdout``, ``stderr``, ``timeout`` and ``result`` (where
-the status is written). Standard library only.
+``mock_api.PLAYERS`` name), ``messages`` (stream-json lines for ``--input-format
+stream-json``: the first at once, each next one after the run's ``result`` for the
+one before, as a user who waits for the answer; else stdin is empty),
+``isolation``, ``log``, ``stdout``, ``stderr``, ``timeout`` and ``result`` (where the
+status is written). Standard library only.
 """
 
 from __future__ import annotations
@@ -25,12 +28,17 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import queue
 import shutil
 import signal
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
+
+from hookcourse.engine.interrupts import TRACE_VARIABLE
 
 from .mock_api import MockAPI
 
@@ -49,28 +57,38 @@ CLOSED_PROXY = "http://127.0.0.1:9"
 """The discard port: nothing listens, so a client that honours the proxy reaches nothing."""
 
 
-def command(spec_path: Path, isolation: str = NAMESPACE) -> list[str]:
-    """The command line that runs ``spec_path``; run it with ``cwd=PACKAGE_PARENT``.
+UNSHARE = ["unshare", "-n"]
+UNSHARE_AS_USER = ["unshare", "--map-root-user", "-n"]
+"""Without root: a user namespace of one's own, in which the new network namespace is
+made (where the system allows unprivileged user namespaces)."""
+
+
+def command(spec_path: Path, prefix: list[str] | None = None) -> list[str]:
+    """The command line that runs ``spec_path`` after ``prefix`` (default ``UNSHARE``;
+    ``[]`` for the env isolation); run it with ``cwd=PACKAGE_PARENT``.
 
     ``-E -s``: no PYTHON* variables and no user site; ``-m`` finds the package in the
     working directory, so the runner is the same code as its caller.
     """
     python = [sys.executable, "-E", "-s", "-m", "hookcourse.session.namespace", str(spec_path)]
-    return ["unshare", "-n", *python] if isolation == NAMESPACE else python
+    return [*(UNSHARE if prefix is None else prefix), *python]
 
 
-def namespace_refusal() -> str | None:
-    """None when ``unshare -n`` works here; else why not, in one line."""
+def namespace_prefix() -> tuple[list[str] | None, str]:
+    """How a network namespace is made here (``UNSHARE``, else ``UNSHARE_AS_USER``), or
+    None and why neither works, in one line."""
     if shutil.which("unshare") is None:
-        return "unshare (util-linux) is not on PATH"
-    try:
-        probe = subprocess.run(["unshare", "-n", "true"], capture_output=True, timeout=10)
-    except (OSError, subprocess.TimeoutExpired) as error:
-        return f"unshare -n cannot start: {error}"
-    if probe.returncode != 0:
-        said = probe.stderr.decode("utf-8", "replace").strip() or f"exit {probe.returncode}"
-        return f"unshare -n is not permitted here ({said})"
-    return None
+        return None, "unshare (util-linux) is not on PATH"
+    said = ""
+    for prefix in (UNSHARE, UNSHARE_AS_USER):
+        try:
+            probe = subprocess.run([*prefix, "true"], capture_output=True, timeout=10)
+        except (OSError, subprocess.TimeoutExpired) as error:
+            return None, f"unshare cannot start: {error}"
+        if probe.returncode == 0:
+            return prefix, ""
+        said = said or probe.stderr.decode("utf-8", "replace").strip()
+    return None, f"unshare -n is not permitted here ({said or 'no reason given'})"
 
 
 def interfaces() -> list[str]:
@@ -122,28 +140,39 @@ def run(spec: dict[str, Any]) -> dict[str, Any]:
         return {"refused": f"unknown isolation {isolation!r}"}
     api = MockAPI(spec["turns"], Path(spec["log"]), spec["prompt"], spec.get("player", "in-order"))
     api.start()
-    base_url = f"http://127.0.0.1:{api.port}"
+    try:
+        return _run_binary(spec, isolation, f"http://127.0.0.1:{api.port}")
+    finally:
+        api.stop()
+
+
+def _run_binary(spec: dict[str, Any], isolation: str, base_url: str) -> dict[str, Any]:
+    """Run the binary once against the mock at ``base_url``; its status."""
     env = {**spec["env"], "ANTHROPIC_BASE_URL": base_url}
+    if TRACE_VARIABLE in os.environ:
+        # Claude Code runs in a session of its own; the trace lets an interrupt of the
+        # caller find and kill it and its hooks (interrupts.kill_traced).
+        env[TRACE_VARIABLE] = os.environ[TRACE_VARIABLE]
     if isolation == ENV:
         env.update(env_isolation(base_url))
     status: dict[str, Any] = {"isolation": isolation}
-    stdin = spec.get("stdin")
+    messages = spec.get("messages")
+    deadline = time.monotonic() + float(spec["timeout"])
     with open(spec["stdout"], "wb") as out, open(spec["stderr"], "wb") as err:
         process = subprocess.Popen(
             spec["argv"],
             cwd=spec["cwd"],
             env=env,
-            stdin=subprocess.DEVNULL if stdin is None else subprocess.PIPE,
-            stdout=out,
+            stdin=subprocess.DEVNULL if messages is None else subprocess.PIPE,
+            stdout=out if messages is None else subprocess.PIPE,
             stderr=err,
             start_new_session=True,
         )
+        copier = _Copier()
         try:
-            if stdin is not None:
-                # All at once, then EOF: Claude Code reads the stream-json messages in order.
-                with contextlib.suppress(BrokenPipeError):
-                    process.communicate(str(stdin).encode("utf-8"), timeout=spec["timeout"])
-            status["exit"] = process.wait(timeout=spec["timeout"])
+            if messages is not None:
+                _converse(process, [str(m) for m in messages], out, deadline, copier)
+            status["exit"] = process.wait(timeout=max(0.0, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
             status["timedOut"] = True
         finally:
@@ -151,19 +180,84 @@ def run(spec: dict[str, Any]) -> dict[str, Any]:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(process.pid, signal.SIGKILL)
             process.wait()
-    api.stop()
+            copier.join()
     return status
+
+
+def _is_result(line: bytes) -> bool:
+    """Whether a stream-json line is the ``result`` that ends a turn."""
+    try:
+        item = json.loads(line)
+    except ValueError:
+        return False
+    return isinstance(item, dict) and item.get("type") == "result"
+
+
+class _Copier:
+    """The thread that copies the stream; joined before its file closes."""
+
+    thread: threading.Thread | None = None
+
+    def start(self, target: Any) -> None:
+        self.thread = threading.Thread(target=target, daemon=True)
+        self.thread.start()
+
+    def join(self) -> None:
+        if self.thread is not None:
+            self.thread.join(timeout=10)
+
+
+def _converse(
+    process: subprocess.Popen[bytes],
+    messages: list[str],
+    out: IO[bytes],
+    deadline: float,
+    copier: _Copier,
+) -> None:
+    """Feed ``messages`` one per finished turn (a stream ``result`` line), copying the
+    stream to ``out`` in ``copier``; stdin closes after the last. TimeoutExpired past
+    ``deadline``."""
+    results: queue.Queue[bool] = queue.Queue()
+
+    def copy() -> None:
+        assert process.stdout is not None
+        for line in process.stdout:
+            out.write(line)
+            out.flush()
+            if _is_result(line):
+                results.put(True)
+        results.put(False)  # the stream ended
+
+    copier.start(copy)
+    assert process.stdin is not None
+    for number, message in enumerate(messages):
+        if number:
+            try:
+                finished = results.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                raise subprocess.TimeoutExpired(process.args, 0) from None
+            if not finished:
+                break
+        with contextlib.suppress(BrokenPipeError):
+            process.stdin.write(message.encode("utf-8") + b"\n")
+            process.stdin.flush()
+    with contextlib.suppress(BrokenPipeError):
+        process.stdin.close()
 
 
 def main(spec_path: str) -> int:
     """Run RUN.json and write its status; 3 when the run was refused."""
     spec = json.loads(Path(spec_path).read_text(encoding="utf-8"))
-    status = run(spec)
+    try:
+        status = run(spec)
+    except (OSError, ValueError) as error:
+        # The caller reads the status file: one line, not a traceback it cannot show.
+        status = {"failed": f"{type(error).__name__}: {error}"}
     Path(spec["result"]).write_text(json.dumps(status), encoding="utf-8")
     if "refused" in status:
         print(f"hookcourse: refusing to run Claude Code: {status['refused']}", file=sys.stderr)
         return 3
-    return 0
+    return 1 if "failed" in status else 0
 
 
 if __name__ == "__main__":

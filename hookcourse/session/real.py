@@ -28,6 +28,7 @@ from hookcourse.engine.processes import CannotStart, Finished, run_process
 from hookcourse.errors import InputError
 
 from . import namespace
+from .mock_api import is_main
 from .script import Layout, SessionScript, flag_settings, laid_out, script_env, substitute
 from .tools import session_texts
 from .transcript import Transcript, event_run, relative
@@ -91,10 +92,13 @@ def claude_version(binary: str) -> str:
 
 
 def _argv(binary: str, script: SessionScript, layout: Layout) -> list[str]:
+    # One prompt is claude -p's argument; several are user messages on stdin, the next
+    # one written once the run's result for the one before is out.
+    given = [script.prompt] if len(script.prompts) == 1 else ["--input-format", "stream-json"]
     argv = [
         binary,
         "-p",
-        script.prompt,
+        *given,
         "--output-format",
         "stream-json",
         "--verbose",
@@ -107,6 +111,17 @@ def _argv(binary: str, script: SessionScript, layout: Layout) -> list[str]:
     if mode:
         argv += ["--permission-mode", str(mode)]
     return argv
+
+
+def _messages(script: SessionScript) -> dict[str, Any]:
+    """``messages`` for the runner when the script has more than one prompt."""
+    if len(script.prompts) == 1:
+        return {}
+    lines = [
+        json.dumps({"type": "user", "message": {"role": "user", "content": prompt}})
+        for prompt in script.prompts
+    ]
+    return {"messages": lines}
 
 
 def run_env(
@@ -158,25 +173,26 @@ def write_run_spec(
     return spec_path
 
 
-def choose_isolation(asked: str) -> str:
-    """The isolation a run gets (``namespace.NAMESPACE`` or ``ENV``); InputError when
-    ``namespace`` is asked for and none can be made."""
+def choose_isolation(asked: str) -> tuple[str, list[str]]:
+    """The isolation a run gets (``namespace.NAMESPACE`` or ``ENV``) and the runner's
+    prefix; InputError when ``namespace`` is asked for and none can be made."""
     if asked not in ISOLATIONS:
         raise InputError(
             "--isolation", f"unknown isolation {asked!r}", "use " + ", ".join(ISOLATIONS)
         )
     if asked == namespace.ENV:
-        return namespace.ENV
-    refusal = namespace.namespace_refusal()
-    if refusal is None:
-        return namespace.NAMESPACE
+        return namespace.ENV, []
+    prefix, refusal = namespace.namespace_prefix()
+    if prefix is not None:
+        return namespace.NAMESPACE, prefix
     if asked == "auto":
-        return namespace.ENV
+        return namespace.ENV, []
     raise InputError(
         "--real",
         f"no loopback-only network namespace can be made: {refusal}",
-        "run as root or where user namespaces are allowed, or pass --isolation auto to run "
-        "Claude Code with only its environment pointing it at 127.0.0.1",
+        "run as root or where unprivileged user namespaces are allowed, or pass "
+        "--isolation auto to run Claude Code with only its environment pointing it at "
+        "127.0.0.1",
     )
 
 
@@ -188,7 +204,7 @@ def run_real(
 ) -> Transcript:
     """The transcript of ``script`` through the real Claude Code (InputError if it cannot run)."""
     binary = find_claude(claude)
-    chosen = choose_isolation(isolation)
+    chosen, prefix = choose_isolation(isolation)
     with laid_out(script, "-real", keep) as layout:
         spec_path = write_run_spec(
             layout,
@@ -199,13 +215,14 @@ def run_real(
             RUN_TIMEOUT_S,
             player="session",
             isolation=chosen,
+            **_messages(script),
         )
         # Through the engine's process registry: an interrupt kills the namespace's
         # processes too, and a run past its time is killed whole.
         try:
             done = asyncio.run(
                 run_process(
-                    namespace.command(spec_path, chosen),
+                    namespace.command(spec_path, prefix),
                     stdin=b"",
                     env=dict(os.environ),
                     cwd=str(namespace.PACKAGE_PARENT),
@@ -240,6 +257,12 @@ def _status(layout: Layout, done: Finished) -> dict[str, Any]:
             f"refused to run Claude Code: {status['refused']}",
             "Claude Code runs only in a namespace with nothing but loopback",
         )
+    if "failed" in status:
+        raise InputError(
+            "--real",
+            f"could not start Claude Code: {status['failed']}",
+            "check --claude PATH and the script's env",
+        )
     return status
 
 
@@ -260,16 +283,6 @@ def json_lines(path: Path) -> list[dict[str, Any]]:
         if isinstance(item, dict):
             found.append(item)
     return found
-
-
-def _is_main(body: Mapping[str, Any], prompt: str) -> bool:
-    if not body.get("tools"):
-        return False
-    messages = body.get("messages") or [{}]
-    content = messages[0].get("content") if isinstance(messages[0], dict) else None
-    if isinstance(content, str):
-        return prompt in content
-    return any(isinstance(b, dict) and prompt in str(b.get("text", "")) for b in content or [])
 
 
 def block_text(content: Any) -> str:
@@ -347,10 +360,14 @@ def _new_items(requests: Sequence[Mapping[str, Any]]) -> list[list[dict[str, Any
     return news
 
 
-def _stream_rounds(stream: Sequence[Mapping[str, Any]]) -> tuple[list[Any], list[list[Any]]]:
-    """The hook events before the first model turn, and those after each turn."""
+def _stream_rounds(
+    stream: Sequence[Mapping[str, Any]],
+) -> tuple[list[Any], list[list[Any]], list[dict[str, Any]]]:
+    """The hook events before the first model turn, those after each turn, and each later
+    prompt's (``{"round", "events"}``: the events after a ``result``, before the next turn)."""
     start: list[Any] = []
     rounds: list[list[Any]] = []
+    later: list[dict[str, Any]] = []
     responses = {
         item.get("hook_id"): item for item in stream if item.get("subtype") == "hook_response"
     }
@@ -366,7 +383,10 @@ def _stream_rounds(stream: Sequence[Mapping[str, Any]]) -> tuple[list[Any], list
             group = None
             continue
         previous_assistant = False
-        if item.get("subtype") == "hook_started":
+        if item.get("type") == "result":
+            later.append({"round": len(rounds), "events": []})
+            current, group = later[-1]["events"], None
+        elif item.get("subtype") == "hook_started":
             name = str(item.get("hook_name"))
             if group is None or group["label"] != name or group["closed"]:
                 group = {
@@ -380,7 +400,10 @@ def _stream_rounds(stream: Sequence[Mapping[str, Any]]) -> tuple[list[Any], list
         elif item.get("subtype") == "hook_response" and group is not None:
             group["closed"] = True
     runs = [[_event(g, responses) for g in groups] for groups in [start, *rounds]]
-    return runs[0], runs[1:]
+    for entry in later:
+        entry["events"] = [_event(g, responses) for g in entry["events"]]
+    # After the last prompt's result nothing follows; zipped with the prompts, it drops out.
+    return runs[0], runs[1:], later
 
 
 def _event(group: Mapping[str, Any], responses: Mapping[Any, Mapping[str, Any]]) -> dict[str, Any]:
@@ -421,10 +444,10 @@ def read_run(root: Path, script: SessionScript, status: Mapping[str, Any]) -> Tr
         for r in json_lines(root / "requests.jsonl")
         if r.get("method") == "POST"
         and isinstance(r.get("body"), dict)
-        and _is_main(r["body"], script.prompt)
+        and is_main(r["body"], script.prompt)
     ]
     stream = json_lines(root / "stream.jsonl")
-    start, round_events = _stream_rounds(stream)
+    start, round_events, later = _stream_rounds(stream)
     player = TurnPlayer(substitute(script.turns, Layout(root)))
     news = _new_items(requests)
     ran = _ran(stream)
@@ -450,17 +473,28 @@ def read_run(root: Path, script: SessionScript, status: Mapping[str, Any]) -> Tr
         rounds.append(
             {"turn": index, "text": text, "shown": news[number], "calls": calls, "events": events}
         )
-    result = next((item for item in stream if item.get("type") == "result"), {})
-    reason = str(result.get("terminal_reason") or "no result")
+    ends = [_end(item) for item in stream if item.get("type") == "result"]
+    end = ends[-1] if ends else {"reason": "no result"}
     if status.get("timedOut"):
-        reason = "timed out"
-    elif str(result.get("result", "")).startswith("UserPromptSubmit operation blocked by hook"):
-        reason = "prompt_blocked"
-    end: dict[str, Any] = {"reason": reason}
-    return {
+        end = {"reason": "timed out"}
+    transcript: Transcript = {
         "script": script.name,
         "engine": "Claude Code",
         "start": start,
         "rounds": rounds,
         "end": end,
     }
+    if len(script.prompts) > 1:
+        transcript["prompts"] = [
+            {"prompt": prompt, **entry, "before": before}
+            for prompt, entry, before in zip(script.prompts[1:], later, ends, strict=False)
+        ]
+    return transcript
+
+
+def _end(result: Mapping[str, Any]) -> dict[str, Any]:
+    """How one prompt's loop ended, from its stream ``result``."""
+    said = str(result.get("result", ""))
+    if said.startswith("UserPromptSubmit operation blocked by hook"):
+        return {"reason": "prompt_blocked", "notes": [f"the user is shown: {said}"]}
+    return {"reason": str(result.get("terminal_reason") or "no result")}

@@ -82,18 +82,21 @@ class TranscriptView:
         )
 
 
-def show_transcript(name: str, live: bool = False, claude: str | None = None) -> TranscriptView:
+def show_transcript(
+    name: str, live: bool = False, claude: str | None = None, isolation: str = "namespace"
+) -> TranscriptView:
     """What the real Claude Code showed the model in session ``name`` (recorded).
 
     ``live=True`` runs the session again now through the installed Claude Code
-    (desktop only: it needs the binary and a loopback-only network namespace).
+    (desktop only: it needs the binary and a loopback-only network namespace, or
+    ``isolation="auto"`` for the environment-only fallback, as ``--isolation``).
     """
     if live:
         from .real import run_real
         from .script import load
 
         with resources.as_file(script_path(name)) as path:
-            transcript = run_real(load(path), claude)
+            transcript = run_real(load(path), claude, isolation=isolation)
         return TranscriptView(transcript, "run live just now: what Claude Code shows the model")
     document = load_recorded(name)
     heading = f"recorded {document['recordedOn']}: what the real Claude Code showed the model"

@@ -11,9 +11,12 @@ A session script is one JSON object (the oracle harness's scenario format, with
   ``@hook:NAME`` in a settings string is the command that runs it;
 - ``files``: project files, a path -> its text, or ``{"from": PATH}`` (a file beside
   the script, copied with its mode);
-- ``prompt``; ``turns``, the scripted model (``hookcourse.session.turns``): each
+- ``prompt``, or ``prompts``: a list of them, submitted one after another in one
+  session (each fires UserPromptSubmit and has its own loop up to Stop);
+- ``turns``, the scripted model (``hookcourse.session.turns``): each
   ``{"text", "tools": [{"name", "input", "result"}], "if"}``, where a call's
   ``result`` (``{"text", "isError"}``) is given instead of running the tool;
+  played in order across the prompts (a prompt's loop starts with the next turn);
 - ``trust`` (the folder is trusted), ``env`` (extra variables), ``permissionMode``;
 - ``expect``: what must hold (``hookcourse.session.expect``).
 
@@ -44,6 +47,7 @@ TOP_FIELDS = (
     "hooks",
     "files",
     "prompt",
+    "prompts",
     "turns",
     "trust",
     "env",
@@ -65,8 +69,16 @@ class SessionScript:
     """The folder ``files`` entries with ``from`` are read relative to."""
 
     @property
+    def prompts(self) -> list[str]:
+        """The user's prompts, in the order they are submitted."""
+        if "prompts" in self.data:
+            return [str(prompt) for prompt in self.data["prompts"]]
+        return [str(self.data.get("prompt", "go"))]
+
+    @property
     def prompt(self) -> str:
-        return str(self.data.get("prompt", "go"))
+        """The first prompt (the mock finds the main conversation by it)."""
+        return self.prompts[0]
 
     @property
     def turns(self) -> list[dict[str, Any]]:
@@ -123,13 +135,8 @@ def check(data: Any, where: str) -> None:
     for key in ("prompt", "name", "about", "permissionMode"):
         if key in data and not isinstance(data[key], str):
             raise _fail(where, [key], f"{key} is not a string", "write a JSON string")
-    if "\0" in str(data.get("prompt", "")):
-        raise _fail(
-            where,
-            ["prompt"],
-            "the prompt holds a NUL character",
-            "remove it: the prompt is a command-line argument of claude -p",
-        )
+    _check_prompts(data, where)
+    _check_env(data, where)
     turns = data.get("turns", [])
     if not isinstance(turns, list):
         raise _fail(where, ["turns"], "turns is not a list", "write a list of turns")
@@ -153,6 +160,52 @@ def check(data: Any, where: str) -> None:
         raise _fail(where, ["expect"], "expect is not a list", "write a list")
     for e, entry in enumerate(expectations):
         check_expectation(entry, where, ["expect", e])
+
+
+_NO_SURROGATES = "write the character whole: nothing can be passed on as UTF-8 with half of one"
+
+
+def _lone_surrogate(text: str) -> bool:
+    return any("\ud800" <= char <= "\udfff" for char in text)
+
+
+def _check_env(data: Mapping[str, Any], where: str) -> None:
+    env = data.get("env", {})
+    _check_object(where, env, ["env"], list(env) if isinstance(env, dict) else [])
+    for name, value in env.items():
+        if not name or "=" in name or "\0" in name or _lone_surrogate(name):
+            raise _fail(where, ["env", name], "not a variable name", "rename it")
+        if not isinstance(value, str | int | float) or isinstance(value, bool):
+            raise _fail(where, ["env", name], "a variable's value is a string", "quote it")
+        if "\0" in str(value) or _lone_surrogate(str(value)):
+            raise _fail(
+                where, ["env", name], "the value holds a NUL or a lone surrogate", _NO_SURROGATES
+            )
+
+
+def _check_prompts(data: Mapping[str, Any], where: str) -> None:
+    if "prompt" in data and "prompts" in data:
+        raise _fail(where, ["prompts"], "both prompt and prompts are given", "keep one")
+    prompts = data.get("prompts", [data.get("prompt", "")])
+    if not isinstance(prompts, list) or not prompts:
+        raise _fail(
+            where, ["prompts"], "prompts is not a non-empty list", "write a list of strings"
+        )
+    for n, prompt in enumerate(prompts):
+        path: list[str | int] = ["prompts", n] if "prompts" in data else ["prompt"]
+        if not isinstance(prompt, str):
+            raise _fail(where, path, "a prompt is not a string", "write a JSON string")
+        if "\0" in prompt:
+            raise _fail(
+                where,
+                path,
+                "the prompt holds a NUL character",
+                "remove it: the prompt is a command-line argument of claude -p",
+            )
+        if _lone_surrogate(prompt):
+            raise _fail(where, path, "the prompt holds a lone surrogate", _NO_SURROGATES)
+        if not prompt.strip() and "prompts" in data:
+            raise _fail(where, path, "the prompt is empty", "write what the user types")
 
 
 def load(path: Path) -> SessionScript:

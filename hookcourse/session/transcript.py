@@ -17,7 +17,10 @@ from typing import Any
 from hookcourse.errors import visible
 
 Transcript = dict[str, Any]
-"""``{"script", "engine", "start": [event], "rounds": [round], "end": {...}}``."""
+"""``{"script", "engine", "start": [event], "rounds": [round], "end": {...}}``, and with
+more than one prompt ``"prompts"``: for each after the first ``{"prompt", "round" (the
+index of the round it starts at), "events" (its UserPromptSubmit), "before" (how the
+prompt before it ended)}``."""
 
 KINDS = {
     "tool_result": "tool_result",
@@ -74,6 +77,10 @@ def comparable(transcript: Transcript) -> dict[str, Any]:
 
     return {
         "start": events(transcript["start"]),
+        "prompts": [
+            (p["prompt"], p["round"], events(p["events"]), p["before"].get("reason"))
+            for p in transcript.get("prompts", [])
+        ],
         "rounds": [
             {
                 "turn": r["turn"],
@@ -100,6 +107,10 @@ def _described(key: str, item: Any) -> str:
     if key == "calls":
         call, name, runs = item
         return f"{name} {call} {'runs' if runs else 'does not run' if runs is False else '?'}"
+    if key == "prompts":
+        prompt, round_, runs, before = item
+        said = "; ".join(_described("events", run) for run in runs)
+        return f"prompt {prompt!r} at request {round_ + 1} after {before} [{said}]"
     if key in ("events", "start"):
         label, hooks = item
         said = ", ".join(f"exit {code} stdout {out!r} stderr {err!r}" for code, out, err in hooks)
@@ -139,6 +150,8 @@ def differences(left: Transcript, right: Transcript) -> list[str]:
         ):
             if x[key] != y[key]:
                 found.append(f"request {n + 1}, {what}: {_pair(key, x[key], y[key], names)}")
+    if a["prompts"] != b["prompts"]:
+        found.append(f"the later prompts: {_pair('prompts', a['prompts'], b['prompts'], names)}")
     if a["end"] != b["end"]:
         found.append(f"the end: {_pair('end', a['end'], b['end'], names)}")
     return found
@@ -149,6 +162,11 @@ def differences(left: Transcript, right: Transcript) -> list[str]:
 
 def _indent(text: str, by: int) -> str:
     return text.replace("\n", "\n" + " " * by)
+
+
+def _note(note: str) -> str:
+    """A note under its heading: each of its lines indented, blank ones left blank."""
+    return "\n".join(f"  {line}" if line else "" for line in note.split("\n"))
 
 
 def _hook_lines(run: Mapping[str, Any]) -> Iterator[str]:
@@ -196,13 +214,12 @@ def render(transcript: Transcript) -> str:
     lines.append("before the first request")
     for run in transcript["start"]:
         lines.extend(_hook_lines(run))
-    for number, round_ in enumerate(transcript["rounds"], 1):
-        lines.append(f"request {number}: the model is shown")
-        lines.extend(_shown_lines(round_["shown"]))
-        lines.extend(_turn_lines(round_))
+    blocks = _blocks(transcript)
+    for block in blocks[1:]:
+        lines.extend(block[:-1] if block is blocks[-1] else block)
     end = transcript["end"]
     lines.append(f"end: {end['reason']} after {len(transcript['rounds'])} requests")
-    lines.extend(f"  {note}" for note in end.get("notes", []))
+    lines.extend(_note(note) for note in end.get("notes", []))
     for check in transcript.get("expectations", []):
         mark = "✓" if check["held"] else "✗"
         lines.append(f"{mark} {check['says']}" + ("" if check["held"] else f": {check['why']}"))
@@ -256,8 +273,13 @@ def _same_block(a: Mapping[str, Any], b: Mapping[str, Any], n: int) -> bool:
         return bool(a["start"] == b["start"])
     rounds_a, rounds_b = a["rounds"], b["rounds"]
     if n - 1 >= len(rounds_a) or n - 1 >= len(rounds_b):
-        return n - 1 >= len(rounds_a) and n - 1 >= len(rounds_b) and a["end"] == b["end"]
-    return bool(rounds_a[n - 1] == rounds_b[n - 1])
+        tail_a = [p for p in a["prompts"] if p[1] >= n - 1]
+        tail_b = [p for p in b["prompts"] if p[1] >= n - 1]
+        ends = a["end"] == b["end"] and tail_a == tail_b
+        return n - 1 >= len(rounds_a) and n - 1 >= len(rounds_b) and ends
+    here_a = [p for p in a["prompts"] if p[1] == n - 1]
+    here_b = [p for p in b["prompts"] if p[1] == n - 1]
+    return bool(rounds_a[n - 1] == rounds_b[n - 1] and here_a == here_b)
 
 
 def _blocks(transcript: Transcript) -> list[list[str]]:
@@ -266,10 +288,26 @@ def _blocks(transcript: Transcript) -> list[list[str]]:
     for run in transcript["start"]:
         start.extend(_hook_lines(run))
     blocks = [start]
+    later = transcript.get("prompts", [])
     for number, round_ in enumerate(transcript["rounds"], 1):
-        lines = [f"request {number}: the model is shown"]
+        lines = [line for p in later if p["round"] == number - 1 for line in _prompt_lines(p)]
+        lines.append(f"request {number}: the model is shown")
         lines.extend(_shown_lines(round_["shown"]))
         lines.extend(_turn_lines(round_))
         blocks.append([line for chunk in lines for line in chunk.split("\n")])
-    blocks.append([f"end: {transcript['end']['reason']}"])
+    # Prompts after the last request (each blocked) come before the end.
+    tail = [
+        line for p in later if p["round"] >= len(transcript["rounds"]) for line in _prompt_lines(p)
+    ]
+    blocks.append([*tail, f"end: {transcript['end']['reason']}"])
     return blocks
+
+
+def _prompt_lines(entry: Mapping[str, Any]) -> Iterator[str]:
+    """A later prompt: how the one before ended, the prompt, its UserPromptSubmit hooks."""
+    before = entry["before"]
+    yield f"end of the prompt before: {before.get('reason')}"
+    yield from (_note(note) for note in before.get("notes", []))
+    yield f"the user submits: {visible(repr(entry['prompt']))}"
+    for run in entry["events"]:
+        yield from _hook_lines(run)

@@ -1,13 +1,15 @@
 """A stand-in for ``claude -p`` (never the real binary outside a namespace): it writes its
 argv and environment to ``fake-claude.json`` in its working directory, asks the mock
 Messages API at ANTHROPIC_BASE_URL for one turn of the main conversation, and prints
-the stream-json lines hookcourse reads back (the assistant turn and the result)."""
+the stream-json lines hookcourse reads back (the assistant turn and the result). With
+FAKE_CLAUDE_HANG=PATH it writes its pid there and hangs instead."""
 
 from __future__ import annotations
 
 import json
 import os
 import sys
+import time
 import urllib.request
 from pathlib import Path
 
@@ -16,6 +18,10 @@ def main(argv: list[str]) -> int:
     Path("fake-claude.json").write_text(
         json.dumps({"argv": argv, "env": dict(os.environ)}), encoding="utf-8"
     )
+    if os.environ.get("FAKE_CLAUDE_HANG"):
+        # A run that never ends by itself: only a kill ends it.
+        Path(os.environ["FAKE_CLAUDE_HANG"]).write_text(str(os.getpid()), encoding="utf-8")
+        time.sleep(300)
     prompt = argv[argv.index("-p") + 1]
     body = {
         "model": "fake",

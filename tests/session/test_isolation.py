@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import io
 import json
+import signal
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -16,6 +19,7 @@ from hookcourse.session import command, namespace, real
 from hookcourse.session.loop import run_session
 from hookcourse.session.script import from_data
 from hookcourse.session.transcript import differences
+from tests.support.processes import ended
 
 FAKE = Path(__file__).resolve().parent / "fake_claude.py"
 SCRIPT = {
@@ -37,7 +41,9 @@ def fake_claude(tmp_path: Path) -> str:
 @pytest.fixture
 def no_namespace(monkeypatch: pytest.MonkeyPatch) -> None:
     """A machine where ``unshare -n`` is refused (a rootless container, macOS)."""
-    monkeypatch.setattr(namespace, "namespace_refusal", lambda: "unshare -n is not permitted")
+    monkeypatch.setattr(
+        namespace, "namespace_prefix", lambda: (None, "unshare -n is not permitted")
+    )
 
 
 def test_without_a_namespace_it_refuses_and_names_the_way_out(
@@ -95,3 +101,43 @@ def test_the_command_says_which_isolation_it_used(
     refused = command.run_command(parser.parse_args(args[:1] + args[3:]), io.StringIO())
     assert refused == command.CANNOT_RUN
     assert "pass --isolation auto" in capsys.readouterr().err
+
+
+def test_an_interrupt_kills_the_program_started_in_a_session_of_its_own(
+    fake_claude: str, tmp_path: Path
+) -> None:
+    pid_file = tmp_path / "pid"
+    script = {**SCRIPT, "env": {"FAKE_CLAUDE_HANG": str(pid_file)}}
+    path = tmp_path / "hang.json"
+    path.write_text(json.dumps(script), encoding="utf-8")
+    argv = [sys.executable, "-m", "hookcourse", "session", str(path), "--real"]
+    run = subprocess.Popen(
+        [*argv, "--isolation", "env", "--claude", fake_claude],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        for _ in range(200):
+            if pid_file.exists() and pid_file.read_text(encoding="utf-8"):
+                break
+            time.sleep(0.05)
+        fake = int(pid_file.read_text(encoding="utf-8"))
+        run.send_signal(signal.SIGINT)
+        _, said = run.communicate(timeout=30)
+    finally:
+        run.kill()
+    assert run.returncode == 130
+    assert said.decode().endswith("exit 130\n")
+    assert ended(fake)
+
+
+def test_a_binary_that_cannot_start_is_one_line(tmp_path: Path) -> None:
+    broken = tmp_path / "claude"
+    broken.write_bytes(b"\x00\x01 not a program")
+    broken.chmod(0o755)
+    script = from_data(SCRIPT, "hello", tmp_path)
+    with pytest.raises(InputError) as raised:
+        real.run_real(script, str(broken), isolation="env")
+    said = str(raised.value)
+    assert "could not start Claude Code: OSError: [Errno 8] Exec format error" in said
+    assert "Traceback" not in said and "\n" not in said

@@ -41,3 +41,16 @@ def test_guard_retry_is_the_same_session_in_both_engines() -> None:
     assert [c for c in judge_all(script.expectations, real) if not c["held"]] == []
     broken = judge_all([{"runs": "git push -f origin HEAD:main"}], real)
     assert broken[0]["held"] is False and broken[0]["why"] == "it was denied every time"
+
+
+def test_several_prompts_are_the_same_session_in_both_engines() -> None:
+    # Each prompt is written to Claude Code's stdin once the one before has its result.
+    script = load(SCRIPTS / "several-prompts.json")
+    try:
+        real = run_real(script, find_claude(None))
+    except InputError as error:
+        unavailable(str(error))
+        return
+    assert [entry["round"] for entry in real["prompts"]] == [4, 4]
+    assert differences(run_session(script), real) == []
+    assert [c for c in judge_all(script.expectations, real) if not c["held"]] == []

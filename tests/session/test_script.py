@@ -34,6 +34,21 @@ def _write(tmp_path: Path, content: bytes | str) -> Path:
         (json.dumps({**GOOD, "files": {"../outside": "x"}}), "inside the project"),
         (json.dumps({**GOOD, "hooks": {"a/b": "exit 0"}}), "plain file name"),
         (json.dumps({**GOOD, "settings": {"global": {}}}), "unknown key 'global'"),
+        (json.dumps({**GOOD, "prompts": ["a", "b"]}), "both prompt and prompts"),
+        (json.dumps({"prompts": []}), "not a non-empty list"),
+        (json.dumps({"prompts": "go"}), "not a non-empty list"),
+        (json.dumps({"prompts": ["go", 3]}), "$.prompts[1]: a prompt is not a string"),
+        (json.dumps({"prompts": ["go", "a\u0000b"]}), "$.prompts[1]: the prompt holds a NUL"),
+        (json.dumps({"prompts": ["go", " "]}), "$.prompts[1]: the prompt is empty"),
+        (json.dumps({**GOOD, "expect": [{"ends": "completed", "prompt": "2"}]}), "not a number"),
+        (
+            json.dumps({**GOOD, "prompt": "a \ud800 b"}),
+            "$.prompt: the prompt holds a lone surrogate",
+        ),
+        (json.dumps({**GOOD, "env": {"A=B": "1"}}), "not a variable name"),
+        (json.dumps({**GOOD, "env": {"A": ["1"]}}), "a variable's value is a string"),
+        (json.dumps({**GOOD, "env": {"A": "x\u0000"}}), "$.env.A: the value holds a NUL"),
+        (json.dumps({**GOOD, "env": []}), "$.env is not an object"),
     ],
 )
 def test_a_bad_script_is_one_line_naming_the_place(tmp_path: Path, content: str, said: str) -> None:
@@ -55,3 +70,8 @@ def test_unreadable_and_huge_scripts(tmp_path: Path) -> None:
 def test_a_good_script_loads_with_its_file_name(tmp_path: Path) -> None:
     script = load(_write(tmp_path, json.dumps(GOOD)))
     assert (script.name, script.prompt, script.expectations) == ("s", "go", GOOD["expect"])
+
+
+def test_several_prompts_are_submitted_in_order(tmp_path: Path) -> None:
+    script = load(_write(tmp_path, json.dumps({"prompts": ["one", "two"], "turns": []})))
+    assert (script.prompts, script.prompt) == (["one", "two"], "one")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from hookcourse.errors import InputError
 from hookcourse.session.loop import run_session
-from hookcourse.session.namespace import ISOLATION, namespace_refusal
+from hookcourse.session.namespace import ISOLATION, namespace_prefix
 from hookcourse.session.real import find_claude
 from hookcourse.session.script import load
 from hookcourse.session.transcript import differences
@@ -31,8 +31,8 @@ def test_the_installed_package_runs_claude_code_in_its_namespace(
     except InputError as error:
         unavailable(str(error))
         return
-    refusal = namespace_refusal()
-    if refusal is not None:
+    prefix, refusal = namespace_prefix()
+    if prefix is None:
         unavailable(refusal)
     command = [installed / "bin" / "hookcourse", "session", SCRIPT, "--real", "--json"]
     done = subprocess.run(
