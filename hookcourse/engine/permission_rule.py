@@ -19,7 +19,7 @@ What the specifier is compared with depends on the tool:
   that matches a directory covers everything in it. ``Edit`` rules cover every
   tool that edits files and ``Read`` rules every tool that reads them.
 * ``WebFetch(domain:host)``: the URL's host (``*.example.com`` covers subdomains).
-* ``Agent(type)``: the subagent type.
+* ``Agent(type)``: the subagent type; ``Skill(name)`` (or ``Skill(name:*)``): the skill.
 * ``mcp__server`` (or ``mcp__server__*``) covers every tool of that MCP server.
 
 Any other specifier cannot be checked here, so the hook runs (best-effort).
@@ -145,6 +145,9 @@ def check_rule(
         return _check_domain(rule.specifier[len("domain:") :], shown_rule, fields.get("url"))
     if rule.tool == "Agent":
         return _check_literal(shown_rule, "subagent_type", rule.specifier, fields)
+    if rule.tool == "Skill":
+        # Skill(name) and the saved form Skill(name:*) name one skill.
+        return _check_literal(shown_rule, "skill", rule.specifier.removesuffix(":*"), fields)
     return RuleCheck(
         True,
         f"{shown_rule}: a {rule.tool} specifier is not checked here, so the hook runs",

@@ -20,7 +20,8 @@ Reference §8: hooks can tighten permissions but not loosen them. In order:
    read-only tools, ``dontAsk`` denies what would prompt, ``bypassPermissions``
    runs everything, ``auto`` leaves it to a classifier hookcourse does not have).
    A Bash command made only of read-only commands (``echo``, ``ls`` inside the
-   project, ...) needs no approval.
+   project, ...) needs no approval (``permissions.shell`` in the catalogue), and a
+   Skill call needs none unless the skill's frontmatter declares hooks.
 
 Deny and ask rules cover a Bash command when any subcommand matches; an allow rule
 only when every subcommand does. In print mode (``claude -p``) nobody answers a
@@ -160,10 +161,12 @@ def permission_step(
     place: CallPlace,
     mode: str,
     trusted: bool = True,
+    skill_hooks: bool = False,
 ) -> PermissionStep:
     """Decide a call the hooks did not stop, as Claude Code does after PreToolUse.
 
     ``trusted``: the folder's trust dialog was accepted, so the project's allow rules apply.
+    ``skill_hooks``: a Skill call's skill declares hooks in its frontmatter.
     """
     matching: dict[str, PermissionEntry] = {}
     considered: list[str] = []
@@ -226,6 +229,11 @@ def permission_step(
         return by_rule("allow", "allow", "lets the call run without a prompt", None)
     if tool_name == "Bash" and isinstance(command, str):
         return _bash_by_parts(command, allows, place, mode, found)
+    if tool_name == "Skill" and not skill_hooks:
+        return by("allow", "no rule matched; a skill without hooks launches with no approval")
+    skill = tool_input.get("skill") if isinstance(tool_input, dict) else None
+    if tool_name == "Skill" and isinstance(skill, str):
+        return _by_mode(tool_name, tool_input, mode, found, facts.refusal("skill", skill=skill))
     return _by_mode(tool_name, tool_input, mode, found)
 
 
