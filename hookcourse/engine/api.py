@@ -66,6 +66,7 @@ from .settings import (
     folder_trusted,
     load_settings,
 )
+from .skill_files import skill_has_hooks
 from .tool_input import known_keys_only, normalised, schema_problems
 from .transcript import print_mode
 from .validate import fire_findings
@@ -437,6 +438,8 @@ def _permission_step(
     tool_input = outcome.updated_input
     if isinstance(tool_input, Undefined):
         tool_input = payload.get("tool_input", {})
+    skill = tool_input.get("skill") if isinstance(tool_input, dict) else None
+    hooked = tool_name == "Skill" and isinstance(skill, str) and skill_has_hooks(place, skill)
     return permission_step(
         outcome.decision,
         settings.permissions,
@@ -445,6 +448,7 @@ def _permission_step(
         place,
         mode,
         trusted,
+        skill_hooks=hooked,
     )
 
 
