@@ -126,11 +126,16 @@ class ToolRefusal:
 
 
 def refused_before_hooks(
-    entries: Sequence[PermissionEntry], tool_name: str, tool_input: JSValue, place: CallPlace
+    entries: Sequence[PermissionEntry],
+    tool_name: str,
+    tool_input: JSValue,
+    place: CallPlace,
+    read: frozenset[str] = frozenset(),
 ) -> ToolRefusal | None:
     """What refuses this call before the PreToolUse hooks, in 2.1.332's order: a bare deny
     rule removes the tool, print mode does not offer it, a path deny rule refuses a file
-    tool in its input validation."""
+    tool in its input validation, and NotebookEdit refuses a notebook not in ``read``
+    (the files the session has Read)."""
     facts = permission_facts()
     for entry in entries:
         rule = entry.rule
@@ -141,15 +146,18 @@ def refused_before_hooks(
     if instead is not None:
         text = facts.refusal("not_offered", tool=tool_name, instead=instead)
         return ToolRefusal(text, f"print mode does not offer {tool_name} in Claude Code 2.1.332")
-    if tool_name not in PATH_FIELDS:
-        return None
-    for entry in entries:
+    for entry in entries if tool_name in PATH_FIELDS else ():
         if entry.behaviour != "deny" or entry.rule.specifier is None:
             continue
         check = check_rule(entry.rule, tool_name, tool_input, place, permission=True)
         if check.applies and check.certain:
             sentence = f"the {_where(entry)} refuses the path in {tool_name}'s input check"
             return ToolRefusal(facts.refusal("deny_rule_path"), sentence, entry)
+    field = facts.read_first.get(tool_name)
+    path = tool_input.get(field) if field and isinstance(tool_input, dict) else None
+    if isinstance(path, str) and _absolute(path, place) not in {_absolute(p, place) for p in read}:
+        sentence = f"{tool_name} refuses {path} in its input check: the session has not Read it"
+        return ToolRefusal(facts.refusal("not_read"), sentence)
     return None
 
 

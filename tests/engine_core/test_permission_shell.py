@@ -7,11 +7,16 @@ home /r/home.
 
 from __future__ import annotations
 
+import json
+import os
+from pathlib import Path
+
 import pytest
 
 from hookcourse.engine.permission_rule import CallPlace, parse_rule
 from hookcourse.engine.permissions import permission_step, refused_before_hooks
 from hookcourse.engine.settings import Origin, PermissionEntry, SettingsSource
+from hookcourse.engine.transcript_reads import files_read
 
 PLACE = CallPlace("/r/project", "/r/project", "/r/home")
 INSIDE = (
@@ -115,3 +120,26 @@ def test_path_deny_rules_and_tools_print_mode_lacks_refuse_before_the_hooks() ->
     assert glob is not None and glob.result.startswith(
         "<tool_use_error>Error: No such tool available: Glob. Glob is not available"
     )
+
+
+def test_notebook_edit_refuses_a_notebook_the_session_has_not_read() -> None:
+    call = {"notebook_path": "/r/project/n.ipynb", "cell_id": "c1", "new_source": "2"}
+    refusal = refused_before_hooks([], "NotebookEdit", call, PLACE)
+    assert refusal is not None and refusal.result == (
+        "<tool_use_error>File has not been read yet. Read it first before writing to it."
+        "</tool_use_error>"
+    )
+    read = frozenset({"n.ipynb"})
+    assert refused_before_hooks([], "NotebookEdit", call, PLACE, read) is None
+
+
+def test_the_files_read_come_from_the_transcript(tmp_path: Path) -> None:
+    transcript = tmp_path / "t.jsonl"
+    read = {"type": "tool_use", "name": "Read", "input": {"file_path": "/r/project/n.ipynb"}}
+    lines = [json.dumps({"type": "assistant", "message": {"content": [read]}}), "not json", "[]"]
+    transcript.write_text("\n".join(lines), encoding="utf-8")
+    assert files_read(str(transcript)) == {"/r/project/n.ipynb"}
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    assert files_read(str(fifo)) == frozenset()
+    assert files_read(str(tmp_path / "missing")) == files_read(None) == frozenset()
