@@ -69,6 +69,7 @@ from .settings import (
 from .skill_files import skill_has_hooks
 from .tool_input import known_keys_only, normalised, schema_problems
 from .transcript import print_mode
+from .transcript_reads import files_read
 from .validate import fire_findings
 
 __all__ = [
@@ -292,7 +293,8 @@ def _refused_before_hooks(
     tool = payload.get("tool_name")
     if spec.name != PERMISSION_EVENT or not isinstance(tool, str):
         return None
-    return refused_before_hooks(settings.permissions, tool, payload.get("tool_input"), place)
+    read = files_read(payload.get("transcript_path"))
+    return refused_before_hooks(settings.permissions, tool, payload.get("tool_input"), place, read)
 
 
 def _run_setting(

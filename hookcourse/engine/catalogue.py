@@ -398,6 +398,8 @@ class PermissionFacts:
     tools_not_offered: Mapping[str, str]
     """Tools print mode does not offer: the name, and what to use instead."""
     skill_roots: tuple[str, ...]
+    read_first: Mapping[str, str]
+    """Tools that refuse a file the session has not Read: the tool, and its path field."""
 
     def refusal(self, name: str, **values: str) -> str:
         """One refusal text (what the model gets for a call that does not run), filled in."""
@@ -415,6 +417,7 @@ def permission_facts() -> PermissionFacts:
         dict(raw["refusals"]),
         dict(raw["tools_not_offered"]),
         tuple(raw["skill_roots"]),
+        dict(raw["read_first"]),
     )
 
 
