@@ -80,18 +80,24 @@ class PermissionStep:
         return self.decision == STOPPED
 
     def to_json(self) -> dict[str, JSValue]:
-        rule = self.rule
         return {
             "decision": self.decision,
             "decidedBy": self.decided_by,
             "mode": self.mode,
-            "rule": None if rule is None else str(rule.rule),
-            "ruleList": None if rule is None else rule.behaviour,
-            "ruleFile": None if rule is None else rule.origin.file,
-            "rulePath": None if rule is None else json_path(rule.origin.path),
+            **_rule_json(self.rule),
             "matchingRules": list(self.considered),
             "refusal": self.refusal,
         }
+
+
+def _rule_json(rule: PermissionEntry | None) -> dict[str, JSValue]:
+    """The rule that decided, as ``fire --json`` shows it (all None when no rule did)."""
+    return {
+        "rule": None if rule is None else str(rule.rule),
+        "ruleList": None if rule is None else rule.behaviour,
+        "ruleFile": None if rule is None else rule.origin.file,
+        "rulePath": None if rule is None else json_path(rule.origin.path),
+    }
 
 
 def _where(entry: PermissionEntry) -> str:
@@ -114,15 +120,7 @@ class ToolRefusal:
     rule: PermissionEntry | None = None
 
     def to_json(self) -> dict[str, JSValue]:
-        rule = self.rule
-        return {
-            "toolResult": self.result,
-            "why": self.why,
-            "rule": None if rule is None else str(rule.rule),
-            "ruleList": None if rule is None else rule.behaviour,
-            "ruleFile": None if rule is None else rule.origin.file,
-            "rulePath": None if rule is None else json_path(rule.origin.path),
-        }
+        return {"toolResult": self.result, "why": self.why, **_rule_json(self.rule)}
 
 
 def refused_before_hooks(
@@ -293,101 +291,71 @@ def _absolute(word: str, place: CallPlace) -> str:
     return posixpath.normpath(posixpath.join(place.cwd, word))
 
 
+_NAME: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9?#@*$!-]")
+_REDIRECT: Final = re.compile(r"(\d*)(&?[<>]{1,2}[&|]?)")
+_DESCRIPTOR: Final = re.compile(r"\s*(\d+|-)(?=\s|$)")
+
+
+def _expansion(part: str, i: int, home: str) -> tuple[str, str, int]:
+    """The ``$`` at ``i``: its text (a known variable filled in), the kind of expansion
+    that cannot be filled in (``""`` if none), and the index after it."""
+    if part.startswith("$((", i):
+        end = part.find("))", i)
+        end = len(part) if end < 0 else end + 2
+        return part[i:end], "arithmetic", end
+    if part.startswith("${", i):
+        return "$", "braced_variable", i + 1
+    name = _NAME.match(part, i + 1)
+    if name is None:
+        return "$", "", i + 1
+    if name.group() in _shell()["known_variables"]:
+        return home, "", name.end()
+    return part[i : name.end()], "variable", name.end()
+
+
 def _lex(part: str, home: str) -> list[_Word] | None:
     """The words of one simple command, redirections marked; None when a quote is open."""
-    known = frozenset(_shell()["known_variables"])
     words: list[_Word] = []
     text: list[str] = []
-    state = {"expansion": "", "quoted": False, "redirect": "", "started": False}
-    pending = ""
+    started, expansion, quoted, redirect = False, "", False, ""
     i, quote_char = 0, ""
-
-    def finish() -> None:
-        nonlocal pending
-        if state["started"]:
-            words.append(
-                _Word("".join(text), pending, str(state["expansion"]), bool(state["quoted"]))
-            )
-            pending = ""
-        text.clear()
-        state.update(expansion="", quoted=False, started=False)
-
-    while i < len(part):
-        ch = part[i]
-        if quote_char == "'":
-            if ch == "'":
-                quote_char = ""
-            else:
-                text.append(ch)
+    while i <= len(part):
+        ch = part[i] if i < len(part) else " "
+        if quote_char and ch == quote_char:
+            quote_char, i = "", i + 1
+        elif quote_char == "'" or (quote_char == '"' and ch not in "$\\"):
+            text.append(ch)
             i += 1
-            continue
-        if ch == "\\" and i + 1 < len(part):
+        elif ch == "\\" and i + 1 < len(part):
             text.append(part[i + 1])
-            state["started"] = True
-            i += 2
-            continue
-        if ch == "$":
-            state["started"] = True
-            if part.startswith("$((", i):
-                end = part.find("))", i)
-                end = len(part) if end < 0 else end + 2
-                text.append(part[i:end])
-                state["expansion"] = state["expansion"] or "arithmetic"
-                i = end
-                continue
-            if part.startswith("${", i):
-                state["expansion"] = "braced_variable"
-                text.append("$")
+            started, i = True, i + 2
+        elif ch == "$":
+            piece, kind, i = _expansion(part, i, home)
+            text.append(piece)
+            started, expansion = True, expansion or kind
+            quoted = quoted or (kind == "variable" and quote_char == '"')
+        elif ch in "'\"":
+            quote_char, started, i = ch, True, i + 1
+        elif ch in " \t" or (ch in "<>&" and _REDIRECT.match(part, i)):
+            operator = _REDIRECT.match(part, i) if ch != " " else None
+            # The digits of 2> name a descriptor, not a word.
+            if started and not (operator and "".join(text).isdigit() and not quoted):
+                words.append(_Word("".join(text), redirect, expansion, quoted))
+                redirect = ""
+            text.clear()
+            started, expansion, quoted = False, "", False
+            if operator is None:
                 i += 1
                 continue
-            name = re.match(r"[A-Za-z_][A-Za-z0-9_]*|[0-9?#@*$!-]", part[i + 1 :])
-            if name is not None and name.group() in known:
-                text.append(home)
-            else:
-                text.append(part[i : i + 1 + (len(name.group()) if name else 0)])
-                if name is not None:
-                    state["expansion"] = state["expansion"] or "variable"
-                    state["quoted"] = state["quoted"] or quote_char == '"'
-            i += 1 + (len(name.group()) if name else 0)
-            continue
-        if quote_char == '"':
-            if ch == '"':
-                quote_char = ""
-            else:
-                text.append(ch)
-            i += 1
-            continue
-        if ch in "'\"":
-            quote_char, state["started"] = ch, True
-            i += 1
-            continue
-        if ch in " \t":
-            finish()
-            i += 1
-            continue
-        if ch in "<>" or part.startswith("&>", i):
-            if "".join(text).isdigit() and state["started"]:
-                text.clear()
-                state.update(started=False)
-            finish()
-            operator = re.match(r"&?[<>]{1,2}[&|]?", part[i:])
-            assert operator is not None
-            i += len(operator.group())
-            pending = "<" if "<" in operator.group() else ">"
-            if operator.group().endswith("&"):
+            i, redirect = operator.end(), "<" if "<" in operator.group(2) else ">"
+            descriptor = _DESCRIPTOR.match(part, i) if operator.group(2).endswith("&") else None
+            if descriptor is not None:
                 # 2>&1, >&2: a descriptor, not a file.
-                descriptor = re.match(r"\s*(\d+|-)", part[i:])
-                if descriptor is not None:
-                    i += len(descriptor.group())
-                    pending = ""
-            continue
-        text.append(ch)
-        state["started"] = True
-        i += 1
-    if quote_char:
-        return None
-    finish()
-    return words
+                i, redirect = descriptor.end(), ""
+        else:
+            text.append(ch)
+            started, i = True, i + 1
+    return None if quote_char else words
 
 
 def _flag_blocked(flag: str, patterns: Sequence[str]) -> bool:
