@@ -500,6 +500,27 @@ def simple_commands(command: str, keep_assignments: bool = False) -> list[str] |
         return None
 
 
+def has_pipe(command: str) -> bool:
+    """``command`` has a pipe ``|`` outside quotes (not ``||``, nor the ``>|`` redirection)."""
+    quote_char, i = "", 0
+    while i < len(command):
+        ch = command[i]
+        if ch == "\\" and quote_char != "'":
+            i += 2
+            continue
+        if quote_char:
+            quote_char = "" if ch == quote_char else quote_char
+        elif ch in "'\"":
+            quote_char = ch
+        elif ch == "|" and command[i + 1 : i + 2] == "|":
+            i += 2
+            continue
+        elif ch == "|" and command[i - 1 : i] != ">":
+            return True
+        i += 1
+    return False
+
+
 def unsplittable_because(command: str) -> str | None:
     """What keeps ``command`` from being split (``a command or process substitution``,
     ``a quoted command substitution``, ...), or None when it splits."""

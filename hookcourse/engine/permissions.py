@@ -47,6 +47,7 @@ from .permission_rule import (
     SHELL_TOOLS,
     CallPlace,
     check_rule,
+    has_pipe,
     path_matches,
     simple_commands,
     unsplittable_because,
@@ -398,9 +399,7 @@ def _examine(part: str, place: CallPlace) -> _Part:
     arguments = [word for word in words if not word.redirect]
     verb, rest = arguments[0].text, [word.text for word in arguments[1:]]
     for word in arguments:
-        if word.expansion == "braced_variable" or (
-            word.expansion and verb not in shell["output_only"]
-        ):
+        if word.expansion and not (word.expansion == "arithmetic" and verb in shell["output_only"]):
             name = "braced_variable" if word.expansion == "braced_variable" else "variable"
             if word.quoted and verb in shell["path_verbs"]:
                 name = "quoted_text"
@@ -516,6 +515,8 @@ def _bash_by_parts(
     """A Bash command runs when every part is read-only or covered by an allow rule."""
     facts = permission_facts()
     parts = _parts(command, place)
+    # Several parts word a plain refusal as a compound's; a pipeline words every one so.
+    reworded = has_pipe(command)
     needs: list[_Need] = []
     covering: list[PermissionEntry] = []
     if not parts:
@@ -526,8 +527,9 @@ def _bash_by_parts(
         rule = next((e for e in allows if _covers_part(e, part, place)), None)
         if rule is not None:
             covering.append(rule)
-        elif examined.need.generic and len(parts or ()) > 1:
-            needs.append(_Need(facts.refusal("compound", part=part), generic=True))
+        elif (examined.need.generic or reworded) and len(parts or ()) > 1:
+            text = facts.refusal("compound", part=part)
+            needs.append(_Need(text, edits=examined.need.edits, generic=True))
         else:
             needs.append(examined.need)
     if not needs:

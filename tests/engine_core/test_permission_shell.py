@@ -85,6 +85,18 @@ OBSERVED: list[tuple[str, str | None]] = [
     ("git branch foo", "This command requires approval"),
     ("FOO=1 echo hi", "This command requires approval"),
     ("npm test", "This command requires approval"),
+    ("echo x && echo $FOO", "A variable in this command can't be checked before it runs"),
+    ("echo hi; rm a.txt", f"rm in '/r/project/a.txt' {INSIDE}"),
+    (
+        "cat /etc/hostname | wc -l",
+        "This Bash command contains multiple operations. The following part requires "
+        "approval: cat /etc/hostname",
+    ),
+    (
+        "npm test && echo x",
+        "This Bash command contains multiple operations. The following part requires "
+        "approval: npm test",
+    ),
 ]
 
 
