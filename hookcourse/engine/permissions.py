@@ -34,7 +34,7 @@ import posixpath
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, Final
 
 from hookcourse.errors import json_path
@@ -406,6 +406,8 @@ def _examine(part: str, place: CallPlace) -> _Part:
             return _Part(_Need(facts.refusal(name)))
     reads: list[str] = []
     for word in words:
+        if not word.redirect:
+            continue
         path = _absolute(word.text, place)
         if word.redirect == ">" and word.text not in shell["silent_targets"]:
             return _Part(_write_need(f"Output redirection to '{path}'", path, place))
@@ -476,9 +478,11 @@ def _unsplittable_need(command: str) -> _Need:
     return _Need(facts.refusal("command"), generic=True)
 
 
-def _parts(command: str, place: CallPlace) -> list[tuple[str, _Part]] | None:
+@lru_cache(maxsize=16)
+def _parts(command: str, place: CallPlace) -> tuple[tuple[str, _Part], ...] | None:
+    """Each simple command of ``command`` and what it needs (asked twice per call)."""
     parts = simple_commands(command, keep_assignments=True)
-    return None if parts is None else [(part, _examine(part, place)) for part in parts]
+    return None if parts is None else tuple((part, _examine(part, place)) for part in parts)
 
 
 def read_only_command(tool_input: JSValue, place: CallPlace) -> bool:
