@@ -41,7 +41,7 @@ from .catalogue import (
 from .env_file import ENV_FILE_VARIABLE, EnvFileWrites, collect_env_file, make_env_file
 from .outcome import DEFAULT_STOP_BLOCK_CAP, Outcome, merge_readings
 from .permission_rule import CallPlace, check_rule, parse_rule
-from .permissions import PermissionStep, permission_step, tool_removed
+from .permissions import PermissionStep, ToolRefusal, permission_step, refused_before_hooks
 from .plan import GroupPlan, PlannedHandler, matcher_subject, plan_hooks
 from .reading import Classification, HookReading, HookRun, read_hook_result
 from .report import FireReport, HookReport, report_json, report_text
@@ -60,15 +60,16 @@ from .settings import (
     CommandHandler,
     Handler,
     Origin,
-    PermissionEntry,
     Settings,
     SettingsPlaces,
     SettingsSource,
     folder_trusted,
     load_settings,
 )
+from .skill_files import skill_has_hooks
 from .tool_input import known_keys_only, normalised, schema_problems
 from .transcript import print_mode
+from .transcript_reads import files_read
 from .validate import fire_findings
 
 __all__ = [
@@ -193,7 +194,7 @@ def fire(request: FireRequest) -> FireReport:
         # Claude Code sends the session's mode: hooks see the mode the step applies.
         payload["permission_mode"] = mode
     place = _call_place(request, payload)
-    removed = _removed_tool(spec, settings, payload)
+    removed = _refused_before_hooks(spec, settings, payload, place)
     groups = () if removed else settings.groups_for(spec.name)
     plans = plan_hooks(spec, groups, payload, place, _bounded)
     ran = _run_tiers(spec, plans, payload, _run_setting(request, spec, payload, place, settings))
@@ -286,13 +287,14 @@ def _call_place(request: FireRequest, payload: Mapping[str, JSValue]) -> CallPla
     return CallPlace(project_dir, cwd, home)
 
 
-def _removed_tool(
-    spec: EventSpec, settings: Settings, payload: Mapping[str, JSValue]
-) -> PermissionEntry | None:
+def _refused_before_hooks(
+    spec: EventSpec, settings: Settings, payload: Mapping[str, JSValue], place: CallPlace
+) -> ToolRefusal | None:
     tool = payload.get("tool_name")
     if spec.name != PERMISSION_EVENT or not isinstance(tool, str):
         return None
-    return tool_removed(settings.permissions, tool)
+    read = files_read(payload.get("transcript_path"))
+    return refused_before_hooks(settings.permissions, tool, payload.get("tool_input"), place, read)
 
 
 def _run_setting(
@@ -438,6 +440,8 @@ def _permission_step(
     tool_input = outcome.updated_input
     if isinstance(tool_input, Undefined):
         tool_input = payload.get("tool_input", {})
+    skill = tool_input.get("skill") if isinstance(tool_input, dict) else None
+    hooked = tool_name == "Skill" and isinstance(skill, str) and skill_has_hooks(place, skill)
     return permission_step(
         outcome.decision,
         settings.permissions,
@@ -446,6 +450,7 @@ def _permission_step(
         place,
         mode,
         trusted,
+        skill_hooks=hooked,
     )
 
 

@@ -390,12 +390,16 @@ def tool_schemas() -> Mapping[str, ToolSchema]:
 class PermissionFacts:
     """The permission step's data: which commands need no approval, and its refusal texts."""
 
-    read_only_commands: frozenset[str]
-    listing_commands: frozenset[str]
-    file_writing_commands: frozenset[str]
+    shell: Mapping[str, Any]
+    """Which simple shell commands need no approval (read by engine/permissions.py)."""
     allow_rule_covers: Mapping[str, frozenset[str]]
     trust_file: str
     refusals: Mapping[str, str]
+    tools_not_offered: Mapping[str, str]
+    """Tools print mode does not offer: the name, and what to use instead."""
+    skill_roots: tuple[str, ...]
+    read_first: Mapping[str, str]
+    """Tools that refuse a file the session has not Read: the tool, and its path field."""
 
     def refusal(self, name: str, **values: str) -> str:
         """One refusal text (what the model gets for a call that does not run), filled in."""
@@ -407,12 +411,13 @@ def permission_facts() -> PermissionFacts:
     """The catalogue's ``permissions`` section."""
     raw = _document()["permissions"]
     return PermissionFacts(
-        frozenset(raw["read_only_commands"]),
-        frozenset(raw["listing_commands"]),
-        frozenset(raw["file_writing_commands"]),
+        raw["shell"],
         {tool: frozenset(covers) for tool, covers in raw["allow_rule_covers"].items()},
         raw["trust_file"],
         dict(raw["refusals"]),
+        dict(raw["tools_not_offered"]),
+        tuple(raw["skill_roots"]),
+        dict(raw["read_first"]),
     )
 
 

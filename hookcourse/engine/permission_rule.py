@@ -19,7 +19,7 @@ What the specifier is compared with depends on the tool:
   that matches a directory covers everything in it. ``Edit`` rules cover every
   tool that edits files and ``Read`` rules every tool that reads them.
 * ``WebFetch(domain:host)``: the URL's host (``*.example.com`` covers subdomains).
-* ``Agent(type)``: the subagent type.
+* ``Agent(type)``: the subagent type; ``Skill(name)`` (or ``Skill(name:*)``): the skill.
 * ``mcp__server`` (or ``mcp__server__*``) covers every tool of that MCP server.
 
 Any other specifier cannot be checked here, so the hook runs (best-effort).
@@ -145,6 +145,9 @@ def check_rule(
         return _check_domain(rule.specifier[len("domain:") :], shown_rule, fields.get("url"))
     if rule.tool == "Agent":
         return _check_literal(shown_rule, "subagent_type", rule.specifier, fields)
+    if rule.tool == "Skill":
+        # Skill(name) and the saved form Skill(name:*) name one skill.
+        return _check_literal(shown_rule, "skill", rule.specifier.removesuffix(":*"), fields)
     return RuleCheck(
         True,
         f"{shown_rule}: a {rule.tool} specifier is not checked here, so the hook runs",
@@ -182,8 +185,9 @@ class _Unsplittable(Exception):
     """A command the splitter does not understand well enough to judge."""
 
 
-def split_command(command: str) -> list[str]:
-    """The simple commands of a shell command line, leading assignments dropped.
+def split_command(command: str, keep_assignments: bool = False) -> list[str]:
+    """The simple commands of a shell command line, leading assignments dropped unless
+    ``keep_assignments``. An arithmetic ``$((...))`` stays inside its word.
 
     Raises _Unsplittable for constructs a text split cannot judge safely.
     """
@@ -201,8 +205,13 @@ def split_command(command: str) -> list[str]:
                 continue
             if ch == quote_char:
                 quote_char = ""
+            elif quote_char == '"' and command.startswith("$((", i):
+                end = _arithmetic_end(command, i)
+                current.append(command[i:end])
+                i = end
+                continue
             elif quote_char == '"' and (ch == "`" or pair == "$("):
-                raise _Unsplittable("a command substitution")
+                raise _Unsplittable("a quoted command substitution")
             current.append(ch)
             i += 1
             continue
@@ -212,6 +221,11 @@ def split_command(command: str) -> list[str]:
             continue
         if ch in "'\"":
             quote_char = ch
+        elif command.startswith("$((", i):
+            end = _arithmetic_end(command, i)
+            current.append(command[i:end])
+            i = end
+            continue
         elif ch == "`" or pair in ("$(", "<(", ">("):
             raise _Unsplittable("a command or process substitution")
         elif pair == "<<":
@@ -233,7 +247,23 @@ def split_command(command: str) -> list[str]:
     if quote_char:
         raise _Unsplittable(f"an unclosed {quote_char} quote")
     parts.append("".join(current))
+    if keep_assignments:
+        return [simple for simple in (part.strip() for part in parts) if simple]
     return [simple for simple in map(_drop_assignments, parts) if simple]
+
+
+def _arithmetic_end(command: str, start: int) -> int:
+    """Index just after the ``$((...))`` starting at ``start``; raises _Unsplittable if open."""
+    depth, i = 0, start + 1
+    while i < len(command):
+        if command[i] == "(":
+            depth += 1
+        elif command[i] == ")":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    raise _Unsplittable("an unclosed $((")
 
 
 def _is_redirect_ampersand(command: str, i: int) -> bool:
@@ -462,9 +492,40 @@ def _check_literal(
     return RuleCheck(value == wanted, f"{shown_rule} {verb} {field} {quote(value)}")
 
 
-def simple_commands(command: str) -> list[str] | None:
+def simple_commands(command: str, keep_assignments: bool = False) -> list[str] | None:
     """The simple commands of ``command``, or None when it cannot be split safely."""
     try:
-        return split_command(command)
+        return split_command(command, keep_assignments)
     except _Unsplittable:
         return None
+
+
+def has_pipe(command: str) -> bool:
+    """``command`` has a pipe ``|`` outside quotes (not ``||``, nor the ``>|`` redirection)."""
+    quote_char, i = "", 0
+    while i < len(command):
+        ch = command[i]
+        if ch == "\\" and quote_char != "'":
+            i += 2
+            continue
+        if quote_char:
+            quote_char = "" if ch == quote_char else quote_char
+        elif ch in "'\"":
+            quote_char = ch
+        elif ch == "|" and command[i + 1 : i + 2] == "|":
+            i += 2
+            continue
+        elif ch == "|" and command[i - 1 : i] != ">":
+            return True
+        i += 1
+    return False
+
+
+def unsplittable_because(command: str) -> str | None:
+    """What keeps ``command`` from being split (``a command or process substitution``,
+    ``a quoted command substitution``, ...), or None when it splits."""
+    try:
+        split_command(command)
+    except _Unsplittable as why:
+        return str(why)
+    return None

@@ -2,8 +2,10 @@
 
 Reference §8: hooks can tighten permissions but not loosen them. In order:
 
-0. A bare ``permissions.deny`` rule (``"Bash"``) removes the tool before any hook
-   runs: the model is told there is no such tool (``tool_removed``).
+0. Before any hook runs (``refused_before_hooks``): a bare ``permissions.deny`` rule
+   (``"Bash"``) removes the tool (the model is told there is no such tool); print mode
+   does not offer Glob and Grep; a deny rule on a file tool's path refuses the call in
+   the tool's input check.
 1. A hook that blocked (deny, exit 2) stopped the call before any rule is read,
    in every mode.
 2. A matching **deny** rule stops the call, even after a hook said ``allow``.
@@ -18,7 +20,8 @@ Reference §8: hooks can tighten permissions but not loosen them. In order:
    read-only tools, ``dontAsk`` denies what would prompt, ``bypassPermissions``
    runs everything, ``auto`` leaves it to a classifier hookcourse does not have).
    A Bash command made only of read-only commands (``echo``, ``ls`` inside the
-   project, ...) needs no approval.
+   project, ...) needs no approval (``permissions.shell`` in the catalogue), and a
+   Skill call needs none unless the skill's frontmatter declares hooks.
 
 Deny and ask rules cover a Bash command when any subcommand matches; an allow rule
 only when every subcommand does. In print mode (``claude -p``) nobody answers a
@@ -29,20 +32,29 @@ from __future__ import annotations
 
 import posixpath
 import re
-import shlex
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final
+from functools import cache, lru_cache
+from typing import Any, Final
 
 from hookcourse.errors import json_path
 from hookcourse.js.json import quote
 from hookcourse.js.values import JSValue
 
 from .catalogue import permission_facts
-from .permission_rule import PATH_FIELDS, SHELL_TOOLS, CallPlace, check_rule, simple_commands
+from .permission_rule import (
+    PATH_FIELDS,
+    SHELL_TOOLS,
+    CallPlace,
+    check_rule,
+    has_pipe,
+    path_matches,
+    simple_commands,
+    unsplittable_because,
+)
 from .settings import PermissionEntry, SettingsSource
 
-_REDIRECT_DUP: Final = re.compile(r"\d?>&\d")
+_ASSIGNMENT: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 READ_ONLY_TOOLS: Final = frozenset({"Read", "Grep", "Glob", "LS", "NotebookRead"})
 EDIT_TOOLS: Final = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})
 STOPPED: Final = "deny"
@@ -69,18 +81,24 @@ class PermissionStep:
         return self.decision == STOPPED
 
     def to_json(self) -> dict[str, JSValue]:
-        rule = self.rule
         return {
             "decision": self.decision,
             "decidedBy": self.decided_by,
             "mode": self.mode,
-            "rule": None if rule is None else str(rule.rule),
-            "ruleList": None if rule is None else rule.behaviour,
-            "ruleFile": None if rule is None else rule.origin.file,
-            "rulePath": None if rule is None else json_path(rule.origin.path),
+            **_rule_json(self.rule),
             "matchingRules": list(self.considered),
             "refusal": self.refusal,
         }
+
+
+def _rule_json(rule: PermissionEntry | None) -> dict[str, JSValue]:
+    """The rule that decided, as ``fire --json`` shows it (all None when no rule did)."""
+    return {
+        "rule": None if rule is None else str(rule.rule),
+        "ruleList": None if rule is None else rule.behaviour,
+        "ruleFile": None if rule is None else rule.origin.file,
+        "rulePath": None if rule is None else json_path(rule.origin.path),
+    }
 
 
 def _where(entry: PermissionEntry) -> str:
@@ -91,12 +109,54 @@ def _where(entry: PermissionEntry) -> str:
     )
 
 
-def tool_removed(entries: Sequence[PermissionEntry], tool_name: str) -> PermissionEntry | None:
-    """The bare deny rule (``"Bash"``) that takes ``tool_name`` away before any hook runs."""
+@dataclass(frozen=True)
+class ToolRefusal:
+    """A call refused before any PreToolUse hook runs: the tool is not offered, or its own
+    input check refuses it (2.1.332)."""
+
+    result: str
+    """The tool_result the model gets."""
+    why: str
+    """One sentence naming what refused it."""
+    rule: PermissionEntry | None = None
+
+    def to_json(self) -> dict[str, JSValue]:
+        return {"toolResult": self.result, "why": self.why, **_rule_json(self.rule)}
+
+
+def refused_before_hooks(
+    entries: Sequence[PermissionEntry],
+    tool_name: str,
+    tool_input: JSValue,
+    place: CallPlace,
+    read: frozenset[str] = frozenset(),
+) -> ToolRefusal | None:
+    """What refuses this call before the PreToolUse hooks, in 2.1.332's order: a bare deny
+    rule removes the tool, print mode does not offer it, a path deny rule refuses a file
+    tool in its input validation, and NotebookEdit refuses a notebook not in ``read``
+    (the files the session has Read)."""
+    facts = permission_facts()
     for entry in entries:
         rule = entry.rule
         if entry.behaviour == "deny" and rule.specifier is None and rule.tool == tool_name:
-            return entry
+            text = facts.refusal("no_such_tool", tool=tool_name)
+            return ToolRefusal(text, f"the {_where(entry)} removes the tool", entry)
+    instead = facts.tools_not_offered.get(tool_name)
+    if instead is not None:
+        text = facts.refusal("not_offered", tool=tool_name, instead=instead)
+        return ToolRefusal(text, f"print mode does not offer {tool_name} in Claude Code 2.1.332")
+    for entry in entries if tool_name in PATH_FIELDS else ():
+        if entry.behaviour != "deny" or entry.rule.specifier is None:
+            continue
+        check = check_rule(entry.rule, tool_name, tool_input, place, permission=True)
+        if check.applies and check.certain:
+            sentence = f"the {_where(entry)} refuses the path in {tool_name}'s input check"
+            return ToolRefusal(facts.refusal("deny_rule_path"), sentence, entry)
+    field = facts.read_first.get(tool_name)
+    path = tool_input.get(field) if field and isinstance(tool_input, dict) else None
+    if isinstance(path, str) and _absolute(path, place) not in {_absolute(p, place) for p in read}:
+        sentence = f"{tool_name} refuses {path} in its input check: the session has not Read it"
+        return ToolRefusal(facts.refusal("not_read"), sentence)
     return None
 
 
@@ -108,10 +168,12 @@ def permission_step(
     place: CallPlace,
     mode: str,
     trusted: bool = True,
+    skill_hooks: bool = False,
 ) -> PermissionStep:
     """Decide a call the hooks did not stop, as Claude Code does after PreToolUse.
 
     ``trusted``: the folder's trust dialog was accepted, so the project's allow rules apply.
+    ``skill_hooks``: a Skill call's skill declares hooks in its frontmatter.
     """
     matching: dict[str, PermissionEntry] = {}
     considered: list[str] = []
@@ -144,6 +206,13 @@ def permission_step(
 
     after = f" (the hook said {quote(hook_decision)})" if hook_decision else ""
     command = tool_input.get("command") if isinstance(tool_input, dict) else None
+    if tool_name == "Bash" and isinstance(command, str) and "deny" not in matching:
+        # A Read deny rule also covers the files a read-only command names (cat secrets/x).
+        read_denied = _read_denied(command, entries, place)
+        if read_denied is not None:
+            matching["deny"] = read_denied
+            considered.append(f"{_where(read_denied)}: covers a file the command reads")
+            found = tuple(considered)
     if "deny" in matching:
         refusal = facts.refusal("deny_rule", tool=tool_name)
         if tool_name in SHELL_TOOLS and isinstance(command, str):
@@ -167,6 +236,11 @@ def permission_step(
         return by_rule("allow", "allow", "lets the call run without a prompt", None)
     if tool_name == "Bash" and isinstance(command, str):
         return _bash_by_parts(command, allows, place, mode, found)
+    if tool_name == "Skill" and not skill_hooks:
+        return by("allow", "no rule matched; a skill without hooks launches with no approval")
+    skill = tool_input.get("skill") if isinstance(tool_input, dict) else None
+    if tool_name == "Skill" and isinstance(skill, str):
+        return _by_mode(tool_name, tool_input, mode, found, facts.refusal("skill", skill=skill))
     return _by_mode(tool_name, tool_input, mode, found)
 
 
@@ -177,6 +251,34 @@ class _Need:
 
     refusal: str
     edits: bool = False
+    generic: bool = False
+    """The plain "requires approval" text, which a compound command words its own way."""
+
+
+@dataclass(frozen=True)
+class _Word:
+    """One shell word: its text with quotes removed and ``$HOME`` filled in."""
+
+    text: str
+    redirect: str = ""
+    """``<`` or ``>`` when the word is the file of a redirection."""
+    expansion: str = ""
+    """``variable``, ``braced_variable`` or ``arithmetic`` when the word holds one that
+    cannot be filled in before the command runs."""
+    quoted: bool = False
+
+
+@dataclass(frozen=True)
+class _Part:
+    """What one simple command needs, and the files it reads (for Read deny rules)."""
+
+    need: _Need | None
+    reads: tuple[str, ...] = ()
+
+
+@cache
+def _shell() -> Mapping[str, Any]:
+    return permission_facts().shell
 
 
 def _inside(path: str, place: CallPlace) -> bool:
@@ -184,46 +286,227 @@ def _inside(path: str, place: CallPlace) -> bool:
     return any(path == root or path.startswith(root.rstrip("/") + "/") for root in roots)
 
 
-def _need(part: str, place: CallPlace) -> _Need | None:
-    """What one simple command needs: None when it only reads inside the working directories."""
+def _absolute(word: str, place: CallPlace) -> str:
+    if word == "~" or word.startswith("~/"):
+        word = place.home + word[1:]
+    return posixpath.normpath(posixpath.join(place.cwd, word))
+
+
+_NAME: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9?#@*$!-]")
+_REDIRECT: Final = re.compile(r"(\d*)(&?[<>]{1,2}[&|]?)")
+_DESCRIPTOR: Final = re.compile(r"\s*(\d+|-)(?=\s|$)")
+
+
+def _expansion(part: str, i: int, home: str) -> tuple[str, str, int]:
+    """The ``$`` at ``i``: its text (a known variable filled in), the kind of expansion
+    that cannot be filled in (``""`` if none), and the index after it."""
+    if part.startswith("$((", i):
+        end = part.find("))", i)
+        end = len(part) if end < 0 else end + 2
+        return part[i:end], "arithmetic", end
+    if part.startswith("${", i):
+        return "$", "braced_variable", i + 1
+    name = _NAME.match(part, i + 1)
+    if name is None:
+        return "$", "", i + 1
+    if name.group() in _shell()["known_variables"]:
+        return home, "", name.end()
+    return part[i : name.end()], "variable", name.end()
+
+
+def _lex(part: str, home: str) -> list[_Word] | None:
+    """The words of one simple command, redirections marked; None when a quote is open."""
+    words: list[_Word] = []
+    text: list[str] = []
+    started, expansion, quoted, redirect = False, "", False, ""
+    i, quote_char = 0, ""
+    while i <= len(part):
+        ch = part[i] if i < len(part) else " "
+        if quote_char and ch == quote_char:
+            quote_char, i = "", i + 1
+        elif quote_char == "'" or (quote_char == '"' and ch not in "$\\"):
+            text.append(ch)
+            i += 1
+        elif ch == "\\" and i + 1 < len(part):
+            text.append(part[i + 1])
+            started, i = True, i + 2
+        elif ch == "$":
+            piece, kind, i = _expansion(part, i, home)
+            text.append(piece)
+            started, expansion = True, expansion or kind
+            quoted = quoted or (kind == "variable" and quote_char == '"')
+        elif ch in "'\"":
+            quote_char, started, i = ch, True, i + 1
+        elif ch in " \t" or (ch in "<>&" and _REDIRECT.match(part, i)):
+            operator = _REDIRECT.match(part, i) if ch != " " else None
+            # The digits of 2> name a descriptor, not a word.
+            if started and not (operator and "".join(text).isdigit() and not quoted):
+                words.append(_Word("".join(text), redirect, expansion, quoted))
+                redirect = ""
+            text.clear()
+            started, expansion, quoted = False, "", False
+            if operator is None:
+                i += 1
+                continue
+            i, redirect = operator.end(), "<" if "<" in operator.group(2) else ">"
+            descriptor = _DESCRIPTOR.match(part, i) if operator.group(2).endswith("&") else None
+            if descriptor is not None:
+                # 2>&1, >&2: a descriptor, not a file.
+                i, redirect = descriptor.end(), ""
+        else:
+            text.append(ch)
+            started, i = True, i + 1
+    return None if quote_char else words
+
+
+def _flag_blocked(flag: str, patterns: Sequence[str]) -> bool:
+    return any(
+        flag.startswith(pattern[:-1]) if pattern.endswith("*") else flag == pattern
+        for pattern in patterns
+    )
+
+
+def _paths(verb: str, arguments: Sequence[str], place: CallPlace) -> list[str]:
+    """The files a command names: its arguments that are not flags (nor its pattern)."""
+    positional: list[str] = []
+    skip_next, patterns_given = False, False
+    for word in arguments:
+        if skip_next:
+            skip_next = False
+        elif word in ("-e", "--regexp"):
+            skip_next, patterns_given = True, True
+        elif not word.startswith("-") or word == "-":
+            positional.append(word)
+    if verb in _shell()["pattern_first"] and not patterns_given:
+        positional = positional[1:]
+    return [_absolute(word, place) for word in positional if word != "-"]
+
+
+def _write_need(subject: str, path: str, place: CallPlace) -> _Need:
     facts = permission_facts()
-    generic = _Need(facts.refusal("command"))
-    # Redirections into files, command substitutions and variables need approval;
-    # duplicating a descriptor (2>&1, >&2) does not.
-    if any(mark in _REDIRECT_DUP.sub("", part) for mark in (">", "<", "$", "`")):
-        return generic
-    try:
-        words = shlex.split(part)
-    except ValueError:
-        return generic
-    if not words:
+    if _inside(path, place):
+        return _Need(facts.refusal("write_inside", subject=subject, cwd=place.cwd), edits=True)
+    return _Need(facts.refusal("write_outside", subject=subject, cwd=place.cwd))
+
+
+def _examine(part: str, place: CallPlace) -> _Part:
+    """What one simple command needs (None: it only reads inside the working directories)."""
+    facts, shell = permission_facts(), _shell()
+    generic = _Need(facts.refusal("command"), generic=True)
+    words = _lex(part, place.home)
+    if not words or words[0].redirect or _ASSIGNMENT.match(words[0].text):
+        return _Part(generic)
+    arguments = [word for word in words if not word.redirect]
+    verb, rest = arguments[0].text, [word.text for word in arguments[1:]]
+    for word in arguments:
+        if word.expansion and not (word.expansion == "arithmetic" and verb in shell["output_only"]):
+            name = "braced_variable" if word.expansion == "braced_variable" else "variable"
+            if word.quoted and verb in shell["path_verbs"]:
+                name = "quoted_text"
+            return _Part(_Need(facts.refusal(name)))
+    reads: list[str] = []
+    for word in words:
+        if not word.redirect:
+            continue
+        path = _absolute(word.text, place)
+        if word.redirect == ">" and word.text not in shell["silent_targets"]:
+            return _Part(_write_need(f"Output redirection to '{path}'", path, place))
+        if word.redirect == "<" and not _inside(path, place):
+            subject, verb_phrase = f"Input redirection from '{path}'", shell["input_redirect_verb"]
+            text = facts.refusal("read_outside", subject=subject, verb=verb_phrase, cwd=place.cwd)
+            return _Part(_Need(text))
+        if word.redirect == "<":
+            reads.append(path)
+    return _Part(_verb_need(verb, rest, place, reads), tuple(reads))
+
+
+def _verb_need(verb: str, rest: list[str], place: CallPlace, reads: list[str]) -> _Need | None:
+    """The need of ``verb rest`` by the catalogue's lists (``permissions.shell``)."""
+    facts, shell = permission_facts(), _shell()
+    generic = _Need(facts.refusal("command"), generic=True)
+    if " ".join([verb, *rest]) in shell["exact"]:
         return None
-    verb, arguments = words[0], [word for word in words[1:] if not word.startswith("-")]
-    paths = [
-        posixpath.normpath(posixpath.join(place.cwd, posixpath.expanduser(word)))
-        for word in arguments
-    ]
-    if verb in facts.file_writing_commands and paths:
-        if all(_inside(path, place) for path in paths):
-            text = facts.refusal("writes_inside", verb=verb, path=paths[0], cwd=place.cwd)
-            return _Need(text, edits=True)
+    if verb in shell["no_arguments"]:
+        return generic if rest else None
+    if verb in shell["subcommands"] or verb in shell["flags_only_subcommands"]:
+        named = any(
+            rest[: len(sub.split())] == sub.split() for sub in shell["subcommands"].get(verb, ())
+        )
+        bare = (
+            bool(rest)
+            and rest[0] in shell["flags_only_subcommands"].get(verb, ())
+            and all(word.startswith("-") for word in rest[1:])
+        )
+        return None if named or bare else generic
+    flags = [word for word in rest if word.startswith("-")]
+    writing = verb in shell["file_writing"] or any(
+        _flag_blocked(flag, shell["writing_flags"].get(verb, ())) for flag in flags
+    )
+    paths = _paths(verb, rest, place)
+    if writing:
+        if not paths:
+            return generic
+        outside = [path for path in paths if not _inside(path, place)]
+        path = (outside or paths)[0]
+        return _write_need(f"{verb} in '{path}'", path, place)
+    if verb not in shell["any_arguments"] and verb not in shell["checked_flags"]:
         return generic
-    if verb not in facts.read_only_commands:
-        return generic
-    named = [p for word, p in zip(arguments, paths, strict=True) if "/" in word or word[:1] == "~"]
-    outside = [path for path in named if not _inside(path, place)]
-    if not outside:
-        return None
-    if verb in facts.listing_commands:
-        return _Need(facts.refusal("lists_outside", verb=verb, path=outside[0], cwd=place.cwd))
-    return generic
+    blocked = next(
+        (flag for flag in flags if _flag_blocked(flag, shell["checked_flags"].get(verb, ()))), None
+    )
+    if blocked is not None:
+        refusal = shell["flag_refusals"].get(verb, "command")
+        return _Need(facts.refusal(refusal, verb=verb, flag=blocked), generic=refusal == "command")
+    if any(word in shell["unparsed_operators"].get(verb, ()) for word in rest):
+        return _Need(facts.refusal("parse_error"))
+    if verb in shell["path_verbs"]:
+        reads.extend(paths)
+        outside = [path for path in paths if not _inside(path, place)]
+        if outside:
+            subject, phrase = f"{verb} in '{outside[0]}'", shell["path_verbs"][verb]
+            return _Need(facts.refusal("read_outside", subject=subject, verb=phrase, cwd=place.cwd))
+    return None
+
+
+def _unsplittable_need(command: str) -> _Need:
+    facts = permission_facts()
+    why = unsplittable_because(command) or ""
+    if why == "a quoted command substitution":
+        return _Need(facts.refusal("quoted_text"))
+    if why == "a command or process substitution" and ("$(" in command or "`" in command):
+        return _Need(facts.refusal("nested_command"))
+    return _Need(facts.refusal("command"), generic=True)
+
+
+@lru_cache(maxsize=16)
+def _parts(command: str, place: CallPlace) -> tuple[tuple[str, _Part], ...] | None:
+    """Each simple command of ``command`` and what it needs (asked twice per call)."""
+    parts = simple_commands(command, keep_assignments=True)
+    return None if parts is None else tuple((part, _examine(part, place)) for part in parts)
 
 
 def read_only_command(tool_input: JSValue, place: CallPlace) -> bool:
     """A Bash command made only of read-only commands that name no path outside the project."""
     command = tool_input.get("command") if isinstance(tool_input, dict) else None
-    parts = simple_commands(command) if isinstance(command, str) else None
-    return bool(parts) and all(_need(part, place) is None for part in parts or ())
+    parts = _parts(command, place) if isinstance(command, str) else None
+    return bool(parts) and all(examined.need is None for _, examined in parts or ())
+
+
+def _read_denied(
+    command: str, entries: Sequence[PermissionEntry], place: CallPlace
+) -> PermissionEntry | None:
+    """The Read deny rule covering a file a read-only part of ``command`` names."""
+    reads = [path for _, examined in _parts(command, place) or () for path in examined.reads]
+    for entry in entries:
+        rule = entry.rule
+        if (
+            entry.behaviour == "deny"
+            and rule.tool == "Read"
+            and rule.specifier is not None
+            and any(path_matches(rule.specifier, path, place) for path in reads)
+        ):
+            return entry
+    return None
 
 
 def _bash_by_parts(
@@ -235,21 +518,24 @@ def _bash_by_parts(
 ) -> PermissionStep:
     """A Bash command runs when every part is read-only or covered by an allow rule."""
     facts = permission_facts()
-    parts = simple_commands(command)
+    parts = _parts(command, place)
+    # Several parts word a plain refusal as a compound's; a pipeline words every one so.
+    reworded = has_pipe(command)
+    needs: list[_Need] = []
+    covering: list[PermissionEntry] = []
     if not parts:
-        needs = [_Need(facts.refusal("command"))]
-        covering: list[PermissionEntry] = []
-    else:
-        needs, covering = [], []
-        for part in parts:
-            need = _need(part, place)
-            if need is None:
-                continue
-            rule = next((e for e in allows if _covers_part(e, part, place)), None)
-            if rule is None:
-                needs.append(need)
-            else:
-                covering.append(rule)
+        needs.append(_unsplittable_need(command))
+    for part, examined in parts or ():
+        if examined.need is None:
+            continue
+        rule = next((e for e in allows if _covers_part(e, part, place)), None)
+        if rule is not None:
+            covering.append(rule)
+        elif (examined.need.generic or reworded) and len(parts or ()) > 1:
+            text = facts.refusal("compound", part=part)
+            needs.append(_Need(text, edits=examined.need.edits, generic=True))
+        else:
+            needs.append(examined.need)
     if not needs:
         if covering:
             entry = covering[0]

@@ -17,11 +17,11 @@ from hookcourse.js.values import UNDEFINED, JSValue, Undefined, null_if_undefine
 from .catalogue import checked_against
 from .env_file import ENV_FILE_VARIABLE, EnvFileWrites
 from .outcome import Outcome
-from .permissions import PermissionStep
+from .permissions import PermissionStep, ToolRefusal
 from .plan import GroupPlan, PlannedHandler
 from .reading import HookReading
 from .runner import Execution
-from .settings import PermissionEntry, Settings
+from .settings import Settings
 from .transcript import PrintMode
 
 
@@ -70,8 +70,9 @@ class FireReport:
     """What ``claude -p`` does next: the call, the model's texts, whether the run stops."""
     trusted: bool = True
     """The project folder is trusted, so its allow rules apply."""
-    removed_by: PermissionEntry | None = None
-    """PreToolUse: the bare deny rule that removed the tool before any hook ran."""
+    removed_by: ToolRefusal | None = None
+    """PreToolUse: what refused the call before any hook ran (a bare deny rule, a tool
+    print mode does not offer, a path deny rule)."""
 
     @property
     def stopped(self) -> bool:
@@ -96,7 +97,7 @@ def report_json(report: FireReport) -> dict[str, JSValue]:
         "exitStatus": report.exit_status,
         "printMode": None if report.print_mode is None else report.print_mode.to_json(),
         "trusted": report.trusted,
-        "removedBy": None if report.removed_by is None else _rule_json(report.removed_by),
+        "removedBy": None if report.removed_by is None else report.removed_by.to_json(),
         "outcome": report.outcome.to_json(),
         "permission": None if report.permission is None else report.permission.to_json(),
         "hooks": [_hook_json(hook) for hook in report.hooks],
@@ -159,15 +160,6 @@ def _hook_json(hook: HookReport) -> dict[str, JSValue]:
     }
 
 
-def _rule_json(entry: PermissionEntry) -> dict[str, JSValue]:
-    return {
-        "rule": str(entry.rule),
-        "ruleList": entry.behaviour,
-        "ruleFile": entry.origin.file,
-        "rulePath": json_path(entry.origin.path),
-    }
-
-
 def _env_file_json(writes: EnvFileWrites) -> dict[str, JSValue]:
     return {
         "variables": {name: value for name, value in writes.variables},
@@ -202,11 +194,7 @@ def _group_json(plan: GroupPlan) -> dict[str, JSValue]:
 def _render_lines(report: FireReport) -> list[str]:
     lines: list[str] = [f"checked against Claude Code {checked_against()} (print mode, claude -p)"]
     if report.removed_by is not None:
-        entry = report.removed_by
-        lines.append(
-            f"permissions.deny rule {quote(str(entry.rule))} in {entry.origin.source} settings "
-            f"{entry.origin.file} removes the tool before any hook runs"
-        )
+        lines.append(f"{report.removed_by.why}, before any hook runs")
     subject = report.matcher_subject
     if report.matcher_field is None:
         lines.append(f"{report.event}: no matcher support; every group fires")

@@ -17,8 +17,7 @@ from hookcourse.js.values import JSValue, js_trim
 
 from .catalogue import EventSpec, FieldRole, model_text, permission_facts
 from .outcome import Outcome
-from .permissions import PermissionStep
-from .settings import PermissionEntry
+from .permissions import PermissionStep, ToolRefusal
 
 AFTER_THE_CALL = frozenset({"PostToolUse", "PostToolUseFailure"})
 HOOK_STOPPED = "hook_stopped"
@@ -182,15 +181,14 @@ def print_mode(
     payload: Mapping[str, JSValue],
     outcome: Outcome,
     step: PermissionStep | None = None,
-    removed_by: PermissionEntry | None = None,
+    removed_by: ToolRefusal | None = None,
 ) -> PrintMode:
     """What ``claude -p`` does after ``spec``'s hooks merged into ``outcome``."""
     name = hook_name(spec, payload)
     tool = payload.get("tool_name")
     tool_name = tool if isinstance(tool, str) else ""
     if removed_by is not None:
-        text = permission_facts().refusal("no_such_tool", tool=tool_name)
-        return PrintMode(False, ToolResult(text), (), False, None, None, None, None)
+        return PrintMode(False, ToolResult(removed_by.result), (), False, None, None, None, None)
     runs, result, terminal = (None, None, None)
     if spec.name == "PreToolUse":
         runs, result, terminal = _tool_call(spec, name, tool_name, outcome, step)

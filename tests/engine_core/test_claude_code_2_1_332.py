@@ -13,7 +13,7 @@ from typing import Any
 from hookcourse.engine.catalogue import get_event
 from hookcourse.engine.outcome import Outcome
 from hookcourse.engine.permission_rule import CallPlace, parse_rule
-from hookcourse.engine.permissions import permission_step, read_only_command, tool_removed
+from hookcourse.engine.permissions import permission_step, read_only_command, refused_before_hooks
 from hookcourse.engine.reading import Classification, HookReading, looks_like_json
 from hookcourse.engine.settings import Origin, PermissionEntry, SettingsSource, settings_layer
 from hookcourse.engine.tool_input import known_keys_only, normalised, schema_problems
@@ -154,10 +154,11 @@ def test_on_failure_block_turns_a_failure_into_a_block(read: Read) -> None:
 def test_a_bare_deny_rule_removes_the_tool(merge: Merge) -> None:
     origin = Origin(SettingsSource.USER, "u.json", ("permissions", "deny", 0))
     entry = PermissionEntry("deny", parse_rule("Bash"), origin)
-    assert tool_removed([entry], "Bash") is entry
+    removed = refused_before_hooks([entry], "Bash", {"command": "ls"}, PLACE)
+    assert removed is not None and removed.rule is entry
     narrow = PermissionEntry("deny", parse_rule("Bash(rm *)"), origin)
-    assert tool_removed([narrow], "Bash") is None
-    mode = _pre(merge("PreToolUse", []), removed_by=entry)
+    assert refused_before_hooks([narrow], "Bash", {"command": "ls"}, PLACE) is None
+    mode = _pre(merge("PreToolUse", []), removed_by=removed)
     assert mode.tool_result.text == (
         "<tool_use_error>Error: No such tool available: Bash. Bash is disabled for this "
         "session, in subagents as well as here.</tool_use_error>"
