@@ -48,6 +48,8 @@ class Outcome:
     stdout_context: list[str] = field(default_factory=list)
     """The additional contexts that were plain stdout, trimmed (shown as "hook success")."""
     decided_by_exit2: bool = False
+    decided_by_failure: bool = False
+    """The winning block is ``onFailure: "block"`` reading a failed run."""
     """The winning reason came from an exit 2 (not from JSON)."""
     tool_result: str | None = None
     """The tool_result text when Claude Code gives it without the hook-error prefix."""
@@ -111,6 +113,7 @@ class _Decided:
     blocking_error: str | None = None
     command: str | None = None
     by_exit2: bool = False
+    by_failure: bool = False
 
 
 def _ran(event: EventSpec, readings: Sequence[HookReading], in_background: int) -> _Said:
@@ -155,7 +158,14 @@ def _decide(event: EventSpec, named: Named) -> _Decided:
     said = _Said(tuple(lines), tuple(conflicts))
     by_exit2 = last.classification is Classification.BLOCKING_ERROR
     return _Decided(
-        word, last.reason, last.reason_to, said, last.blocking_error, last.command, by_exit2
+        word,
+        last.reason,
+        last.reason_to,
+        said,
+        last.blocking_error,
+        last.command,
+        by_exit2,
+        last.failure_blocks,
     )
 
 
@@ -373,6 +383,7 @@ def merge_readings(
         blocking_error=decided.blocking_error,
         decided_by_command=decided.command,
         decided_by_exit2=decided.by_exit2,
+        decided_by_failure=decided.by_failure,
         stdout_context=[r.stdout_context for r in readings if r.stdout_context is not None],
         run_stops=bool(stoppers),
     )

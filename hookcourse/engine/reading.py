@@ -123,6 +123,8 @@ class HookReading:
     """The "hook error" lines a user would see."""
     notes: tuple[str, ...] = ()
     """hookcourse's plain remarks: caps applied, fields ignored and why."""
+    failure_blocks: bool = False
+    """The block is ``onFailure: "block"`` reading a failed run (not the hook's answer)."""
     command: str | None = None
     """The command (or URL) the hook was configured with."""
     stdout_context: str | None = None
@@ -714,6 +716,7 @@ def read_hook_result(event: EventSpec, run: HookRun) -> HookReading:
         blocking_error=named_error(run, reason),
         additional_context=None,
         updated_input=UNDEFINED,
+        failure_blocks=True,
     )
     how = f'{reading.how}; with onFailure "block" that failure counts as exit 2: it blocks'
     return _done(blocked, Classification.BLOCKING_ERROR, how)

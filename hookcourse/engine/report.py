@@ -330,8 +330,8 @@ def _render_print_mode(mode: PrintMode | None, system_messages: Sequence[str]) -
         lines.append(f"  the tool {'runs' if mode.tool_runs else 'does not run'}")
     if mode.permission_request:
         lines.append(
-            "  PermissionRequest fires first (where a dialog would be shown): its hooks can "
-            "allow or deny the call"
+            "  PermissionRequest fires (where a dialog would be shown): its hooks can allow "
+            "or deny the call; if none answers, the refusal below stands"
         )
     if mode.tool_result is not None:
         body = mode.tool_result.text.rstrip("\n").replace("\n", "\n" + " " * 4)

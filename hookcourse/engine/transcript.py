@@ -150,6 +150,24 @@ def _tool_call(
     return False, ToolResult(step.refusal or permission_facts().refusal("tool", tool=tool)), None
 
 
+def _prompt_refusal(spec: EventSpec, payload: Mapping[str, JSValue], outcome: Outcome) -> str:
+    """What the user is shown for a prompt a UserPromptSubmit hook stopped (2.1.332): a
+    block's reason as the model would read it (stderr as written after exit 2), and the
+    prompt (not after an ``onFailure`` block); ``continue: false`` its stopReason."""
+    if outcome.decision is None and not outcome.continue_:
+        return model_text("prompt_stopped", reason=outcome.stop_reason or "")
+    reason = outcome.blocking_error or outcome.reason or model_text("denied_no_reason")
+    if outcome.decided_by_failure:
+        return model_text("prompt_blocked_by_failure", event=spec.name, reason=reason)
+    prompt = payload.get("prompt")
+    return model_text(
+        "prompt_blocked",
+        event=spec.name,
+        reason=reason,
+        prompt=prompt if isinstance(prompt, str) else "",
+    )
+
+
 def _dialog_answer(outcome: Outcome) -> tuple[bool | None, ToolResult | None]:
     """PermissionRequest: the hooks answer the dialog nobody else answers in print mode."""
     if outcome.decision == "allow":
@@ -189,7 +207,7 @@ def print_mode(
         stops, terminal = True, HOOK_STOPPED
     user_message = None
     if spec.name == "UserPromptSubmit" and outcome.blocked:
-        user_message = model_text("prompt_blocked", event=spec.name, reason=outcome.reason or "")
+        user_message = _prompt_refusal(spec, payload, outcome)
         stops = True
     feedback = None
     if spec.stop_loop and outcome.keeps_going and outcome.decision is not None:

@@ -95,6 +95,12 @@ def _terminal(p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
     return p["terminal"], observed
 
 
+def _user_message(p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
+    """What the user is shown for a prompt a hook stopped (the result line of a run that
+    never asked the model)."""
+    return p.get("userMessage"), o["result"].get("result") if o["requests"] == 0 else None
+
+
 def _requests(p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
     return p["requests"], o["requests"]
 
@@ -109,6 +115,7 @@ FIELDS: dict[str, Side] = {
     "notices": _notices,
     "terminal": _terminal,
     "requests": _requests,
+    "userMessage": _user_message,
 }
 """Every field compared, in report order."""
 

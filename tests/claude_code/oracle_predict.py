@@ -176,6 +176,7 @@ class Prediction:
             "unfinished": [],
             "requests": 0,
             "promptBlocked": False,
+            "userMessage": None,
         }
         start = self.fire(
             "SessionStart", _payload("SessionStart", self.layout, self.mode, source="startup")
@@ -214,6 +215,8 @@ class Prediction:
         self._gather(predicted, "UserPromptSubmit", submitted)
         if submitted is not None and submitted["outcome"]["blocked"]:
             predicted["promptBlocked"] = True
+            mode = submitted.get("printMode")
+            predicted["userMessage"] = mode.get("userMessage") if isinstance(mode, dict) else None
             predicted["terminal"] = "prompt_blocked"
             return True
         blocks = 0

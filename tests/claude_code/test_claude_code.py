@@ -73,7 +73,7 @@ def check(sid: str, binary: str, fire_server: FireServer) -> None:
     assert not differ, "\n".join(lines)
 
 
-SHARDS = 8
+SHARDS = 24
 """The corpus in classes: ``--dist loadscope`` (scripts/test.sh) spreads classes over the
 workers, so both workers run scenarios, each one Claude Code at a time."""
 

@@ -130,15 +130,19 @@ def test_a_hook_that_exits_leaves_nothing_running(project: Project) -> None:
 
 PACKAGE = REPO / "hookcourse"
 RUNNER = PACKAGE / "engine" / "processes.py"
+NAMESPACE_RUNNER = PACKAGE / "session" / "namespace.py"
+"""The other one: the only way the Claude Code binary starts, inside a loopback-only
+network namespace (issue 24); it runs as a program of its own, unshare's child."""
 
 
 def test_only_the_runner_starts_processes() -> None:
-    """One module starts processes: nothing else in the package names subprocess or asyncio's."""
+    """Two modules start processes: nothing else in the package names subprocess or
+    asyncio's."""
     starting = ("subprocess", "create_subprocess", "os.posix_spawn", "os.exec", "os.system")
     found = [
         f"{path.relative_to(REPO)}:{number}: {line.strip()}"
         for path in sorted(PACKAGE.rglob("*.py"))
-        if path != RUNNER
+        if path not in (RUNNER, NAMESPACE_RUNNER)
         for number, line in enumerate(path.read_text().splitlines(), 1)
         if any(word in line for word in starting)
     ]

@@ -113,3 +113,58 @@ def test_shell_bash_is_ignored_and_exit_127_is_said_plainly(project: Project) ->
         note.startswith("exit 127: the shell found no such command") for note in hook["notes"]
     )
     assert fired.report["printMode"]["toolRuns"] is True
+
+
+def test_a_permission_request_hook_answers_the_dialog(project: Project) -> None:
+    """permreq-write-no-rule, permreq-allow, permreq-deny-no-message."""
+    asked = project.fire("PreToolUse", _write_call(project))
+    assert asked.report["printMode"]["permissionRequest"] is True
+    for decision, runs, text in (
+        ({"behavior": "allow"}, True, None),
+        ({"behavior": "deny"}, False, "Permission denied by hook"),
+    ):
+        output = {
+            "hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": decision}
+        }
+        project.script("answer.sh", f"printf '%s\\n' '{json.dumps(output)}'")
+        handler = {"type": "command", "command": str(project.dir / ".claude/hooks/answer.sh")}
+        project.hooks("PermissionRequest", handler)
+        payload = project.payload(
+            "PermissionRequest", tool_name="Write", tool_input={"file_path": "x", "content": ""}
+        )
+        mode = project.fire("PermissionRequest", payload).report["printMode"]
+        assert mode["toolRuns"] is runs
+        assert (mode["toolResult"] or {}).get("text") == text
+
+
+def test_contexts_are_joined_only_on_pre_tool_use_and_session_start(project: Project) -> None:
+    """b-post-two-contexts, b-several-ups-contexts-order, settings-all-scopes."""
+    for name, text in (("a.sh", "CTX-A"), ("b.sh", "CTX-B")):
+        out = {
+            "hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": text}
+        }
+        project.script(name, f"printf '%s\\n' '{json.dumps(out)}'")
+    handlers = [
+        {"type": "command", "command": str(project.dir / ".claude/hooks" / name)}
+        for name in ("a.sh", "b.sh")
+    ]
+    project.hooks("UserPromptSubmit", *handlers)
+    fired = project.fire("UserPromptSubmit", project.payload("UserPromptSubmit", prompt="p"))
+    assert sorted(fired.report["printMode"]["systemReminders"]) == [
+        "UserPromptSubmit hook additional context: CTX-A",
+        "UserPromptSubmit hook additional context: CTX-B",
+    ]
+
+
+def test_a_stopped_prompt_is_shown_with_the_original_prompt(project: Project) -> None:
+    """ups-exit2, ups-block, b-on-failure-block-ups."""
+    project.script("no.sh", "printf 'refused\\n' >&2; exit 2")
+    project.hooks(
+        "UserPromptSubmit", {"type": "command", "command": str(project.dir / ".claude/hooks/no.sh")}
+    )
+    fired = project.fire("UserPromptSubmit", project.payload("UserPromptSubmit", prompt="hello"))
+    command = str(project.dir / ".claude/hooks/no.sh")
+    assert fired.report["printMode"]["userMessage"] == (
+        f"UserPromptSubmit operation blocked by hook:\n[{command}]: refused\n\n\n"
+        "Original prompt: hello"
+    )
