@@ -52,7 +52,8 @@ class PrintMode:
     user_message: str | None
     """UserPromptSubmit: what the user is shown when the prompt is blocked."""
     notices: tuple[str, ...] = ()
-    """The hooks' systemMessages the user is shown (``<hook> says: ...``)."""
+    """The hooks' systemMessages the user is shown, as written (2.1.332 shows each line
+    as ``<hook> says: <line>``)."""
     permission_request: bool = False
     """PreToolUse: the permission step would show a dialog, so PermissionRequest fires
     (not after a hook's own ask or defer)."""
@@ -221,8 +222,10 @@ def print_mode(
         terminal = STOP_HOOK_PREVENTED if spec.stop_loop else HOOK_STOPPED
     notices = () if spec.system_message_silent_in_print else tuple(outcome.system_messages)
     reminders = tuple(_reminders(spec, name, outcome))
-    if user_message is not None:
-        reminders = ()  # a blocked prompt is never sent, nor what came with it
+    if stops:
+        # The texts of a step ride on the next request (a blocked prompt's with the prompt,
+        # a PostToolUse context with the tool_result); a run that ends here makes none.
+        reminders = ()
     turns = tuple(
         value
         for item in spec.output_fields
