@@ -184,8 +184,10 @@ def print_mode(
     outcome: Outcome,
     step: PermissionStep | None = None,
     removed_by: PermissionEntry | None = None,
+    reformatted: str | None = None,
 ) -> PrintMode:
-    """What ``claude -p`` does after ``spec``'s hooks merged into ``outcome``."""
+    """What ``claude -p`` does after ``spec``'s hooks merged into ``outcome``;
+    ``reformatted``: the file an Edit or Write wrote that its PostToolUse hooks changed."""
     name = hook_name(spec, payload)
     tool = payload.get("tool_name")
     tool_name = tool if isinstance(tool, str) else ""
@@ -222,6 +224,9 @@ def print_mode(
         terminal = STOP_HOOK_PREVENTED if spec.stop_loop else HOOK_STOPPED
     notices = () if spec.system_message_silent_in_print else tuple(outcome.system_messages)
     reminders = tuple(_reminders(spec, name, outcome))
+    if reformatted is not None:
+        note = model_text("formatter_note", file=reformatted)
+        reminders = (*reminders, model_text("additional_context", hook=name, text=note))
     if stops:
         # The texts of a step ride on the next request (a blocked prompt's with the prompt,
         # a PostToolUse context with the tool_result); a run that ends here makes none.
