@@ -197,7 +197,10 @@ def fire(request: FireRequest) -> FireReport:
     removed = _refused_before_hooks(spec, settings, payload, place)
     groups = () if removed else settings.groups_for(spec.name)
     plans = plan_hooks(spec, groups, payload, place, _bounded)
+    written = _written_file(spec, payload, place)
+    before = _file_state(written)
     ran = _run_tiers(spec, plans, payload, _run_setting(request, spec, payload, place, settings))
+    reformatted = written if written is not None and _file_state(written) != before else None
     outcome = _merged(
         spec, ran.hooks, payload, request.consecutive_stop_blocks, request.stop_block_cap
     )
@@ -226,10 +229,36 @@ def fire(request: FireRequest) -> FireReport:
         ),
         env_file=ran.env_file,
         permission=permission,
-        print_mode=print_mode(spec, payload, outcome, permission, removed),
+        print_mode=print_mode(spec, payload, outcome, permission, removed, reformatted),
         trusted=trusted,
         removed_by=removed,
     )
+
+
+WRITING_TOOLS: Final = frozenset({"Edit", "Write"})
+"""Tools after whose PostToolUse hooks 2.1.332 checks whether a hook changed the file."""
+
+
+def _written_file(spec: EventSpec, payload: Mapping[str, JSValue], place: CallPlace) -> str | None:
+    """The file an Edit or Write just wrote (its PostToolUse), as an absolute path."""
+    tool_input = payload.get("tool_input")
+    if spec.name != "PostToolUse" or payload.get("tool_name") not in WRITING_TOOLS:
+        return None
+    path = tool_input.get("file_path") if isinstance(tool_input, dict) else None
+    if not isinstance(path, str) or not path or "\0" in path:
+        return None
+    return os.path.join(place.cwd, path)
+
+
+def _file_state(path: str | None) -> tuple[int, int, int] | None:
+    """What tells a change apart: inode, size and modification time (None: no file)."""
+    if path is None:
+        return None
+    try:
+        stat = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return stat.st_ino, stat.st_size, stat.st_mtime_ns
 
 
 def _bounded(matcher: str | None, value: JSValue | Undefined, narrow: bool) -> MatchResult:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import json
 import os
 import re
@@ -500,6 +501,35 @@ def _overran(job: Job, done: Finished) -> tuple[str, ...]:
     return tuple(killed)
 
 
+NODE_CONNECT_ERRORS: Final = frozenset(
+    {"ECONNREFUSED", "ECONNRESET", "EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL", "ETIMEDOUT"}
+)
+"""Socket errors Node reports as ``connect <CODE> <host>:<port>``."""
+
+
+def http_failure(url: str, reason: object) -> str:
+    """The detail 2.1.332 gives for a POST that failed before any answer: Node's wording
+    for the usual socket errors (``connect ECONNREFUSED 127.0.0.1:9``, ``getaddrinfo
+    ENOTFOUND host``), else what Python says. For a host name, Node names the address it
+    tried; urllib does not say which, so the name stands in for it."""
+    import socket
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+        host, port = parts.hostname or "", parts.port
+    except ValueError:
+        return f"POST {url} failed: {reason}"
+    if port is None:
+        port = 443 if parts.scheme == "https" else 80
+    if isinstance(reason, socket.gaierror):
+        return f"getaddrinfo ENOTFOUND {host}"
+    code = errno.errorcode.get(reason.errno or 0) if isinstance(reason, OSError) else None
+    if code in NODE_CONNECT_ERRORS:
+        return f"connect {code} {host}:{port}"
+    return f"POST {url} failed: {reason}"
+
+
 async def _run_http(
     job: Job, handler: HttpHandler, payload_json: str, setting: RunSetting
 ) -> _Outcome:
@@ -531,7 +561,7 @@ async def _run_http(
         )
     except (urllib.error.URLError, OSError, ValueError) as error:
         reason = getattr(error, "reason", error)
-        return _Outcome(hook_run(job, start_error=f"POST {url} failed: {reason}"))
+        return _Outcome(hook_run(job, start_error=http_failure(url, reason)))
     truncated, notes = _cut_notes(cap, ("body", len(body) > cap))
     text = body[:cap].decode("utf-8", "replace")
     run = hook_run(job, stdout=text, http_status=status, stdout_cut=bool(truncated))

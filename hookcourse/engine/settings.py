@@ -158,7 +158,9 @@ class CommandHandler(HandlerBase):
 
     @property
     def named_by(self) -> str:
-        return self.command
+        # 2.1.332 names an exec-form hook by command and args joined by one space, as
+        # configured: no placeholder substituted, no quoting.
+        return self.command if self.args is None else " ".join((self.command, *self.args))
 
     def dedupe_key(self) -> tuple[object, ...]:
         """Shell, command, args and ``if`` (2.1.332's key; the planner never merges async ones)."""

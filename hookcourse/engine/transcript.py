@@ -51,7 +51,8 @@ class PrintMode:
     user_message: str | None
     """UserPromptSubmit: what the user is shown when the prompt is blocked."""
     notices: tuple[str, ...] = ()
-    """The hooks' systemMessages the user is shown (``<hook> says: ...``)."""
+    """The hooks' systemMessages the user is shown, as written (2.1.332 shows each line
+    as ``<hook> says: <line>``)."""
     permission_request: bool = False
     """PreToolUse: the permission step would show a dialog, so PermissionRequest fires
     (not after a hook's own ask or defer)."""
@@ -182,8 +183,10 @@ def print_mode(
     outcome: Outcome,
     step: PermissionStep | None = None,
     removed_by: ToolRefusal | None = None,
+    reformatted: str | None = None,
 ) -> PrintMode:
-    """What ``claude -p`` does after ``spec``'s hooks merged into ``outcome``."""
+    """What ``claude -p`` does after ``spec``'s hooks merged into ``outcome``;
+    ``reformatted``: the file an Edit or Write wrote that its PostToolUse hooks changed."""
     name = hook_name(spec, payload)
     tool = payload.get("tool_name")
     tool_name = tool if isinstance(tool, str) else ""
@@ -219,8 +222,13 @@ def print_mode(
         terminal = STOP_HOOK_PREVENTED if spec.stop_loop else HOOK_STOPPED
     notices = () if spec.system_message_silent_in_print else tuple(outcome.system_messages)
     reminders = tuple(_reminders(spec, name, outcome))
-    if user_message is not None:
-        reminders = ()  # a blocked prompt is never sent, nor what came with it
+    if reformatted is not None:
+        note = model_text("formatter_note", file=reformatted)
+        reminders = (*reminders, model_text("additional_context", hook=name, text=note))
+    if stops:
+        # The texts of a step ride on the next request (a blocked prompt's with the prompt,
+        # a PostToolUse context with the tool_result); a run that ends here makes none.
+        reminders = ()
     turns = tuple(
         value
         for item in spec.output_fields

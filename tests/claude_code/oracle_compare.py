@@ -38,11 +38,11 @@ def _unfinished(p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
     return sorted(p["unfinished"]), sorted(r["hook"] for r in o["hooks"] if r["exit"] is None)
 
 
-def tools_ran(o: Mapping[str, Any]) -> list[bool]:
-    """Per call, whether the tool ran: a structured result, or the probe saw it finish
-    (PostToolUse, or PostToolUseFailure for a command that failed), matched in order."""
+def _paired_rows(o: Mapping[str, Any]) -> tuple[list[Any], list[Any]]:
+    """Per call, the probe row that saw it finish with the same input (or None), matched in
+    order; and the probe rows no call claimed (calls a hook rewrote, in the order they ran)."""
     unused = list(o["probe"])
-    ran = []
+    rows = []
     for call in o["tools"]:
         seen = next(
             (
@@ -54,8 +54,18 @@ def tools_ran(o: Mapping[str, Any]) -> list[bool]:
         )
         if seen is not None:
             unused.remove(seen)
-        ran.append(bool(call.get("structured")) or seen is not None)
-    return ran
+        rows.append(seen)
+    return rows, unused
+
+
+def tools_ran(o: Mapping[str, Any]) -> list[bool]:
+    """Per call, whether the tool ran: a structured result, or the probe saw it finish
+    (PostToolUse, or PostToolUseFailure for a command that failed), matched in order."""
+    rows, _ = _paired_rows(o)
+    return [
+        bool(call.get("structured")) or seen is not None
+        for call, seen in zip(o["tools"], rows, strict=True)
+    ]
 
 
 def _tool_runs(p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
@@ -74,10 +84,20 @@ def _tool_results(p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]
 
 def _ran_input(p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
     """The input a call ran with, for calls a hook rewrote (the probe's PostToolUse payload)."""
-    rewritten = [t for t in p["tools"] if t["runs"] and t.get("rewritten")]
+    rewritten = [i for i, t in enumerate(p["tools"]) if t["runs"] and t.get("rewritten")]
     if not rewritten:
         return None, None
-    return [t["input"] for t in rewritten], [r["input"] for r in o["probe"]][: len(rewritten)]
+    # A rewritten call's probe row differs from its input, so pair it with the next
+    # unclaimed row of the same tool, as tools_ran pairs the calls that kept theirs.
+    _, unclaimed = _paired_rows(o)
+    observed = []
+    for i in rewritten:
+        name = o["tools"][i].get("name") if i < len(o["tools"]) else None
+        row = next((r for r in unclaimed if r["tool"] == name), None)
+        if row is not None:
+            unclaimed.remove(row)
+        observed.append(None if row is None else row["input"])
+    return [p["tools"][i]["input"] for i in rewritten], observed
 
 
 def _model_texts(p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
@@ -85,8 +105,20 @@ def _model_texts(p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
     return sorted(p["modelTexts"]), sorted(o["modelTexts"])
 
 
+def _notice_text(notice: str) -> str | None:
+    """The systemMessage of a notice: 2.1.332 puts ``<hook> says: `` before every line."""
+    m = SAYS.match(notice)
+    if m is None:
+        return None
+    prefix = notice[: m.start(1)]
+    return m.group(1).replace("\n" + prefix, "\n")
+
+
 def _notices(p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
-    observed = [m.group(1) for n in o["notices"] if isinstance(n, str) and (m := SAYS.match(n))]
+    """fire's notices are the systemMessages as written; the observed ones lose the prefix."""
+    observed = [
+        t for n in o["notices"] if isinstance(n, str) and (t := _notice_text(n)) is not None
+    ]
     return sorted(p["notices"]), sorted(observed)
 
 

@@ -166,7 +166,7 @@ def run_claude(
     status_path = layout.root / "status.json"
     if not status_path.exists():
         raise NamespaceUnavailable(
-            f"unshare -n failed (exit {done.returncode}): {done.stderr.strip()[:300]}"
+            f"unshare -n failed (exit {done.returncode}):\n{done.stderr.strip()}"
         )
     status: dict[str, Any] = json.loads(status_path.read_text(encoding="utf-8"))
     if "refused" in status:

@@ -7,6 +7,8 @@ tests/claude_code/ checks the same against the binary itself.
 
 from __future__ import annotations
 
+import errno
+import socket
 from collections.abc import Callable
 from typing import Any
 
@@ -15,7 +17,14 @@ from hookcourse.engine.outcome import Outcome
 from hookcourse.engine.permission_rule import CallPlace, parse_rule
 from hookcourse.engine.permissions import permission_step, read_only_command, refused_before_hooks
 from hookcourse.engine.reading import Classification, HookReading, looks_like_json
-from hookcourse.engine.settings import Origin, PermissionEntry, SettingsSource, settings_layer
+from hookcourse.engine.runner import http_failure
+from hookcourse.engine.settings import (
+    CommandHandler,
+    Origin,
+    PermissionEntry,
+    SettingsSource,
+    settings_layer,
+)
 from hookcourse.engine.tool_input import known_keys_only, normalised, schema_problems
 from hookcourse.engine.transcript import print_mode
 
@@ -214,3 +223,31 @@ def test_a_malformed_pre_tool_use_entry_voids_its_whole_file() -> None:
     assert managed.groups == () and len(managed.permissions) == 1
     elsewhere = settings_layer(document, SettingsSource.PROJECT, "p.json", events, ["Stop"])
     assert len(elsewhere.groups) == 2
+
+
+def test_a_post_tool_use_context_beside_continue_false_never_reaches_the_model(
+    read: Read, merge: Merge, specific: Callable[..., dict[str, Any]]
+) -> None:
+    # Observed (hidden-post-context-continue-false-one-hook): the run stops before the
+    # request that would carry the tool_result and the context.
+    stdout = {**specific("PostToolUse", additionalContext="context then stop"), "continue": False}
+    spec = get_event("PostToolUse")
+    assert spec is not None
+    mode = print_mode(spec, BASH, merge("PostToolUse", [read("PostToolUse", stdout=stdout)]))
+    assert (mode.run_stops, mode.system_reminders) == (True, ())
+
+
+def test_an_exec_form_hook_is_named_by_command_and_args_as_configured() -> None:
+    origin = Origin(SettingsSource.PROJECT, "settings.json", ())
+    handler = CommandHandler(origin=origin, command="sh", args=("${X}/argv", "two words"))
+    assert handler.named_by == "sh ${X}/argv two words"
+    assert CommandHandler(origin=origin, command="sh ./h").named_by == "sh ./h"
+
+
+def test_an_http_hook_that_cannot_connect_is_described_in_nodes_words() -> None:
+    refused = ConnectionRefusedError(errno.ECONNREFUSED, "Connection refused")
+    assert http_failure("http://127.0.0.1:9/hook", refused) == "connect ECONNREFUSED 127.0.0.1:9"
+    assert http_failure("https://[::1]/h", refused) == "connect ECONNREFUSED ::1:443"
+    lookup = socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+    assert http_failure("http://nosuch.invalid/h", lookup) == "getaddrinfo ENOTFOUND nosuch.invalid"
+    assert http_failure("http://h/x", ValueError("odd")) == "POST http://h/x failed: odd"

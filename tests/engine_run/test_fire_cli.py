@@ -504,7 +504,8 @@ def test_http_hook_that_cannot_connect_is_non_blocking(project: Project) -> None
     project.hooks("PreToolUse", {"type": "http", "url": "http://127.0.0.1:9/nothing", "timeout": 5})
     fired = project.fire("PreToolUse", project.bash_call("ls"))
     assert fired.returncode == 0
-    assert fired.hooks[0]["startError"].startswith("POST http://127.0.0.1:9/nothing failed")
+    # Node's wording, as 2.1.332 shows it after "onFailure is \"block\"".
+    assert fired.hooks[0]["startError"] == "connect ECONNREFUSED 127.0.0.1:9"
 
 
 def test_prompt_hook_without_an_evaluator_says_so(project: Project) -> None:
@@ -647,3 +648,23 @@ def test_mcp_tool_hooks_report_that_no_server_is_connected(project: Project) -> 
     fired = project.fire("PreToolUse", project.bash_call("ls"))
     assert fired.returncode == 0
     assert "MCP server" in fired.hooks[0]["startError"]
+
+
+@pytest.mark.parametrize(("tool", "appends"), [("Edit", True), ("Write", True), ("Edit", False)])
+def test_a_post_tool_use_hook_that_changes_the_written_file_gets_the_formatter_note(
+    project: Project, tool: str, appends: bool
+) -> None:
+    # 2.1.332 (hidden-formatter-note): the model is told a hook changed the file it wrote.
+    target = project.dir / "c.txt"
+    target.write_text("beta\n")
+    body = f"printf 'formatted\\n' >> {target}" if appends else "cat > /dev/null"
+    project.hooks("PostToolUse", command(str(project.script("fmt", body))))
+    tool_input = {"file_path": str(target), "old_string": "alpha", "new_string": "beta"}
+    payload = project.payload(
+        "PostToolUse", tool_name=tool, tool_input=tool_input, tool_response={}, tool_use_id="t1"
+    )
+    fired = project.fire("PostToolUse", payload)
+    assert fired.returncode == 0
+    notes = [t for t in fired.report["printMode"]["systemReminders"] if "likely a formatter" in t]
+    expected = f"PostToolUse:{tool} hook additional context: PostToolUse hook modified {target}"
+    assert [n.startswith(expected) for n in notes] == ([True] if appends else [])
