@@ -28,6 +28,7 @@ saves failure.png, prints one line on stderr and exits 1.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import sys
@@ -288,6 +289,11 @@ def own_work(page: Page, plan: dict[str, Any]) -> dict[str, Any]:
     page.locator(".lm-Menu-item", has_text="Delete").first.click()
     page.locator(".jp-Dialog").get_by_role("button", name="Delete").click()
     expect(page.locator(".jp-Dialog")).to_have_count(0, timeout=READY_MS)
+    # The dialog closes before the browser's storage has dropped the copy: wait for the
+    # course's copy to be served again (a hang guard, not a timing), then read it.
+    restored = f"(path) => ({STORED_FIRST_CODE_JS})(path).then((s) => !s.startsWith({edited}))"
+    with contextlib.suppress(Error):
+        page.wait_for_function(restored, arg=name, timeout=READY_MS)
     seen["after_delete"] = page.evaluate(STORED_FIRST_CODE_JS, name)
     seen["listed_after_delete"] = page.locator(".jp-DirListing-item", has_text=name).count()
     for menu in ("File", "Help"):
