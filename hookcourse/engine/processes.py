@@ -225,9 +225,13 @@ def _supervise(
                 totals[key.data] += len(chunk)
                 stream += chunk[: max(cap - len(stream), 0)]
                 if reply is not None and key.data == 0:
-                    line += chunk
-                    *whole, rest = bytes(line).split(b"\n")
-                    line[:] = rest
+                    # Only the new chunk is split: a long line is not searched again
+                    # per chunk, and what is held of it stays within the cap.
+                    *whole, rest = chunk.split(b"\n")
+                    if whole:
+                        whole[0] = bytes(line) + whole[0]
+                        line.clear()
+                    line += rest[: max(cap - len(line), 0)]
                     for answer in filter(None, map(reply, whole)):
                         feed.add(answer, selector)
     _close_quietly(process.stdin)

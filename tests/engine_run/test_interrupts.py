@@ -150,6 +150,38 @@ def test_only_the_runner_starts_processes() -> None:
     assert found == []
 
 
+def test_a_conversation_answers_each_whole_line_and_the_last_answer_closes_stdin() -> None:
+    from hookcourse.engine.processes import Answer, run
+
+    # The program writes a long line in pieces, then waits for each answer in turn.
+    program = (
+        "import sys\n"
+        "for n in range(3):\n"
+        "    sys.stdout.write('x' * 200000); sys.stdout.flush(); print(' ask', n, flush=True)\n"
+        "    print('got', sys.stdin.readline().strip(), flush=True)\n"
+        "print('eof' if sys.stdin.read() == '' else 'more', flush=True)\n"
+    )
+    answers = iter([b"one\n", b"two\n", b"three\n"])
+    heard: list[int] = []
+
+    def reply(line: bytes) -> Answer | None:
+        if not line.endswith(b" ask " + str(len(heard)).encode()):
+            return None
+        heard.append(len(line))
+        data = next(answers)
+        return Answer(data, last=data == b"three\n")
+
+    done = run([sys.executable, "-c", program], stdin=b"", timeout_s=30, reply=reply)
+    lines = done.stdout.decode().splitlines()
+    assert [line for line in lines if line.startswith(("got", "eof"))] == [
+        "got one",
+        "got two",
+        "got three",
+        "eof",
+    ]
+    assert heard == [200006, 200006, 200006]
+
+
 def test_run_feeds_stdin_caps_output_and_counts_it() -> None:
     from hookcourse.engine.processes import run
 
