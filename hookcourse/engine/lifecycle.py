@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from hookcourse.js import json as jsjson
 from hookcourse.js.values import JSValue
 
 from .frontmatter import split_frontmatter
@@ -68,6 +69,24 @@ class CallEffects:
     """The agent type of the subagent the call starts (SubagentStart, its request,
     SubagentStop)."""
 
+    def describe(self) -> list[str]:
+        """One line per thing the call sets off, for ``fire``'s text report."""
+        lines = [f"{step.event} fires ({_fields_text(step)})" for step in self.events]
+        if self.cwd is not None:
+            lines.append(f"later hooks run in {self.cwd} (their cwd and payload cwd)")
+        if self.skill is not None:
+            lines.append(
+                f"the skill {self.skill}'s frontmatter hooks are registered for the rest of "
+                f"the session (fire --skill {self.skill})"
+            )
+        if self.subagent is not None:
+            lines.append(
+                f"a {self.subagent} subagent starts: SubagentStart, its own model request, "
+                "SubagentStop; print mode runs it in the background, and its completion "
+                "notification starts one more main turn"
+            )
+        return lines
+
     def to_json(self) -> dict[str, JSValue]:
         return {
             "events": [event.to_json() for event in self.events],
@@ -75,6 +94,13 @@ class CallEffects:
             "skill": self.skill,
             "subagent": self.subagent,
         }
+
+
+def _fields_text(step: SetOff) -> str:
+    shown = ("new_cwd", "load_reason", "file_path", "tool_input", "command_name")
+    return ", ".join(
+        f"{key} {jsjson.stringify(step.fields[key])}" for key in shown if key in step.fields
+    )
 
 
 def startup_events(flags: Sequence[str]) -> tuple[SetOff, ...]:
