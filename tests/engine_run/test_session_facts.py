@@ -185,7 +185,8 @@ def test_a_launched_skill_registers_its_frontmatter_hooks(project: Project) -> N
     skill.parent.mkdir(parents=True)
     skill.write_text(
         "---\nname: guard\nhooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n"
-        "        - type: command\n          command: \"echo 'guarded' >&2; exit 2\"\n---\nBe careful.\n"
+        "        - type: command\n          command: \"echo 'guarded' >&2; exit 2\"\n"
+        "---\nBe careful.\n"
     )
     call = project.bash_call("echo hi")
     assert project.fire("PreToolUse", call).hooks == []
