@@ -168,6 +168,14 @@ def _parser() -> argparse.ArgumentParser:
         const=False,
         help="treat the project folder as not trusted: its permissions.allow rules do not apply",
     )
+    fire.add_argument(
+        "--skill",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a skill the Skill tool launched earlier in the session: the hooks in its "
+        "SKILL.md frontmatter run too, as Claude Code registers them (repeatable)",
+    )
     fire.add_argument("--plugin-root", metavar="DIR", help="value of ${CLAUDE_PLUGIN_ROOT}")
     fire.add_argument("--plugin-data", metavar="DIR", help="value of ${CLAUDE_PLUGIN_DATA}")
     fire.add_argument(
@@ -450,6 +458,7 @@ def _fire(args: argparse.Namespace) -> int:
         extra=tuple(args.settings),
         managed=Path(managed) if managed else None,
         sources=_sources(args.setting_sources),
+        skills=tuple(args.skill),
     )
     evaluator_command = args.evaluator or os.environ.get("HOOKCOURSE_EVALUATOR")
     cap = args.stop_block_cap

@@ -39,6 +39,7 @@ from .catalogue import (
     recipient_text,
 )
 from .env_file import ENV_FILE_VARIABLE, EnvFileWrites, collect_env_file, make_env_file
+from .lifecycle import CallEffects, call_effects
 from .outcome import DEFAULT_STOP_BLOCK_CAP, Outcome, merge_readings
 from .permission_rule import CallPlace, check_rule, parse_rule
 from .permissions import (
@@ -229,6 +230,11 @@ def fire(request: FireRequest) -> FireReport:
         if spec.name == PERMISSION_EVENT and not outcome.blocked and removed is None
         else None
     )
+    shown = print_mode(
+        spec, payload, outcome, permission, removed, reformatted, _last_turn(request)
+    )
+    if spec.name == PERMISSION_EVENT and shown.tool_runs is not False:
+        shown = replace(shown, when_run=_call_effects(payload, place))
     return FireReport(
         event=spec.name,
         matcher_field=spec.matcher_field,
@@ -248,9 +254,7 @@ def fire(request: FireRequest) -> FireReport:
         ),
         env_file=ran.env_file,
         permission=permission,
-        print_mode=print_mode(
-            spec, payload, outcome, permission, removed, reformatted, _last_turn(request)
-        ),
+        print_mode=shown,
         trusted=trusted,
         removed_by=removed,
     )
@@ -258,6 +262,17 @@ def fire(request: FireRequest) -> FireReport:
 
 WRITING_TOOLS: Final = frozenset({"Edit", "Write"})
 """Tools after whose PostToolUse hooks 2.1.332 checks whether a hook changed the file."""
+
+
+def _call_effects(payload: Mapping[str, JSValue], place: CallPlace) -> CallEffects:
+    """What the call sets off if it runs, with the input it runs with."""
+    tool, tool_id = payload.get("tool_name"), payload.get("tool_use_id")
+    return call_effects(
+        tool if isinstance(tool, str) else "",
+        payload.get("tool_input"),
+        tool_id if isinstance(tool_id, str) else "",
+        place,
+    )
 
 
 def _written_file(spec: EventSpec, payload: Mapping[str, JSValue], place: CallPlace) -> str | None:

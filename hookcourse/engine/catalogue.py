@@ -199,6 +199,8 @@ class EventSpec:
     SessionStart); elsewhere each hook's is a text of its own (2.1.332)."""
     system_message_silent_in_print: bool = False
     """In print mode a ``systemMessage`` is shown nowhere (SessionStart, 2.1.332)."""
+    context_silent_in_print: bool = False
+    """In print mode the hooks' context reaches no model request (Setup, 2.1.332)."""
     on_failure_ignored: bool = False
     """``onFailure: "block"`` has no effect here (Stop, SubagentStop, TaskCompleted, ...)."""
 
@@ -330,6 +332,7 @@ def _event(raw: Mapping[str, Any], document: Mapping[str, Any]) -> EventSpec:
         context_without_query=bool(raw.get("context_without_query", False)),
         missing_script_not_blocking=bool(raw.get("missing_script_not_blocking", False)),
         system_message_silent_in_print=bool(raw.get("system_message_silent_in_print", False)),
+        context_silent_in_print=bool(raw.get("context_silent_in_print", False)),
         contexts_joined=bool(raw.get("contexts_joined", False)),
     )
 

@@ -316,6 +316,9 @@ def _render_print_mode(mode: PrintMode | None, system_messages: Sequence[str]) -
         lines.append("  the systemMessage is shown nowhere (print mode drops it on this event)")
     if mode.tool_runs is not None:
         lines.append(f"  the tool {'runs' if mode.tool_runs else 'does not run'}")
+    if mode.when_run is not None:
+        lead = "as it runs" if mode.tool_runs else "if it runs (once allowed)"
+        lines.extend(f"  {lead}: {line}" for line in mode.when_run.describe())
     if mode.permission_request:
         lines.append(
             "  PermissionRequest fires (where a dialog would be shown): its hooks can allow "

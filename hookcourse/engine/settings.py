@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import difflib
 import math
+import os
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
@@ -32,7 +33,8 @@ from hookcourse.js.values import UNDEFINED, JSValue, is_js_number
 from hookcourse.stages.decoding import describe_value
 
 from .inputs import is_present, read_bounded
-from .permission_rule import PermissionRule, RuleSyntaxError, parse_rule
+from .permission_rule import CallPlace, PermissionRule, RuleSyntaxError, parse_rule
+from .skill_files import find_skill
 
 HANDLER_TYPES: Final = ("command", "http", "mcp_tool", "prompt", "agent")
 ON_FAILURE: Final = ("continue", "block")
@@ -48,6 +50,8 @@ class SettingsSource(StrEnum):
     LOCAL = "local"
     FLAG = "flag"
     MANAGED = "managed"
+    SKILL = "skill"
+    """A launched skill's frontmatter ``hooks``, registered for the rest of the session."""
 
 
 SHAPE_RULE: Final = "settings-shape"
@@ -73,6 +77,7 @@ PRECEDENCE: Final = (
     SettingsSource.LOCAL,
     SettingsSource.PROJECT,
     SettingsSource.USER,
+    SettingsSource.SKILL,
 )
 STANDARD_SOURCES: Final = frozenset(
     {SettingsSource.USER, SettingsSource.PROJECT, SettingsSource.LOCAL}
@@ -845,6 +850,8 @@ class SettingsPlaces:
     extra: tuple[str, ...] = ()
     managed: Path | None = None
     sources: frozenset[SettingsSource] = STANDARD_SOURCES
+    skills: tuple[str, ...] = ()
+    """Skills launched earlier in the session: their frontmatter hooks run too."""
 
 
 def load_settings(
@@ -913,8 +920,32 @@ def load_settings(
         layers.append(
             _read_file(places.managed, SettingsSource.MANAGED, known_events, guard_events)
         )
+    layers.extend(_skill_layers(places, known_events, guard_events))
     merged = merge_layers(layers)
     return replace(merged, warnings=(*skipped, *merged.warnings), skipped=tuple(skipped))
+
+
+def _skill_layers(
+    places: SettingsPlaces, known_events: Collection[str], guard_events: Collection[str]
+) -> list[SettingsLayer]:
+    """One layer per launched skill that declares hooks (a skill not found adds none)."""
+    home = str(places.home) if places.home else os.path.expanduser("~")
+    place = CallPlace(str(places.project_dir), str(places.project_dir), home)
+    layers = []
+    for name in dict.fromkeys(places.skills):
+        skill = find_skill(place, name)
+        if skill is None or skill.hooks is None:
+            continue
+        document: JSValue = {"hooks": skill.hooks}
+        try:
+            layers.append(
+                settings_layer(
+                    document, SettingsSource.SKILL, skill.path, known_events, guard_events
+                )
+            )
+        except InputError:
+            continue  # hooks that are not an object: the skill registers none
+    return layers
 
 
 def _read_file(

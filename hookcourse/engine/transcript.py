@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from hookcourse.js.values import JSValue, js_trim
 
 from .catalogue import EventSpec, FieldRole, model_text, permission_facts
+from .lifecycle import CallEffects
 from .outcome import Outcome
 from .permissions import PermissionStep, ToolRefusal
 
@@ -63,6 +64,9 @@ class PrintMode:
     user_turns: tuple[str, ...] = ()
     """Texts sent to the model as user turns of their own, each answered before the prompt
     (SessionStart's initialUserMessage): one more model request each."""
+    when_run: CallEffects | None = None
+    """PreToolUse: what the call sets off as it runs, if it runs (reported even when a
+    dialog is still to answer: PermissionRequest may let it run)."""
 
     def to_json(self) -> dict[str, JSValue]:
         result = self.tool_result
@@ -80,6 +84,7 @@ class PrintMode:
             "notices": list(self.notices),
             "userTurns": list(self.user_turns),
             "permissionRequest": self.permission_request,
+            "whenRun": None if self.when_run is None else self.when_run.to_json(),
         }
 
 
@@ -237,7 +242,7 @@ def print_mode(
     if reformatted is not None:
         note = model_text("formatter_note", file=reformatted)
         reminders = (*reminders, model_text("additional_context", hook=name, text=note))
-    if stops:
+    if stops or spec.context_silent_in_print:
         # The texts of a step ride on the next request (a blocked prompt's with the prompt,
         # a PostToolUse context with the tool_result); a run that ends here makes none.
         reminders = ()

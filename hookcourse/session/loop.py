@@ -18,11 +18,14 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from hookcourse.engine.api import FireReport, FireRequest, fire
 from hookcourse.engine.catalogue import checked_against
+from hookcourse.engine.lifecycle import SetOff, prompt_expansion
 from hookcourse.engine.outcome import DEFAULT_STOP_BLOCK_CAP
+from hookcourse.engine.permission_rule import CallPlace
 from hookcourse.engine.settings import SettingsPlaces
 from hookcourse.errors import InputError
 from hookcourse.js import json as jsjson
@@ -53,6 +56,15 @@ class _Session:
     cap: int
     shown: list[dict[str, Any]] = field(default_factory=list)
     rounds: list[dict[str, Any]] = field(default_factory=list)
+    cwd: str = ""
+    """The shell's folder (a Bash ``cd`` moves it; hooks run there): the project at first."""
+    skills: list[str] = field(default_factory=list)
+    """Skills launched so far: their frontmatter hooks run too."""
+    loaded: set[str] = field(default_factory=set)
+    """Instruction files loaded so far (each fires InstructionsLoaded once)."""
+
+    def place(self) -> CallPlace:
+        return CallPlace(str(self.layout.project), self.cwd, str(self.layout.home))
 
     def payload(self, event: str, **fields: Any) -> dict[str, Any]:
         base: dict[str, Any] = {
@@ -60,7 +72,7 @@ class _Session:
             "transcript_path": str(
                 self.layout.home / ".claude" / "projects" / "session" / f"{SESSION_ID}.jsonl"
             ),
-            "cwd": str(self.layout.project),
+            "cwd": self.cwd or str(self.layout.project),
             "hook_event_name": event,
         }
         if event in (
@@ -74,12 +86,22 @@ class _Session:
             base["permission_mode"] = self.script.data.get("permissionMode", "default")
         return {**base, **fields}
 
+    def set_off(self, step: SetOff) -> FireReport | None:
+        """An event the session fires on its own (None: a file loaded before)."""
+        if step.event == "InstructionsLoaded":
+            loaded = str(step.fields.get("file_path"))
+            if loaded in self.loaded:
+                return None
+            self.loaded.add(loaded)
+        return self.fire(step.event, self.payload(step.event, **dict(step.fields)))
+
     def fire(self, event: str, payload: Mapping[str, Any], blocks: int = 0) -> FireReport:
         flag = flag_settings(self.script, self.layout)
         places = SettingsPlaces(
             project_dir=self.layout.project,
             home=self.layout.home,
             extra=(flag,) if flag is not None else (),
+            skills=tuple(self.skills),
         )
         request = FireRequest(
             event=event,
@@ -124,7 +146,7 @@ def run_session(script: SessionScript, keep: bool = False) -> Transcript:
         env = hook_environment(os.environ, layout.home, layout.tmp)
         env.update(script_env(script, layout))
         cap = _stop_block_cap(script, env)
-        transcript = _play(_Session(script, layout, env, cap))
+        transcript = _play(_Session(script, layout, env, cap, cwd=str(layout.project)))
         return relative(transcript, str(layout.root), keep)
 
 
@@ -157,13 +179,23 @@ def _play(session: _Session) -> Transcript:
     end: dict[str, Any] = {}
     next_turn = 0
     for number, text in enumerate(script.prompts):
-        prompt = session.fire("UserPromptSubmit", session.payload("UserPromptSubmit", prompt=text))
-        run = event_run("UserPromptSubmit", _label(prompt), _hooks(prompt))
+        expansion = prompt_expansion(text, session.place())
+        expanded = None if expansion is None else session.set_off(expansion)
+        reports = [] if expanded is None else [expanded]
+        if expanded is None or not expanded.outcome.blocked:
+            # A blocked expansion stops the prompt: UserPromptSubmit never fires.
+            reports.append(
+                session.fire("UserPromptSubmit", session.payload("UserPromptSubmit", prompt=text))
+            )
+        prompt = reports[-1]
+        runs = [event_run(r.event, _label(r), _hooks(r)) for r in reports]
         if number == 0:
-            transcript["start"].append(run)
+            transcript["start"].extend(runs)
         else:
-            entry = {"prompt": text, "round": len(session.rounds), "events": [run], "before": end}
+            entry = {"prompt": text, "round": len(session.rounds), "events": runs, "before": end}
             transcript.setdefault("prompts", []).append(entry)
+        for report in reports[:-1]:
+            session.shown = session.shown + _system_texts(report)
         mode = prompt.print_mode
         if mode is not None and mode.run_stops:
             # The prompt never reaches the model; the next one is read as usual.
@@ -299,7 +331,16 @@ def _tool_turn(
                 ended = {"reason": mode.terminal_reason or "hook_stopped"}
                 break
             continue
+        if mode is not None and mode.when_run is not None:
+            for step in mode.when_run.events:
+                report = session.set_off(step)
+                if report is not None:
+                    round_["events"].append(event_run(report.event, _label(report), _hooks(report)))
         tool = _run(session, call, name, tool_input)
+        if mode is not None and mode.when_run is not None:
+            session.cwd = mode.when_run.cwd or session.cwd
+            if mode.when_run.skill is not None and mode.when_run.skill not in session.skills:
+                session.skills.append(mode.when_run.skill)
         results.append(
             {"kind": "tool_result", "id": call_id, "text": tool.text, "isError": tool.is_error}
         )
@@ -332,7 +373,7 @@ def _run(session: _Session, call: Mapping[str, Any], name: str, tool_input: Any)
         text = str(substitute(given.get("text", ""), session.layout))
         return ToolRun(text, given.get("isError") is True, text)
     inputs = tool_input if isinstance(tool_input, dict) else {}
-    return run_tool(name, inputs, session.layout.project, session.env)
+    return run_tool(name, inputs, Path(session.cwd or session.layout.project), session.env)
 
 
 def _after_tool(

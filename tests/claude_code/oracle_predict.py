@@ -31,7 +31,15 @@ from typing import Any
 from oracle_observe import _normal, hook_runs
 from oracle_scenario import DEFAULT_PROMPT, PROBE, claude_env, flag_settings
 
+from hookcourse.engine.lifecycle import (
+    SetOff,
+    instructions_at_start,
+    prompt_expansion,
+    startup_events,
+)
+from hookcourse.engine.permission_rule import CallPlace
 from hookcourse.session.script import Layout, substitute
+from hookcourse.session.turns import FALLBACK_TEXT
 
 REPO = Path(__file__).resolve().parents[2]
 PAYLOADS = REPO / "fixtures" / "payloads"
@@ -172,6 +180,33 @@ class Prediction:
         self.settings = json.dumps(flag_settings(scenario, layout))
         self.fired: list[dict[str, Any]] = []
         self.errors: list[str] = []
+        # What the session keeps between events (hookcourse.engine.lifecycle): the shell's
+        # folder, the instruction files loaded, the skills launched, background subagents.
+        self.cwd = str(layout.project)
+        self.loaded: set[str] = set()
+        self.skills: list[str] = []
+        self.background = 0
+
+    def _payload(self, event: str, **fields: Any) -> dict[str, Any]:
+        return _payload(event, self.layout, self.mode, **{"cwd": self.cwd, **fields})
+
+    def _place(self) -> CallPlace:
+        return CallPlace(str(self.layout.project), self.cwd, str(self.layout.home))
+
+    def _set_off(self, predicted: dict[str, Any], step: SetOff) -> dict[str, Any] | None:
+        """Fire an event the session sets off on its own (InstructionsLoaded once a file)."""
+        if step.event == "InstructionsLoaded":
+            loaded = str(step.fields.get("file_path"))
+            if loaded in self.loaded:
+                return None
+            self.loaded.add(loaded)
+        payload = self._payload(step.event, **dict(step.fields))
+        for key in ("globs", "trigger_file_path", "parent_file_path"):
+            if key not in step.fields and step.event == "InstructionsLoaded":
+                payload.pop(key, None)
+        report = self.fire(step.event, payload)
+        self._gather(predicted, step.event, report)
+        return report
 
     def fire(self, event: str, payload: dict[str, Any], *extra: str) -> dict[str, Any] | None:
         argv = [
@@ -183,6 +218,7 @@ class Prediction:
             "--settings",
             self.settings,
             *extra,
+            *(word for skill in self.skills for word in ("--skill", skill)),
         ]
         if self.mode is not None:
             argv += ["--permission-mode", self.mode]
@@ -211,24 +247,12 @@ class Prediction:
             "promptBlocked": False,
             "userMessage": None,
         }
-        start = self.fire(
-            "SessionStart", _payload("SessionStart", self.layout, self.mode, source="startup")
-        )
+        for setup in startup_events(self.flags):
+            self._set_off(predicted, setup)
+        start = self.fire("SessionStart", self._payload("SessionStart", source="startup"))
         self._gather(predicted, "SessionStart", start)
-        memory = self.layout.project / "CLAUDE.md"
-        if memory.is_file():
-            # The project's CLAUDE.md is loaded at session start.
-            loaded = _payload(
-                "InstructionsLoaded",
-                self.layout,
-                self.mode,
-                file_path=str(memory),
-                memory_type="Project",
-                load_reason="session_start",
-            )
-            for key in ("globs", "trigger_file_path"):
-                loaded.pop(key, None)
-            self._gather(predicted, "InstructionsLoaded", self.fire("InstructionsLoaded", loaded))
+        for loaded in instructions_at_start(self._place()):
+            self._set_off(predicted, loaded)
         prompt = self.scenario.get("prompt", DEFAULT_PROMPT)
         mode = (start or {}).get("printMode")
         user_turns = list(mode.get("userTurns") or []) if isinstance(mode, dict) else []
@@ -242,9 +266,15 @@ class Prediction:
 
     def _prompt_turn(self, predicted: dict[str, Any], prompt: str, turns: list[Any]) -> bool:
         """One user turn: UserPromptSubmit, the model's turns, Stop; True when the run ends."""
-        submitted = self.fire(
-            "UserPromptSubmit", _payload("UserPromptSubmit", self.layout, self.mode, prompt=prompt)
-        )
+        expansion = prompt_expansion(prompt, self._place())
+        expanded = None if expansion is None else self._set_off(predicted, expansion)
+        if expanded is not None and expanded["outcome"]["blocked"]:
+            predicted["promptBlocked"] = True
+            mode = expanded.get("printMode")
+            predicted["userMessage"] = mode.get("userMessage") if isinstance(mode, dict) else None
+            predicted["terminal"] = "prompt_blocked"
+            return True
+        submitted = self.fire("UserPromptSubmit", self._payload("UserPromptSubmit", prompt=prompt))
         self._gather(predicted, "UserPromptSubmit", submitted)
         if submitted is not None and submitted["outcome"]["blocked"]:
             predicted["promptBlocked"] = True
@@ -268,10 +298,8 @@ class Prediction:
             if calls:
                 batch = self.fire(
                     "PostToolBatch",
-                    _payload(
+                    self._payload(
                         "PostToolBatch",
-                        self.layout,
-                        self.mode,
                         tool_calls=[
                             {
                                 "tool_name": c["name"],
@@ -296,10 +324,8 @@ class Prediction:
             ran_tool_since_stop = False
             stop = self.fire(
                 "Stop",
-                _payload(
+                self._payload(
                     "Stop",
-                    self.layout,
-                    self.mode,
                     stop_hook_active=blocks > 0,
                     last_assistant_message=turn.get("text", "Done."),
                     background_tasks=[],
@@ -316,6 +342,10 @@ class Prediction:
                 if isinstance(mode, dict) and mode.get("terminalReason"):
                     predicted["terminal"] = mode["terminalReason"]
                     return True
+                if self.background:
+                    # A background subagent's completion notification starts a turn.
+                    self.background -= 1
+                    continue
                 return False
             blocks += 1
         predicted["terminal"] = "runaway"
@@ -329,9 +359,7 @@ class Prediction:
         return bool(outcome.get("blocked")) or not outcome.get("continue", True)
 
     def _finish(self, predicted: dict[str, Any]) -> dict[str, Any]:
-        end = self.fire(
-            "SessionEnd", _payload("SessionEnd", self.layout, self.mode, reason="other")
-        )
+        end = self.fire("SessionEnd", self._payload("SessionEnd", reason="other"))
         self._gather(predicted, "SessionEnd", end)
         predicted["errors"] = self.errors
         runs = [r for r in hook_runs(self.layout.root / "fire-dumps") if r["hook"] != PROBE]
@@ -399,14 +427,52 @@ class Prediction:
             return bool(mode["turnContinues"])
         return bool(report.get("outcome", {}).get("keepsGoing"))
 
+    def _while_running(self, predicted: dict[str, Any], effects: Mapping[str, Any]) -> None:
+        """What a running call sets off (``printMode.whenRun``), before its PostToolUse."""
+        for step in effects.get("events") or []:
+            self._set_off(predicted, SetOff(step["event"], step["fields"]))
+            if step["event"] == "CwdChanged":
+                self.cwd = step["fields"]["new_cwd"]
+        if effects.get("skill") and effects["skill"] not in self.skills:
+            self.skills.append(effects["skill"])
+        if effects.get("subagent"):
+            self._subagent(predicted, str(effects["subagent"]))
+
+    def _subagent(self, predicted: dict[str, Any], agent_type: str) -> None:
+        """A subagent: SubagentStart, its model turns (the mock answers them with its
+        fallback text), SubagentStop until it lets the subagent stop. In print mode 2.1.332
+        runs it in the background: its completion is one more main turn later."""
+        agent_id = f"a{len(self.fired):016x}"
+        fields = {"agent_id": agent_id, "agent_type": agent_type}
+        self._set_off(predicted, SetOff("SubagentStart", fields))
+        transcript = self.layout.home / ".claude" / "projects" / "p" / SESSION / "subagents"
+        for blocks in range(MAX_STEPS):
+            predicted["requests"] += 1
+            stop = self.fire(
+                "SubagentStop",
+                self._payload(
+                    "SubagentStop",
+                    **fields,
+                    stop_hook_active=blocks > 0,
+                    agent_transcript_path=str(transcript / f"agent-{agent_id}.jsonl"),
+                    last_assistant_message=FALLBACK_TEXT,
+                    background_tasks=[],
+                    session_crons=[],
+                ),
+                "--stop-blocks",
+                str(blocks),
+            )
+            self._gather(predicted, "SubagentStop", stop)
+            if stop is None or not self._turn_continues(stop):
+                break
+        self.background += 1
+
     def _permission_request(self, predicted: dict[str, Any], entry: dict[str, Any]) -> None:
         """PermissionRequest where a dialog would be shown: its hooks may answer it."""
         report = self.fire(
             "PermissionRequest",
-            _payload(
+            self._payload(
                 "PermissionRequest",
-                self.layout,
-                self.mode,
                 tool_name=entry["name"],
                 tool_input=entry["input"],
                 permission_suggestions=[],
@@ -431,10 +497,8 @@ class Prediction:
         name, tool_input = call["name"], call.get("input", {})
         report = self.fire(
             "PreToolUse",
-            _payload(
+            self._payload(
                 "PreToolUse",
-                self.layout,
-                self.mode,
                 tool_name=name,
                 tool_input=tool_input,
                 tool_use_id=tool_id,
@@ -477,6 +541,9 @@ class Prediction:
         if isinstance(mode, dict) and mode.get("permissionRequest"):
             self._permission_request(predicted, entry)
         if entry["runs"]:
+            when_run = mode.get("whenRun") if isinstance(mode, dict) else None
+            if isinstance(when_run, dict):
+                self._while_running(predicted, when_run)
             # A call the scenario marks "fails" (a command exiting non-zero) ends in
             # PostToolUseFailure instead.
             response = {"stdout": "", "stderr": "", "interrupted": False, "isImage": False}
@@ -487,10 +554,8 @@ class Prediction:
             )
             after = self.fire(
                 event,
-                _payload(
+                self._payload(
                     event,
-                    self.layout,
-                    self.mode,
                     tool_name=name,
                     tool_input=entry["input"],
                     tool_use_id=tool_id,

@@ -168,3 +168,28 @@ def test_a_stopped_prompt_is_shown_with_the_original_prompt(project: Project) ->
         f"UserPromptSubmit operation blocked by hook:\n[{command}]: refused\n\n\n"
         "Original prompt: hello"
     )
+
+
+def test_a_running_call_says_what_it_sets_off(project: Project) -> None:
+    """hidden-cd-subdir: printMode.whenRun."""
+    (project.dir / "sub").mkdir()
+    fired = project.fire("PreToolUse", project.bash_call("cd sub"))
+    when_run = fired.report["printMode"]["whenRun"]
+    assert when_run["cwd"] == str(project.dir / "sub")
+    assert [e["event"] for e in when_run["events"]] == ["CwdChanged"]
+
+
+def test_a_launched_skill_registers_its_frontmatter_hooks(project: Project) -> None:
+    """hidden-skill-frontmatter-hooks: fire --skill runs the skill's own PreToolUse hook."""
+    skill = project.dir / ".claude" / "skills" / "guard" / "SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text(
+        "---\nname: guard\nhooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n"
+        "        - type: command\n          command: \"echo 'guarded' >&2; exit 2\"\n"
+        "---\nBe careful.\n"
+    )
+    call = project.bash_call("echo hi")
+    assert project.fire("PreToolUse", call).hooks == []
+    fired = project.fire("PreToolUse", call, "--skill", "guard", "--skill", "missing")
+    (hook,) = fired.hooks
+    assert hook["source"] == "skill" and fired.outcome["blocked"] is True

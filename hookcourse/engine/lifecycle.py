@@ -1,0 +1,298 @@
+"""Events Claude Code 2.1.332 fires on its own as a print-mode session goes, beside the
+tool calls, prompts and stops a driver fires itself:
+
+- ``claude -p --init`` (or ``--init-only``, ``--maintenance``) fires Setup first;
+- a prompt ``/name args`` naming a custom command or skill fires UserPromptExpansion
+  (matcher: the command's name) before UserPromptSubmit;
+- a call, as it runs, sets off more: a Bash ``cd`` that moves the shell fires
+  CwdChanged, and every later hook runs in the new folder (``CLAUDE_PROJECT_DIR``
+  stays); a Read loads the CLAUDE.md files of the folders below the project on the way
+  to the file (``nested_traversal``) and the rules files whose frontmatter ``paths``
+  match it (``path_glob_match``), each firing InstructionsLoaded; the Skill tool fires
+  PreSkillShellCommand for each `` !`command` `` of the skill's body and registers its
+  frontmatter hooks for the rest of the session; the Agent tool starts a subagent
+  (SubagentStart, its own model request, SubagentStop).
+
+What the driver keeps between events (the shell's folder, the files already loaded, the
+skills launched) is the session's; this module says what one step sets off. It reads the
+project's files (the edge); the rest is pure.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from hookcourse.js import json as jsjson
+from hookcourse.js.values import JSValue
+
+from .frontmatter import split_frontmatter
+from .permission_rule import CallPlace, glob_regex, has_pipe, simple_commands
+from .skill_files import find_skill
+
+STARTUP_FLAGS: Final = {"--init": "init", "--init-only": "init", "--maintenance": "maintenance"}
+"""Command-line flags that fire Setup, with its ``trigger``."""
+MEMORY_FILES: Final = (("CLAUDE.md", "Project"), ("CLAUDE.local.md", "Local"))
+"""A folder's instruction files and their ``memory_type``."""
+RULES_FOLDER: Final = (".claude", "rules")
+_COMMAND: Final = re.compile(r"/([A-Za-z0-9_.:-]+)(?:[ \t]+(.*))?", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class SetOff:
+    """One event a step sets off: its name and the payload fields beyond the common ones."""
+
+    event: str
+    fields: Mapping[str, JSValue]
+
+    def to_json(self) -> dict[str, JSValue]:
+        return {"event": self.event, "fields": dict(self.fields)}
+
+
+@dataclass(frozen=True)
+class CallEffects:
+    """What a tool call sets off while it runs (nothing for a call that does not run)."""
+
+    events: tuple[SetOff, ...] = ()
+    """In the order they fire. InstructionsLoaded is set off for every file the call
+    loads; a file is loaded once a session, so the driver drops those it already loaded."""
+    cwd: str | None = None
+    """The shell's folder afterwards, when the call moved it: later hooks run there."""
+    skill: str | None = None
+    """A launched skill whose frontmatter hooks are registered from now on."""
+    subagent: str | None = None
+    """The agent type of the subagent the call starts (SubagentStart, its request,
+    SubagentStop)."""
+
+    def describe(self) -> list[str]:
+        """One line per thing the call sets off, for ``fire``'s text report."""
+        lines = [f"{step.event} fires ({_fields_text(step)})" for step in self.events]
+        if self.cwd is not None:
+            lines.append(f"later hooks run in {self.cwd} (their cwd and payload cwd)")
+        if self.skill is not None:
+            lines.append(
+                f"the skill {self.skill}'s frontmatter hooks are registered for the rest of "
+                f"the session (fire --skill {self.skill})"
+            )
+        if self.subagent is not None:
+            lines.append(
+                f"a {self.subagent} subagent starts: SubagentStart, its own model request, "
+                "SubagentStop; print mode runs it in the background, and its completion "
+                "notification starts one more main turn"
+            )
+        return lines
+
+    def to_json(self) -> dict[str, JSValue]:
+        return {
+            "events": [event.to_json() for event in self.events],
+            "cwd": self.cwd,
+            "skill": self.skill,
+            "subagent": self.subagent,
+        }
+
+
+def _fields_text(step: SetOff) -> str:
+    shown = ("new_cwd", "load_reason", "file_path", "tool_input", "command_name")
+    return ", ".join(
+        f"{key} {jsjson.stringify(step.fields[key])}" for key in shown if key in step.fields
+    )
+
+
+def startup_events(flags: Sequence[str]) -> tuple[SetOff, ...]:
+    """Setup when the command line asks for it (before SessionStart)."""
+    return tuple(
+        SetOff("Setup", {"trigger": STARTUP_FLAGS[flag]}) for flag in flags if flag in STARTUP_FLAGS
+    )[:1]
+
+
+def prompt_expansion(prompt: str, place: CallPlace) -> SetOff | None:
+    """UserPromptExpansion for a prompt ``/name args`` naming a custom command
+    (``.claude/commands/<name>.md``, ``a:b`` in ``a/b.md``) or a skill; None otherwise."""
+    match = _COMMAND.fullmatch(prompt.strip())
+    if match is None:
+        return None
+    name = match.group(1)
+    source = _command_source(name, place)
+    if source is None:
+        return None
+    return SetOff(
+        "UserPromptExpansion",
+        {
+            "expansion_type": "slash_command",
+            "command_name": name,
+            "command_args": (match.group(2) or "").strip(),
+            "command_source": source,
+            "prompt": prompt,
+        },
+    )
+
+
+def _command_source(name: str, place: CallPlace) -> str | None:
+    relative = Path(*name.split(":"))
+    if any(part in ("", ".", "..") for part in name.split(":")):
+        return None
+    for base, source in ((place.project_dir, "projectSettings"), (place.home, "userSettings")):
+        if Path(base, ".claude", "commands", relative.with_suffix(".md")).is_file():
+            return source
+    skill = find_skill(place, name)
+    return skill.source if skill is not None else None
+
+
+def call_effects(
+    tool_name: str, tool_input: JSValue, tool_use_id: str, place: CallPlace
+) -> CallEffects:
+    """What the call sets off if it runs, in ``place`` (its cwd is the shell's folder)."""
+    given = tool_input if isinstance(tool_input, dict) else {}
+    if tool_name == "Bash" and isinstance(command := given.get("command"), str):
+        moved = shell_folder_after(command, place)
+        if moved is None:
+            return CallEffects()
+        changed = SetOff("CwdChanged", {"old_cwd": place.cwd, "new_cwd": moved})
+        return CallEffects(events=(changed,), cwd=moved)
+    if tool_name == "Read" and isinstance(path := given.get("file_path"), str):
+        return CallEffects(events=instructions_loaded(path, place))
+    if tool_name == "Skill" and isinstance(name := given.get("skill"), str):
+        return _skill_effects(name.removeprefix("/"), tool_use_id, place)
+    if tool_name == "Agent":
+        kind = given.get("subagent_type")
+        return CallEffects(subagent=kind if isinstance(kind, str) and kind else "general-purpose")
+    return CallEffects()
+
+
+def shell_folder_after(command: str, place: CallPlace) -> str | None:
+    """Where a Bash command leaves the shell when its ``cd``s move it, else None.
+
+    Read from the command line (the course does not trace the shell): the top-level
+    ``cd DIR`` of a command list without pipes, each to a folder that exists. A move out
+    of the project is undone (2.1.332 resets the shell to the project), so it is None.
+    """
+    parts = None if has_pipe(command) else simple_commands(command)
+    folder = place.cwd
+    for part in parts or ():
+        try:
+            words = shlex.split(part)
+        except ValueError:
+            return None
+        if not words or words[0] != "cd":
+            continue
+        target = words[1] if len(words) > 1 else place.home
+        if target == "-" or "$" in target or len(words) > 2:
+            return None
+        moved = os.path.normpath(os.path.join(folder, os.path.expanduser(target)))
+        if not os.path.isdir(moved):
+            break
+        folder = moved
+    project = os.path.normpath(place.project_dir)
+    inside = folder == project or folder.startswith(project.rstrip(os.sep) + os.sep)
+    return folder if folder != place.cwd and inside else None
+
+
+def instructions_at_start(place: CallPlace) -> tuple[SetOff, ...]:
+    """InstructionsLoaded at session start: the project's CLAUDE.md (``session_start``)."""
+    memory = Path(place.project_dir, "CLAUDE.md")
+    if not memory.is_file():
+        return ()
+    fields: dict[str, JSValue] = {
+        "file_path": str(memory),
+        "memory_type": "Project",
+        "load_reason": "session_start",
+    }
+    return (SetOff("InstructionsLoaded", fields),)
+
+
+def instructions_loaded(path: str, place: CallPlace) -> tuple[SetOff, ...]:
+    """InstructionsLoaded for each instruction file a Read of ``path`` loads: the memory
+    files of the folders from below the project down to the file's, then the rules files
+    whose ``paths`` globs match the file (project, then user rules)."""
+    project = Path(place.project_dir)
+    target = Path(os.path.normpath(os.path.join(place.cwd, path)))
+    try:
+        relative = target.relative_to(project)
+    except ValueError:
+        return ()
+    loaded: list[SetOff] = []
+    folder = project
+    for part in relative.parts[:-1]:
+        folder = folder / part
+        for file_name, memory_type in MEMORY_FILES:
+            memory = folder / file_name
+            if memory.is_file():
+                loaded.append(_loaded(memory, memory_type, "nested_traversal", target))
+    for base, memory_type in ((project, "Project"), (Path(place.home), "User")):
+        loaded.extend(_rules_matching(base.joinpath(*RULES_FOLDER), memory_type, relative, target))
+    return tuple(loaded)
+
+
+def _loaded(
+    file: Path, memory_type: str, reason: str, target: Path, globs: Sequence[str] | None = None
+) -> SetOff:
+    fields: dict[str, JSValue] = {
+        "file_path": str(file),
+        "memory_type": memory_type,
+        "load_reason": reason,
+    }
+    if globs is not None:
+        fields["globs"] = list(globs)
+    fields["trigger_file_path"] = str(target)
+    return SetOff("InstructionsLoaded", fields)
+
+
+def _rules_matching(folder: Path, memory_type: str, relative: Path, target: Path) -> list[SetOff]:
+    try:
+        files = sorted(folder.rglob("*.md"))
+    except OSError:
+        return []
+    found = []
+    for file in files:
+        try:
+            frontmatter, _ = split_frontmatter(file.read_text(encoding="utf-8", errors="replace"))
+        except OSError:
+            continue
+        globs = _globs(frontmatter.get("paths"))
+        if globs and any(_glob_matches(glob, relative.as_posix()) for glob in globs):
+            # 2.1.332 reports a "dir/**" glob as "dir".
+            shown = [glob.removesuffix("/**") for glob in globs]
+            found.append(_loaded(file, memory_type, "path_glob_match", target, shown))
+    return found
+
+
+def _globs(value: JSValue) -> list[str]:
+    if isinstance(value, str):
+        return [part.strip() for part in value.split(",") if part.strip()]
+    if isinstance(value, list):
+        return [item for item in value if isinstance(item, str) and item]
+    return []
+
+
+def _glob_matches(glob: str, relative: str) -> bool:
+    pattern = glob.removeprefix("./")
+    if pattern.endswith("/**"):
+        # "dir/**" holds the folder and everything under it.
+        return relative == pattern[:-3] or relative.startswith(pattern[:-2])
+    return glob_regex(pattern).fullmatch(relative) is not None
+
+
+def _skill_effects(name: str, tool_use_id: str, place: CallPlace) -> CallEffects:
+    skill = find_skill(place, name)
+    if skill is None:
+        return CallEffects()
+    commands = tuple(
+        SetOff(
+            "PreSkillShellCommand",
+            {
+                "tool_name": "Bash",
+                "tool_input": {"command": command},
+                "tool_use_id": f"{tool_use_id}:preamble-{number}",
+                "command_name": name,
+                "command_source": skill.source,
+                "invoked_by": "claude",
+            },
+        )
+        for number, command in enumerate(skill.inline_commands())
+    )
+    return CallEffects(events=commands, skill=name if skill.hooks is not None else None)
