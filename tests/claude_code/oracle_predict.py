@@ -126,8 +126,9 @@ VARIADIC_FLAGS = {
 """claude's rule-list flags (each takes the words up to the next option), and fire's."""
 
 
-def forwarded_flags(flags: list[str]) -> list[str]:
-    """The scenario's claude flags that ``fire`` takes too, in fire's spelling."""
+def forwarded_flags(flags: list[str], subagent: bool = False) -> list[str]:
+    """The scenario's claude flags that ``fire`` takes too, in fire's spelling; a subagent's
+    event does not get ``--max-turns`` (the main conversation's limit, not the subagent's)."""
     argv: list[str] = []
     i = 0
     while i < len(flags):
@@ -144,7 +145,7 @@ def forwarded_flags(flags: list[str]) -> list[str]:
         elif name in ("--max-turns", "--setting-sources"):
             value = inline or (flags[i] if i < len(flags) else "")
             i += 0 if inline else 1
-            argv += [name, value]
+            argv += [] if subagent and name == "--max-turns" else [name, value]
     return argv
 
 
@@ -222,7 +223,7 @@ class Prediction:
         ]
         if self.mode is not None:
             argv += ["--permission-mode", self.mode]
-        argv += forwarded_flags(self.flags)
+        argv += forwarded_flags(self.flags, subagent=event == "SubagentStop")
         reply = self.server.fire(argv, self.env, payload)
         try:
             report: dict[str, Any] = json.loads(reply["stdout"])
