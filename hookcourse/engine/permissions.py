@@ -62,8 +62,10 @@ _ASSIGNMENT: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 READ_ONLY_TOOLS: Final = frozenset({"Read", "Grep", "Glob", "LS", "NotebookRead"})
 EDIT_TOOLS: Final = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})
 SELF_APPROVED_TOOLS: Final = frozenset({"Agent"})
-"""Tools whose own permission check allows every call, in every mode but auto (2.1.332:
-launching a subagent needs no rule)."""
+"""Tools whose own permission check allows every call, in every mode but those where the
+auto-mode check decides (2.1.332: launching a subagent needs no rule; flag-agent-plan-mode)."""
+CHECKED_MODES: Final = frozenset({"auto", "plan"})
+"""The modes in which 2.1.332 leaves such a tool to the auto-mode safety check."""
 SHELL_TOOL: Final = "Bash"
 """The tool whose ``find`` and ``grep`` stand in for Glob and Grep: print mode offers
 those two only when Bash is removed (2.1.332, hidden-flag-disallowed-tools)."""
@@ -287,7 +289,7 @@ def permission_step(
         return by_rule("allow", "allow", "lets the call run without a prompt", None)
     if tool_name == "Bash" and isinstance(command, str):
         return _bash_by_parts(command, allows, place, mode, found)
-    if tool_name in SELF_APPROVED_TOOLS and mode != "auto":
+    if tool_name in SELF_APPROVED_TOOLS and mode not in CHECKED_MODES:
         return by("allow", f"no rule matched; {tool_name} needs no approval")
     if tool_name == "Skill" and not skill_hooks:
         return by("allow", "no rule matched; a skill without hooks launches with no approval")
