@@ -1,6 +1,7 @@
 """``hookcourse session --real`` from the wheel, installed in a fresh venv outside the checkout:
 the namespace runner and the mock come from the package, and the session is the one the
-engine predicts. One Claude Code process (loopback-only namespace)."""
+engine predicts. One Claude Code process (loopback-only namespace). The venv is the
+``wheel_venv`` fixture of tests/conftest.py, one build shared with tests/entry/test_wheel.py."""
 
 from __future__ import annotations
 
@@ -15,16 +16,13 @@ from hookcourse.session.namespace import ISOLATION, namespace_prefix
 from hookcourse.session.real import find_claude
 from hookcourse.session.script import load
 from hookcourse.session.transcript import differences
-from tests.entry.test_wheel import installed
 from tests.session.test_real_session import SCRIPTS, unavailable
-
-__all__ = ["installed"]  # the fixture: a fresh venv with the wheel built from this checkout
 
 SCRIPT = SCRIPTS / "several-hooks.json"
 
 
 def test_the_installed_package_runs_claude_code_in_its_namespace(
-    installed: Path, tmp_path: Path
+    wheel_venv: Path, tmp_path: Path
 ) -> None:
     try:
         binary = find_claude(None)
@@ -34,7 +32,7 @@ def test_the_installed_package_runs_claude_code_in_its_namespace(
     prefix, refusal = namespace_prefix()
     if prefix is None:
         unavailable(refusal)
-    command = [installed / "bin" / "hookcourse", "session", SCRIPT, "--real", "--json"]
+    command = [wheel_venv / "bin" / "hookcourse", "session", SCRIPT, "--real", "--json"]
     done = subprocess.run(
         [*map(str, command), "--claude", binary],
         cwd=tmp_path,
@@ -52,7 +50,7 @@ def test_the_installed_package_runs_claude_code_in_its_namespace(
     # The venv's own package ran: nothing of the checkout is on its path.
     where = subprocess.run(
         [
-            installed / "bin" / "python",
+            wheel_venv / "bin" / "python",
             "-c",
             "import hookcourse.session.namespace as n; print(n.PACKAGE_PARENT)",
         ],
@@ -61,4 +59,4 @@ def test_the_installed_package_runs_claude_code_in_its_namespace(
         text=True,
         env={**os.environ, "PYTHONPATH": ""},
     )
-    assert where.stdout.strip().startswith(str(installed)), where.stdout + where.stderr
+    assert where.stdout.strip().startswith(str(wheel_venv)), where.stdout + where.stderr
