@@ -4,8 +4,8 @@ Reference §8: hooks can tighten permissions but not loosen them. In order:
 
 0. Before any hook runs (``refused_before_hooks``): a bare ``permissions.deny`` rule
    (``"Bash"``) removes the tool (the model is told there is no such tool); print mode
-   does not offer Glob and Grep; a deny rule on a file tool's path refuses the call in
-   the tool's input check.
+   does not offer Glob and Grep while it offers Bash; a deny rule on a file tool's path
+   refuses the call in the tool's input check.
 1. A hook that blocked (deny, exit 2) stopped the call before any rule is read,
    in every mode.
 2. A matching **deny** rule stops the call, even after a hook said ``allow``.
@@ -20,8 +20,12 @@ Reference §8: hooks can tighten permissions but not loosen them. In order:
    read-only tools, ``dontAsk`` denies what would prompt, ``bypassPermissions``
    runs everything, ``auto`` leaves it to a classifier hookcourse does not have).
    A Bash command made only of read-only commands (``echo``, ``ls`` inside the
-   project, ...) needs no approval (``permissions.shell`` in the catalogue), and a
-   Skill call needs none unless the skill's frontmatter declares hooks.
+   project, ...) needs no approval (``permissions.shell`` in the catalogue), an Agent
+   call needs none (but in plan and auto mode), and a Skill call needs none unless the
+   skill's frontmatter declares hooks.
+
+The rules are those of every settings file plus claude's ``--allowedTools`` and
+``--disallowedTools`` (``command_line_rules``), which hold whatever the folder's trust.
 
 Deny and ask rules cover a Bash command when any subcommand matches; an allow rule
 only when every subcommand does. In print mode (``claude -p``) nobody answers a
