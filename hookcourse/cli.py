@@ -114,28 +114,28 @@ def _parser() -> argparse.ArgumentParser:
         help="as claude's flag: the session runs in bypassPermissions mode (over "
         "--permission-mode); hook denies and deny rules still stop calls",
     )
-    fire.add_argument(
-        "--allowed-tools",
-        "--allowedTools",
-        dest="allowed_tools",
-        action="extend",
-        nargs="+",
-        default=[],
-        metavar="RULE",
-        help="as claude's flag: allow rules for the session, comma or space separated "
-        '("Bash(git *) Edit"); they apply whether or not the folder is trusted',
-    )
-    fire.add_argument(
-        "--disallowed-tools",
-        "--disallowedTools",
-        dest="disallowed_tools",
-        action="extend",
-        nargs="+",
-        default=[],
-        metavar="RULE",
-        help="as claude's flag: deny rules for the session; a bare tool (Bash) removes it, "
-        "so no hook runs and the model is told there is no such tool",
-    )
+    for word, effect in (
+        (
+            "allowed",
+            "allow rules for the session, comma or space separated "
+            '("Bash(git *) Edit"); they apply whether or not the folder is trusted',
+        ),
+        (
+            "disallowed",
+            "deny rules for the session; a bare tool (Bash) removes it, so no "
+            "hook runs and the model is told there is no such tool",
+        ),
+    ):
+        fire.add_argument(
+            f"--{word}-tools",
+            f"--{word}Tools",
+            dest=f"{word}_tools",
+            action="extend",
+            nargs="+",
+            default=[],
+            metavar="RULE",
+            help=f"as claude's flag: {effect}",
+        )
     fire.add_argument(
         "--max-turns",
         type=int,
