@@ -108,6 +108,50 @@ def _parser() -> argparse.ArgumentParser:
         "PreToolUse hooks (default: the payload's permission_mode, else "
         "permissions.defaultMode, else default)",
     )
+    fire.add_argument(
+        "--dangerously-skip-permissions",
+        action="store_true",
+        help="as claude's flag: the session runs in bypassPermissions mode (over "
+        "--permission-mode); hook denies and deny rules still stop calls",
+    )
+    fire.add_argument(
+        "--allowed-tools",
+        "--allowedTools",
+        dest="allowed_tools",
+        action="extend",
+        nargs="+",
+        default=[],
+        metavar="RULE",
+        help="as claude's flag: allow rules for the session, comma or space separated "
+        '("Bash(git *) Edit"); they apply whether or not the folder is trusted',
+    )
+    fire.add_argument(
+        "--disallowed-tools",
+        "--disallowedTools",
+        dest="disallowed_tools",
+        action="extend",
+        nargs="+",
+        default=[],
+        metavar="RULE",
+        help="as claude's flag: deny rules for the session; a bare tool (Bash) removes it, "
+        "so no hook runs and the model is told there is no such tool",
+    )
+    fire.add_argument(
+        "--max-turns",
+        type=int,
+        metavar="N",
+        help="as claude's flag: model responses a prompt may get (0: no limit); with "
+        "--turn, a Stop continuation or the response after tool calls (PostToolBatch) "
+        "that would exceed it ends the run with max_turns",
+    )
+    fire.add_argument(
+        "--turn",
+        type=int,
+        default=1,
+        metavar="N",
+        help="Stop/SubagentStop/PostToolBatch: which model response of the prompt the "
+        "event follows, for --max-turns (default 1, the first)",
+    )
     trust = fire.add_mutually_exclusive_group()
     trust.add_argument(
         "--trusted",
@@ -429,6 +473,12 @@ def _fire(args: argparse.Namespace) -> int:
             else "CLAUDE_CODE_STOP_HOOK_BLOCK_CAP"
         )
         raise InputError(where, "the cap cannot be negative", "pass 0 (no cap) or more")
+    if args.max_turns is not None and args.max_turns < 0:
+        raise InputError("--max-turns", "a count cannot be negative", "pass 0 (no limit) or more")
+    if args.turn < 1:
+        raise InputError("--turn", "responses are counted from 1", "pass 1 or more")
+    # As in Claude Code, --dangerously-skip-permissions wins over --permission-mode.
+    mode = "bypassPermissions" if args.dangerously_skip_permissions else args.permission_mode
     request = FireRequest(
         event=args.event,
         payload_text=_read_payload(args.payload),
@@ -439,8 +489,12 @@ def _fire(args: argparse.Namespace) -> int:
         stop_block_cap=cap,
         plugin_root=args.plugin_root,
         plugin_data=args.plugin_data,
-        permission_mode=args.permission_mode,
+        permission_mode=mode,
         trusted=args.trusted,
+        allowed_tools=tuple(args.allowed_tools),
+        disallowed_tools=tuple(args.disallowed_tools),
+        max_turns=args.max_turns,
+        turn=args.turn,
     )
     report = fire(request)
     if args.strict and report.settings.warnings:

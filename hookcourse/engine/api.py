@@ -42,7 +42,13 @@ from .env_file import ENV_FILE_VARIABLE, EnvFileWrites, collect_env_file, make_e
 from .lifecycle import CallEffects, call_effects
 from .outcome import DEFAULT_STOP_BLOCK_CAP, Outcome, merge_readings
 from .permission_rule import CallPlace, check_rule, parse_rule
-from .permissions import PermissionStep, ToolRefusal, permission_step, refused_before_hooks
+from .permissions import (
+    PermissionStep,
+    ToolRefusal,
+    command_line_rules,
+    permission_step,
+    refused_before_hooks,
+)
 from .plan import GroupPlan, PlannedHandler, matcher_subject, plan_hooks
 from .reading import Classification, HookReading, HookRun, read_hook_result
 from .report import FireReport, HookReport, report_json, report_text
@@ -61,6 +67,7 @@ from .settings import (
     CommandHandler,
     Handler,
     Origin,
+    PermissionEntry,
     Settings,
     SettingsPlaces,
     SettingsSource,
@@ -128,6 +135,14 @@ class FireRequest:
     """Overrides the payload's permission_mode and the settings' defaultMode."""
     trusted: bool | None = None
     """Whether the project folder is trusted; None reads ``~/.claude.json``."""
+    allowed_tools: tuple[str, ...] = ()
+    """``claude --allowedTools`` values: allow rules for the session, comma or space separated."""
+    disallowed_tools: tuple[str, ...] = ()
+    """``claude --disallowedTools`` values: deny rules (a bare tool removes it)."""
+    max_turns: int | None = None
+    """``claude --max-turns``: model responses a prompt may get (None or 0: no limit)."""
+    turn: int = 1
+    """Which model response of the prompt the event follows (1: the first)."""
 
 
 def read_payload(
@@ -195,7 +210,11 @@ def fire(request: FireRequest) -> FireReport:
         # Claude Code sends the session's mode: hooks see the mode the step applies.
         payload["permission_mode"] = mode
     place = _call_place(request, payload)
-    removed = _refused_before_hooks(spec, settings, payload, place)
+    rules = (
+        *settings.permissions,
+        *command_line_rules(request.allowed_tools, request.disallowed_tools),
+    )
+    removed = _refused_before_hooks(spec, rules, payload, place)
     groups = () if removed else settings.groups_for(spec.name)
     plans = plan_hooks(spec, groups, payload, place, _bounded)
     written = _written_file(spec, payload, place)
@@ -207,11 +226,13 @@ def fire(request: FireRequest) -> FireReport:
     )
     trusted = _trusted(request)
     permission = (
-        _permission_step(settings, payload, outcome, place, mode, trusted)
+        _permission_step(rules, payload, outcome, place, mode, trusted)
         if spec.name == PERMISSION_EVENT and not outcome.blocked and removed is None
         else None
     )
-    shown = print_mode(spec, payload, outcome, permission, removed, reformatted)
+    shown = print_mode(
+        spec, payload, outcome, permission, removed, reformatted, _last_turn(request)
+    )
     if spec.name == PERMISSION_EVENT and shown.tool_runs is not False:
         shown = replace(shown, when_run=_call_effects(payload, place))
     return FireReport(
@@ -331,14 +352,23 @@ def _call_place(request: FireRequest, payload: Mapping[str, JSValue]) -> CallPla
     return CallPlace(project_dir, cwd, home)
 
 
+def _last_turn(request: FireRequest) -> bool:
+    """``--max-turns`` allows no further model response after this event's (2.1.332 checks
+    the next response's number against the limit before asking for it)."""
+    return bool(request.max_turns) and request.turn >= (request.max_turns or 0)
+
+
 def _refused_before_hooks(
-    spec: EventSpec, settings: Settings, payload: Mapping[str, JSValue], place: CallPlace
+    spec: EventSpec,
+    rules: Sequence[PermissionEntry],
+    payload: Mapping[str, JSValue],
+    place: CallPlace,
 ) -> ToolRefusal | None:
     tool = payload.get("tool_name")
     if spec.name != PERMISSION_EVENT or not isinstance(tool, str):
         return None
     read = files_read(payload.get("transcript_path"))
-    return refused_before_hooks(settings.permissions, tool, payload.get("tool_input"), place, read)
+    return refused_before_hooks(rules, tool, payload.get("tool_input"), place, read)
 
 
 def _run_setting(
@@ -473,7 +503,7 @@ def session_mode(flag: str | None, payload: Mapping[str, JSValue], settings: Set
 
 
 def _permission_step(
-    settings: Settings,
+    rules: Sequence[PermissionEntry],
     payload: Mapping[str, JSValue],
     outcome: Outcome,
     place: CallPlace,
@@ -488,7 +518,7 @@ def _permission_step(
     hooked = tool_name == "Skill" and isinstance(skill, str) and skill_has_hooks(place, skill)
     return permission_step(
         outcome.decision,
-        settings.permissions,
+        rules,
         tool_name if isinstance(tool_name, str) else "",
         tool_input,
         place,

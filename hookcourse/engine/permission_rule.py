@@ -29,13 +29,13 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 from urllib.parse import urlsplit
 
 from hookcourse.js.json import quote
-from hookcourse.js.values import JSValue
+from hookcourse.js.values import JSValue, js_trim
 
 from .catalogue import permission_facts
 
@@ -529,3 +529,90 @@ def unsplittable_because(command: str) -> str | None:
     except _Unsplittable as why:
         return str(why)
     return None
+
+
+# --- rule lists on the command line (--allowedTools, --disallowedTools) ------------------
+
+
+def split_rule_list(values: Sequence[str]) -> list[str]:
+    """The rules of ``--allowedTools`` values, as 2.1.332 splits them: on commas and spaces
+    outside parentheses (``"Bash(git *) Edit,Read"`` is three rules), each trimmed as
+    JavaScript trims.
+
+    The first ``)`` closes a parenthesis whatever opened before it, as in Claude Code.
+    """
+    rules: list[str] = []
+    for value in values:
+        current, inside = "", False
+        for ch in value:
+            if ch in "()":
+                inside = ch == "("
+                current += ch
+            elif ch in ", " and not inside:
+                rules.append(js_trim(current))
+                current = ""
+            elif current or js_trim(ch):
+                current += ch
+        rules.append(js_trim(current))
+    return [rule for rule in rules if rule]
+
+
+def split_deny_list(values: Sequence[str]) -> list[str]:
+    """The rules of ``--disallowedTools`` values: ``split_rule_list``'s, and also each rule
+    whose parentheses nest (``Bash(echo (a) b)``) read whole, so that a deny covers what
+    either reading names (2.1.332); no rule twice."""
+    plain = split_rule_list(values)
+    known = set(plain)
+    whole: list[str] = []
+    for value in values:
+        for piece in _nested_pieces(value):
+            shape = _call_shape(piece)
+            if (
+                shape is not None
+                and shape[0]
+                and re.search(r"\)[ ,]", shape[1])
+                and not re.match(r"[\s\ufeff./~\\]*!", shape[1])
+                and split_rule_list([piece])[0] in known
+            ):
+                whole.append(piece)
+    return list(dict.fromkeys([*plain, *whole]))
+
+
+def _nested_pieces(value: str) -> list[str]:
+    """``value`` split on commas and spaces outside nested parentheses (a backslash escapes
+    the next character); a piece with a stray ``)`` is dropped."""
+    pieces: list[str] = []
+    start, depth, stray, i = 0, 0, False, 0
+    while i <= len(value):
+        ch = value[i] if i < len(value) else ""
+        if ch == "\\":
+            i += 1
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            stray = stray or depth == 0
+            depth = max(depth - 1, 0)
+        elif i == len(value) or (depth == 0 and ch in ", "):
+            if depth == 0 and not stray:
+                pieces.append(value[start:i].strip())
+            start, stray = i + 1, False
+        i += 1
+    return pieces
+
+
+def _unescaped(text: str, char: str, last: bool = False) -> int:
+    """The index of the first (or last) ``char`` not escaped by a backslash, else -1."""
+    indexes = range(len(text) - 1, -1, -1) if last else range(len(text))
+    for i in indexes:
+        if text[i] == char and (len(text[:i]) - len(text[:i].rstrip("\\"))) % 2 == 0:
+            return i
+    return -1
+
+
+def _call_shape(text: str) -> tuple[str, str] | None:
+    """``Tool(content)`` as its tool name and content; None for a bare or malformed rule."""
+    opening, closing = _unescaped(text, "("), _unescaped(text, ")", last=True)
+    if opening == -1 or closing <= opening or closing != len(text) - 1:
+        return None
+    tool = text[:opening]
+    return None if re.search(r"[()]", tool) else (tool, text[opening + 1 : closing])

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any, Final
 
-from hookcourse.errors import json_path
+from hookcourse.errors import InputError, json_path
 from hookcourse.js.json import quote
 from hookcourse.js.values import JSValue
 
@@ -46,17 +46,29 @@ from .permission_rule import (
     PATH_FIELDS,
     SHELL_TOOLS,
     CallPlace,
+    RuleSyntaxError,
     check_rule,
     has_pipe,
+    parse_rule,
     path_matches,
     simple_commands,
+    split_deny_list,
+    split_rule_list,
     unsplittable_because,
 )
-from .settings import PermissionEntry, SettingsSource
+from .settings import Origin, PermissionEntry, SettingsSource
 
 _ASSIGNMENT: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 READ_ONLY_TOOLS: Final = frozenset({"Read", "Grep", "Glob", "LS", "NotebookRead"})
 EDIT_TOOLS: Final = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})
+SELF_APPROVED_TOOLS: Final = frozenset({"Agent"})
+"""Tools whose own permission check allows every call, in every mode but auto (2.1.332:
+launching a subagent needs no rule)."""
+SHELL_TOOL: Final = "Bash"
+"""The tool whose ``find`` and ``grep`` stand in for Glob and Grep: print mode offers
+those two only when Bash is removed (2.1.332, hidden-flag-disallowed-tools)."""
+COMMAND_LINE_LISTS: Final = {"allow": "--allowedTools", "deny": "--disallowedTools"}
+"""The flags of ``claude`` that add rules for the session, by the list they add to."""
 STOPPED: Final = "deny"
 
 
@@ -101,8 +113,38 @@ def _rule_json(rule: PermissionEntry | None) -> dict[str, JSValue]:
     }
 
 
+def command_line_rules(
+    allowed: Sequence[str] = (), disallowed: Sequence[str] = ()
+) -> tuple[PermissionEntry, ...]:
+    """The rules ``--allowedTools`` and ``--disallowedTools`` add (comma or space separated,
+    as Claude Code splits them). They hold for the session whatever the folder's trust.
+
+    Raises InputError for a rule that is not ``Tool`` or ``Tool(specifier)``."""
+    entries: list[PermissionEntry] = []
+    for behaviour, values, split in (
+        ("deny", disallowed, split_deny_list),
+        ("allow", allowed, split_rule_list),
+    ):
+        flag = COMMAND_LINE_LISTS[behaviour]
+        for index, text in enumerate(split(values)):
+            # Claude Code reads Tool() as the bare tool, as it reads Tool(*).
+            text = text[:-2] if text.endswith("()") else text
+            try:
+                rule = parse_rule(text)
+            except RuleSyntaxError as error:
+                raise InputError(
+                    flag, str(error), f'pass rules such as {flag} "Bash(git *)" Edit'
+                ) from None
+            entries.append(
+                PermissionEntry(behaviour, rule, Origin(SettingsSource.FLAG, flag, (index,)))
+            )
+    return tuple(entries)
+
+
 def _where(entry: PermissionEntry) -> str:
     origin = entry.origin
+    if origin.file in COMMAND_LINE_LISTS.values():
+        return f"{entry.behaviour} rule {quote(str(entry.rule))} given by {origin.file}"
     return (
         f"{entry.behaviour} rule {quote(str(entry.rule))} in {origin.source} settings "
         f"{origin.file} {json_path(origin.path)}"
@@ -136,13 +178,13 @@ def refused_before_hooks(
     tool in its input validation, and NotebookEdit refuses a notebook not in ``read``
     (the files the session has Read)."""
     facts = permission_facts()
-    for entry in entries:
-        rule = entry.rule
-        if entry.behaviour == "deny" and rule.specifier is None and rule.tool == tool_name:
-            text = facts.refusal("no_such_tool", tool=tool_name)
-            return ToolRefusal(text, f"the {_where(entry)} removes the tool", entry)
+    removed = _removed_tools(entries)
+    if tool_name in removed:
+        entry = removed[tool_name]
+        text = facts.refusal("no_such_tool", tool=tool_name)
+        return ToolRefusal(text, f"the {_where(entry)} removes the tool", entry)
     instead = facts.tools_not_offered.get(tool_name)
-    if instead is not None:
+    if instead is not None and SHELL_TOOL not in removed:
         text = facts.refusal("not_offered", tool=tool_name, instead=instead)
         return ToolRefusal(text, f"print mode does not offer {tool_name} in Claude Code 2.1.332")
     for entry in entries if tool_name in PATH_FIELDS else ():
@@ -158,6 +200,15 @@ def refused_before_hooks(
         sentence = f"{tool_name} refuses {path} in its input check: the session has not Read it"
         return ToolRefusal(facts.refusal("not_read"), sentence)
     return None
+
+
+def _removed_tools(entries: Sequence[PermissionEntry]) -> dict[str, PermissionEntry]:
+    """The tools bare deny rules remove, each with the first rule that removes it."""
+    removed: dict[str, PermissionEntry] = {}
+    for entry in entries:
+        if entry.behaviour == "deny" and entry.rule.specifier is None:
+            removed.setdefault(entry.rule.tool, entry)
+    return removed
 
 
 def permission_step(
@@ -236,6 +287,8 @@ def permission_step(
         return by_rule("allow", "allow", "lets the call run without a prompt", None)
     if tool_name == "Bash" and isinstance(command, str):
         return _bash_by_parts(command, allows, place, mode, found)
+    if tool_name in SELF_APPROVED_TOOLS and mode != "auto":
+        return by("allow", f"no rule matched; {tool_name} needs no approval")
     if tool_name == "Skill" and not skill_hooks:
         return by("allow", "no rule matched; a skill without hooks launches with no approval")
     skill = tool_input.get("skill") if isinstance(tool_input, dict) else None

@@ -23,6 +23,10 @@ from .permissions import PermissionStep, ToolRefusal
 AFTER_THE_CALL = frozenset({"PostToolUse", "PostToolUseFailure"})
 HOOK_STOPPED = "hook_stopped"
 STOP_HOOK_PREVENTED = "stop_hook_prevented"
+MAX_TURNS = "max_turns"
+TURN_END_CHECK = "PostToolBatch"
+"""The last event before Claude Code asks for the next response after tool calls, where
+``--max-turns`` ends the run."""
 TOOL_DEFERRED = "tool_deferred"
 PERMISSION_REQUEST = "PermissionRequest"
 """The event that fires where the permission step would show its dialog."""
@@ -189,9 +193,12 @@ def print_mode(
     step: PermissionStep | None = None,
     removed_by: ToolRefusal | None = None,
     reformatted: str | None = None,
+    last_turn: bool = False,
 ) -> PrintMode:
     """What ``claude -p`` does after ``spec``'s hooks merged into ``outcome``;
-    ``reformatted``: the file an Edit or Write wrote that its PostToolUse hooks changed."""
+    ``reformatted``: the file an Edit or Write wrote that its PostToolUse hooks changed;
+    ``last_turn``: ``--max-turns`` allows no further model response, so a Stop
+    continuation or the response after tool calls ends the run (``max_turns``)."""
     name = hook_name(spec, payload)
     tool = payload.get("tool_name")
     tool_name = tool if isinstance(tool, str) else ""
@@ -225,6 +232,11 @@ def print_mode(
         feedback = model_text("stop_feedback", event=spec.name, reason=reason)
     if outcome.run_stops and terminal is None:
         terminal = STOP_HOOK_PREVENTED if spec.stop_loop else HOOK_STOPPED
+    continues = outcome.keeps_going if spec.stop_loop else None
+    ends_turns = continues or (spec.name == TURN_END_CHECK and not stops)
+    if last_turn and ends_turns:
+        # The continuation would be one response too many: nothing more is sent.
+        stops, terminal, continues, feedback = True, MAX_TURNS, False, None
     notices = () if spec.system_message_silent_in_print else tuple(outcome.system_messages)
     reminders = tuple(_reminders(spec, name, outcome))
     if reformatted is not None:
@@ -246,7 +258,7 @@ def print_mode(
         system_reminders=reminders,
         run_stops=stops,
         terminal_reason=terminal,
-        turn_continues=outcome.keeps_going if spec.stop_loop else None,
+        turn_continues=continues,
         stop_feedback=feedback,
         user_message=user_message,
         notices=notices,

@@ -117,6 +117,37 @@ def _flag(flags: list[str], name: str) -> str | None:
     )
 
 
+VARIADIC_FLAGS = {
+    "--allowedTools": "--allowed-tools",
+    "--allowed-tools": "--allowed-tools",
+    "--disallowedTools": "--disallowed-tools",
+    "--disallowed-tools": "--disallowed-tools",
+}
+"""claude's rule-list flags (each takes the words up to the next option), and fire's."""
+
+
+def forwarded_flags(flags: list[str]) -> list[str]:
+    """The scenario's claude flags that ``fire`` takes too, in fire's spelling."""
+    argv: list[str] = []
+    i = 0
+    while i < len(flags):
+        name, _, inline = flags[i].partition("=")
+        i += 1
+        if name in VARIADIC_FLAGS:
+            values = [inline] if inline else []
+            while not inline and i < len(flags) and not flags[i].startswith("-"):
+                values.append(flags[i])
+                i += 1
+            argv += [VARIADIC_FLAGS[name], *values]
+        elif name == "--dangerously-skip-permissions":
+            argv.append(name)
+        elif name in ("--max-turns", "--setting-sources"):
+            value = inline or (flags[i] if i < len(flags) else "")
+            i += 0 if inline else 1
+            argv += [name, value]
+    return argv
+
+
 def scenario_hooks(report: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
     """The scenario's hook scripts a report ran, with their entries (the probe left out)."""
     found = []
@@ -139,7 +170,11 @@ class Prediction:
         self.scenario = scenario
         self.layout = layout
         self.flags = list(substitute(scenario.get("flags", []), layout))
-        self.mode = _flag(self.flags, "--permission-mode")
+        self.mode = (
+            "bypassPermissions"
+            if "--dangerously-skip-permissions" in self.flags
+            else _flag(self.flags, "--permission-mode")
+        )
         self.env = {**claude_env(scenario, layout), "ORACLE_DUMPS": str(layout.root / "fire-dumps")}
         (layout.root / "fire-dumps").mkdir(exist_ok=True)
         self.settings = json.dumps(flag_settings(scenario, layout))
@@ -187,9 +222,7 @@ class Prediction:
         ]
         if self.mode is not None:
             argv += ["--permission-mode", self.mode]
-        sources = _flag(self.flags, "--setting-sources")
-        if sources is not None:
-            argv += ["--setting-sources", sources]
+        argv += forwarded_flags(self.flags)
         reply = self.server.fire(argv, self.env, payload)
         try:
             report: dict[str, Any] = json.loads(reply["stdout"])
@@ -276,10 +309,14 @@ class Prediction:
                             for n, c in enumerate(calls)
                         ],
                     ),
+                    "--turn",
+                    str(step),
                 )
                 self._gather(predicted, "PostToolBatch", batch)
                 if batch is not None and self._run_stops(batch):
-                    predicted["terminal"] = "hook_stopped"
+                    mode = batch.get("printMode")
+                    terminal = mode.get("terminalReason") if isinstance(mode, dict) else None
+                    predicted["terminal"] = terminal or "hook_stopped"
                     return True
                 continue
             if ran_tool_since_stop:
@@ -296,6 +333,8 @@ class Prediction:
                 ),
                 "--stop-blocks",
                 str(blocks),
+                "--turn",
+                str(step),
             )
             self._gather(predicted, "Stop", stop)
             if stop is None or not self._turn_continues(stop):
