@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from hookcourse.errors import json_path, visible
 from hookcourse.js import json as jsjson
@@ -23,6 +24,13 @@ from .reading import HookReading
 from .runner import Execution
 from .settings import Settings
 from .transcript import PrintMode
+
+ASYNC_NOTE: Final = (
+    "async: cannot block; Claude Code runs it in the background and does not wait: fire "
+    "waited for it to finish, but a print-mode session that ends first kills it"
+)
+"""2.1.332 kills an async hook still running when ``claude -p`` exits (the oracle saw no
+exit status); fire cannot know when the session will end, so it says so."""
 
 
 @dataclass(frozen=True)
@@ -257,7 +265,7 @@ def _render_run(hook: HookReport) -> list[str]:
         status = f"exit {run.exit_code}"
     if not run.evaluator_missing:
         status += f" in {took}"
-    lines = [f"    {status}" + (" (async: cannot block)" if hook.is_async else "")]
+    lines = [f"    {status}" + (f" ({ASYNC_NOTE})" if hook.is_async else "")]
     for name, text in (("stdout", run.stdout), ("stderr", run.stderr)):
         if text and run.evaluator is None:
             body = text.rstrip("\n").replace("\n", "\n" + " " * 12)

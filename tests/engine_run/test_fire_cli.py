@@ -641,6 +641,9 @@ def test_async_hooks_run_but_cannot_block(project: Project) -> None:
     assert fired.returncode == 0
     (hook,) = fired.hooks
     assert (hook["async"], hook["exitCode"]) == (True, 2)
+    # 2.1.332 kills an async hook still running when claude -p exits; fire says so.
+    text = project.fire("PreToolUse", project.bash_call("ls"), json_out=False).stdout
+    assert "a print-mode session that ends first kills it" in text
 
 
 def test_mcp_tool_hooks_report_that_no_server_is_connected(project: Project) -> None:
