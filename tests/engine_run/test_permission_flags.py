@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from hookcourse.cli import main
 from hookcourse.engine.api import event_spec
 from hookcourse.engine.catalogue import permission_facts
 from hookcourse.engine.outcome import merge_readings
@@ -173,43 +174,71 @@ def test_the_last_turn_ends_the_run_after_a_tool_batch() -> None:
     assert (ended.run_stops, ended.terminal_reason) == (True, "max_turns")
 
 
-# --- through the command line ------------------------------------------------------------
+# --- through the command line (in this process: each fire would cost a second) ---------
 
 
-def test_fire_takes_the_flags_in_both_spellings(project: Project) -> None:
+def _fire(
+    project: Project, monkeypatch: pytest.MonkeyPatch, capsys: Any, *argv: str
+) -> tuple[int, str, str]:
+    """``hookcourse fire ... --json`` run by ``cli.main`` with the project's home."""
+    monkeypatch.setenv("HOME", str(project.home))
+    for name in (
+        "CLAUDE_PROJECT_DIR",
+        "HOOKCOURSE_MANAGED_SETTINGS",
+        "CLAUDE_CODE_STOP_HOOK_BLOCK_CAP",
+    ):
+        monkeypatch.delenv(name, raising=False)
+    capsys.readouterr()
+    status = main(["fire", *argv, "--project-dir", str(project.dir), "--json"])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_fire_takes_the_flags_in_both_spellings(
+    project: Project, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
     project.hooks("PreToolUse", {"type": "command", "command": "true"}, matcher="*")
-    call = project.bash_call("touch a.txt && mkdir b")
-    fired = project.fire(
+    call = str(project.bash_call("touch a.txt && mkdir b"))
+    rules = ("--allowedTools", "Bash(touch *),Read", "--allowed-tools", "Bash(mkdir *)")
+    status, out, err = _fire(project, monkeypatch, capsys, "PreToolUse", "--payload", call, *rules)
+    report = json.loads(out)
+    assert status == 0, err
+    assert report["printMode"]["toolRuns"] is True
+    assert report["permission"]["ruleFile"] == "--allowedTools"
+    status, out, _ = _fire(
+        project,
+        monkeypatch,
+        capsys,
         "PreToolUse",
+        "--payload",
         call,
-        "--allowedTools",
-        "Bash(touch *),Read",
-        "--allowed-tools",
-        "Bash(mkdir *)",
+        "--disallowed-tools",
+        "Read",
+        "Bash",
     )
-    assert fired.returncode == 0, fired.stderr
-    assert fired.report["printMode"]["toolRuns"] is True
-    assert fired.report["permission"]["ruleFile"] == "--allowedTools"
-    removed = project.fire("PreToolUse", call, "--disallowed-tools", "Read", "Bash")
-    assert removed.returncode == 2
-    assert removed.report["hooks"] == []
-    assert removed.report["printMode"]["toolResult"]["text"].startswith(
+    removed = json.loads(out)
+    assert status == 2 and removed["hooks"] == []
+    assert removed["printMode"]["toolResult"]["text"].startswith(
         "<tool_use_error>Error: No such tool available: Bash."
     )
 
 
-def test_fire_max_turns_ends_a_blocked_stop(project: Project) -> None:
+def test_fire_max_turns_ends_a_blocked_stop(
+    project: Project, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
     script = project.script("again.sh", """echo '{"decision":"block","reason":"again"}'""")
     project.hooks("Stop", {"type": "command", "command": str(script)})
-    stop = project.payload("Stop", stop_hook_active=False, last_assistant_message="one")
-    before = project.fire("Stop", stop, "--max-turns", "2", "--turn", "1")
-    assert before.report["printMode"]["turnContinues"] is True
-    last = project.fire("Stop", stop, "--max-turns", "2", "--turn", "2")
-    mode = last.report["printMode"]
-    assert (mode["turnContinues"], mode["terminalReason"]) == (False, "max_turns")
-    assert project.fire("Stop", stop, "--max-turns", "0", "--turn", "9").report["printMode"][
-        "turnContinues"
-    ]
+    stop = str(project.payload("Stop", stop_hook_active=False, last_assistant_message="one"))
+
+    def mode(*extra: str) -> dict[str, Any]:
+        _, out, _ = _fire(project, monkeypatch, capsys, "Stop", "--payload", stop, *extra)
+        shown: dict[str, Any] = json.loads(out)["printMode"]
+        return shown
+
+    assert mode("--max-turns", "2", "--turn", "1")["turnContinues"] is True
+    last = mode("--max-turns", "2", "--turn", "2")
+    assert (last["turnContinues"], last["terminalReason"]) == (False, "max_turns")
+    assert mode("--max-turns", "0", "--turn", "9")["turnContinues"] is True
 
 
 @pytest.mark.parametrize(
@@ -221,17 +250,20 @@ def test_fire_max_turns_ends_a_blocked_stop(project: Project) -> None:
     ],
 )
 def test_fire_refuses_bad_flag_values_in_one_line(
-    project: Project, extra: tuple[str, ...], where: str
+    project: Project,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: Any,
+    extra: tuple[str, ...],
+    where: str,
 ) -> None:
-    fired = project.fire("PreToolUse", project.bash_call("ls"), *extra)
-    assert fired.returncode == 1 and fired.stdout == ""
-    assert (
-        fired.stderr.count("\n") == 1 and where in fired.stderr and "Traceback" not in fired.stderr
-    )
+    call = str(project.bash_call("ls"))
+    status, out, err = _fire(project, monkeypatch, capsys, "PreToolUse", "--payload", call, *extra)
+    assert status == 1 and out == ""
+    assert err.count("\n") == 1 and where in err and "Traceback" not in err
 
 
 def test_skip_permissions_is_bypass_mode_over_permission_mode(project: Project) -> None:
-    """flag-skip-permissions: the hooks see bypassPermissions."""
+    """flag-skip-permissions: the hooks see bypassPermissions (a real ``fire`` process)."""
     dump = project.scratch / "seen.json"
     project.hooks("PreToolUse", {"type": "command", "command": f"cat > {dump}"}, matcher="*")
     fired = project.fire(
