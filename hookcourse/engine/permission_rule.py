@@ -37,7 +37,7 @@ from urllib.parse import urlsplit
 from hookcourse.js.json import quote
 from hookcourse.js.values import JSValue, js_trim
 
-from .catalogue import permission_facts
+from .catalogue import permission_facts, tool_aliases
 
 SHELL_TOOLS: Final = frozenset({"Bash", "PowerShell"})
 # Edit rules apply to every built-in tool that edits files, Read rules to every one that
@@ -96,7 +96,8 @@ class CallPlace:
 
 
 def parse_rule(text: str) -> PermissionRule:
-    """Parse ``Tool`` or ``Tool(specifier)``; raises RuleSyntaxError on anything else."""
+    """Parse ``Tool`` or ``Tool(specifier)``, a legacy tool name read as the current one;
+    raises RuleSyntaxError on anything else."""
     shape = _RULE_SHAPE.fullmatch(text)
     if shape is None:
         raise RuleSyntaxError(
@@ -110,7 +111,9 @@ def parse_rule(text: str) -> PermissionRule:
         )
     if specifier is not None and specifier.strip() == "*":
         specifier = None
-    return PermissionRule(tool, specifier)
+    # A legacy tool name is read as the current one (Task(Explore) is Agent(Explore)), as
+    # 2.1.332's rule parser reads it.
+    return PermissionRule(tool_aliases().get(tool, tool), specifier)
 
 
 def check_rule(
