@@ -276,3 +276,12 @@ def test_skip_permissions_is_bypass_mode_over_permission_mode(project: Project) 
     assert fired.report["permission"]["mode"] == "bypassPermissions"
     assert fired.report["printMode"]["toolRuns"] is True
     assert json.loads(dump.read_text())["permission_mode"] == "bypassPermissions"
+
+
+def test_a_legacy_tool_name_in_a_rule_names_the_current_tool() -> None:
+    """flag-disallowed-legacy-name: --disallowedTools Task removes Agent."""
+    (entry,) = command_line_rules((), ["Task"])
+    assert str(entry.rule) == "Agent"
+    removed = refused_before_hooks((entry,), "Agent", AGENT, PLACE)
+    assert removed is not None and "No such tool available: Agent." in removed.result
+    assert str(command_line_rules(["KillBash(x)"])[0].rule) == "TaskStop(x)"
