@@ -19,6 +19,7 @@ from pathlib import Path, PurePath
 
 from hookcourse.errors import InputError, json_path, json_syntax_fix
 from hookcourse.js import json as jsjson
+from hookcourse.js.values import JSValue
 
 from .catalogue import load_catalogue
 from .inputs import read_bounded
@@ -35,6 +36,7 @@ from .lint import (
     lint_layers,
     lint_unusable_document,
 )
+from .lint.frontmatter import FrontmatterError, frontmatter
 from .lint.json_lines import json_path_lines
 from .lint.registry import table
 from .settings import SettingsLayer, SettingsSource, settings_layer
@@ -122,12 +124,31 @@ def place_of(path: Path, options: ValidateOptions) -> FilePlace:
     kind = kind_of(str(path), source)
     absolute = Path(os.path.abspath(path))
     project = options.project_dir
+    plugin = options.plugin_root
     if project is None and absolute.parent.name == ".claude":
         project = absolute.parent.parent
-    plugin = options.plugin_root
     if plugin is None and kind is FileKind.PLUGIN and absolute.parent.name == "hooks":
         plugin = absolute.parent.parent
+    if kind.frontmatter:
+        # .claude/skills/x/SKILL.md belongs to the project; <plugin>/skills/x/SKILL.md
+        # (or agents/x.md) to the plugin holding skills/ or agents/
+        folders = absolute.parents
+        home = next((p for p in folders if p.name in ("skills", "agents", "commands")), None)
+        if home is not None and home.parent.name == ".claude":
+            if home.parent.parent != Path.home():  # ~/.claude/skills: the user's own
+                project = project or home.parent.parent
+        elif home is not None and plugin is None and options.project_dir is None:
+            plugin = home.parent
     return FilePlace(kind, project, plugin, probe_file)
+
+
+def frontmatter_hooks(text: str) -> JSValue:
+    """A skill's or agent's frontmatter ``hooks`` as a settings document (its other keys,
+    name and description, are the skill's own)."""
+    data = frontmatter(text)
+    if isinstance(data, dict) and "hooks" in data:
+        return {"hooks": data["hooks"]}
+    return {}
 
 
 def fire_findings(
@@ -160,13 +181,27 @@ def validate_files(files: Sequence[Path], options: ValidateOptions | None = None
         except InputError as error:
             findings.extend(lint_file_problem(name, "unreadable", error, chosen.rules))
             continue
-        try:
-            document = jsjson.parse(text)
-        except jsjson.JSONSyntaxError as error:
-            problem = InputError(name, f"not valid JSON ({error})", json_syntax_fix(text))
-            findings.extend(lint_file_problem(name, "json-syntax", problem, chosen.rules))
-            continue
-        texts[name] = text
+        if path.suffix == ".md":
+            try:
+                document = frontmatter_hooks(text)
+            except FrontmatterError as error:
+                problem = InputError(
+                    name,
+                    f"the frontmatter is not YAML validate can read ({error})",
+                    f"fix line {error.line} (plain key: value lines, - items, quoted strings)",
+                )
+                findings.extend(
+                    lint_file_problem(name, "frontmatter-syntax", problem, chosen.rules)
+                )
+                continue
+        else:
+            try:
+                document = jsjson.parse(text)
+            except jsjson.JSONSyntaxError as error:
+                problem = InputError(name, f"not valid JSON ({error})", json_syntax_fix(text))
+                findings.extend(lint_file_problem(name, "json-syntax", problem, chosen.rules))
+                continue
+            texts[name] = text
         place = place_of(path, chosen)
         places[name] = place
         try:

@@ -14,6 +14,7 @@ from hookcourse import cli
 from hookcourse.engine.lint import RULES
 from hookcourse.engine.lint.registry import choose
 from hookcourse.engine.validate import ValidateOptions, validate_files
+from hookcourse.engine.validate_output import rule_table
 from hookcourse.errors import json_path
 
 Settings = dict[str, Any]
@@ -370,11 +371,13 @@ def test_hostile_commands_give_findings_not_tracebacks(tmp_path: Path, command: 
 
 
 def test_the_readme_rule_table_is_the_registry() -> None:
-    """The README's rule table lists every rule once, with its severity."""
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
-    rows = [line for line in readme.splitlines() if line.startswith("| `")]
-    listed = {row.split("`")[1]: row.split("|")[2].strip() for row in rows}
-    assert {name: str(entry.severity) for name, entry in RULES.items()}.items() <= listed.items()
+    """The README's rule table is exactly the registry's: every rule once, in table order,
+    with its severity, summary and reference (on failure, paste the expected table)."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text().splitlines()
+    expected = rule_table()
+    start = readme.index(expected[0])
+    written = readme[start : start + len(expected) + 1]
+    assert written == [*expected, ""], "\n".join(expected)
 
 
 def test_exec_form_with_a_command_line_as_program_is_not_read_as_a_script(tmp_path: Path) -> None:

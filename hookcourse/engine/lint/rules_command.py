@@ -16,8 +16,18 @@ from typing import Final
 from ..placeholders import PLACEHOLDERS
 from .facts import load_facts
 from .registry import Hit, Scope, Severity, rule
-from .shell import Base, Quoting, ScriptCall, script_call, variable_uses
-from .sites import FileKind, HandlerSite
+from .shell import (
+    SHELLS,
+    Base,
+    Quoting,
+    ScriptCall,
+    VariableUse,
+    script_call,
+    simple_commands,
+    variable_uses,
+    wrapped_script,
+)
+from .sites import FileKind, FilePlace, HandlerSite
 
 STOP_LIKE: Final = frozenset({"Stop", "SubagentStop", "TaskCompleted", "TeammateIdle"})
 """2.1.332 §4.2: there, exit 2 from a missing script is downgraded to a non-blocking error."""
@@ -41,20 +51,45 @@ def unquoted_placeholder(site: HandlerSite) -> Iterator[Hit]:
     if command is None:
         return
     reported: set[str] = set()
-    for use in variable_uses(command):
-        if use.name not in PLACEHOLDERS or use.quoting is not Quoting.NONE or use.assigned:
+    for use, wrapper in _placeholder_uses(command):
+        if use.quoting is not Quoting.NONE or use.assigned:
             continue
         written = f"${{{use.name}}}" if use.substituted else f"${use.name}"
-        if written in reported:
-            continue
+        if written in reported or (wrapper and use.substituted and _pasted_in_single(command)):
+            continue  # a pasted path re-read by the inner shell is placeholder-in-shell's
         reported.add(written)
+        where = f"the {wrapper} -c script" if wrapper else "a shell command"
+        splitter = f"the inner {wrapper}" if wrapper else "sh -c"
         yield site.hit(
             "command",
-            f"{written} is unquoted in a shell command: sh -c splits the path at spaces, so in "
+            f"{written} is unquoted in {where}: {splitter} splits the path at spaces, so in "
             "a folder whose path has a space the command breaks (exit 127) and the hook does "
             "nothing",
-            f'quote it: "{written}"/..., or use exec form with "args"',
+            f'quote it: "{written}"/...'
+            + (f" inside the {wrapper} -c script" if wrapper else ', or use exec form with "args"'),
         )
+
+
+def _placeholder_uses(command: str) -> Iterator[tuple[VariableUse, str | None]]:
+    """The path placeholders the outer shell reads, then those the script of a
+    ``bash -c`` wrapper reads (with the wrapper's name)."""
+    for use in variable_uses(command):
+        if use.name in PLACEHOLDERS:
+            yield use, None
+    inner = wrapped_script(command)
+    if inner is not None:
+        wrapper = simple_commands(command, limit=1)[0]
+        name = next(w.value for w in wrapper if w.value.rsplit("/", 1)[-1] in SHELLS)
+        for use in variable_uses(inner):
+            if use.name in PLACEHOLDERS:
+                yield use, name.rsplit("/", 1)[-1]
+
+
+def _pasted_in_single(command: str) -> bool:
+    return any(
+        use.name in PLACEHOLDERS and use.substituted and use.quoting is Quoting.SINGLE
+        for use in variable_uses(command)
+    )
 
 
 @rule(
@@ -69,8 +104,16 @@ def placeholder_in_shell(site: HandlerSite) -> Iterator[Hit]:
     command = site.shell_command
     if command is None:
         return
+    inner = wrapped_script(command)
+    quoted_inside = {
+        use.name
+        for use in variable_uses(inner or "")
+        if use.name in PLACEHOLDERS and use.quoting is not Quoting.NONE
+    }
     for use in variable_uses(command):
         if use.name in PLACEHOLDERS and use.substituted and use.quoting is Quoting.SINGLE:
+            if inner is not None and use.name in quoted_inside:
+                continue  # bash -c '... "${X}" ...': the inner shell reads it quoted
             yield site.hit(
                 "command",
                 f"${{{use.name}}} is pasted as text inside '...' before the shell runs: a "
@@ -138,8 +181,23 @@ def _call(site: HandlerSite) -> ScriptCall | None:
     return script_call(text, facts.script_extensions, frozenset(facts.interpreters))
 
 
-def _placeholder_for(kind: FileKind) -> str:
-    return '"${CLAUDE_PLUGIN_ROOT}"' if kind is FileKind.PLUGIN else '"$CLAUDE_PROJECT_DIR"'
+def _in_plugin(place: FilePlace) -> bool:
+    """The file is a plugin's: its hooks.json, or a skill or agent inside the plugin."""
+    if place.kind.frontmatter:
+        return place.plugin_root is not None and place.project_dir is None
+    return place.kind is FileKind.PLUGIN
+
+
+def _placeholder_for(place: FilePlace) -> str:
+    return '"${CLAUDE_PLUGIN_ROOT}"' if _in_plugin(place) else '"$CLAUDE_PROJECT_DIR"'
+
+
+def _shared(place: FilePlace) -> bool:
+    """Committed or installed on other machines: project settings, a plugin, and the skills
+    and agents of either."""
+    if place.kind.frontmatter:
+        return place.project_dir is not None or place.plugin_root is not None
+    return place.kind in (FileKind.PROJECT, FileKind.PLUGIN)
 
 
 @rule(
@@ -154,7 +212,7 @@ def relative_script_path(site: HandlerSite) -> Iterator[Hit]:
     call = _call(site)
     if call is None or call.base is not Base.RELATIVE or call.after_cd:
         return
-    if site.place.kind is FileKind.PLUGIN:
+    if _in_plugin(site.place):
         message = (
             f"{call.path} is relative, and hooks run in the session's current directory (the "
             "user's project, then wherever Claude cds), never the plugin's folder, so it is "
@@ -169,7 +227,7 @@ def relative_script_path(site: HandlerSite) -> Iterator[Hit]:
     yield site.hit(
         "command",
         message,
-        f"write {_placeholder_for(site.place.kind)}/{rest}",
+        f"write {_placeholder_for(site.place)}/{rest}",
     )
 
 
@@ -180,7 +238,7 @@ def _root(site: HandlerSite, call: ScriptCall) -> tuple[PurePath | None, str]:
         return place.project_dir, call.rest
     if call.base is Base.PLUGIN:
         return place.plugin_root, call.rest
-    if call.base is Base.RELATIVE and not call.after_cd and place.kind is not FileKind.PLUGIN:
+    if call.base is Base.RELATIVE and not call.after_cd and not _in_plugin(place):
         return place.project_dir, call.rest
     if call.base is Base.ABSOLUTE:
         path = PurePath(call.rest)
@@ -296,7 +354,7 @@ def script_outside_reach(site: HandlerSite) -> Iterator[Hit]:
     "shared file: project settings or a plugin's hooks",
 )
 def machine_specific_path(site: HandlerSite) -> Iterator[Hit]:
-    if site.place.kind not in (FileKind.PROJECT, FileKind.PLUGIN):
+    if not _shared(site.place):
         return
     text = site.command_line
     if text is None:
@@ -308,7 +366,7 @@ def machine_specific_path(site: HandlerSite) -> Iterator[Hit]:
         "command",
         f"{match.group(1)} exists on one machine only; this {site.place.kind} file is shared, and "
         "on every other machine the hook fails (exit 127) and does nothing",
-        f"write {_placeholder_for(site.place.kind)}/... for files of the "
-        + ("plugin" if site.place.kind is FileKind.PLUGIN else "project")
+        f"write {_placeholder_for(site.place)}/... for files of the "
+        + ("plugin" if _in_plugin(site.place) else "project")
         + ", or ~/... for the user's own",
     )

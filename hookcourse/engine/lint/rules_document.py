@@ -50,6 +50,17 @@ def json_syntax(site: FileSite) -> Iterator[Hit]:
 
 
 @rule(
+    "frontmatter-syntax",
+    Severity.ERROR,
+    "§6 (hook locations): skill and subagent frontmatter hooks: is YAML between --- lines",
+    Scope.FILE,
+    "a SKILL.md or agent .md whose frontmatter is not YAML validate can read, with the line",
+)
+def frontmatter_syntax(site: FileSite) -> Iterator[Hit]:
+    return _fatal(site, "frontmatter-syntax")
+
+
+@rule(
     SHAPE_RULE,
     Severity.ERROR,
     "§6: event -> matcher groups -> handlers; SchemaStore $defs.hookMatcher, hookCommand",
@@ -111,11 +122,14 @@ def guard_entry_voids_file(site: DocumentSite) -> Iterator[Hit]:
         if len(path) >= 2 and path[0] == "hooks" and _is_guard(site, path[1]):
             if getattr(warning, "rule", SHAPE_RULE) != SHAPE_RULE:
                 continue
-            what = (
-                "none of this managed file's hooks run"
-                if site.place.kind is FileKind.MANAGED
-                else "Claude Code 2.1.332 then applies nothing from this file: "
-                "its permissions, env and every other hook are off too"
+            what = {
+                FileKind.MANAGED: "none of this managed file's hooks run",
+                FileKind.SKILL: "the skill then loads with no hooks and no allowed-tools",
+                FileKind.AGENT: "Claude Code 2.1.332 then does not load the agent at all",
+            }.get(
+                site.place.kind,
+                "Claude Code 2.1.332 then applies nothing from this file: "
+                "its permissions, env and every other hook are off too",
             )
             yield Hit(
                 path[:3],
@@ -202,6 +216,8 @@ def unknown_key(site: DocumentSite) -> Iterator[Hit]:
         for key in entry.raw:
             if key in known or key in facts.documentation_keys:
                 continue
+            if key == "once" and site.place.kind is FileKind.SKILL:
+                continue  # §5: once is honoured in skill frontmatter
             if not _has_own_rule(key, handler.type):
                 yield _unknown(handler.origin.path, key, f"{handler.type} handler", known)
 

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
+from itertools import pairwise
 from typing import Final
 
 from ..placeholders import PLACEHOLDERS, substitute
@@ -111,10 +112,10 @@ class Word:
     opaque: bool
 
 
-def simple_commands(command: str, limit: int = 3) -> list[list[Word]]:
+def simple_commands(command: str, limit: int = 3, as_variables: bool = True) -> list[list[Word]]:
     """The words of the first ``limit`` simple commands (placeholders and ``${HOME}``
-    written ``$NAME``)."""
-    text = substitute(command, _AS_VARIABLES)
+    written ``$NAME`` unless ``as_variables`` is False)."""
+    text = substitute(command, _AS_VARIABLES) if as_variables else command
     commands: list[list[Word]] = []
     words: list[Word] = []
     value: list[str] = []
@@ -220,12 +221,39 @@ class ScriptCall:
     """The command first changes directory, so a relative path is read from there."""
 
 
+SHELLS: Final = frozenset({"sh", "bash", "zsh", "dash", "ksh"})
+_SHELL_FLAG: Final = re.compile(r"-[a-z]*c[a-z]*")
+
+
+@lru_cache(maxsize=4096)
+def wrapped_script(command: str) -> str | None:
+    """The script of a ``bash -c '...'`` wrapper (any POSIX shell, flags such as ``-lc``)
+    as the inner shell reads it, or None when the command is no such wrapper."""
+    commands = simple_commands(command, limit=1, as_variables=False)
+    if not commands:
+        return None
+    words = commands[0]
+    while words and (_ASSIGNMENT.match(words[0].value) or words[0].value in ("exec", "env")):
+        words = words[1:]
+    if not words or words[0].value.rsplit("/", 1)[-1] not in SHELLS:
+        return None
+    for flag, script in pairwise(words[1:]):
+        if not flag.value.startswith("-"):
+            return None
+        if _SHELL_FLAG.fullmatch(flag.value):
+            return script.value
+    return None
+
+
 @lru_cache(maxsize=4096)
 def script_call(
     command: str, extensions: tuple[str, ...], programs: frozenset[str]
 ) -> ScriptCall | None:
     """The script the first command of ``command`` runs, or None when it runs none we can
     name (a program on PATH, inline code, or words we cannot resolve)."""
+    inner = wrapped_script(command)
+    if inner is not None:
+        return script_call(inner, extensions, programs)
     commands = simple_commands(command)
     after_cd = False
     if commands and commands[0] and commands[0][0].value in ("cd", "pushd"):

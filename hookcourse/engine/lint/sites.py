@@ -25,6 +25,12 @@ class FileKind(StrEnum):
     USER = "user settings"
     MANAGED = "managed settings"
     PLUGIN = "plugin hooks"
+    SKILL = "skill frontmatter"
+    AGENT = "agent frontmatter"
+
+    @property
+    def frontmatter(self) -> bool:
+        return self in (FileKind.SKILL, FileKind.AGENT)
 
 
 @dataclass(frozen=True)
@@ -51,6 +57,8 @@ def kind_of(file: str, source: SettingsSource) -> FileKind:
     if source is SettingsSource.MANAGED:
         return FileKind.MANAGED
     path = PurePath(file)
+    if path.suffix == ".md":
+        return FileKind.AGENT if "agents" in path.parts[:-1] else FileKind.SKILL
     if source is SettingsSource.USER:
         return FileKind.USER
     if source is SettingsSource.PROJECT:
