@@ -142,6 +142,14 @@ def place_of(path: Path, options: ValidateOptions) -> FilePlace:
     return FilePlace(kind, project, plugin, probe_file)
 
 
+def _frontmatter_problem(name: str, error: FrontmatterError) -> tuple[str, InputError]:
+    if error.unsupported:
+        fix = f"check the hooks by hand, or write line {error.line} in plain YAML"
+        return "frontmatter-not-checked", InputError(name, f"hooks not checked ({error})", fix)
+    fix = f"fix line {error.line}: key: value lines, - items, spaces (no tabs), closing ---"
+    return "frontmatter-syntax", InputError(name, f"the frontmatter is not YAML ({error})", fix)
+
+
 def frontmatter_hooks(text: str) -> JSValue:
     """A skill's or agent's frontmatter ``hooks`` as a settings document (its other keys,
     name and description, are the skill's own)."""
@@ -185,13 +193,8 @@ def validate_files(files: Sequence[Path], options: ValidateOptions | None = None
             try:
                 document = frontmatter_hooks(text)
             except FrontmatterError as error:
-                problem = InputError(
-                    name,
-                    f"the frontmatter is not YAML validate can read ({error})",
-                    f"fix line {error.line} (plain key: value lines, - items, quoted strings)",
-                )
                 findings.extend(
-                    lint_file_problem(name, "frontmatter-syntax", problem, chosen.rules)
+                    lint_file_problem(name, *_frontmatter_problem(name, error), chosen.rules)
                 )
                 continue
         else:

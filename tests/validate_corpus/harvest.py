@@ -217,7 +217,9 @@ def check() -> int:
     commit = schemastore[0]["commit"]
     mirror = MIRRORS / SCHEMASTORE.replace("/", "+", 1) / "repo"
     (HARVEST / "schemastore" / "LICENSE").write_bytes(_git(mirror, "show", f"{commit}:LICENSE"))
-    print(f"{len(entries)} configurations and {len(schemastore)} SchemaStore files, {wrong} hash(es) differ")
+    print(
+        f"{len(entries)} configurations and {len(schemastore)} SchemaStore files, {wrong} hash(es) differ"
+    )
     return 1 if wrong else 0
 
 

@@ -23,9 +23,11 @@ _DEPTH_LIMIT: Final = 64
 class FrontmatterError(ValueError):
     """The frontmatter is not YAML this reader follows; ``line`` is 1-based in the file."""
 
-    def __init__(self, line: int, what: str) -> None:
+    def __init__(self, line: int, what: str, unsupported: bool = False) -> None:
         super().__init__(f"line {line}: {what}")
         self.line = line
+        self.unsupported = unsupported
+        """Valid YAML, perhaps, that this reader does not follow (anchors, tags, nested flow)."""
 
 
 @dataclass(frozen=True)
@@ -202,7 +204,7 @@ def _scalar(text: str, line: int) -> JSValue:
     if text.startswith(("[", "{")):
         return _flow(text, line)
     if text.startswith(("&", "*", "!", "|", ">", "%", "@", "`")):
-        raise FrontmatterError(line, f"YAML this reader does not follow: {text[:20]}")
+        raise FrontmatterError(line, f"YAML this reader does not follow: {text[:20]}", True)
     lowered = text.lower()
     if lowered in ("true", "false"):
         return lowered == "true"
@@ -218,7 +220,7 @@ def _flow(text: str, line: int) -> JSValue:
     if text in ("[]", "{}"):
         return [] if text == "[]" else {}
     if not (text.startswith("[") and text.endswith("]")) or any(c in text[1:-1] for c in "[]{}"):
-        raise FrontmatterError(line, "a flow collection this reader does not follow")
+        raise FrontmatterError(line, "a flow collection this reader does not follow", True)
     items: list[JSValue] = []
     for part in re.findall(r"""\s*("[^"]*"|'[^']*'|[^,]+)\s*(?:,|$)""", text[1:-1]):
         items.append(_scalar(part.strip(), line))

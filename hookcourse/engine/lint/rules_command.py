@@ -63,11 +63,32 @@ def unquoted_placeholder(site: HandlerSite) -> Iterator[Hit]:
         yield site.hit(
             "command",
             f"{written} is unquoted in {where}: {splitter} splits the path at spaces, so in "
-            "a folder whose path has a space the command breaks (exit 127) and the hook does "
-            "nothing",
+            f"a folder whose path has a space {_split_effect(site, use.name, wrapper)}",
             f'quote it: "{written}"/...'
             + (f" inside the {wrapper} -c script" if wrapper else ', or use exec form with "args"'),
         )
+
+
+_CD_FAILS: Final = {"sh": 2, "dash": 2, "bash": 1, "zsh": 1, "ksh": 1}
+"""What a shell exits with when ``cd`` is handed a split path (POSIX sh: 2, bash: 1)."""
+
+
+def _split_effect(site: HandlerSite, name: str, wrapper: str | None) -> str:
+    """What a split path does: the script it names is not found, or cd fails."""
+    call = _call(site)
+    base = {"CLAUDE_PROJECT_DIR": Base.PROJECT, "CLAUDE_PLUGIN_ROOT": Base.PLUGIN}.get(name)
+    if call is not None and call.base is base and base is not None:
+        status = _exit_when_missing(call)
+        runner = "sh" if call.program is None else call.program
+        return f"{runner} does not find the script and exits {status}: " + _effect_of_exit(
+            site, status
+        )
+    inner = wrapped_script(site.shell_command or "") if wrapper else site.shell_command
+    words = simple_commands(inner or "", limit=1)
+    if words and words[0] and words[0][0].value == "cd":
+        status = _CD_FAILS.get(wrapper or "sh", 1)
+        return f"cd fails (exit {status}): " + _effect_of_exit(site, status, missing=False)
+    return "the command is handed two broken words instead of the path and fails"
 
 
 def _placeholder_uses(command: str) -> Iterator[tuple[VariableUse, str | None]]:
@@ -133,6 +154,11 @@ def _invented(name: str, known_env: set[str]) -> bool:
     return name.startswith("CLAUDE_") and not name.startswith(facts.environment_prefixes)
 
 
+_COMMON_FIELDS: Final = frozenset(
+    {"session_id", "transcript_path", "cwd", "hook_event_name", "permission_mode"}
+)
+
+
 def _stdin_field(name: str) -> str:
     facts = load_facts()
     if name in facts.stdin_field:
@@ -165,6 +191,18 @@ def invented_variable(site: HandlerSite) -> Iterator[Hit]:
             continue  # the command sets it itself
         reported.add(name)
         field = _stdin_field(name)
+        top = field.split(".", 1)[0].split(" ", 1)[0]
+        fields = (*site.spec.input_fields, *site.spec.optional_input_fields)
+        if top not in fields and top not in _COMMON_FIELDS:
+            shown = ", ".join(fields[:6]) or "session_id, cwd"
+            yield site.hit(
+                "command",
+                f"Claude Code sets no ${name}: it expands to an empty string, so the hook sees "
+                f"nothing there; the hook input arrives as JSON on stdin, and {site.spec.name} "
+                f"sends {shown}",
+                "read what you need from stdin, such as jq -c . (the whole input)",
+            )
+            continue
         yield site.hit(
             "command",
             f"Claude Code sets no ${name}: it expands to an empty string, so the hook sees "
@@ -252,10 +290,17 @@ def _exit_when_missing(call: ScriptCall) -> int:
     return 127 if call.program is None else load_facts().interpreters.get(call.program, 1)
 
 
-def _effect_of_exit(site: HandlerSite, status: int) -> str:
+def _effect_of_exit(site: HandlerSite, status: int, missing: bool = True) -> str:
+    """What Claude Code does with ``status``; ``missing``: the stderr says a file is missing
+    (2.1.332 §4.2 downgrades exit 2 then on Stop-like events and plugin UserPromptSubmit)."""
     spec = site.spec
-    if status == 2 and spec.can_block and spec.name not in STOP_LIKE:
+    downgraded = missing and (
+        spec.name in STOP_LIKE or (spec.name == "UserPromptSubmit" and _in_plugin(site.place))
+    )
+    if status == 2 and spec.can_block and not downgraded:
         matcher = site.group.matcher
+        if spec.name == "UserPromptSubmit":
+            return "exit 2 blocks, so every prompt is refused with that error"
         calls = f"{matcher} call" if matcher not in (None, "", "*") else "call"
         return f"exit 2 blocks, so on {spec.name} every {calls} is refused with that error"
     return f"exit {status} is a non-blocking error, so the hook does nothing"
@@ -344,6 +389,16 @@ def script_outside_reach(site: HandlerSite) -> Iterator[Hit]:
     )
 
 
+def _elsewhere(site: HandlerSite) -> str:
+    """What the hook does where the machine's path is not there."""
+    call = _call(site)
+    if call is None or call.base is not Base.ABSOLUTE or _MACHINE_PATH.search(call.path) is None:
+        return "the path is not there, and the hook fails"
+    status = _exit_when_missing(call)
+    runner = "sh" if call.program is None else call.program
+    return f"{runner} does not find the script and exits {status}: " + _effect_of_exit(site, status)
+
+
 @rule(
     "machine-specific-path",
     Severity.WARNING,
@@ -365,7 +420,7 @@ def machine_specific_path(site: HandlerSite) -> Iterator[Hit]:
     yield site.hit(
         "command",
         f"{match.group(1)} exists on one machine only; this {site.place.kind} file is shared, and "
-        "on every other machine the hook fails (exit 127) and does nothing",
+        f"on every other machine {_elsewhere(site)}",
         f"write {_placeholder_for(site.place)}/... for files of the "
         + ("plugin" if _in_plugin(site.place) else "project")
         + ", or ~/... for the user's own",

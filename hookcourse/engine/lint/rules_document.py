@@ -61,6 +61,18 @@ def frontmatter_syntax(site: FileSite) -> Iterator[Hit]:
 
 
 @rule(
+    "frontmatter-not-checked",
+    Severity.INFO,
+    "validate reads the YAML that frontmatter hooks are written in, not all of YAML",
+    Scope.FILE,
+    "frontmatter in YAML validate does not follow (anchors, tags, nested flow collections), "
+    "so its hooks were not checked",
+)
+def frontmatter_not_checked(site: FileSite) -> Iterator[Hit]:
+    return _fatal(site, "frontmatter-not-checked")
+
+
+@rule(
     SHAPE_RULE,
     Severity.ERROR,
     "§6: event -> matcher groups -> handlers; SchemaStore $defs.hookMatcher, hookCommand",
