@@ -10,12 +10,14 @@ plugin root, managed or not) and returns a ``Report``; the CLI prints it.
 from __future__ import annotations
 
 import os
+import re
 import stat
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path, PurePath
+from typing import Final
 
 from hookcourse.errors import InputError, json_path, json_syntax_fix
 from hookcourse.js import json as jsjson
@@ -52,6 +54,11 @@ __all__ = [
     "lint_layers",
     "validate_files",
 ]
+
+
+SETTINGS_CAP_BYTES: Final = 4 * 1_048_576
+"""The largest file validate reads: real settings files are kilobytes, and past this the
+rules would take minutes (a bound, not a Claude Code limit)."""
 
 
 @dataclass(frozen=True)
@@ -100,13 +107,31 @@ def _lines(text: str) -> dict[str, int]:
 
 
 def default_files(project_dir: Path) -> list[Path]:
-    """The project's settings files that exist, and a plugin's hooks/hooks.json."""
+    """The project's settings files that exist, a plugin's hooks/hooks.json, and the skills
+    and agents of either whose frontmatter declares hooks."""
     candidates = [
         project_dir / ".claude" / "settings.json",
         project_dir / ".claude" / "settings.local.json",
         project_dir / "hooks" / "hooks.json",
     ]
-    return [path for path in candidates if path.is_file()]
+    found = [path for path in candidates if path.is_file()]
+    roots = [project_dir / ".claude"]
+    if (project_dir / ".claude-plugin").is_dir() or (project_dir / "hooks").is_dir():
+        roots.append(project_dir)
+    for root in roots:
+        for pattern in ("skills/*/SKILL.md", "agents/*.md"):
+            found += sorted(path for path in root.glob(pattern) if _declares_hooks(path))
+    return found
+
+
+def _declares_hooks(path: Path) -> bool:
+    try:
+        return _HOOKS_KEY.search(read_bounded(str(path), SETTINGS_CAP_BYTES).text) is not None
+    except InputError:
+        return True  # validate then reports why it cannot be read
+
+
+_HOOKS_KEY: Final = re.compile(r"^hooks\s*:", re.MULTILINE)
 
 
 def probe_file(path: PurePath) -> FileFacts:
@@ -147,7 +172,7 @@ def _frontmatter_problem(name: str, error: FrontmatterError) -> tuple[str, Input
         fix = f"check the hooks by hand, or write line {error.line} in plain YAML"
         return "frontmatter-not-checked", InputError(name, f"hooks not checked ({error})", fix)
     fix = f"fix line {error.line}: key: value lines, - items, spaces (no tabs), closing ---"
-    return "frontmatter-syntax", InputError(name, f"the frontmatter is not YAML ({error})", fix)
+    return "frontmatter-syntax", InputError(name, f"the frontmatter cannot be read ({error})", fix)
 
 
 def frontmatter_hooks(text: str) -> JSValue:
@@ -185,7 +210,8 @@ def validate_files(files: Sequence[Path], options: ValidateOptions | None = None
     for path in files:
         name = str(path)
         try:
-            text = read_bounded(name, what="the settings file").text
+            what = "the file" if path.suffix == ".md" else "the settings file"
+            text = read_bounded(name, SETTINGS_CAP_BYTES, what=what).text
         except InputError as error:
             findings.extend(lint_file_problem(name, "unreadable", error, chosen.rules))
             continue
@@ -193,6 +219,8 @@ def validate_files(files: Sequence[Path], options: ValidateOptions | None = None
             try:
                 document = frontmatter_hooks(text)
             except FrontmatterError as error:
+                if _HOOKS_KEY.search(text) is None:
+                    continue  # no hooks to judge, whatever else the frontmatter holds
                 findings.extend(
                     lint_file_problem(name, *_frontmatter_problem(name, error), chosen.rules)
                 )

@@ -74,7 +74,9 @@ class _Parser:
 
     def _block(self, indent: int, depth: int) -> JSValue:
         if depth > _DEPTH_LIMIT:
-            raise FrontmatterError(self.lines[self.at].number, "nesting deeper than 64 levels")
+            raise FrontmatterError(
+                self.lines[self.at].number, "nesting deeper than 64 levels, deeper than any hooks"
+            )
         line = self.lines[self.at]
         text = _content(line.text)
         if text == "-" or text.startswith("- "):
@@ -195,7 +197,9 @@ def _scalar(text: str, line: int) -> JSValue:
         try:
             value = json.loads(text)
         except ValueError:
-            raise FrontmatterError(line, "a double-quoted string this reader cannot read") from None
+            raise FrontmatterError(
+                line, "a double-quoted string with escapes this reader does not follow", True
+            ) from None
         return value if isinstance(value, str) else text
     if text.startswith("'"):
         if len(text) < 2 or not text.endswith("'"):

@@ -225,10 +225,16 @@ SHELLS: Final = frozenset({"sh", "bash", "zsh", "dash", "ksh"})
 _SHELL_FLAG: Final = re.compile(r"-[a-z]*c[a-z]*")
 
 
+_MAYBE_WRAPPER: Final = re.compile(r"(?:^|[\s/])(?:ba|z|da|k)?sh\s+(?:-\w+\s+)*-\w*c")
+"""A cheap test that a command may be a wrapper, before it is read word by word."""
+
+
 @lru_cache(maxsize=4096)
 def wrapped_script(command: str) -> str | None:
     """The script of a ``bash -c '...'`` wrapper (any POSIX shell, flags such as ``-lc``)
     as the inner shell reads it, or None when the command is no such wrapper."""
+    if _MAYBE_WRAPPER.search(command[:_CHARACTER_LIMIT]) is None:
+        return None
     commands = simple_commands(command, limit=1, as_variables=False)
     if not commands:
         return None
