@@ -102,6 +102,10 @@ class _Parser:
                 self.at += 1
                 items.append(self._nested(indent, depth))
                 continue
+            if _KEY.match(rest) is None and not rest.startswith("- "):
+                items.append(_scalar(rest, line.number))
+                self.at += 1
+                continue
             # "- key: value" opens a mapping whose keys sit two columns further in
             inner = indent + (len(text) - len(rest))
             self.lines[self.at] = _Line(line.number, inner, rest)
