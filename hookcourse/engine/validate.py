@@ -154,6 +154,8 @@ def place_of(path: Path, options: ValidateOptions) -> FilePlace:
         project = absolute.parent.parent
     if plugin is None and kind is FileKind.PLUGIN and absolute.parent.name == "hooks":
         plugin = absolute.parent.parent
+    if plugin is None and kind is FileKind.PLUGIN and absolute.parent.name == ".claude-plugin":
+        plugin = absolute.parent.parent  # a manifest's inline "hooks"
     if kind.frontmatter:
         # .claude/skills/x/SKILL.md belongs to the project; <plugin>/skills/x/SKILL.md
         # (or agents/x.md) to the plugin holding skills/ or agents/

@@ -218,7 +218,8 @@ def check() -> int:
     mirror = MIRRORS / SCHEMASTORE.replace("/", "+", 1) / "repo"
     (HARVEST / "schemastore" / "LICENSE").write_bytes(_git(mirror, "show", f"{commit}:LICENSE"))
     print(
-        f"{len(entries)} configurations and {len(schemastore)} SchemaStore files, {wrong} hash(es) differ"
+        f"{len(entries)} configurations and {len(schemastore)} SchemaStore files, "
+        f"{wrong} hash(es) differ"
     )
     return 1 if wrong else 0
 

@@ -211,6 +211,50 @@ def invented_variable(site: HandlerSite) -> Iterator[Hit]:
         )
 
 
+@rule(
+    "variable-unset-here",
+    Severity.ERROR,
+    "2.1.332 §9: CLAUDE_ENV_FILE only for SessionStart, Setup, CwdChanged and FileChanged; "
+    "CLAUDE_PLUGIN_ROOT, CLAUDE_PLUGIN_DATA and CLAUDE_PLUGIN_OPTION_<KEY> only for plugin hooks",
+    Scope.HANDLER,
+    "a variable Claude Code sets, but not for this hook: $CLAUDE_ENV_FILE outside the four "
+    "events that get it, $CLAUDE_PLUGIN_ROOT outside a plugin: it expands to nothing",
+)
+def variable_unset_here(site: HandlerSite) -> Iterator[Hit]:
+    command = site.shell_command
+    if command is None:
+        return
+    facts = load_facts()
+    reported: set[str] = set()
+    for use in variable_uses(command):
+        name = use.name
+        if name in reported or use.defaulted or re.search(rf"(^|[\s;&|(]){name}=", command):
+            continue
+        events = facts.event_only_variables.get(name)
+        if events is not None and site.spec.name not in events:
+            reported.add(name)
+            yield site.hit(
+                "command",
+                f"Claude Code sets ${name} only for {', '.join(events)} hooks; on "
+                f'{site.spec.name} it is empty, so the command writes to or reads "" and fails',
+                f"move this handler to a {events[0]} hook (or {', '.join(events[1:])})",
+            )
+            continue
+        plugin_only = name in facts.plugin_only_variables or name.startswith(
+            facts.plugin_only_prefixes
+        )
+        if plugin_only and _surely_not_plugin(site.place):
+            reported.add(name)
+            written = f"${{{name}}}" if use.substituted else f"${name}"
+            yield site.hit(
+                "command",
+                f"{written} is set only for a plugin's hooks; in this {site.place.kind} file it "
+                "is empty, so the path it starts is wrong and the hook fails",
+                'write "$CLAUDE_PROJECT_DIR"/... for the project\'s files, or move the hook '
+                "into the plugin's hooks/hooks.json",
+            )
+
+
 def _call(site: HandlerSite) -> ScriptCall | None:
     text = site.command_line
     if text is None:
@@ -224,6 +268,13 @@ def _in_plugin(place: FilePlace) -> bool:
     if place.kind.frontmatter:
         return place.plugin_root is not None and place.project_dir is None
     return place.kind is FileKind.PLUGIN
+
+
+def _surely_not_plugin(place: FilePlace) -> bool:
+    """Settings files, and skills or agents known to be a project's, are not a plugin's."""
+    if place.kind.frontmatter:
+        return place.project_dir is not None and place.plugin_root is None
+    return place.kind is not FileKind.PLUGIN
 
 
 def _placeholder_for(place: FilePlace) -> str:
@@ -278,6 +329,10 @@ def _root(site: HandlerSite, call: ScriptCall) -> tuple[PurePath | None, str]:
         return place.plugin_root, call.rest
     if call.base is Base.RELATIVE and not call.after_cd and not _in_plugin(place):
         return place.project_dir, call.rest
+    if call.base is Base.RELATIVE and call.cd_base is Base.PROJECT:
+        return place.project_dir, call.rest.removeprefix("./")
+    if call.base is Base.RELATIVE and call.cd_base is Base.PLUGIN:
+        return place.plugin_root, call.rest.removeprefix("./")
     if call.base is Base.ABSOLUTE:
         path = PurePath(call.rest)
         for root in (place.project_dir, place.plugin_root):
@@ -335,6 +390,43 @@ def script_missing(site: HandlerSite) -> Iterator[Hit]:
     )
 
 
+_QUOTED_TILDE: Final = re.compile(r"""(?:^|[\s;&|(=])(["'])~/""")
+
+
+def _tilde_quote(site: HandlerSite) -> str | None:
+    """The quote around a ``~/`` that starts a word of the command (or its bash -c script)."""
+    command = site.shell_command
+    if command is None:
+        return None
+    match = _QUOTED_TILDE.search(wrapped_script(command) or command)
+    return match.group(1) if match else None
+
+
+@rule(
+    "quoted-tilde",
+    Severity.ERROR,
+    "§7a: shell form runs through sh -c, where ~ is expanded only unquoted at a word's start "
+    "(POSIX tilde expansion)",
+    Scope.HANDLER,
+    'a script path that starts with a quoted ~ ("~/.claude/hooks/x.sh"): sh does not expand '
+    "it, so the script is not found",
+)
+def quoted_tilde(site: HandlerSite) -> Iterator[Hit]:
+    call = _call(site)
+    quote = _tilde_quote(site)
+    if call is None or call.base is not Base.HOME or quote is None:
+        return
+    status = _exit_when_missing(call)
+    runner = "sh" if call.program is None else call.program
+    yield site.hit(
+        "command",
+        f"~ inside {quote}...{quote} is not expanded, so {runner} looks for a folder named ~ "
+        f"in the current directory, does not find the script and exits {status}: "
+        + _effect_of_exit(site, status),
+        f'write "$HOME/{call.rest}" (the variable expands inside double quotes)',
+    )
+
+
 @rule(
     "script-not-executable",
     Severity.ERROR,
@@ -376,6 +468,11 @@ def script_outside_reach(site: HandlerSite) -> Iterator[Hit]:
     root, _rest = _root(site, call)
     if root is not None:
         return
+    if call.base is Base.HOME and _tilde_quote(site) is not None:
+        return  # quoted-tilde says it is never found
+    plugin_base = call.base in (Base.PLUGIN, Base.PLUGIN_DATA)
+    if plugin_base and _surely_not_plugin(site.place):
+        return  # not a plugin's file: variable-unset-here says the path is empty
     if call.base is Base.PROJECT:
         where = "no project directory is known (pass --project-dir)"
     elif call.base is Base.PLUGIN:

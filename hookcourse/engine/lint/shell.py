@@ -53,6 +53,8 @@ class VariableUse:
     quoting: Quoting
     assigned: bool
     """Right after ``NAME=`` (an assignment's value is not split into words)."""
+    defaulted: bool = False
+    """Written ``${NAME:-word}`` (or ``-``, ``:=``, ``=``): unset, it gives the word."""
 
 
 def quoting_at(command: str) -> list[Quoting]:
@@ -99,7 +101,8 @@ def variable_uses(command: str) -> tuple[VariableUse, ...]:
         assigned = _ASSIGNMENT.fullmatch(before[word_start:]) is not None
         braced = match.group(1) is not None
         exact = braced and command.startswith("}", match.end())
-        uses.append(VariableUse(name, braced, exact, states[start], assigned))
+        defaulted = braced and command.startswith((":-", ":=", "-", "="), match.end())
+        uses.append(VariableUse(name, braced, exact, states[start], assigned, defaulted))
     return tuple(uses)
 
 
@@ -180,7 +183,9 @@ def _opaque_at(text: str, i: int) -> bool:
     match = _VARIABLE.match(text, i)
     if match is None:
         return True  # $( ... ), $$, $1 and friends
-    return (match.group(1) or match.group(2)) not in (*PLACEHOLDERS, "HOME")
+    if match.group(1) is not None:
+        return True  # ${NAME:-word} and friends: the value depends on what is set
+    return match.group(2) not in (*PLACEHOLDERS, "HOME")
 
 
 def _skip_redirect(text: str, i: int) -> int:
@@ -219,6 +224,8 @@ class ScriptCall:
     """The path below its base (the whole path for absolute and relative ones)."""
     after_cd: bool
     """The command first changes directory, so a relative path is read from there."""
+    cd_base: Base | None = None
+    """Where that cd goes when it is a base itself (``cd "$CLAUDE_PROJECT_DIR"``)."""
 
 
 SHELLS: Final = frozenset({"sh", "bash", "zsh", "dash", "ksh"})
@@ -262,8 +269,13 @@ def script_call(
         return script_call(inner, extensions, programs)
     commands = simple_commands(command)
     after_cd = False
+    cd_base: Base | None = None
     if commands and commands[0] and commands[0][0].value in ("cd", "pushd"):
         after_cd = True
+        goes_to = commands[0][1:2]
+        if goes_to and not goes_to[0].opaque:
+            base, rest = _base(goes_to[0].value)
+            cd_base = base if base is not Base.RELATIVE and not rest.strip("/") else None
         commands = commands[1:]
     if not commands:
         return None
@@ -287,7 +299,7 @@ def script_call(
     base, rest = _base(path)
     if base is Base.RELATIVE and program is not None and not path.endswith(extensions):
         return None
-    return ScriptCall(path, program, base, rest, after_cd)
+    return ScriptCall(path, program, base, rest, after_cd, cd_base)
 
 
 def _program_name(name: str, programs: frozenset[str]) -> str | None:

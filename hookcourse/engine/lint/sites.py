@@ -69,7 +69,9 @@ def kind_of(file: str, source: SettingsSource) -> FileKind:
         return FileKind.MANAGED
     if path.parent.name == ".claude" and path.name == "settings.json":
         return FileKind.PROJECT
-    if path.name == "hooks.json":
+    if path.name == "hooks.json" or (
+        path.name == "plugin.json" and path.parent.name == ".claude-plugin"
+    ):
         return FileKind.PLUGIN
     return FileKind.USER
 
