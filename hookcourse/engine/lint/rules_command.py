@@ -236,7 +236,9 @@ def variable_unset_here(site: HandlerSite) -> Iterator[Hit]:
             yield site.hit(
                 "command",
                 f"Claude Code sets ${name} only for {', '.join(events)} hooks; on "
-                f'{site.spec.name} it is empty, so the command writes to or reads "" and fails',
+                f"{site.spec.name} it is empty, so a redirection to it fails (sh exits 2: "
+                + _effect_of_exit(site, 2, missing=False)
+                + ")",
                 f"move this handler to a {events[0]} hook (or {', '.join(events[1:])})",
             )
             continue
