@@ -29,6 +29,9 @@ from .shell import (
 )
 from .sites import FileKind, FilePlace, HandlerSite
 
+SKILL_DIR: Final = "CLAUDE_SKILL_DIR"
+"""Skills substitute ${CLAUDE_SKILL_DIR} in their text; validate does not call it invented
+in a skill's frontmatter (precision first), only elsewhere."""
 STOP_LIKE: Final = frozenset({"Stop", "SubagentStop", "TaskCompleted", "TeammateIdle"})
 """2.1.332 §4.2: there, exit 2 from a missing script is downgraded to a non-blocking error."""
 _MACHINE_PATH: Final = re.compile(
@@ -187,6 +190,8 @@ def invented_variable(site: HandlerSite) -> Iterator[Hit]:
         name = use.name
         if name in reported or not _invented(name, known):
             continue
+        if name == SKILL_DIR and site.place.kind is FileKind.SKILL:
+            continue  # a skill's own placeholder, which the reference does not settle for hooks
         if re.search(rf"(^|[\s;&|(]){name}=|\bread\b[^;&|]*\b{name}\b", command):
             continue  # the command sets it itself
         reported.add(name)
