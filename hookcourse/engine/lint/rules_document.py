@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Final
 
 from hookcourse.js.json import quote
 from hookcourse.js.values import JSValue
@@ -22,54 +23,46 @@ def _is_guard(site: DocumentSite, event: str | int) -> bool:
     return spec is not None and spec.guard
 
 
-def _fatal(site: FileSite, rule_id: str) -> Iterator[Hit]:
-    if site.rule == rule_id and site.problem is not None:
-        yield Hit(tuple(site.problem.path), site.problem.problem, site.problem.fix)
-
-
-@rule(
-    "unreadable",
-    Severity.ERROR,
-    "§6: settings files are read from disk",
-    Scope.FILE,
-    "a file that cannot be read (missing, a directory, a FIFO, no permission, too large)",
+_FILE_RULES: Final = (
+    (
+        "unreadable",
+        Severity.ERROR,
+        "§6: settings files are read from disk",
+        "a file that cannot be read (missing, a directory, a FIFO, no permission, too large)",
+    ),
+    (
+        "json-syntax",
+        Severity.ERROR,
+        "§6: settings files are JSON (a file that is not is skipped; §14 of the 2.1.332 notes)",
+        "a file that is not JSON, with the line and column (and a byte-order mark by name)",
+    ),
+    (
+        "frontmatter-syntax",
+        Severity.ERROR,
+        "§6 (hook locations): skill and subagent frontmatter hooks: is YAML between --- lines",
+        "a SKILL.md or agent .md whose frontmatter is not YAML validate can read, with the line",
+    ),
+    (
+        "frontmatter-not-checked",
+        Severity.INFO,
+        "validate reads the YAML that frontmatter hooks are written in, not all of YAML",
+        "frontmatter in YAML validate does not follow (anchors, tags, nested flow "
+        "collections), so its hooks were not checked",
+    ),
 )
-def unreadable(site: FileSite) -> Iterator[Hit]:
-    return _fatal(site, "unreadable")
+"""The rules of a file that could not be used: the edge names the rule, each reports it."""
 
 
-@rule(
-    "json-syntax",
-    Severity.ERROR,
-    "§6: settings files are JSON (a file that is not is skipped; §14 of the 2.1.332 notes)",
-    Scope.FILE,
-    "a file that is not JSON, with the line and column (and a byte-order mark by name)",
-)
-def json_syntax(site: FileSite) -> Iterator[Hit]:
-    return _fatal(site, "json-syntax")
+def _file_rule(rule_id: str) -> Callable[[FileSite], Iterator[Hit]]:
+    def check(site: FileSite) -> Iterator[Hit]:
+        if site.rule == rule_id and site.problem is not None:
+            yield Hit(tuple(site.problem.path), site.problem.problem, site.problem.fix)
+
+    return check
 
 
-@rule(
-    "frontmatter-syntax",
-    Severity.ERROR,
-    "§6 (hook locations): skill and subagent frontmatter hooks: is YAML between --- lines",
-    Scope.FILE,
-    "a SKILL.md or agent .md whose frontmatter is not YAML validate can read, with the line",
-)
-def frontmatter_syntax(site: FileSite) -> Iterator[Hit]:
-    return _fatal(site, "frontmatter-syntax")
-
-
-@rule(
-    "frontmatter-not-checked",
-    Severity.INFO,
-    "validate reads the YAML that frontmatter hooks are written in, not all of YAML",
-    Scope.FILE,
-    "frontmatter in YAML validate does not follow (anchors, tags, nested flow collections), "
-    "so its hooks were not checked",
-)
-def frontmatter_not_checked(site: FileSite) -> Iterator[Hit]:
-    return _fatal(site, "frontmatter-not-checked")
+for _id, _severity, _reference, _summary in _FILE_RULES:
+    rule(_id, _severity, _reference, Scope.FILE, _summary)(_file_rule(_id))
 
 
 @rule(
