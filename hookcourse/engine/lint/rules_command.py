@@ -13,7 +13,10 @@ from collections.abc import Iterator
 from pathlib import PurePath
 from typing import Final
 
+from hookcourse.js.json import quote as quote_text
+
 from ..placeholders import PLACEHOLDERS
+from ..settings import CommandHandler
 from .facts import load_facts
 from .registry import Hit, Scope, Severity, rule
 from .shell import (
@@ -262,6 +265,74 @@ def variable_unset_here(site: HandlerSite) -> Iterator[Hit]:
             )
 
 
+_ARGS_VARIABLE: Final = re.compile(
+    r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)([^}]*)\}|([A-Za-z_][A-Za-z0-9_]*))"
+)
+
+
+@rule(
+    "variable-in-args",
+    Severity.ERROR,
+    "2.1.332 §2.2: args (exec form) has its path placeholders substituted element by element, "
+    "and no shell is involved",
+    Scope.HANDLER,
+    'a shell variable in exec form ("args": ["$HOME/x.py"], $CLAUDE_PROJECT_DIR without '
+    "braces): no shell expands it, so the program gets the text as written",
+)
+def variable_in_args(site: HandlerSite) -> Iterator[Hit]:
+    found = _args_variable(site)
+    if found is None:
+        return
+    name, written, index, word = found
+    fix = (
+        f'write "${{{name}}}", the placeholder Claude Code substitutes in args'
+        if name in PLACEHOLDERS
+        else f'use shell form (no "args"): "command": "... \\"${name}/...\\""'
+    )
+    call = _call(site)
+    effect = ""
+    if call is not None and call.path == word.replace(written, "$" + name):
+        status = _exit_when_missing(call)
+        runner = "it" if call.program is None else call.program
+        effect = (
+            f"; {runner} does not find that file (exit {status}: "
+            + _effect_of_exit(site, status)
+            + ")"
+        )
+    path = ("command",) if index == 0 else ("args", index - 1)
+    yield Hit(
+        (*site.handler.origin.path, *path),
+        f"{written} in exec form is passed as written: no shell expands it, so the program "
+        f"is handed the literal text {quote_text(word)}{effect}",
+        fix,
+    )
+
+
+def _args_variable(site: HandlerSite) -> tuple[str, str, int, str] | None:
+    """The first shell variable in an exec form's words: name, as written, word index, word."""
+    handler = site.handler
+    if not isinstance(handler, CommandHandler) or handler.args is None:
+        return None
+    words = (handler.command, *handler.args)
+    for index, word in enumerate(words):
+        if index >= 2 and _is_shell_script(words[0], words[index - 1]):
+            return None  # sh -c 'script': that shell expands the script's variables
+        for match in _ARGS_VARIABLE.finditer(word):
+            name = match.group(1) or match.group(3)
+            if match.group(1) and name == "user_config" and match.group(2).startswith("."):
+                continue  # ${user_config.KEY}: substituted in exec form (§7a, 2.1.207)
+            if not (match.group(1) and not match.group(2) and name in PLACEHOLDERS):
+                return name, match.group(0), index, word
+    return None
+
+
+def _is_shell_script(program: str, before: str) -> bool:
+    """``before`` is the -c flag of a POSIX shell, so the next word is a shell script."""
+    return (
+        program.rsplit("/", 1)[-1] in SHELLS and re.fullmatch(r"-[a-z]*c[a-z]*", before) is not None
+    )
+
+
 def _call(site: HandlerSite) -> ScriptCall | None:
     text = site.command_line
     if text is None:
@@ -477,6 +548,8 @@ def script_outside_reach(site: HandlerSite) -> Iterator[Hit]:
         return
     if call.base is Base.HOME and _tilde_quote(site) is not None:
         return  # quoted-tilde says it is never found
+    if _args_variable(site) is not None:
+        return  # variable-in-args says the path is taken as written
     plugin_base = call.base in (Base.PLUGIN, Base.PLUGIN_DATA)
     if plugin_base and _surely_not_plugin(site.place):
         return  # not a plugin's file: variable-unset-here says the path is empty
