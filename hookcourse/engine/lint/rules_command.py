@@ -71,7 +71,11 @@ def unquoted_placeholder(site: HandlerSite) -> Iterator[Hit]:
             f"{written} is unquoted in {where}: {splitter} splits the path at spaces, so in "
             f"a folder whose path has a space {_split_effect(site, use.name, wrapper)}",
             f'quote it: "{written}"/...'
-            + (f" inside the {wrapper} -c script" if wrapper else ', or use exec form with "args"'),
+            + (
+                f" inside the {wrapper} -c script"
+                if wrapper
+                else f', or exec form: "args": ["${{{use.name}}}/..."]'
+            ),
         )
 
 
