@@ -3,7 +3,8 @@
 Prints findings per rule, the time for the whole corpus, and SchemaStore's verdicts (valid
 test files: errors; hook-related negative tests: caught or not). With --check, exits 1 when
 a hand-judged finding (tests/validate_corpus/judged.json) is no longer raised, when a
-finding judged wrong is raised, or a SchemaStore expectation fails.
+finding judged wrong is raised, when fewer than 90% of the baseline's errors and warnings
+(baseline.json) remain, or a SchemaStore expectation fails.
 Needs the corpus: `.venv/bin/python tests/validate_corpus/harvest.py` (from the snapshots
 the search tool's fetch brought under /work/.mirror). Usage:
     .venv/bin/python benchmarks/validate_corpus.py [--check] [--findings FILE.jsonl]
@@ -32,6 +33,8 @@ from hookcourse.js import json as jsjson  # noqa: E402
 
 CORPUS = REPO / "tests" / "validate_corpus"
 HARVEST = CORPUS / ".harvest"
+BASELINE = CORPUS / "baseline.json"
+"""The errors and warnings raised when the corpus was last judged: (file, rule, path)."""
 HOOK_NEGATIVES = (
     "additional-properties-hook.json",
     "invalid-hook-shell.json",
@@ -56,6 +59,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true")
     parser.add_argument("--findings", metavar="FILE", help="write every finding as JSON lines")
+    parser.add_argument(
+        "--write-baseline",
+        action="store_true",
+        help="record today's errors and warnings as the baseline --check holds 90%% of",
+    )
     args = parser.parse_args()
     if not (CORPUS / "manifest.json").is_file() or not (HARVEST / "trees").is_dir():
         print("no corpus: run tests/validate_corpus/harvest.py first", file=sys.stderr)
@@ -63,6 +71,7 @@ def main() -> int:
     files = corpus_files()
     per_rule: Counter[str] = Counter()
     raised: set[tuple[str, str, str]] = set()
+    noted: set[tuple[str, str, str]] = set()
     crashes = 0
     out = open(args.findings, "w") if args.findings else None  # noqa: SIM115
     started = time.perf_counter()
@@ -77,7 +86,10 @@ def main() -> int:
         for finding in report.findings:
             per_rule[finding.rule] += 1
             key = f"{entry['repo']}:{entry['path']}"
-            raised.add((key, finding.rule, finding.to_json()["path"]))  # type: ignore[arg-type]
+            found = (key, finding.rule, str(finding.to_json()["path"]))
+            raised.add(found)
+            if finding.severity is not Severity.INFO:
+                noted.add(found)
             if out is not None:
                 out.write(json.dumps({**finding.to_json(), "file": key}) + "\n")
     elapsed = time.perf_counter() - started
@@ -96,8 +108,11 @@ def main() -> int:
         f"validate / baseline: {elapsed / baseline:.1f}x"
     )
     failures = crashes + schemastore()
+    if args.write_baseline:
+        rows = ",\n".join(json.dumps(list(item)) for item in sorted(noted))
+        BASELINE.write_text(f"[\n{rows}\n]\n")
     if args.check:
-        failures += check_judged(raised)
+        failures += check_judged(raised) + check_baseline(noted)
     return 1 if failures and args.check else 0
 
 
@@ -138,6 +153,20 @@ def schemastore() -> int:
         f"{failures} failure(s)"
     )
     return failures
+
+
+def check_baseline(noted: set[tuple[str, str, str]]) -> int:
+    """At least 90% of the baseline's errors and warnings (less those judged wrong) remain."""
+    judged = json.loads((CORPUS / "judged.json").read_text())["findings"]
+    wrong = {(i["file"], i["rule"], i["path"]) for i in judged if i["verdict"] == "wrong"}
+    baseline = {tuple(item) for item in json.loads(BASELINE.read_text())} - wrong
+    kept = len(baseline & noted)
+    share = kept / len(baseline) if baseline else 1.0
+    print(
+        f"baseline: {kept} of {len(baseline)} errors and warnings remain ({100 * share:.1f}%); "
+        f"{len(noted - baseline)} new"
+    )
+    return 0 if share >= 0.9 else 1
 
 
 def check_judged(raised: set[tuple[str, str, str]]) -> int:

@@ -213,7 +213,8 @@ def _parser() -> argparse.ArgumentParser:
         "--plugin-root",
         metavar="DIR",
         help="value of ${CLAUDE_PLUGIN_ROOT} (default: for hooks/hooks.json, the folder "
-        "holding hooks/)",
+        "holding hooks/; for .claude-plugin/plugin.json, the folder holding that; for a "
+        "plugin's skills/*/SKILL.md or agents/*.md, the folder holding skills/ or agents/)",
     )
     validate.add_argument(
         "--managed",

@@ -10,15 +10,18 @@ plugin root, managed or not) and returns a ``Report``; the CLI prints it.
 from __future__ import annotations
 
 import os
+import re
 import stat
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path, PurePath
+from typing import Final
 
 from hookcourse.errors import InputError, json_path, json_syntax_fix
 from hookcourse.js import json as jsjson
+from hookcourse.js.values import JSValue
 
 from .catalogue import load_catalogue
 from .inputs import read_bounded
@@ -35,6 +38,7 @@ from .lint import (
     lint_layers,
     lint_unusable_document,
 )
+from .lint.frontmatter import FrontmatterError, frontmatter
 from .lint.json_lines import json_path_lines
 from .lint.registry import table
 from .settings import SettingsLayer, SettingsSource, settings_layer
@@ -50,6 +54,11 @@ __all__ = [
     "lint_layers",
     "validate_files",
 ]
+
+
+SETTINGS_CAP_BYTES: Final = 4 * 1_048_576
+"""The largest file validate reads: real settings files are kilobytes, and past this the
+rules would take minutes (a bound, not a Claude Code limit)."""
 
 
 @dataclass(frozen=True)
@@ -98,13 +107,31 @@ def _lines(text: str) -> dict[str, int]:
 
 
 def default_files(project_dir: Path) -> list[Path]:
-    """The project's settings files that exist, and a plugin's hooks/hooks.json."""
+    """The project's settings files that exist, a plugin's hooks/hooks.json, and the skills
+    and agents of either whose frontmatter declares hooks."""
     candidates = [
         project_dir / ".claude" / "settings.json",
         project_dir / ".claude" / "settings.local.json",
         project_dir / "hooks" / "hooks.json",
     ]
-    return [path for path in candidates if path.is_file()]
+    found = [path for path in candidates if path.is_file()]
+    roots = [project_dir / ".claude"]
+    if (project_dir / ".claude-plugin").is_dir() or (project_dir / "hooks").is_dir():
+        roots.append(project_dir)
+    for root in roots:
+        for pattern in ("skills/*/SKILL.md", "agents/*.md"):
+            found += sorted(path for path in root.glob(pattern) if _declares_hooks(path))
+    return found
+
+
+def _declares_hooks(path: Path) -> bool:
+    try:
+        return _HOOKS_KEY.search(read_bounded(str(path), SETTINGS_CAP_BYTES).text) is not None
+    except InputError:
+        return True  # validate then reports why it cannot be read
+
+
+_HOOKS_KEY: Final = re.compile(r"^hooks\s*:", re.MULTILINE)
 
 
 def probe_file(path: PurePath) -> FileFacts:
@@ -122,12 +149,41 @@ def place_of(path: Path, options: ValidateOptions) -> FilePlace:
     kind = kind_of(str(path), source)
     absolute = Path(os.path.abspath(path))
     project = options.project_dir
+    plugin = options.plugin_root
     if project is None and absolute.parent.name == ".claude":
         project = absolute.parent.parent
-    plugin = options.plugin_root
     if plugin is None and kind is FileKind.PLUGIN and absolute.parent.name == "hooks":
         plugin = absolute.parent.parent
+    if plugin is None and kind is FileKind.PLUGIN and absolute.parent.name == ".claude-plugin":
+        plugin = absolute.parent.parent  # a manifest's inline "hooks"
+    if kind.frontmatter:
+        # .claude/skills/x/SKILL.md belongs to the project; <plugin>/skills/x/SKILL.md
+        # (or agents/x.md) to the plugin holding skills/ or agents/
+        folders = absolute.parents
+        home = next((p for p in folders if p.name in ("skills", "agents", "commands")), None)
+        if home is not None and home.parent.name == ".claude":
+            if home.parent.parent != Path.home():  # ~/.claude/skills: the user's own
+                project = project or home.parent.parent
+        elif home is not None and plugin is None and options.project_dir is None:
+            plugin = home.parent
     return FilePlace(kind, project, plugin, probe_file)
+
+
+def _frontmatter_problem(name: str, error: FrontmatterError) -> tuple[str, InputError]:
+    if error.unsupported:
+        fix = f"check the hooks by hand, or write line {error.line} in plain YAML"
+        return "frontmatter-not-checked", InputError(name, f"hooks not checked ({error})", fix)
+    fix = f"fix line {error.line}: key: value lines, - items, spaces (no tabs), closing ---"
+    return "frontmatter-syntax", InputError(name, f"the frontmatter cannot be read ({error})", fix)
+
+
+def frontmatter_hooks(text: str) -> JSValue:
+    """A skill's or agent's frontmatter ``hooks`` as a settings document (its other keys,
+    name and description, are the skill's own)."""
+    data = frontmatter(text)
+    if isinstance(data, dict) and "hooks" in data:
+        return {"hooks": data["hooks"]}
+    return {}
 
 
 def fire_findings(
@@ -156,17 +212,29 @@ def validate_files(files: Sequence[Path], options: ValidateOptions | None = None
     for path in files:
         name = str(path)
         try:
-            text = read_bounded(name, what="the settings file").text
+            what = "the file" if path.suffix == ".md" else "the settings file"
+            text = read_bounded(name, SETTINGS_CAP_BYTES, what=what).text
         except InputError as error:
             findings.extend(lint_file_problem(name, "unreadable", error, chosen.rules))
             continue
-        try:
-            document = jsjson.parse(text)
-        except jsjson.JSONSyntaxError as error:
-            problem = InputError(name, f"not valid JSON ({error})", json_syntax_fix(text))
-            findings.extend(lint_file_problem(name, "json-syntax", problem, chosen.rules))
-            continue
-        texts[name] = text
+        if path.suffix == ".md":
+            try:
+                document = frontmatter_hooks(text)
+            except FrontmatterError as error:
+                if _HOOKS_KEY.search(text) is None:
+                    continue  # no hooks to judge, whatever else the frontmatter holds
+                findings.extend(
+                    lint_file_problem(name, *_frontmatter_problem(name, error), chosen.rules)
+                )
+                continue
+        else:
+            try:
+                document = jsjson.parse(text)
+            except jsjson.JSONSyntaxError as error:
+                problem = InputError(name, f"not valid JSON ({error})", json_syntax_fix(text))
+                findings.extend(lint_file_problem(name, "json-syntax", problem, chosen.rules))
+                continue
+            texts[name] = text
         place = place_of(path, chosen)
         places[name] = place
         try:

@@ -10,6 +10,7 @@ from hookcourse.js import json as jsjson
 from hookcourse.js.values import JSValue
 
 from .lint import Severity
+from .lint.registry import table
 from .validate import Report
 
 FORMATS: Final = ("text", "github", "json")
@@ -59,6 +60,18 @@ def _annotation(report: Report, index: int) -> str:
     where.append(f"title={_escape(finding.rule, property_value=True)}")
     body = f"{finding.message}; fix: {finding.fix} ({finding.reference})"
     return f"::{level} {','.join(where)}::{_escape(body)}"
+
+
+def rule_table() -> list[str]:
+    """The README's rule table, row by row from the registry (id, severity, what, reference)."""
+
+    def cell(text: str) -> str:
+        return text.replace("|", "\\|")
+
+    rows = [
+        f"| `{r.id}` | {r.severity} | {cell(r.summary)} | {cell(r.reference)} |" for r in table()
+    ]
+    return ["| rule | severity | what it catches | rests on |", "|---|---|---|---|", *rows]
 
 
 def json_document(report: Report) -> dict[str, JSValue]:

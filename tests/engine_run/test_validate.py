@@ -61,6 +61,9 @@ EXPECTED = {
     "script-outside-reach": (MISTAKES, f"{PRE}[9].hooks[0].command", "validate"),
     "machine-specific-path": (MISTAKES, f"{PRE}[9].hooks[0].command", "§6"),
     "duplicate-handler": (BAD, "$.hooks.UserPromptSubmit[0].hooks[4]", "§6"),
+    "quoted-tilde": (MISTAKES, f"{PRE}[12].hooks[0].command", "§7a"),
+    "variable-in-args": (MISTAKES, f"{PRE}[13].hooks[0].args[0]", "2.1.332 §2.2"),
+    "variable-unset-here": (MISTAKES, f"{PRE}[14].hooks[0].command", "2.1.332 §9"),
 }
 
 
@@ -75,7 +78,8 @@ def findings() -> list[dict[str, Any]]:
 
 
 def test_every_rule_but_the_file_level_ones_has_a_case() -> None:
-    assert set(RULES) - set(EXPECTED) == {"json-syntax", "unreadable"}
+    file_level = {"json-syntax", "unreadable", "frontmatter-syntax", "frontmatter-not-checked"}
+    assert set(RULES) - set(EXPECTED) == file_level
 
 
 def test_the_mistakes_fixture_has_no_finding_but_the_expected_ones() -> None:

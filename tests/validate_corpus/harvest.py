@@ -199,7 +199,34 @@ def _write_tree(mirror: Path, commit: str, target: Path) -> None:
     target.mkdir(parents=True, exist_ok=True)
 
 
+def check() -> int:
+    """Re-extract exactly what the manifests name (at their commits) and verify the hashes."""
+    entries = json.loads(MANIFEST.read_text())
+    schemastore = json.loads(SCHEMASTORE_MANIFEST.read_text())
+    wrong = 0
+    for entry in [*entries, *schemastore]:
+        mirror = MIRRORS / entry["repo"].replace("/", "+", 1) / "repo"
+        data = _git(mirror, "show", f"{entry['commit']}:{entry['path']}")
+        if hashlib.sha256(data).hexdigest() != entry["sha256"]:
+            wrong += 1
+            print(f"hash differs: {entry['repo']}:{entry['path']}", file=sys.stderr)
+        target = HERE / entry["file"]
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+    extract_trees(entries)
+    commit = schemastore[0]["commit"]
+    mirror = MIRRORS / SCHEMASTORE.replace("/", "+", 1) / "repo"
+    (HARVEST / "schemastore" / "LICENSE").write_bytes(_git(mirror, "show", f"{commit}:LICENSE"))
+    print(
+        f"{len(entries)} configurations and {len(schemastore)} SchemaStore files, "
+        f"{wrong} hash(es) differ"
+    )
+    return 1 if wrong else 0
+
+
 def main() -> int:
+    if sys.argv[1:] == ["--check"]:
+        return check()
     entries = harvest()
     extract_trees(entries)
     MANIFEST.write_text(json.dumps(entries, indent=1) + "\n")

@@ -50,3 +50,13 @@ def test_at_least_80_findings_are_judged_and_each_names_a_rule_a_place_and_why()
         assert item["rule"] in RULES and item["path"].startswith("$")
         assert item["verdict"] in ("right", "wrong") and len(item["why"]) > 20
     assert all(item["verdict"] == "right" for item in findings)
+
+
+def test_the_baseline_names_manifest_files_and_registered_rules() -> None:
+    """benchmarks/validate_corpus.py --check holds 90% of these (errors and warnings)."""
+    manifest = {f"{entry['repo']}:{entry['path']}" for entry in _load("manifest.json")}  # type: ignore[attr-defined]
+    baseline = _load("baseline.json")
+    assert isinstance(baseline, list) and len(baseline) >= 100
+    for file, rule, path in baseline:
+        assert file in manifest and rule in RULES and RULES[rule].severity != "info"
+        assert path.startswith("$")

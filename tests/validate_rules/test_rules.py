@@ -13,7 +13,8 @@ import pytest
 from hookcourse import cli
 from hookcourse.engine.lint import RULES
 from hookcourse.engine.lint.registry import choose
-from hookcourse.engine.validate import ValidateOptions, validate_files
+from hookcourse.engine.validate import ValidateOptions, default_files, validate_files
+from hookcourse.engine.validate_output import rule_table
 from hookcourse.errors import json_path
 
 Settings = dict[str, Any]
@@ -370,11 +371,13 @@ def test_hostile_commands_give_findings_not_tracebacks(tmp_path: Path, command: 
 
 
 def test_the_readme_rule_table_is_the_registry() -> None:
-    """The README's rule table lists every rule once, with its severity."""
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
-    rows = [line for line in readme.splitlines() if line.startswith("| `")]
-    listed = {row.split("`")[1]: row.split("|")[2].strip() for row in rows}
-    assert {name: str(entry.severity) for name, entry in RULES.items()}.items() <= listed.items()
+    """The README's rule table is exactly the registry's: every rule once, in table order,
+    with its severity, summary and reference (on failure, paste the expected table)."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text().splitlines()
+    expected = rule_table()
+    start = readme.index(expected[0])
+    written = readme[start : start + len(expected) + 1]
+    assert written == [*expected, ""], "\n".join(expected)
 
 
 def test_exec_form_with_a_command_line_as_program_is_not_read_as_a_script(tmp_path: Path) -> None:
@@ -382,3 +385,55 @@ def test_exec_form_with_a_command_line_as_program_is_not_read_as_a_script(tmp_pa
     handler = {"type": "command", "command": "echo hi >> /tmp/x.log", "args": ["bash", "-c", "x"]}
     path = _project(tmp_path, {"hooks": {"SessionStart": [{"hooks": [handler]}]}})
     assert _rules(path) == []
+
+
+@pytest.mark.parametrize(
+    ("content", "rule"),
+    [
+        (b'{"hooks": {"Stop": [' + b'{"hooks": []},' * 400_000 + b"{}]}}", "unreadable"),
+        (
+            b"---\nhooks:\n" + b"".join(b"  " * i + b"a:\n" for i in range(1, 300)) + b"---\n",
+            "frontmatter-syntax",
+        ),
+        (b"---\nhooks:\n\tStop: []\n---\n", "frontmatter-syntax"),
+        (b"---\nhooks:\n  Stop: []\n", "frontmatter-syntax"),
+        (b"---\nhooks: &shared\n  Stop: []\n---\n", "frontmatter-not-checked"),
+        (
+            b'---\nhooks:\n  Stop:\n    - hooks:\n        - command: "a\x00\\e"\n---\n',
+            "frontmatter-not-checked",
+        ),
+        (b"---\nname: caf\xe9\nhooks: {}\n---\n", "unreadable"),
+    ],
+    ids=[
+        "over-4-mib",
+        "frontmatter-deep",
+        "frontmatter-tab",
+        "frontmatter-unclosed",
+        "frontmatter-anchor",
+        "frontmatter-escapes",
+        "frontmatter-latin-1",
+    ],
+)
+def test_hostile_files_give_one_finding_quickly(tmp_path: Path, content: bytes, rule: str) -> None:
+    name = "SKILL.md" if content.startswith(b"---") else "settings.json"
+    path = tmp_path / "skills" / "x" / name
+    path.parent.mkdir(parents=True)
+    path.write_bytes(content)
+    assert [finding.rule for finding in validate_files([path]).findings] == [rule]
+
+
+def test_a_skill_without_hooks_is_not_judged_even_when_its_yaml_is_odd(tmp_path: Path) -> None:
+    path = tmp_path / "skills" / "x" / "SKILL.md"
+    path.parent.mkdir(parents=True)
+    path.write_text("---\nname: x\nmetadata: &m {a: [1, {b: 2}]}\n---\nbody\n")
+    assert validate_files([path]).findings == ()
+
+
+def test_the_default_files_include_skills_and_agents_that_declare_hooks(tmp_path: Path) -> None:
+    skill = tmp_path / ".claude" / "skills" / "deploy" / "SKILL.md"
+    agent = tmp_path / ".claude" / "agents" / "reviewer.md"
+    quiet = tmp_path / ".claude" / "skills" / "notes" / "SKILL.md"
+    for path, text in ((skill, "hooks:\n  Stop: []\n"), (agent, "hooks: {}\n"), (quiet, "a: b\n")):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(f"---\nname: n\n{text}---\n")
+    assert default_files(tmp_path) == [skill, agent]

@@ -19,6 +19,10 @@ class Facts:
     environment_prefixes: tuple[str, ...]
     invented_variables: frozenset[str]
     stdin_field: dict[str, str]
+    event_only_variables: dict[str, tuple[str, ...]]
+    """Variables Claude Code sets only for some events (CLAUDE_ENV_FILE)."""
+    plugin_only_variables: frozenset[str]
+    plugin_only_prefixes: tuple[str, ...]
     group_keys: frozenset[str]
     handler_keys: dict[str, frozenset[str]]
     plugin_file_keys: frozenset[str]
@@ -49,6 +53,13 @@ def load_facts() -> Facts:
         environment_prefixes=tuple(environment["set_prefixes"]),
         invented_variables=frozenset(environment["invented"]["names"]),
         stdin_field=dict(environment["invented"]["stdin_field"]),
+        event_only_variables={
+            name: tuple(events)
+            for name, events in environment["only_for_events"].items()
+            if name != "reference"
+        },
+        plugin_only_variables=frozenset(environment["only_for_plugins"]["names"]),
+        plugin_only_prefixes=tuple(environment["only_for_plugins"]["prefixes"]),
         group_keys=frozenset(keys["group"]),
         handler_keys={kind: frozenset(names) for kind, names in keys["handler"].items()},
         plugin_file_keys=frozenset(keys["plugin_file"]),

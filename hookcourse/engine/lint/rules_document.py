@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Final
 
 from hookcourse.js.json import quote
 from hookcourse.js.values import JSValue
@@ -22,31 +23,46 @@ def _is_guard(site: DocumentSite, event: str | int) -> bool:
     return spec is not None and spec.guard
 
 
-def _fatal(site: FileSite, rule_id: str) -> Iterator[Hit]:
-    if site.rule == rule_id and site.problem is not None:
-        yield Hit(tuple(site.problem.path), site.problem.problem, site.problem.fix)
-
-
-@rule(
-    "unreadable",
-    Severity.ERROR,
-    "§6: settings files are read from disk",
-    Scope.FILE,
-    "a file that cannot be read (missing, a directory, a FIFO, no permission, too large)",
+_FILE_RULES: Final = (
+    (
+        "unreadable",
+        Severity.ERROR,
+        "§6: settings files are read from disk",
+        "a file that cannot be read (missing, a directory, a FIFO, no permission, too large)",
+    ),
+    (
+        "json-syntax",
+        Severity.ERROR,
+        "§6: settings files are JSON (a file that is not is skipped; §14 of the 2.1.332 notes)",
+        "a file that is not JSON, with the line and column (and a byte-order mark by name)",
+    ),
+    (
+        "frontmatter-syntax",
+        Severity.ERROR,
+        "§6 (hook locations): skill and subagent frontmatter hooks: is YAML between --- lines",
+        "a SKILL.md or agent .md whose frontmatter is not YAML validate can read, with the line",
+    ),
+    (
+        "frontmatter-not-checked",
+        Severity.INFO,
+        "validate reads the YAML that frontmatter hooks are written in, not all of YAML",
+        "frontmatter in YAML validate does not follow (anchors, tags, nested flow "
+        "collections), so its hooks were not checked",
+    ),
 )
-def unreadable(site: FileSite) -> Iterator[Hit]:
-    return _fatal(site, "unreadable")
+"""The rules of a file that could not be used: the edge names the rule, each reports it."""
 
 
-@rule(
-    "json-syntax",
-    Severity.ERROR,
-    "§6: settings files are JSON (a file that is not is skipped; §14 of the 2.1.332 notes)",
-    Scope.FILE,
-    "a file that is not JSON, with the line and column (and a byte-order mark by name)",
-)
-def json_syntax(site: FileSite) -> Iterator[Hit]:
-    return _fatal(site, "json-syntax")
+def _file_rule(rule_id: str) -> Callable[[FileSite], Iterator[Hit]]:
+    def check(site: FileSite) -> Iterator[Hit]:
+        if site.rule == rule_id and site.problem is not None:
+            yield Hit(tuple(site.problem.path), site.problem.problem, site.problem.fix)
+
+    return check
+
+
+for _id, _severity, _reference, _summary in _FILE_RULES:
+    rule(_id, _severity, _reference, Scope.FILE, _summary)(_file_rule(_id))
 
 
 @rule(
@@ -111,11 +127,14 @@ def guard_entry_voids_file(site: DocumentSite) -> Iterator[Hit]:
         if len(path) >= 2 and path[0] == "hooks" and _is_guard(site, path[1]):
             if getattr(warning, "rule", SHAPE_RULE) != SHAPE_RULE:
                 continue
-            what = (
-                "none of this managed file's hooks run"
-                if site.place.kind is FileKind.MANAGED
-                else "Claude Code 2.1.332 then applies nothing from this file: "
-                "its permissions, env and every other hook are off too"
+            what = {
+                FileKind.MANAGED: "none of this managed file's hooks run",
+                FileKind.SKILL: "the skill then loads with no hooks and no allowed-tools",
+                FileKind.AGENT: "Claude Code 2.1.332 then does not load the agent at all",
+            }.get(
+                site.place.kind,
+                "Claude Code 2.1.332 then applies nothing from this file: "
+                "its permissions, env and every other hook are off too",
             )
             yield Hit(
                 path[:3],
@@ -202,6 +221,8 @@ def unknown_key(site: DocumentSite) -> Iterator[Hit]:
         for key in entry.raw:
             if key in known or key in facts.documentation_keys:
                 continue
+            if key == "once" and site.place.kind is FileKind.SKILL:
+                continue  # §5: once is honoured in skill frontmatter
             if not _has_own_rule(key, handler.type):
                 yield _unknown(handler.origin.path, key, f"{handler.type} handler", known)
 

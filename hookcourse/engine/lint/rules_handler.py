@@ -19,7 +19,7 @@ HOUR: Final = 3600
     Severity.ERROR,
     "§5: which handler types each event accepts; 2.1.332 §6.6",
     Scope.HANDLER,
-    "a handler type the event does not run (http on SessionStart, agent on PermissionRequest)",
+    "a handler type the event does not run (http on SessionStart, agent on Notification)",
 )
 def handler_type(site: HandlerSite) -> Iterator[Hit]:
     handler, spec = site.handler, site.spec

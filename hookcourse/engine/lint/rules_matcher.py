@@ -247,21 +247,29 @@ def bare_mcp_server(site: GroupSite) -> Iterator[Hit]:
     "§4: FileChanged and StopFailure keep the narrow exact set (letters, digits, _ and |)",
     Scope.GROUP,
     "A | B on FileChanged or StopFailure, where the spaces make it a regex with the "
-    "spaces in the names",
+    "spaces in the names (.env | .envrc matches no file name without a space)",
 )
 def spaces_around_pipe(site: GroupSite) -> Iterator[Hit]:
     matcher = _judged(site)
     if matcher is None or not _is_regex(matcher, site.spec):
         return
     joined = _SPACED_PIPE.sub("|", matcher)
-    if joined == matcher or _branch(joined, site.spec) != MatchBranch.EXACT:
+    if joined == matcher:
         return
-    yield site.hit(
-        "matcher",
-        f"{quote(matcher)} has spaces around |: on {site.spec.name} only letters, digits, _ "
-        "and | make a matcher exact, so this is a regex and the spaces are part of the names",
-        f"write {quote(joined)}",
-    )
+    if _branch(joined, site.spec) == MatchBranch.EXACT:
+        yield site.hit(
+            "matcher",
+            f"{quote(matcher)} has spaces around |: on {site.spec.name} only letters, digits, _ "
+            "and | make a matcher exact, so this is a regex and the spaces are part of the names",
+            f"write {quote(joined)}",
+        )
+    elif site.spec.matcher_compares_basename and " " not in joined:
+        yield site.hit(
+            "matcher",
+            f"{quote(matcher)} is a regex with spaces around |: each alternative holds its "
+            "space, so it matches only file names that have one",
+            f"write {quote(joined)}",
+        )
 
 
 @rule(

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
+from itertools import pairwise
 from typing import Final
 
 from ..placeholders import PLACEHOLDERS, substitute
@@ -52,6 +53,8 @@ class VariableUse:
     quoting: Quoting
     assigned: bool
     """Right after ``NAME=`` (an assignment's value is not split into words)."""
+    defaulted: bool = False
+    """Written ``${NAME:-word}`` (or ``-``, ``:=``, ``=``): unset, it gives the word."""
 
 
 def quoting_at(command: str) -> list[Quoting]:
@@ -98,7 +101,8 @@ def variable_uses(command: str) -> tuple[VariableUse, ...]:
         assigned = _ASSIGNMENT.fullmatch(before[word_start:]) is not None
         braced = match.group(1) is not None
         exact = braced and command.startswith("}", match.end())
-        uses.append(VariableUse(name, braced, exact, states[start], assigned))
+        defaulted = braced and command.startswith((":-", ":=", "-", "="), match.end())
+        uses.append(VariableUse(name, braced, exact, states[start], assigned, defaulted))
     return tuple(uses)
 
 
@@ -111,10 +115,10 @@ class Word:
     opaque: bool
 
 
-def simple_commands(command: str, limit: int = 3) -> list[list[Word]]:
+def simple_commands(command: str, limit: int = 3, as_variables: bool = True) -> list[list[Word]]:
     """The words of the first ``limit`` simple commands (placeholders and ``${HOME}``
-    written ``$NAME``)."""
-    text = substitute(command, _AS_VARIABLES)
+    written ``$NAME`` unless ``as_variables`` is False)."""
+    text = substitute(command, _AS_VARIABLES) if as_variables else command
     commands: list[list[Word]] = []
     words: list[Word] = []
     value: list[str] = []
@@ -179,7 +183,9 @@ def _opaque_at(text: str, i: int) -> bool:
     match = _VARIABLE.match(text, i)
     if match is None:
         return True  # $( ... ), $$, $1 and friends
-    return (match.group(1) or match.group(2)) not in (*PLACEHOLDERS, "HOME")
+    if match.group(1) is not None:
+        return True  # ${NAME:-word} and friends: the value depends on what is set
+    return match.group(2) not in (*PLACEHOLDERS, "HOME")
 
 
 def _skip_redirect(text: str, i: int) -> int:
@@ -218,6 +224,38 @@ class ScriptCall:
     """The path below its base (the whole path for absolute and relative ones)."""
     after_cd: bool
     """The command first changes directory, so a relative path is read from there."""
+    cd_base: Base | None = None
+    """Where that cd goes when it is a base itself (``cd "$CLAUDE_PROJECT_DIR"``)."""
+
+
+SHELLS: Final = frozenset({"sh", "bash", "zsh", "dash", "ksh"})
+_SHELL_FLAG: Final = re.compile(r"-[a-z]*c[a-z]*")
+
+
+_MAYBE_WRAPPER: Final = re.compile(r"(?:^|[\s/])(?:ba|z|da|k)?sh\s+(?:-\w+\s+)*-\w*c")
+"""A cheap test that a command may be a wrapper, before it is read word by word."""
+
+
+@lru_cache(maxsize=4096)
+def wrapped_script(command: str) -> str | None:
+    """The script of a ``bash -c '...'`` wrapper (any POSIX shell, flags such as ``-lc``)
+    as the inner shell reads it, or None when the command is no such wrapper."""
+    if _MAYBE_WRAPPER.search(command[:_CHARACTER_LIMIT]) is None:
+        return None
+    commands = simple_commands(command, limit=1, as_variables=False)
+    if not commands:
+        return None
+    words = commands[0]
+    while words and (_ASSIGNMENT.match(words[0].value) or words[0].value in ("exec", "env")):
+        words = words[1:]
+    if not words or words[0].value.rsplit("/", 1)[-1] not in SHELLS:
+        return None
+    for flag, script in pairwise(words[1:]):
+        if not flag.value.startswith("-"):
+            return None
+        if _SHELL_FLAG.fullmatch(flag.value):
+            return script.value
+    return None
 
 
 @lru_cache(maxsize=4096)
@@ -226,10 +264,18 @@ def script_call(
 ) -> ScriptCall | None:
     """The script the first command of ``command`` runs, or None when it runs none we can
     name (a program on PATH, inline code, or words we cannot resolve)."""
+    inner = wrapped_script(command)
+    if inner is not None:
+        return script_call(inner, extensions, programs)
     commands = simple_commands(command)
     after_cd = False
+    cd_base: Base | None = None
     if commands and commands[0] and commands[0][0].value in ("cd", "pushd"):
         after_cd = True
+        goes_to = commands[0][1:2]
+        if goes_to and not goes_to[0].opaque:
+            base, rest = _base(goes_to[0].value)
+            cd_base = base if base is not Base.RELATIVE and not rest.strip("/") else None
         commands = commands[1:]
     if not commands:
         return None
@@ -253,7 +299,7 @@ def script_call(
     base, rest = _base(path)
     if base is Base.RELATIVE and program is not None and not path.endswith(extensions):
         return None
-    return ScriptCall(path, program, base, rest, after_cd)
+    return ScriptCall(path, program, base, rest, after_cd, cd_base)
 
 
 def _program_name(name: str, programs: frozenset[str]) -> str | None:

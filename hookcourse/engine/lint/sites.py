@@ -25,6 +25,12 @@ class FileKind(StrEnum):
     USER = "user settings"
     MANAGED = "managed settings"
     PLUGIN = "plugin hooks"
+    SKILL = "skill frontmatter"
+    AGENT = "agent frontmatter"
+
+    @property
+    def frontmatter(self) -> bool:
+        return self in (FileKind.SKILL, FileKind.AGENT)
 
 
 @dataclass(frozen=True)
@@ -51,6 +57,8 @@ def kind_of(file: str, source: SettingsSource) -> FileKind:
     if source is SettingsSource.MANAGED:
         return FileKind.MANAGED
     path = PurePath(file)
+    if path.suffix == ".md":
+        return FileKind.AGENT if "agents" in path.parts[:-1] else FileKind.SKILL
     if source is SettingsSource.USER:
         return FileKind.USER
     if source is SettingsSource.PROJECT:
@@ -61,7 +69,9 @@ def kind_of(file: str, source: SettingsSource) -> FileKind:
         return FileKind.MANAGED
     if path.parent.name == ".claude" and path.name == "settings.json":
         return FileKind.PROJECT
-    if path.name == "hooks.json":
+    if path.name == "hooks.json" or (
+        path.name == "plugin.json" and path.parent.name == ".claude-plugin"
+    ):
         return FileKind.PLUGIN
     return FileKind.USER
 
