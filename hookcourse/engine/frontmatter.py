@@ -48,7 +48,10 @@ def parse_block_yaml(text: str) -> JSValue:
     ]
     if not lines:
         return None
-    value, _ = _block(lines, 0, lines[0].indent)
+    try:
+        value, _ = _block(lines, 0, lines[0].indent)
+    except RecursionError:
+        return None  # nested past Python's stack: read as holding nothing
     return value
 
 

@@ -33,7 +33,7 @@ from hookcourse.js.values import JSValue
 
 from .frontmatter import split_frontmatter
 from .permission_rule import CallPlace, glob_regex, has_pipe, simple_commands
-from .skill_files import find_skill
+from .skill_files import find_skill, read_markdown
 
 STARTUP_FLAGS: Final = {"--init": "init", "--init-only": "init", "--maintenance": "maintenance"}
 """Command-line flags that fire Setup, with its ``trigger``."""
@@ -249,10 +249,10 @@ def _rules_matching(folder: Path, memory_type: str, relative: Path, target: Path
         return []
     found = []
     for file in files:
-        try:
-            frontmatter, _ = split_frontmatter(file.read_text(encoding="utf-8", errors="replace"))
-        except OSError:
+        text = read_markdown(file)
+        if text is None:
             continue
+        frontmatter, _ = split_frontmatter(text)
         globs = _globs(frontmatter.get("paths"))
         if globs and any(_glob_matches(glob, relative.as_posix()) for glob in globs):
             # 2.1.332 reports a "dir/**" glob as "dir".

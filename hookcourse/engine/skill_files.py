@@ -21,6 +21,8 @@ from .catalogue import permission_facts
 from .frontmatter import split_frontmatter
 from .permission_rule import CallPlace
 
+MARKDOWN_CAP: Final = 1 << 20
+"""Bytes of a skill, command or rules file read: frontmatter and body are far shorter."""
 _INLINE_COMMAND: Final = re.compile(r"(?<![^\s(])!`([^`\n]+)`")
 """`` !`command` `` at the start of a line or after a space (2.1.332 skill preambles)."""
 
@@ -46,6 +48,15 @@ class SkillFile:
         return tuple(m.group(1).strip() for m in _INLINE_COMMAND.finditer(self.body))
 
 
+def read_markdown(path: Path) -> str | None:
+    """The first MARKDOWN_CAP bytes of ``path`` as text (None when it cannot be read)."""
+    try:
+        with path.open("rb") as handle:
+            return handle.read(MARKDOWN_CAP).decode("utf-8", errors="replace")
+    except OSError:
+        return None
+
+
 def find_skill(place: CallPlace, name: str) -> SkillFile | None:
     """The first ``SKILL.md`` called ``name`` (project, then home), or None."""
     if not name or "/" in name or name in (".", ".."):
@@ -53,9 +64,8 @@ def find_skill(place: CallPlace, name: str) -> SkillFile | None:
     for base, source in ((place.project_dir, "projectSettings"), (place.home, "userSettings")):
         for root in permission_facts().skill_roots:
             path = Path(base, root, name, "SKILL.md")
-            try:
-                text = path.read_text(encoding="utf-8", errors="replace")
-            except OSError:
+            text = read_markdown(path)
+            if text is None:
                 continue
             frontmatter, body = split_frontmatter(text)
             return SkillFile(name, str(path), source, frontmatter, body)

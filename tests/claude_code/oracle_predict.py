@@ -269,19 +269,11 @@ class Prediction:
         """One user turn: UserPromptSubmit, the model's turns, Stop; True when the run ends."""
         expansion = prompt_expansion(prompt, self._place())
         expanded = None if expansion is None else self._set_off(predicted, expansion)
-        if expanded is not None and expanded["outcome"]["blocked"]:
-            predicted["promptBlocked"] = True
-            mode = expanded.get("printMode")
-            predicted["userMessage"] = mode.get("userMessage") if isinstance(mode, dict) else None
-            predicted["terminal"] = "prompt_blocked"
+        if _prompt_blocked(predicted, expanded):
             return True
         submitted = self.fire("UserPromptSubmit", self._payload("UserPromptSubmit", prompt=prompt))
         self._gather(predicted, "UserPromptSubmit", submitted)
-        if submitted is not None and submitted["outcome"]["blocked"]:
-            predicted["promptBlocked"] = True
-            mode = submitted.get("printMode")
-            predicted["userMessage"] = mode.get("userMessage") if isinstance(mode, dict) else None
-            predicted["terminal"] = "prompt_blocked"
+        if _prompt_blocked(predicted, submitted):
             return True
         blocks = 0
         ran_tool_since_stop = False
@@ -574,6 +566,17 @@ class Prediction:
             predicted["terminal"] = terminal or "hook_stopped"
             return "stops"
         return "goes on"
+
+
+def _prompt_blocked(predicted: dict[str, Any], report: Mapping[str, Any] | None) -> bool:
+    """A UserPromptExpansion or UserPromptSubmit block: the prompt never reaches the model."""
+    if report is None or not report["outcome"]["blocked"]:
+        return False
+    mode = report.get("printMode")
+    predicted["promptBlocked"] = True
+    predicted["userMessage"] = mode.get("userMessage") if isinstance(mode, dict) else None
+    predicted["terminal"] = "prompt_blocked"
+    return True
 
 
 def payload_keys() -> dict[str, dict[str, list[str]]]:

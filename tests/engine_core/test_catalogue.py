@@ -85,13 +85,15 @@ def test_handler_types_follow_section_5() -> None:
     catalogue = load_catalogue()
     all_five = {name for name, spec in catalogue.items() if spec.handler_types == ALL_FIVE}
     assert all_five == {
-        "PermissionDenied", "PermissionRequest", "PostToolBatch", "PostToolUse",
+        "PermissionDenied", "PostToolBatch", "PostToolUse",
         "PostToolUseFailure", "PreToolUse", "Stop", "SubagentStop", "TaskCompleted",
         "TaskCreated", "TeammateIdle", "UserPromptExpansion", "UserPromptSubmit",
     }  # fmt: skip
     assert catalogue["SessionStart"].handler_types == ("command", "mcp_tool")
     assert catalogue["Setup"].handler_types == ("command", "mcp_tool")
-    rest = set(catalogue) - all_five - {"SessionStart", "Setup"}
+    # 2.1.332 §6.6: "agent-type hooks are not supported for PermissionRequest events".
+    assert catalogue["PermissionRequest"].handler_types == ("command", "http", "mcp_tool", "prompt")
+    rest = set(catalogue) - all_five - {"SessionStart", "Setup", "PermissionRequest"}
     assert {catalogue[name].handler_types for name in rest} == {("command", "http", "mcp_tool")}
 
 

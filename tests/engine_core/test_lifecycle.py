@@ -65,6 +65,8 @@ def test_frontmatter_reads_the_block_subset_skills_are_written_in() -> None:
     assert split_frontmatter("---\nname: x\n")[0] == {}
     assert split_frontmatter("\ufeff---\nname: x\n---\n")[0] == {"name": "x"}
     assert parse_block_yaml("-\n- a\n") == [None, "a"]
+    deep = "\n".join(" " * depth + f"k{depth}:" for depth in range(3000))
+    assert parse_block_yaml(deep) is None  # past the stack: nothing, never a RecursionError
     assert parse_block_yaml("'quoted key': \"\\u00e9\"") == {"quoted key": "é"}
 
 
