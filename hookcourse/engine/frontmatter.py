@@ -1,10 +1,10 @@
-"""The YAML frontmatter of a skill, command or rules file, read as the block subset such
-files are written in: nested mappings (``key: value``), sequences (``- item``), flow lists
-(``[a, "b"]``) and scalars (quoted or plain; ``true``, ``false``, ``null``, numbers).
+"""The YAML frontmatter of a skill's SKILL.md, an agent's .md, a command or a rules file.
 
-Pure. Anything outside that subset is read as a plain string rather than refused: Claude
-Code's own reader is a full YAML parser, and a file it reads differently is outside what
-the course models.
+Block mappings and sequences, plain and quoted scalars, ``|``/``>`` block scalars, flow
+lists of scalars, comments. Anything else is a ``FrontmatterError`` naming the line, never
+a guess: ``validate`` then says it could not read the file rather than judge hooks it
+misread, and ``split_frontmatter`` (what ``fire`` reads) takes it as no frontmatter.
+Pure.
 """
 
 from __future__ import annotations
@@ -16,150 +16,243 @@ from typing import Final
 
 from hookcourse.js.values import JSValue
 
-_NUMBER: Final = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?")
-_PLAIN: Final = {"true": True, "false": False, "null": None, "~": None}
+_KEY: Final = re.compile(r"""([^\s"'#:{}\[\],&*!|>%@`-][^:#]*?|"[^"]*"|'[^']*')\s*:(?:\s+|$)""")
+_NUMBER: Final = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
+_DEPTH_LIMIT: Final = 64
+
+
+class FrontmatterError(ValueError):
+    """The frontmatter is not YAML this reader follows; ``line`` is 1-based in the file."""
+
+    def __init__(self, line: int, what: str, unsupported: bool = False) -> None:
+        super().__init__(f"line {line}: {what}")
+        self.line = line
+        self.unsupported = unsupported
+        """Valid YAML, perhaps, that this reader does not follow (anchors, tags, nested flow)."""
 
 
 @dataclass(frozen=True)
 class _Line:
+    number: int
     indent: int
     text: str
 
 
+def frontmatter(text: str) -> JSValue | None:
+    """The parsed frontmatter between the first two ``---`` lines, or None when the file
+    has none."""
+    found = _blocks(text)
+    return None if found is None else _Parser(found[0]).document()
+
+
 def split_frontmatter(text: str) -> tuple[dict[str, JSValue], str]:
-    """The frontmatter mapping (empty without one) and the body after it."""
-    lines = text.lstrip("\ufeff").split("\n")
-    if not lines or lines[0].rstrip() != "---":
-        return {}, text.lstrip("\ufeff")
-    for end in range(1, len(lines)):
-        if lines[end].rstrip() == "---":
-            value = parse_block_yaml("\n".join(lines[1:end]))
-            body = "\n".join(lines[end + 1 :])
-            return (value if isinstance(value, dict) else {}), body
-    return {}, text.lstrip("\ufeff")
-
-
-def parse_block_yaml(text: str) -> JSValue:
-    """The value of a block-YAML document (None when it holds nothing)."""
-    lines = [
-        _Line(len(raw) - len(raw.lstrip(" ")), _uncommented(raw.strip()))
-        for raw in text.split("\n")
-        if raw.strip() and not raw.strip().startswith("#")
-    ]
-    if not lines:
-        return None
+    """The frontmatter mapping and the body after it; an empty mapping when the file has
+    none or one this reader does not follow (the course models only the subset above)."""
     try:
-        value, _ = _block(lines, 0, lines[0].indent)
-    except RecursionError:
-        return None  # nested past Python's stack: read as holding nothing
-    return value
+        found = _blocks(text)
+    except FrontmatterError:
+        found = None
+    if found is None:
+        return {}, text.lstrip("\ufeff")
+    try:
+        value = _Parser(found[0]).document()
+    except FrontmatterError:
+        value = None
+    return (value if isinstance(value, dict) else {}), found[1]
 
 
-def _uncommented(text: str) -> str:
-    """``text`` without a trailing `` # comment`` outside quotes."""
-    quote = None
-    for index, char in enumerate(text):
-        if quote is not None:
-            quote = None if char == quote else quote
-        elif char in "\"'":
-            quote = char
-        elif char == "#" and index > 0 and text[index - 1] in " \t":
+def _blocks(text: str) -> tuple[list[_Line], str] | None:
+    """The frontmatter's lines and the body after its closing line; None without one."""
+    lines = text.lstrip("\ufeff").replace("\r\n", "\n").split("\n")
+    if not lines or lines[0].rstrip() != "---":
+        return None
+    body: list[_Line] = []
+    for number, raw in enumerate(lines[1:], start=2):
+        if raw.rstrip() in ("---", "..."):
+            return body, "\n".join(lines[number:])
+        if "\t" in raw[: len(raw) - len(raw.lstrip())]:
+            raise FrontmatterError(number, "a tab in the indentation (YAML allows only spaces)")
+        body.append(_Line(number, len(raw) - len(raw.lstrip(" ")), raw.strip()))
+    raise FrontmatterError(len(lines), "the frontmatter has no closing --- line")
+
+
+class _Parser:
+    def __init__(self, lines: list[_Line]) -> None:
+        self.lines = lines
+        self.at = 0
+
+    def document(self) -> JSValue:
+        self._skip_blank()
+        if self.at == len(self.lines):
+            return {}
+        value = self._block(self.lines[self.at].indent, 0)
+        self._skip_blank()
+        if self.at < len(self.lines):
+            raise FrontmatterError(self.lines[self.at].number, "indentation that ends no block")
+        return value
+
+    def _skip_blank(self) -> None:
+        while self.at < len(self.lines) and _content(self.lines[self.at].text) == "":
+            self.at += 1
+
+    def _block(self, indent: int, depth: int) -> JSValue:
+        if depth > _DEPTH_LIMIT:
+            raise FrontmatterError(
+                self.lines[self.at].number, "nesting deeper than 64 levels, deeper than any hooks"
+            )
+        line = self.lines[self.at]
+        text = _content(line.text)
+        if text == "-" or text.startswith("- "):
+            return self._sequence(indent, depth)
+        return self._mapping(indent, depth)
+
+    def _sequence(self, indent: int, depth: int) -> list[JSValue]:
+        items: list[JSValue] = []
+        while True:
+            self._skip_blank()
+            if self.at == len(self.lines) or self.lines[self.at].indent < indent:
+                return items
+            line = self.lines[self.at]
+            text = _content(line.text)
+            if not (text == "-" or text.startswith("- ")):
+                if line.indent == indent:
+                    return items  # the next key of a mapping the list sat in unindented
+                raise FrontmatterError(line.number, "a sequence item expected (- ...)")
+            if line.indent > indent:
+                raise FrontmatterError(line.number, "indentation deeper than its list")
+            rest = text[1:].lstrip()
+            if not rest:
+                self.at += 1
+                items.append(self._nested(indent, depth))
+                continue
+            if _KEY.match(rest) is None and not rest.startswith("- "):
+                items.append(_scalar(rest, line.number))
+                self.at += 1
+                continue
+            # "- key: value" opens a mapping whose keys sit two columns further in
+            inner = indent + (len(text) - len(rest))
+            self.lines[self.at] = _Line(line.number, inner, rest)
+            items.append(self._block(inner, depth + 1))
+
+    def _mapping(self, indent: int, depth: int) -> dict[str, JSValue]:
+        mapping: dict[str, JSValue] = {}
+        while True:
+            self._skip_blank()
+            if self.at == len(self.lines) or self.lines[self.at].indent < indent:
+                return mapping
+            line = self.lines[self.at]
+            if line.indent > indent:
+                raise FrontmatterError(line.number, "indentation deeper than its block")
+            text = _content(line.text)
+            match = _KEY.match(text)
+            if match is None:
+                raise FrontmatterError(line.number, "a key: value line expected")
+            key = _unquote(match.group(1).strip(), line.number)
+            rest = text[match.end() :].strip()
+            self.at += 1
+            if rest in ("|", "|-", "|+", ">", ">-", ">+"):
+                mapping[key] = self._block_scalar(indent, rest)
+            elif rest:
+                mapping[key] = _scalar(rest, line.number)
+            else:
+                mapping[key] = self._nested(indent, depth)
+
+    def _nested(self, indent: int, depth: int) -> JSValue:
+        self._skip_blank()
+        if self.at == len(self.lines):
+            return None
+        line = self.lines[self.at]
+        text = _content(line.text)
+        is_item = text == "-" or text.startswith("- ")
+        if line.indent > indent or (line.indent == indent and is_item):
+            return self._block(line.indent, depth + 1)
+        return None
+
+    def _block_scalar(self, indent: int, style: str) -> str:
+        taken: list[_Line] = []
+        while self.at < len(self.lines):
+            line = self.lines[self.at]
+            if line.text and line.indent <= indent:
+                break
+            taken.append(line)
+            self.at += 1
+        while taken and not taken[-1].text:
+            taken.pop()
+        margin = min((line.indent for line in taken if line.text), default=0)
+        raw = self._raw_lines(taken, margin)
+        text = "\n".join(raw) if style.startswith("|") else _folded(raw)
+        return text if style.endswith("-") else text + "\n"
+
+    @staticmethod
+    def _raw_lines(taken: list[_Line], margin: int) -> list[str]:
+        return [" " * (line.indent - margin) + line.text if line.text else "" for line in taken]
+
+
+def _folded(lines: list[str]) -> str:
+    out: list[str] = []
+    for line in lines:
+        if out and out[-1] and line and not line.startswith(" "):
+            out[-1] += " " + line
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
+def _content(text: str) -> str:
+    """The line without a trailing comment (a # after a space, outside quotes)."""
+    quote = ""
+    for index, ch in enumerate(text):
+        if quote:
+            if ch == quote:
+                quote = ""
+        elif ch in "\"'" and (index == 0 or text[index - 1] in " :-[,{"):
+            quote = ch
+        elif ch == "#" and (index == 0 or text[index - 1] == " "):
             return text[:index].rstrip()
     return text
 
 
-def _is_item(line: _Line) -> bool:
-    return line.text == "-" or line.text.startswith("- ")
-
-
-def _block(lines: list[_Line], at: int, indent: int) -> tuple[JSValue, int]:
-    if _is_item(lines[at]):
-        return _sequence(lines, at, indent)
-    return _mapping(lines, at, indent)
-
-
-def _nested(lines: list[_Line], at: int, indent: int) -> tuple[JSValue, int]:
-    """The block after a ``key:`` or a bare ``-`` at ``indent`` (None when there is none)."""
-    if at < len(lines) and (
-        lines[at].indent > indent or (lines[at].indent == indent and _is_item(lines[at]))
-    ):
-        return _block(lines, at, lines[at].indent)
-    return None, at
-
-
-def _sequence(lines: list[_Line], at: int, indent: int) -> tuple[JSValue, int]:
-    items: list[JSValue] = []
-    while at < len(lines) and lines[at].indent == indent and _is_item(lines[at]):
-        rest = lines[at].text[1:].lstrip(" ")
-        if not rest:
-            value, at = _nested(lines, at + 1, indent + 1)
-        else:
-            # "- key: value" opens a mapping whose keys line up with "key".
-            inner = indent + len(lines[at].text) - len(rest)
-            lines[at] = _Line(inner, rest)
-            value, at = _block(lines, at, inner) if _key_of(rest) else (_scalar(rest), at + 1)
-        items.append(value)
-    return items, at
-
-
-def _key_of(text: str) -> tuple[str, str] | None:
-    """``(key, rest)`` of a ``key: value`` or ``key:`` line, else None."""
-    if text[:1] in "\"'":
-        close = text.find(text[0], 1)
-        if close > 0 and text[close + 1 : close + 2] == ":":
-            tail = text[close + 2 :]
-            if not tail or tail[0] == " ":
-                return str(_scalar(text[: close + 1])), tail.strip()
-        return None
-    match = re.match(r"([^:\[\]{},]+?):( |$)", text)
-    if match is None:
-        return None
-    return match.group(1).strip(), text[match.end() :].strip()
-
-
-def _mapping(lines: list[_Line], at: int, indent: int) -> tuple[JSValue, int]:
-    found: dict[str, JSValue] = {}
-    while at < len(lines) and lines[at].indent == indent and not _is_item(lines[at]):
-        pair = _key_of(lines[at].text)
-        if pair is None:
-            return (found or _scalar(lines[at].text)), at + 1
-        key, rest = pair
-        if rest:
-            found[key], at = _scalar(rest), at + 1
-        else:
-            found[key], at = _nested(lines, at + 1, indent)
-    return found, at
-
-
-def _scalar(text: str) -> JSValue:
-    if text.startswith('"') and text.endswith('"') and len(text) > 1:
-        try:
-            value: JSValue = json.loads(text)
-            return value
-        except ValueError:
-            return text[1:-1]
-    if text.startswith("'") and text.endswith("'") and len(text) > 1:
-        return text[1:-1].replace("''", "'")
-    if text.startswith("[") and text.endswith("]"):
-        inner = text[1:-1].strip()
-        return [_scalar(part.strip()) for part in _flow_items(inner)] if inner else []
-    if text in _PLAIN:
-        return _PLAIN[text]
-    if _NUMBER.fullmatch(text):
-        return float(text) if "." in text else int(text)
+def _unquote(text: str, line: int) -> str:
+    if text.startswith('"') or text.startswith("'"):
+        value = _scalar(text, line)
+        return value if isinstance(value, str) else text
     return text
 
 
-def _flow_items(text: str) -> list[str]:
-    """A flow list's items, split on commas outside quotes."""
-    items, start, quote = [], 0, None
-    for index, char in enumerate(text):
-        if quote is not None:
-            quote = None if char == quote else quote
-        elif char in "\"'":
-            quote = char
-        elif char == ",":
-            items.append(text[start:index])
-            start = index + 1
-    items.append(text[start:])
+def _scalar(text: str, line: int) -> JSValue:
+    if text.startswith('"'):
+        try:
+            value = json.loads(text)
+        except ValueError:
+            raise FrontmatterError(
+                line, "a double-quoted string with escapes this reader does not follow", True
+            ) from None
+        return value if isinstance(value, str) else text
+    if text.startswith("'"):
+        if len(text) < 2 or not text.endswith("'"):
+            raise FrontmatterError(line, "a single-quoted string that does not end on its line")
+        return text[1:-1].replace("''", "'")
+    if text.startswith(("[", "{")):
+        return _flow(text, line)
+    if text.startswith(("&", "*", "!", "|", ">", "%", "@", "`")):
+        raise FrontmatterError(line, f"YAML this reader does not follow: {text[:20]}", True)
+    lowered = text.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    if lowered in ("null", "~"):
+        return None
+    if _NUMBER.fullmatch(text):
+        number = float(text)
+        return int(number) if number.is_integer() and "." not in text else number
+    return text
+
+
+def _flow(text: str, line: int) -> JSValue:
+    if text in ("[]", "{}"):
+        return [] if text == "[]" else {}
+    if not (text.startswith("[") and text.endswith("]")) or any(c in text[1:-1] for c in "[]{}"):
+        raise FrontmatterError(line, "a flow collection this reader does not follow", True)
+    items: list[JSValue] = []
+    for part in re.findall(r"""\s*("[^"]*"|'[^']*'|[^,]+)\s*(?:,|$)""", text[1:-1]):
+        items.append(_scalar(part.strip(), line))
     return items

@@ -24,6 +24,7 @@ from hookcourse.js import json as jsjson
 from hookcourse.js.values import JSValue
 
 from .catalogue import load_catalogue
+from .frontmatter import FrontmatterError, frontmatter
 from .inputs import read_bounded
 from .lint import (
     RULES,
@@ -38,7 +39,6 @@ from .lint import (
     lint_layers,
     lint_unusable_document,
 )
-from .lint.frontmatter import FrontmatterError, frontmatter
 from .lint.json_lines import json_path_lines
 from .lint.registry import table
 from .settings import SettingsLayer, SettingsSource, settings_layer

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from hookcourse.engine.frontmatter import parse_block_yaml, split_frontmatter
+from hookcourse.engine.frontmatter import split_frontmatter
 from hookcourse.engine.lifecycle import (
     call_effects,
     prompt_expansion,
@@ -15,6 +15,7 @@ from hookcourse.engine.lifecycle import (
     startup_events,
 )
 from hookcourse.engine.permission_rule import CallPlace
+from hookcourse.js.values import JSValue
 
 SKILL = """---
 name: guard
@@ -54,20 +55,26 @@ def test_frontmatter_reads_the_block_subset_skills_are_written_in() -> None:
         ]
     }
     assert body.startswith("Status:")
-    assert parse_block_yaml("paths: [src/**, 'a, b']\nn: -1.5\nok: true\nx: ~") == {
+    assert _matter("paths: [src/**, 'a, b']\nn: -1.5\nok: true\nx: ~") == {
         "paths": ["src/**", "a, b"],
         "n": -1.5,
         "ok": True,
         "x": None,
     }
-    # No frontmatter, an unclosed one, a BOM, a lone dash: read, never raised.
+    # No frontmatter, an unclosed one, a BOM, CRLF, YAML past the subset: read, never raised.
     assert split_frontmatter("just text") == ({}, "just text")
     assert split_frontmatter("---\nname: x\n")[0] == {}
     assert split_frontmatter("\ufeff---\nname: x\n---\n")[0] == {"name": "x"}
-    assert parse_block_yaml("-\n- a\n") == [None, "a"]
+    assert split_frontmatter("---\r\nname: x\r\n---\r\nbody") == ({"name": "x"}, "body")
+    assert split_frontmatter("---\nhooks: &shared\n  Stop: []\n---\nbody") == ({}, "body")
+    assert split_frontmatter("---\n- a\n---\n")[0] == {}  # a list, not a mapping
     deep = "\n".join(" " * depth + f"k{depth}:" for depth in range(3000))
-    assert parse_block_yaml(deep) is None  # past the stack: nothing, never a RecursionError
-    assert parse_block_yaml("'quoted key': \"\\u00e9\"") == {"quoted key": "é"}
+    assert _matter(deep) == {}  # deeper than any hooks: nothing, never a RecursionError
+    assert _matter("'quoted key': \"\\u00e9\"") == {"quoted key": "é"}
+
+
+def _matter(yaml: str) -> dict[str, JSValue]:
+    return split_frontmatter(f"---\n{yaml}\n---\n")[0]
 
 
 @pytest.mark.parametrize(
