@@ -161,7 +161,8 @@ def browse(
     page.goto(f"{origin.scheme}://{origin.netloc}/lab/tree/01_matcher.ipynb")
     wait_for_idle_kernel(page)
     cells = page.locator(f"{NOTEBOOK} .jp-CodeCell")
-    lab_cell = cells.filter(has_text="lab = matcher_lab()")
+    # By its source: the line a cell run out of order prints names this cell too.
+    lab_cell = cells.filter(has=page.locator(".jp-InputArea", has_text="lab = matcher_lab()"))
     lab_cell.scroll_into_view_if_needed()  # the notebook is rendered down to the lab
     # The working copy opens with outputs cleared: nothing is revealed before it runs.
     seen["outputs_before_run"] = page.locator(f"{NOTEBOOK} .jp-OutputArea-output").count()
@@ -197,6 +198,12 @@ def browse(
     seen["restart_note"] = note.inner_text()
     seen["quiz_note_visible"] = quiz.locator(".hookcourse-restart").is_visible()
     lab_cell.screenshot(path=shots / "01_matcher_lab_after_restart.png")
+
+    # Run out of order after the restart: the cell that drives the lab, before the lab's
+    # own cell, says in one line which cell to run first.
+    driven = cells.filter(has_text="print(lab.reset(")
+    run_cell(driven)
+    seen["driven_before_lab"] = shown_text(driven.locator(".jp-OutputArea-output").first)
 
     # Coming back after the restart, the learner runs the lab cell alone: it imports what
     # it uses, so the new lab answers typing.
