@@ -1,18 +1,28 @@
-"""One line instead of a traceback when a check cell runs before its exercise cell.
+"""One line instead of a traceback when a cell runs before the cell that defines a name.
 
-After a kernel restart a learner often runs the check cell alone; the exercise function
-is then undefined and Python's answer is a ``NameError`` traceback. In an IPython kernel
-the first import of the course (``exercises``, the labs) installs a handler for
-``NameError`` that, for an exercise's own name, says in one line which cell to run
-first; any other ``NameError`` keeps IPython's usual traceback.
+After a kernel restart a learner often runs a cell alone: a check cell whose exercise
+function is undefined, or a cell that drives a lab made further up. Python's answer
+is a ``NameError`` traceback. In an IPython kernel the course installs a handler for
+``NameError`` (at the kernel's start under the course's Jupyter server, else at the
+first import of the course: ``exercises``, the labs) that says in one line which cell
+to run first: for an exercise's own name, its exercise cell; for a name another cell
+of the open notebook defines (``lab = answer_lab()``), that cell. Any other
+``NameError`` keeps IPython's usual traceback.
 """
 
 from __future__ import annotations
 
+import ast
+import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from hookcourse.kernel_exceptions import add_handler
+
+# The notebook a kernel runs for: ipykernel puts the path here (from the server's
+# JPY_SESSION_NAME).
+SESSION_NAME = "__session__"
 
 
 def missing_exercise(name: str) -> str | None:
@@ -29,11 +39,85 @@ def missing_exercise(name: str) -> str | None:
     )
 
 
+def _binds(statement: ast.stmt, name: str) -> bool:
+    """Whether a top-level statement of a cell defines ``name``."""
+    if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return statement.name == name
+    if isinstance(statement, ast.Import | ast.ImportFrom):
+        return any((alias.asname or alias.name.split(".")[0]) == name for alias in statement.names)
+    targets: list[ast.expr] = []
+    if isinstance(statement, ast.Assign):
+        targets = statement.targets
+    elif isinstance(statement, ast.AnnAssign | ast.AugAssign | ast.For):
+        targets = [statement.target]
+    elif isinstance(statement, ast.With):
+        targets = [item.optional_vars for item in statement.items if item.optional_vars]
+    return any(
+        isinstance(node, ast.Name) and node.id == name
+        for target in targets
+        for node in ast.walk(target)
+    )
+
+
+def defining_line(notebook: dict[str, Any], name: str, running: str = "") -> str | None:
+    """The line that defines ``name`` in the first code cell of ``notebook`` that does,
+    other than the cell now ``running``; None when no cell does."""
+    for cell in notebook.get("cells", []):
+        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+            continue
+        text = cell.get("source", "")
+        text = "".join(text) if isinstance(text, list) else str(text)
+        if running.strip() and text.strip() == running.strip():
+            continue
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:  # a magic, or the learner's half-typed cell
+            continue
+        for statement in tree.body:
+            if _binds(statement, name):
+                return text.splitlines()[statement.lineno - 1].strip()
+    return None
+
+
+def missing_name(name: str, notebook: dict[str, Any], running: str = "") -> str | None:
+    """The line for ``name``, undefined but defined by another cell of ``notebook``."""
+    line = defining_line(notebook, name, running)
+    if line is None:
+        return None
+    return (
+        f"{name} is not defined yet (after a restart the kernel forgets it): run the cell "
+        f"with `{line}` first, then this cell again."
+    )
+
+
+def _open_notebook(shell: Any) -> dict[str, Any] | None:
+    """The notebook this kernel runs for, as saved; None outside a Jupyter session."""
+    path = shell.user_ns.get(SESSION_NAME)
+    if not isinstance(path, str) or not path.endswith(".ipynb"):
+        return None
+    try:
+        loaded = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return None
+    return loaded if isinstance(loaded, dict) else None
+
+
+def _said(shell: Any, name: str) -> str | None:
+    said = missing_exercise(name)
+    if said is not None:
+        return said
+    notebook = _open_notebook(shell)
+    if notebook is None:
+        return None
+    history = shell.user_ns.get("_ih") or [""]
+    return missing_name(name, notebook, str(history[-1]))
+
+
 def _on_name_error(
     shell: Any, kind: type[BaseException], error: BaseException, tb: Any, tb_offset: Any = None
 ) -> Any:
     """IPython's custom exception handler: it shows what it returns itself."""
-    said = missing_exercise(getattr(error, "name", None) or "")
+    said = _said(shell, getattr(error, "name", None) or "")
     if said is None:
         shell.showtraceback((kind, error, tb), tb_offset=tb_offset)
         return None

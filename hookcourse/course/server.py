@@ -6,6 +6,9 @@ scripts/lab.sh and workshop/install.sh enable it):
 - on a JupyterHub (``$JUPYTERHUB_USER`` set), each user's server makes or completes the
   user's working copy, ``my-notebooks/`` in the server's root folder (their home),
   from the installed checkout's course, before the first page is served;
+- every kernel it starts installs the course's NameError line before its first cell
+  (``kernel_startup`` as the kernels' ``PYTHONSTARTUP``), so a cell run before the one
+  that defines its name says so in one line even when it imports nothing;
 - every notebook it saves loses its widget views and widget state. A saved view names
   a widget model that lives only as long as its kernel, so reopened later it reads
   "Error displaying widget: model not found"; without it, the output's text (the lab's
@@ -15,6 +18,7 @@ scripts/lab.sh and workshop/install.sh enable it):
 from __future__ import annotations
 
 import os
+from collections.abc import MutableMapping
 from pathlib import Path
 from typing import Any, Final
 
@@ -24,6 +28,8 @@ WIDGET_VIEW: Final = "application/vnd.jupyter.widget-view+json"
 # What an output that held nothing but a widget view shows instead.
 RUN_AGAIN: Final = "[a widget: run this cell to show it]"
 WORK_FOLDER: Final = "my-notebooks"
+# IPython kernels run this file before the first cell (the NameError line's handler).
+STARTUP_ENV: Final = "PYTHONSTARTUP"
 
 
 def without_widget_views(notebook: dict[str, Any]) -> bool:
@@ -58,8 +64,19 @@ def _jupyter_server_extension_points() -> list[dict[str, str]]:
     return [{"module": "hookcourse.course.server"}]
 
 
+def start_kernels_with_the_name_hook(environ: MutableMapping[str, str] = os.environ) -> bool:
+    """Have the kernels this server starts (they inherit its environment) run
+    ``kernel_startup`` first, unless the learner has a ``PYTHONSTARTUP`` of their own;
+    True when set."""
+    if environ.get(STARTUP_ENV):
+        return False
+    environ[STARTUP_ENV] = str(Path(__file__).with_name("kernel_startup.py"))
+    return True
+
+
 def _load_jupyter_server_extension(server: Any) -> None:
     server.contents_manager.register_pre_save_hook(strip_on_save)
+    start_kernels_with_the_name_hook()
     if not os.environ.get("JUPYTERHUB_USER"):
         return
     try:

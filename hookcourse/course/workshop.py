@@ -306,7 +306,16 @@ def _prerequisites(module_source: str, needed: set[str], bound: set[str]) -> lis
                     assert node.value is not None
                     value = ast.get_source_segment(module_source, node.value)
                     comment = _comment_above(lines, node.lineno)
-                    found[name] = (1, [*comment, f"{name} = {value}"])
+                    # A value over several lines is indented line by line, unless a
+                    # string in it spans lines (indenting would change the string).
+                    spans = any(
+                        isinstance(inner, ast.Constant)
+                        and isinstance(inner.value, str)
+                        and inner.lineno != inner.end_lineno
+                        for inner in ast.walk(node.value)
+                    )
+                    text = f"{name} = {value}"
+                    found[name] = (1, [*comment, *([text] if spans else text.splitlines())])
                     wants = _free_names([node.value], set())
             elif isinstance(node, ast.FunctionDef) and node.name == name:
                 bare = _without_annotations(node)
@@ -464,7 +473,8 @@ def check_reports(notebook: Notebook) -> list[dict[str, Any]]:
 
 
 def unpassed(notebook: Notebook, exercises: Iterable[str]) -> list[tuple[str, str]]:
-    """(exercise, why) for each exercise whose own check did not pass in these outputs."""
+    """(exercise, why) for each exercise whose own check did not pass in these outputs;
+    ``why`` is the check's summary without the exercise's name in front."""
     reports = check_reports(notebook)
     missing = []
     for name in exercises:
@@ -472,13 +482,15 @@ def unpassed(notebook: Notebook, exercises: Iterable[str]) -> list[tuple[str, st
         if not own:
             missing.append((name, "its check printed no report"))
         elif not all(r.get("passed") is True for r in own):
-            missing.append((name, str(next(r for r in own if not r.get("passed"))["summary"])))
+            said = str(next(r for r in own if not r.get("passed"))["summary"])
+            missing.append((name, said.removeprefix(f"{name}: ")))
     return missing
 
 
 def execute_build(built: Iterable[Built], timeout: int = 300) -> None:
-    """Execute each notebook in its folder, store its outputs, and insist that every
-    exercise's check passed."""
+    """Execute each notebook in its folder and store its outputs (without widget views,
+    which would outlive their kernel); then insist that every exercise's check passed,
+    naming every notebook and exercise that did not, after running them all."""
     try:
         import nbclient
         import nbformat
@@ -488,7 +500,12 @@ def execute_build(built: Iterable[Built], timeout: int = 300) -> None:
             "the lab tools (nbclient) are not installed",
             "run scripts/bootstrap.sh lab, then .venv/bin/hookcourse",
         ) from None
-    for item in built:
+    from hookcourse.course.server import without_widget_views
+
+    notebooks = list(built)
+    problems: list[str] = []
+    failed_names: list[str] = []
+    for item in notebooks:
         # nbformat's readers carry no type hints.
         text = item.notebook.read_text(encoding="utf-8")
         notebook = nbformat.reads(text, as_version=4)  # type: ignore[no-untyped-call]
@@ -503,22 +520,24 @@ def execute_build(built: Iterable[Built], timeout: int = 300) -> None:
         try:
             client.execute()
         except Exception as error:  # a cell's error, a timeout, a kernel that died
-            said = str(error).strip().splitlines()
-            raise InputError(
-                str(item.notebook),
-                f"did not run to the end ({said[-1] if said else type(error).__name__})",
-                "fix the solution or the notebook",
-            ) from None
-        write_notebook(item.notebook, notebook)
-        failed = unpassed(notebook, item.exercises)
-        if failed:
-            names = ", ".join(name for name, _ in failed)
-            why = "; ".join(f"{name}: {said}" for name, said in failed)
-            raise InputError(
-                str(item.notebook),
-                f"the check of {names} did not pass ({why})",
-                f"fix {names} in hookcourse/solutions/",
+            # A cell's error carries its name and value (its text is a coloured traceback).
+            ename, evalue = getattr(error, "ename", None), getattr(error, "evalue", None)
+            said = f"{ename}: {evalue}" if ename else str(error).strip() or type(error).__name__
+            problems.append(
+                f"{item.notebook.name} did not run to the end ({said.splitlines()[-1]})"
             )
+            failed_names += item.exercises
+            continue
+        without_widget_views(notebook)
+        write_notebook(item.notebook, notebook)
+        for name, why in unpassed(notebook, item.exercises):
+            problems.append(f"{item.notebook.name}: the check of {name} did not pass ({why})")
+            failed_names.append(name)
+    if problems:
+        where = str(notebooks[0].notebook.parent)
+        names = ", ".join(dict.fromkeys(failed_names))
+        fix = f"fix {names} in hookcourse/solutions/" if names else "fix the notebook"
+        raise InputError(where, "; ".join(problems), fix)
 
 
 # -- scripts/lab.sh's helpers --------------------------------------------------------------------
@@ -666,7 +685,8 @@ def _build_command(teacher_dir: str | None, student_dir: str | None) -> int:
     if teacher:
         print(f"hookcourse: executing {len(built)} notebooks in {target}", file=sys.stderr)
         execute_build(built)
-    kind = f"teacher build ({len(registry.EXERCISES)} exercises solved, every check passed)"
+    solved = len(registry.EXERCISES)
+    kind = f"teacher build ({solved} exercises solved, every exercise's check passed)"
     print(f"wrote the {kind if teacher else 'student build (starters)'}: {target}")
     return 0
 

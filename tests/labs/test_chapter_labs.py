@@ -6,6 +6,7 @@ Real hook scripts run as processes through the engine here, as they do in the no
 from __future__ import annotations
 
 import json
+import re
 import stat
 import sys
 from pathlib import Path
@@ -216,6 +217,12 @@ def test_the_teachers_guard_holds() -> None:
     assert report.passed, report.text()
     assert "0 missed, 0 false alarms, over " in report.summary()
     assert "(56 from the corpus, " in report.summary()
+    # The summary's counts are the table's: every command shown is counted once.
+    counted = re.search(r"over (\d+) commands.*; (\d+) more shown, not graded\)", report.summary())
+    assert counted, report.summary()
+    graded, shown = int(counted[1]), int(counted[2])
+    rows = [int(line.split(" of ")[1].split()[0].rstrip(":,")) for _, line, _ in report.rows()]
+    assert sum(rows) == graded + shown and shown == 4
 
 
 @pytest.fixture

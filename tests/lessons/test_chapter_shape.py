@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from hookcourse.course.labs.guard import BEYOND, load_corpus
 from hookcourse.course.labs.stop_loop import MARKS, stop_readout
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -76,4 +77,9 @@ def test_the_guard_notebook_counts_what_its_output_shows() -> None:
     assert "Two force-pushes got through" not in prose
     assert "56 commands" not in prose
     # The check's counts change with the drawn commands: the prose states none.
-    assert not re.search(r"misses \d+ force-pushes", prose)
+    assert not re.search(r"misses \d+ force-pushes|\b\d+ (times|commands)\b", prose)
+    # The family the prose calls ungraded is the corpus's ungraded one, named (the drawn
+    # families come after it, so it is not "the last").
+    ungraded = [f.name for f in load_corpus() if f.expect == BEYOND]
+    assert ungraded == ["beyond a string guard"]
+    assert f'"{ungraded[0]}" is shown but not graded' in " ".join(prose.split())

@@ -10,10 +10,11 @@ from typing import Any
 
 import nbclient
 import nbformat
+import pytest
 
 from hookcourse.course import server
 from hookcourse.course.exercises import check_matcher
-from hookcourse.course.kernel_hook import missing_exercise
+from hookcourse.course.kernel_hook import defining_line, missing_exercise, missing_name
 from hookcourse.stages.registry import EXERCISES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -114,3 +115,54 @@ def test_a_long_hint_is_shown_whole_and_wraps() -> None:
     page = report._repr_html_()
     assert hint.replace('"', "&quot;").replace("'", "&#x27;") in page
     assert "white-space:pre-wrap" in page
+
+
+def course_notebook(stem: str) -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads(
+        (ROOT / "notebooks" / f"{stem}.ipynb").read_text(encoding="utf-8")
+    )
+    return loaded
+
+
+def test_a_name_another_cell_defines_is_found_in_that_cell() -> None:
+    several = course_notebook("05_several_hooks")
+    assert defining_line(several, "merge") == "merge = merge_lab(hooks=2)"
+    assert defining_line(course_notebook("00_hook_contract"), "lab") == "lab = answer_lab()"
+    assert defining_line(several, "quiz") == "from hookcourse.course.labs.quiz import quiz"
+    assert defining_line(several, "no_such_name") is None
+    # The cell that is running does not count: its own later line is its own business.
+    own = {"cells": [{"cell_type": "code", "source": "print(x)\nx = 1"}]}
+    assert defining_line(own, "x", running="print(x)\nx = 1") is None
+    assert missing_name("merge", several) == (
+        "merge is not defined yet (after a restart the kernel forgets it): run the cell "
+        "with `merge = merge_lab(hooks=2)` first, then this cell again."
+    )
+
+
+def test_the_server_starts_kernels_with_the_hook_unless_the_learner_has_a_startup_file() -> None:
+    environ: dict[str, str] = {}
+    assert server.start_kernels_with_the_name_hook(environ)
+    assert Path(environ["PYTHONSTARTUP"]).is_file()
+    mine = {"PYTHONSTARTUP": "/home/ada/.pythonrc"}
+    assert not server.start_kernels_with_the_name_hook(mine)
+    assert mine == {"PYTHONSTARTUP": "/home/ada/.pythonrc"}
+
+
+def test_a_driven_cell_run_first_after_a_restart_is_one_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # As the course's server starts a kernel for notebook 05: the session's notebook and
+    # the startup file in its environment, and no course import before this cell.
+    monkeypatch.setenv("JPY_SESSION_NAME", str(ROOT / "notebooks" / "05_several_hooks.ipynb"))
+    monkeypatch.setenv("PYTHONSTARTUP", "")  # set below, put back after the test
+    assert server.start_kernels_with_the_name_hook()
+    cells = ['print(merge.reset(code2="1"))', "print(undefined_thing)", "print(dir())"]
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [nbformat.v4.new_code_cell(text) for text in cells]
+    nbclient.NotebookClient(notebook, kernel_name="python3", allow_errors=True).execute()
+    driven, other, names = (cell.outputs for cell in notebook.cells)
+    [error] = driven
+    assert error.ename == "NameError" and len(error.traceback) == 1
+    assert missing_name("merge", course_notebook("05_several_hooks")) in error.traceback[0]
+    assert len(other[0].traceback) > 1  # a name no cell defines: IPython's own traceback
+    assert "hookcourse" not in names[0].text  # the startup file left no name behind

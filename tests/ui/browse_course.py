@@ -108,6 +108,37 @@ def run_cell(cell: Locator) -> None:
     expect(prompt).not_to_have_text(re.compile(r"\[\*\]|\[ \]"), timeout=READY_MS)
 
 
+# A learner's wrong match_hook, on one line (the editor would indent a second one).
+WRONG_MATCH_HOOK = 'def match_hook(matcher, tool_name): return tool_name in str(matcher).split("|")'
+
+
+def replace_source(cell: Locator, text: str) -> None:
+    """Replace a cell's source as a learner's paste would (no auto-closed brackets)."""
+    editor = cell.locator(".jp-InputArea-editor .cm-content")
+    editor.click()
+    editor.press("Control+a")
+    cell.page.keyboard.insert_text(text)
+
+
+def overflowing(element: Locator) -> list[str]:
+    """The text of every element inside ``element`` that is wider than its box (its text
+    cut off or scrolled), and of any that reaches past ``element``'s right edge."""
+    found: list[str] = element.evaluate(
+        """(root) => {
+          const right = root.getBoundingClientRect().right + 1;
+          const wide = [];
+          for (const el of root.querySelectorAll('*')) {
+            const clipped = getComputedStyle(el).overflowX !== 'visible';
+            const cut = clipped && el.scrollWidth > el.clientWidth + 1;
+            const past = el.getBoundingClientRect().right > right;
+            if (cut || past) wide.push(el.textContent.slice(0, 80));
+          }
+          return wide;
+        }"""
+    )
+    return found
+
+
 def choose(quiz: Locator, letter: str) -> str:
     """Click a quiz option by its letter; the feedback the learner then reads."""
     quiz.locator("label", has_text=re.compile(f"^{letter}\\. ")).click()
@@ -130,7 +161,8 @@ def browse(
     page.goto(f"{origin.scheme}://{origin.netloc}/lab/tree/01_matcher.ipynb")
     wait_for_idle_kernel(page)
     cells = page.locator(f"{NOTEBOOK} .jp-CodeCell")
-    lab_cell = cells.filter(has_text="lab = matcher_lab()")
+    # By its source: the line a cell run out of order prints names this cell too.
+    lab_cell = cells.filter(has=page.locator(".jp-InputArea", has_text="lab = matcher_lab()"))
     lab_cell.scroll_into_view_if_needed()  # the notebook is rendered down to the lab
     # The working copy opens with outputs cleared: nothing is revealed before it runs.
     seen["outputs_before_run"] = page.locator(f"{NOTEBOOK} .jp-OutputArea-output").count()
@@ -167,6 +199,12 @@ def browse(
     seen["quiz_note_visible"] = quiz.locator(".hookcourse-restart").is_visible()
     lab_cell.screenshot(path=shots / "01_matcher_lab_after_restart.png")
 
+    # Run out of order after the restart: the cell that drives the lab, before the lab's
+    # own cell, says in one line which cell to run first.
+    driven = cells.filter(has_text="print(lab.reset(")
+    run_cell(driven)
+    seen["driven_before_lab"] = shown_text(driven.locator(".jp-OutputArea-output").first)
+
     # Coming back after the restart, the learner runs the lab cell alone: it imports what
     # it uses, so the new lab answers typing.
     run_cell(lab_cell)
@@ -186,6 +224,20 @@ def browse(
     run_cell(check)
     seen["check_after_restart"] = shown_text(check.locator(".jp-OutputArea-output").first)
     check.screenshot(path=shots / "01_check_after_restart.png")
+
+    # A wrong answer typed into the exercise: its check's hint is shown whole, wrapped
+    # inside the page's width, never cut off.
+    replace_source(exercise, WRONG_MATCH_HOOK)
+    run_cell(exercise)
+    run_cell(check)
+    report = check.locator(".jp-OutputArea-output").first
+    expect(report).to_contain_text("hint", timeout=READY_MS)
+    seen["wrong_check"] = shown_text(report)
+    seen["wrong_check_overflow"] = overflowing(report)
+    check.screenshot(path=shots / "01_wrong_answer_hint.png")
+    # After the restart and all this, no output anywhere says a widget is broken.
+    outputs = page.locator(f"{NOTEBOOK} .jp-OutputArea-output").all_text_contents()
+    seen["broken_after_restart"] = [t for t in outputs if any(m in t for m in BROKEN_WIDGET)]
 
     # Notebook 03's decide lab, its cell run alone first thing: Claude Code's own format.
     page.goto(f"{origin.scheme}://{origin.netloc}/lab/tree/03_decide_modify_inject.ipynb")

@@ -14,12 +14,15 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from hookcourse.course.kernel_hook import missing_exercise
+from hookcourse.course.exercises import check_matcher
+from hookcourse.course.kernel_hook import missing_exercise, missing_name
 from hookcourse.course.labs.logic import decide_readout, matcher_readout
 from hookcourse.course.labs.widgets import RESTART_NOTE, decide_lab, matcher_lab
+from tests.support.paths import ROOT
 
 DENY = '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny"}}'
 # The note's text, as the page shows it once ipywidgets marks a view disconnected.
@@ -29,6 +32,12 @@ if TYPE_CHECKING:
     from conftest import Course
 
 DRIVER = Path(__file__).with_name("browse_course.py")
+# The driver's wrong answer (tests/ui/browse_course.py, read as text: it imports Playwright).
+WRONG_MATCH_HOOK = next(
+    line.split(" = ", 1)[1].strip("'")
+    for line in DRIVER.read_text(encoding="utf-8").splitlines()
+    if line.startswith("WRONG_MATCH_HOOK = ")
+)
 
 
 def test_a_newcomer_lands_on_notebook_00_and_the_matcher_lab_answers_typing(
@@ -77,7 +86,17 @@ def test_a_newcomer_lands_on_notebook_00_and_the_matcher_lab_answers_typing(
     fresh = matcher_lab().set(tool="MultiEdit")  # a new lab starts from its defaults
     assert seen["fresh_readout"].splitlines()[0] == fresh.splitlines()[0]
     assert seen["check_before_exercise"].strip() == missing_exercise("match_hook")
+    matcher_notebook = json.loads((ROOT / "notebooks" / "01_matcher.ipynb").read_text("utf-8"))
+    assert seen["driven_before_lab"].strip() == missing_name("lab", matcher_notebook)
     assert seen["check_after_restart"].startswith("match_hook: not yet.")
+    # The wrong answer's hint is on the page whole, and nothing is wider than its box.
+    namespace: dict[str, Callable[[str, str], bool]] = {}
+    exec(WRONG_MATCH_HOOK, namespace)
+    hint = check_matcher(namespace["match_hook"]).hint()
+    assert hint and len(hint) > 100
+    assert " ".join(hint.split()) in " ".join(seen["wrong_check"].split())
+    assert seen["wrong_check_overflow"] == []
+    assert seen["broken_after_restart"] == []
 
     expected_decide = decide_readout(DENY, decide_lab().controls["input"].value)
     assert seen["decide_readout"].splitlines()[0] == expected_decide.headline == "allowed"

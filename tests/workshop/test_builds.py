@@ -17,6 +17,7 @@ from hookcourse import solutions
 from hookcourse.course import exercises, workshop
 from hookcourse.course.check_report import MIME_TYPE
 from hookcourse.course.progress import MARKER
+from hookcourse.course.server import WIDGET_VIEW
 from hookcourse.errors import InputError
 from hookcourse.stages.registry import EXERCISES, exercise_named
 from tests.support.paths import ROOT
@@ -81,7 +82,7 @@ def test_a_build_fails_naming_the_exercise_whose_check_did_not_pass() -> None:
     outputs = [{"data": {MIME_TYPE: report}} for report in (passed, failed, script)]
     notebook = {"cells": [{"cell_type": "code", "outputs": outputs}]}
     assert workshop.unpassed(notebook, ["match_hook", "pick_hook", "is_force_push"]) == [
-        ("pick_hook", "pick_hook: 9 of 10 goals right"),
+        ("pick_hook", "9 of 10 goals right"),
         ("is_force_push", "its check printed no report"),  # a script's report is not its own
     ]
     # Text that merely looks like a pass counts for nothing: only the data does.
@@ -89,6 +90,71 @@ def test_a_build_fails_naming_the_exercise_whose_check_did_not_pass() -> None:
     assert workshop.unpassed({"cells": [{"outputs": [text]}]}, ["pick_hook"]) == [
         ("pick_hook", "its check printed no report")
     ]
+
+
+def test_the_teacher_build_stores_no_widget_view_or_widget_state(teacher: Path) -> None:
+    # A stored view names a model that died with the build's kernel: the teacher who
+    # opens the build reads the lab's "run this cell" text instead.
+    for path in sorted(teacher.glob("*.ipynb")):
+        notebook = workshop.read_notebook(path)
+        assert "widgets" not in notebook["metadata"], path.name
+        for cell in notebook["cells"]:
+            for output in cell.get("outputs", []):
+                assert WIDGET_VIEW not in output.get("data", {}), path.name
+
+
+def write_cells(path: Path, *cells: str) -> workshop.Built:
+    notebook = {
+        "cells": [
+            {
+                "cell_type": "code",
+                "id": f"c{i}",
+                "metadata": {},
+                "source": text,
+                "outputs": [],
+                "execution_count": None,
+            }
+            for i, text in enumerate(cells)
+        ],
+        "metadata": {},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    workshop.write_notebook(path, notebook)
+    return workshop.Built(path, ("pick_hook",) if "pick_hook" in cells[0] else ())
+
+
+def test_a_teacher_build_runs_every_notebook_and_names_each_check_that_did_not_pass(
+    tmp_path: Path,
+) -> None:
+    built = [
+        write_cells(tmp_path / "02.ipynb", "raise ValueError('a broken cell')"),
+        write_cells(
+            tmp_path / "04.ipynb",
+            "def pick_hook(goal):\n    return ('Stop', 'command')",
+            "from hookcourse.course.labs.events import check_gate\ncheck_gate(pick_hook)",
+        ),
+    ]
+    with pytest.raises(InputError) as raised:
+        workshop.execute_build(built)
+    # The broken notebook does not stop the build: the next one still runs.
+    assert str(raised.value) == (
+        f"{tmp_path}: 02.ipynb did not run to the end (ValueError: a broken cell); "
+        "04.ipynb: the check of pick_hook did not pass (0 of 10 goals right); "
+        "fix: fix pick_hook in hookcourse/solutions/"
+    )
+
+
+def test_a_constant_over_several_lines_is_indented_inside_the_solution() -> None:
+    notebook = workshop.read_notebook(ROOT / "notebooks" / "04_events.ipynb")
+    [(index, name)] = workshop.exercise_cells(notebook, ["pick_hook"])
+    text = workshop.solution_cell(
+        workshop.source(notebook["cells"][index]), name, solutions.pick_hook
+    )
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("    MOMENTS = ["))
+    end = lines.index("    ]", start)
+    assert all(line.startswith("        (") for line in lines[start + 1 : end]), lines[start:end]
 
 
 def test_nbval_passes_the_teacher_build(teacher: Path) -> None:

@@ -173,13 +173,22 @@ def test_a_failing_program_records_its_failing_case_files(work: Path) -> None:
 
 def test_the_gate_and_guard_checks_record_too(work: Path) -> None:
     from hookcourse.course.labs.events import check_gate
-    from hookcourse.course.labs.guard import check_guard
+    from hookcourse.course.labs.guard import check_guard, load_corpus
 
     def is_force_push(command: str) -> bool:
         return "--force" in command
 
+    # Recording is what is tested: a few commands of the corpus run as hook processes
+    # (the whole corpus is tests/labs's), two of them the +refspec this guard misses.
+    families = [
+        {"family": f.name, "expect": f.expect, "commands": list(f.commands[:2])}
+        for f in load_corpus()
+        if f.name in ("--force", "+refspec", "ordinary push")
+    ]
+    corpus = work.parent / "corpus.json"
+    corpus.write_text(json.dumps({"about": "a sample", "families": families}), encoding="utf-8")
     check_gate(solutions.pick_hook)
-    check_guard(is_force_push, seed=3)
+    check_guard(is_force_push, corpus)
     gate, guard = lines(work)
     assert (gate["stage"], gate["task"], gate["passed"], gate["total"]) == (
         "choose-a-hook",

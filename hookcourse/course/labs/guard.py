@@ -181,8 +181,15 @@ class GuardReport(Reported):
             )
         graded = sum(len(r.verdicts) for r in self.graded)
         drawn = sum(len(r.verdicts) for r in self.graded if r.family.name.startswith(DRAWN))
+        shown = sum(len(r.verdicts) for r in self.families) - graded
         verdict = "holds" if holds else "does not hold yet"
-        where = f" ({graded - drawn} from the corpus, {drawn} drawn with seed {self.seed})"
+        # The counts add up to the family table's: graded, drawn, and shown but not graded.
+        parts = []
+        if drawn:
+            parts.append(f"{graded - drawn} from the corpus, {drawn} drawn with seed {self.seed}")
+        if shown:
+            parts.append(f"{shown} more shown, not graded")
+        where = f" ({'; '.join(parts)})" if parts else ""
         called = self.guard if self.function else jsjson.quote(self.given or self.guard)
         replay = (
             f"; check_guard({called}, seed={self.seed}) draws the same commands again"
@@ -191,8 +198,7 @@ class GuardReport(Reported):
         )
         return (
             f"check_guard: {self.guard} {verdict}: {self.missed} missed, "
-            f"{self.false_alarms} false alarms, over {graded} commands"
-            f"{where if drawn else ''}{replay}"
+            f"{self.false_alarms} false alarms, over {graded} commands{where}{replay}"
         )
 
     def failure_note(self) -> str | None:
