@@ -14,6 +14,7 @@ import argparse
 import contextlib
 import errno
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -161,8 +162,19 @@ class Verdict:
 
     @property
     def crash(self) -> tuple[str, ...] | None:
-        """What makes two failures the same crash: its problem and first stderr lines."""
-        return (self.problem, *self.stderr) if self.error else None
+        """What makes two failures the same crash: its problem, and the line of the author's
+        code with the exception's name (the message may name each case's input), else its
+        first stderr lines."""
+        if not self.error:
+            return None
+        if self.site:
+            named = (m[1] for line in self.stderr if (m := _EXCEPTION.match(line.strip())))
+            return (self.problem, self.site, next(named, ""))
+        return (self.problem, *self.stderr)
+
+
+# "SyntaxError: Invalid regular expression …", "json.decoder.JSONDecodeError: …"
+_EXCEPTION: Final = re.compile(r"(?:Uncaught )?([A-Za-z_$][\w$.]*(?:Error|Exception|Exit)):")
 
 
 def _echo(data: bytes, total: int) -> tuple[str, ...]:
@@ -208,7 +220,10 @@ def _hint_lines(stage: Stage, file: CaseFile, path: tuple[str | int, ...]) -> tu
         decoded = exercise.read(case)
     except CaseError:
         return tuple(lines)
-    case_family = exercise.family(decoded)
+    field = path[2] if len(path) > 2 else None
+    case_family = program_hints.hinted_family(
+        exercise.function, exercise.family(decoded), decoded, field
+    )
     hint = program_hints.family_hint(exercise.function, case_family)
     if hint is not None:
         lines.append(f"hint ({program_hints.js_name(exercise.function)}, {case_family}): {hint}")
