@@ -351,3 +351,51 @@ def test_the_new_stages_grade_a_program_with_their_hints(tmp_path: Path) -> None
     ), graded.stdout
     merged = hookcourse_test("--stage", "merge-decisions", cwd=tmp_path)
     assert merged.status == 0 and merged.stdout.endswith("8/8 cases passed\n1/1 stages passed\n")
+
+
+@pytest.mark.parametrize(
+    ("function", "case", "field", "family"),
+    [
+        # exit code true: the code is "any other code"; a wrong reason is about trim()
+        (
+            "interpret_exit_code",
+            {"code": True, "stderr": "\n\u2000no push\u001d"},
+            "reason",
+            "js-trim",
+        ),
+        (
+            "interpret_exit_code",
+            {"code": True, "stderr": "\n\u2000no push"},
+            "warn",
+            "strict-equality",
+        ),
+        # JSON after a byte-order mark: trimStart() removes it, JSON.parse does not
+        (
+            "merge_pre_tool_use",
+            {"results": [{"code": None, "stdout": '\ufeff{"decision":"block"}'}], "toolInput": {}},
+            "decision",
+            "stdout-not-json",
+        ),
+        (
+            "run_stop_loop",
+            {
+                "hook": {
+                    "whenInactive": {"code": 0, "stdout": '\u00a0{"continue":false}'},
+                    "whenActive": {"code": 0},
+                }
+            },
+            0,
+            "stdout-not-json",
+        ),
+    ],
+)
+def test_a_wrong_field_gets_the_hint_that_explains_it(
+    function: str, case: dict[str, object], field: str | int, family: str
+) -> None:
+    from hookcourse.course.program_hints import hinted_family
+    from hookcourse.stages.registry import exercise_named
+
+    exercise = exercise_named(function)
+    assert exercise is not None
+    decoded = exercise.read(case)
+    assert hinted_family(function, exercise.family(decoded), decoded, field) == family

@@ -194,5 +194,7 @@ def test_each_classic_bug_gets_a_hint_in_javascript_terms(
     graded = hookcourse("test", "--stage", stage, cwd=folder)
     assert graded.returncode == 1
     assert hint in graded.stdout, graded.stdout
+    if "try/catch" in bug:  # every invalid pattern crashes the same line: one report
+        assert graded.stdout.count("it crashed in your code at src/hooks.ts:") == 1
     for python in ("is_nullish(", "js_trim(", "strict_equals_number(", "regex_test(", "`or`"):
         assert python not in graded.stdout  # the notebooks' spelling stays in the notebooks
