@@ -399,3 +399,18 @@ def test_a_wrong_field_gets_the_hint_that_explains_it(
     assert exercise is not None
     decoded = exercise.read(case)
     assert hinted_family(function, exercise.family(decoded), decoded, field) == family
+
+
+@pytest.mark.parametrize(
+    "stderr",
+    [
+        "/home/me/hooks/your_program.sh: 3: exec: node: not found\n",
+        "/usr/bin/env: \u2018node\u2019: No such file or directory\n",
+        "bash: line 1: python3: command not found\n",
+    ],
+)
+def test_a_runtime_missing_from_path_is_named(stderr: str) -> None:
+    from hookcourse.course.program_hints import crash_hint
+
+    hint = crash_hint(stderr)
+    assert hint is not None and "not on this machine's PATH" in hint
