@@ -42,7 +42,7 @@ from hookcourse.course.cases import (
 from hookcourse.course.cases import visible as escaped
 from hookcourse.course.generators import SEED_ENV, SEED_RANGE, choose_seed, drawn_case_file
 from hookcourse.engine import processes
-from hookcourse.engine.interrupts import install_interrupt_handlers, remove_on_interrupt
+from hookcourse.engine.interrupts import remove_on_interrupt
 from hookcourse.js import json as jsjson
 from hookcourse.stages.decoding import CaseError, member
 from hookcourse.stages.registry import STAGES, Stage, stage_named
@@ -62,7 +62,6 @@ PASSING_LISTED: Final = 20  # passing cases named one a line; the rest counted
 RESULTS_OUTPUT_CHARACTERS: Final = 500  # Exercism v3's limit on a test's output
 GENERATED: Final = "generated"  # the name of a stage's drawn case file: generated/seed-N
 FAILED: Final = ".hookcourse/failed"  # beside the program: every failing case, until next run
-INTERRUPT_ANNOUNCE: Final = ("hookcourse test", "run of your program", "runs of your program")
 
 
 # -- running one program -----------------------------------------------------------------------
@@ -762,16 +761,10 @@ def _watch(
         stop.set()
 
 
-def install_signals() -> None:
-    """SIGINT, SIGTERM and SIGHUP end every run of the program and remove every scratch
-    file, also when the shell that started us ignores SIGINT (a background job, CI)."""
-    install_interrupt_handlers(INTERRUPT_ANNOUNCE)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """``hookcourse test [--stage SLUG ...] [--program PATH] [--watch] [--json FILE]
     [--seed N] [--timeout SECONDS]``; returns the exit status (the command line installs
-    ``install_signals`` first)."""
+    the interrupt handlers first, ``hookcourse.cli``)."""
     options = parser().parse_args(argv)
     stages = stage_order(options.stage)
     if isinstance(stages, str):
