@@ -41,6 +41,7 @@ from hookcourse.course.cases import (
 )
 from hookcourse.course.cases import visible as escaped
 from hookcourse.course.generators import SEED_ENV, SEED_RANGE, choose_seed, drawn_case_file
+from hookcourse.course.grading import GRADING
 from hookcourse.engine import processes
 from hookcourse.engine.interrupts import remove_on_interrupt
 from hookcourse.js import json as jsjson
@@ -62,6 +63,9 @@ PASSING_LISTED: Final = 20  # passing cases named one a line; the rest counted
 RESULTS_OUTPUT_CHARACTERS: Final = 500  # Exercism v3's limit on a test's output
 GENERATED: Final = "generated"  # the name of a stage's drawn case file: generated/seed-N
 FAILED: Final = ".hookcourse/failed"  # beside the program: every failing case, until next run
+# The course's own grader entry is the reference; any other program gets GRADING set, and
+# the course's entry it might start then refuses to answer for it.
+COURSE_ENTRY: Final = Path(__file__).resolve().parents[2] / "your_program.sh"
 
 
 # -- running one program -----------------------------------------------------------------------
@@ -408,6 +412,8 @@ def grade(
     scratch = tempfile.mkdtemp(prefix="hookcourse-test-")
     remove_on_interrupt(scratch)
     env = {**os.environ, "TMPDIR": os.path.join(scratch, "tmp")}
+    if program.path.resolve() != COURSE_ENTRY:  # the course's own is the reference
+        env[GRADING] = str(program.path)
     os.mkdir(env["TMPDIR"])
     try:
         with ThreadPoolExecutor(workers) as pool:

@@ -414,3 +414,15 @@ def test_a_runtime_missing_from_path_is_named(stderr: str) -> None:
 
     hint = crash_hint(stderr)
     assert hint is not None and "not on this machine's PATH" in hint
+
+
+def test_a_program_that_hands_its_cases_to_the_course_grader_fails(tmp_path: Path) -> None:
+    """Delegating to the course's own your_program.sh (the reference) is refused under
+    `hookcourse test`; grading the course's own entry itself still passes (above)."""
+    program = tmp_path / "your_program.sh"
+    program.write_text(f'#!/bin/sh\nexec "{REPO / "your_program.sh"}" "$@"\n')
+    program.chmod(0o755)
+    graded = hookcourse_test("--stage", "decide-and-modify", cwd=tmp_path)
+    assert graded.status == 1, graded.stdout
+    assert "this is the course's own grader, started by" in graded.stdout
+    assert "fix: compute the answers in your own program" in graded.stdout
