@@ -317,3 +317,80 @@ def test_a_road_to_the_course_built_while_running_is_refused(road: Callable[...,
         "match_hook: your function hands the work to the course's own hookcourse."
     )
     assert result.text().endswith("; write it yourself, then run your cell and this check again.")
+
+
+# -- each pitfall of a stage, as a learner writes it, patched to pass the case files ---------
+
+PITFALLS = {
+    "interpret_exit_code": [
+        ("strip() for trim()", "reason = js_trim(stderr)", "reason = stderr.strip()"),
+        ("a trim of spaces", "reason = js_trim(stderr)", 'reason = stderr.strip(" ")'),
+        ("== for ===", "if strict_equals_number(code, 0):", "if code == 0:"),
+    ],
+    "merge_pre_tool_use": [
+        ("the first rewrite", "rewrites[-1] if rewrites", "rewrites[0] if rewrites"),
+        (
+            "the last reason",
+            "winner = next(r for r in decided",
+            "winner = next(r for r in decided[::-1]",
+        ),
+        (
+            "JSON on exit 0 only",
+            '    out = stdout_json(stream(result, "stdout"))',
+            '    out = stdout_json(stream(result, "stdout")) if result.get("code") == 0 else None',
+        ),
+        (
+            "JSON.parse of the raw text",
+            "        value = parse(text)",
+            "        value = parse(stdout)",
+        ),
+        ("no trimStart()", "    text = js_trim_start(stdout)", "    text = stdout"),
+        (
+            "a rewrite kept on deny",
+            '"input": tool_input, "contexts": []}',
+            '"input": ([r["updatedInput"] for r in reads if "updatedInput" in r] or [tool_input])[-1], "contexts": []}',  # noqa: E501
+        ),
+        ("any event", 'or specific.get("hookEventName") != "PreToolUse"', "or False"),
+    ],
+    "run_stop_loop": [
+        ("the cap off by one", "blocks > cap", "blocks >= cap"),
+        (
+            "no flag",
+            'hook["whenActive"] if active else hook["whenInactive"]',
+            'hook["whenInactive"]',
+        ),
+        (
+            "a block over continue: false",
+            'if out.get("continue") is False:',
+            'if out.get("continue") is False and out.get("decision") != "block":',
+        ),
+        (
+            "a blank reason blocks",
+            "isinstance(reason, str) and js_trim(reason)",
+            "isinstance(reason, str)",
+        ),
+        ("any reason blocks", "isinstance(reason, str) and js_trim(reason)", "True"),
+    ],
+}
+
+
+@pytest.mark.parametrize(
+    ("function", "right", "wrong"),
+    [(f, right, wrong) for f, bugs in PITFALLS.items() for _, right, wrong in bugs],
+    ids=[f"{f}: {name}" for f, bugs in PITFALLS.items() for name, _, _ in bugs],
+)
+def test_each_pitfall_patched_to_pass_the_case_files_fails_on_every_seed(
+    function: str, right: str, wrong: str
+) -> None:
+    import importlib
+    import inspect
+
+    exercise = exercise_named(function)
+    assert exercise is not None
+    source = inspect.getsource(importlib.import_module(exercise.solution.partition(":")[0]))
+    assert right in source
+    scope: dict[str, Any] = {"__name__": "__main__"}
+    exec(compile(source.replace(right, wrong), f"<{function}>", "exec"), scope)
+    _buggy, patched = _overfit(exercise, scope[function])
+    passing = [seed for seed in SEEDS if not _fails_somewhere(exercise, patched, seed)]
+    assert not passing, f"{function} patched passes on seeds {passing}"

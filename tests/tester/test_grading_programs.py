@@ -323,9 +323,11 @@ def test_a_child_left_running_neither_holds_the_verdict_nor_outlives_it(tmp_path
 
 STOPS_ONE_BLOCK_EARLY = """#!/bin/sh
 # The Stop loop off by one at the cap: the cap-th block is overridden instead of the next one.
+# (The course's answers stand in for the author's own: it drops the mark that refuses them.)
 exec "{python}" - "$@" <<'PY'
-import json, subprocess, sys
-out = subprocess.run(["{program}", *sys.argv[1:]], capture_output=True, text=True).stdout
+import json, os, subprocess, sys
+env = {{k: v for k, v in os.environ.items() if k != "HOOKCOURSE_GRADING"}}
+out = subprocess.run(["{program}", *sys.argv[1:]], capture_output=True, text=True, env=env).stdout
 document = json.loads(out)
 for turns in document.get("loops", []):
     if turns[-1]["capped"] and len(turns) > 1:
