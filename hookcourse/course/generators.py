@@ -248,7 +248,8 @@ def _odd_tool_cases(rng: random.Random) -> list[Case]:
         {"matcher": "object", "tool": {"name": _name(rng)}},
         {"matcher": ",", "tool": [_name(rng), _name(rng)]},
     ]
-    return rng.sample(cases, 4)
+    picked = rng.sample(cases, 4)  # these first: the draws after them stay as they were
+    return picked + [case for case in cases if case not in picked]
 
 
 def _match_all_cases(rng: random.Random) -> list[Case]:
@@ -259,6 +260,17 @@ def _match_all_cases(rng: random.Random) -> list[Case]:
     ]
 
 
+def _python_regex_cases(rng: random.Random) -> list[Case]:
+    """Where Python's ``re`` reads a regex otherwise than JavaScript, every draw."""
+    n = _name(rng)
+    return [
+        {"matcher": f"^{n}$", "tool": f"{n}\n"},  # Python's $ before a final newline
+        {"matcher": "\\d", "tool": rng.choice(("\u0663", "\u00b2"))},  # a Unicode digit
+        {"matcher": "^\\w+$", "tool": _foreign_name(rng)},  # a Unicode letter
+        {"matcher": rng.choice((f"(?i){n}", f"(?P<x>{n})")), "tool": n},  # not JavaScript
+    ]
+
+
 def match_cases(rng: random.Random) -> list[JSValue]:
     """``{"matcher", "tool"}`` cases around every family of ``match_hook``."""
     cases: list[JSValue] = []
@@ -266,9 +278,10 @@ def match_cases(rng: random.Random) -> list[JSValue]:
         cases += _name_list_cases(rng)
         cases += _foreign_cases(rng)
         cases += _regex_cases(rng)
-    cases += _odd_tool_cases(rng) + _match_all_cases(rng)
+    odd = _odd_tool_cases(rng)
+    cases += odd[:4] + _match_all_cases(rng)
     rng.shuffle(cases)
-    return cases
+    return cases + odd[4:] + _python_regex_cases(rng)
 
 
 # -- matcher-and-dispatch: interpret_exit_code ----------------------------------------------

@@ -322,6 +322,24 @@ def test_a_road_to_the_course_built_while_running_is_refused(road: Callable[...,
 # -- each pitfall of a stage, as a learner writes it, patched to pass the case files ---------
 
 PITFALLS = {
+    "match_hook": [
+        (
+            "String() in the name list",
+            'tool_name in matcher.split("|")',
+            'js_to_string(tool_name) in matcher.split("|")',
+        ),
+        (
+            "no String() for the regex",
+            "regex_test(matcher, js_to_string(tool_name), RegexEngine.NODE)",
+            "isinstance(tool_name, str) and regex_test(matcher, tool_name, RegexEngine.NODE)",
+        ),
+        (
+            "Python's re for the regex",
+            "return regex_test(matcher, js_to_string(tool_name), RegexEngine.NODE)",
+            "from hookcourse.course.pitfalls import python_re_search\n"
+            "    return python_re_search(matcher, js_to_string(tool_name))",
+        ),
+    ],
     "interpret_exit_code": [
         ("strip() for trim()", "reason = js_trim(stderr)", "reason = stderr.strip()"),
         ("a trim of spaces", "reason = js_trim(stderr)", 'reason = stderr.strip(" ")'),
