@@ -1,5 +1,5 @@
 """``python -m hookcourse``: the same command line as the ``hookcourse`` script."""
 
-from hookcourse.cli import main
+from hookcourse.entry import main
 
 raise SystemExit(main())

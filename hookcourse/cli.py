@@ -326,10 +326,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run(arguments: list[str]) -> int:
     if arguments[:1] == ["test"]:
-        from hookcourse.course.tester import install_signals
+        # Before the tester's own imports (the script did so before importing this one,
+        # hookcourse.entry): a signal while it starts is handled the same way.
+        from hookcourse.engine.interrupts import install_interrupt_handlers
+        from hookcourse.entry import TEST_INTERRUPTS
+
+        install_interrupt_handlers(TEST_INTERRUPTS)
         from hookcourse.course.tester import main as test_main
 
-        install_signals()
         return test_main(arguments[1:])
     parser = _parser()
     args, unknown = parser.parse_known_args(arguments)

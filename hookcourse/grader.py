@@ -14,6 +14,7 @@ import os
 import stat
 import sys
 
+from hookcourse.course.grading import GRADING
 from hookcourse.engine.inputs import INPUT_CAP_BYTES, read_descriptor, special_kind
 from hookcourse.errors import InputError, json_syntax_fix, run_at_edge
 from hookcourse.js import json as jsjson
@@ -107,6 +108,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write(f"your_program.sh: {USAGE}\n")
         return EXIT_BAD_INPUT
     program = f"your_program.sh {stage.command}"
+    graded = os.environ.get(GRADING)
+    if graded:  # a learner's program handing its cases to the course's answers
+        sys.stderr.write(
+            f"{program}: this is the course's own grader, started by {graded} under "
+            "hookcourse test; fix: compute the answers in your own program\n"
+        )
+        return EXIT_BAD_INPUT
     return run_at_edge(program, lambda: _grade(program, stage, args[1]), EXIT_BAD_INPUT)
 
 

@@ -6,7 +6,9 @@ out) compute every answer, so a function that calls one of them, even through a 
 an inner function, a helper of the notebook, a module attribute, a closure cell or a
 default, is not the learner's. The search follows what the code can reach by name
 (the names its code objects load, their string constants for ``getattr``), not every
-path Python allows: it catches a wrapper, not a determined disguise.
+path Python allows: it catches a wrapper, not a determined disguise. A road built while
+the code runs (``importlib.import_module``, ``__import__``, ``sys.modules``, ``getattr``
+of a computed name) is seen as it is taken: ``Watch`` follows the calls of a running check.
 """
 
 from __future__ import annotations
@@ -124,3 +126,40 @@ def handed_to(fn: object) -> str | None:
         if not any(_within(module, helper) for helper in HELPERS):
             waiting.extend(_reached(value, names))
     return None
+
+
+class Watch:
+    """The first course function a running call of the learner's code reached, or None.
+
+    ``profile`` is a ``sys.setprofile`` hook. A call counts when it enters the course's
+    implementations or one of the teacher's graded functions (``teacher``, as
+    ``module:qualname``), unless it is made from inside a helper the notebooks hand out.
+    The teacher's own helpers (which the teacher build's cells import) and imports (a
+    module's body) do not count.
+    """
+
+    def __init__(self, teacher: frozenset[str]) -> None:
+        self.teacher = teacher
+        self.reached: str | None = None
+
+    def profile(self, frame: types.FrameType, event: str, _arg: object) -> None:
+        if event != "call" or self.reached is not None:
+            return
+        module, code = frame.f_globals.get("__name__"), frame.f_code
+        if not isinstance(module, str) or not _is_course(module) or code.co_name == "<module>":
+            return
+        if _within(module, TEACHER) and f"{module}:{code.co_qualname}" not in self.teacher:
+            return
+        back = frame.f_back
+        while back is not None:
+            caller = back.f_globals.get("__name__")
+            if isinstance(caller, str) and any(_within(caller, h) for h in HELPERS):
+                return
+            back = back.f_back
+        self.reached = f"{module}.{code.co_qualname}"
+
+
+def watch_for(fn: object, teacher: frozenset[str]) -> Watch | None:
+    """A watch for a learner's ``fn``; None for the course's own and the teacher's, which
+    are judged as they are."""
+    return None if _within(_module_of(fn), COURSE) else Watch(teacher)

@@ -12,9 +12,11 @@ threads: the call runs directly, with no time limit.
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import FrameType
 from typing import Final
 
 from hookcourse.browser import IN_BROWSER
@@ -66,11 +68,20 @@ class Hung:
 
 
 Outcome = Returned | Raised | Hung
+# Sees every Python call the learner's code makes while it runs (``sys.setprofile``).
+Profile = Callable[[FrameType, str, object], object]
 
 
-def _outcome_of(fn: Callable[..., object], arguments: tuple[object, ...]) -> Outcome:
+def _outcome_of(
+    fn: Callable[..., object], arguments: tuple[object, ...], profile: Profile | None = None
+) -> Outcome:
     try:
-        return Returned(fn(*arguments))
+        sys.setprofile(profile)  # this thread's calls only
+        try:
+            value = fn(*arguments)
+        finally:
+            sys.setprofile(None)
+        return Returned(value)
     except KeyboardInterrupt:
         raise
     except BaseException as error:  # SystemExit and GeneratorExit are the learner's too
@@ -90,17 +101,22 @@ def _ask_to_stop(thread: threading.Thread) -> bool:
     return not thread.is_alive()
 
 
-def call(fn: Callable[..., object], *arguments: object, limit_s: float | None = None) -> Outcome:
-    """``fn(*arguments)`` as an outcome, ``LIMIT_S`` by default; raises only
-    ``KeyboardInterrupt``."""
+def call(
+    fn: Callable[..., object],
+    *arguments: object,
+    limit_s: float | None = None,
+    profile: Profile | None = None,
+) -> Outcome:
+    """``fn(*arguments)`` as an outcome, ``LIMIT_S`` by default, with ``profile`` watching
+    its calls; raises only ``KeyboardInterrupt``."""
     limit_s = LIMIT_S if limit_s is None else limit_s
     if IN_BROWSER:
-        return _outcome_of(fn, arguments)
+        return _outcome_of(fn, arguments, profile)
     box: list[Outcome] = []
 
     def run() -> None:
         try:
-            box.append(_outcome_of(fn, arguments))
+            box.append(_outcome_of(fn, arguments, profile))
         except KeyboardInterrupt as interrupt:  # raised by the learner's code itself
             box.append(Raised(interrupt))
         except Stopped:  # arrived just as it returned

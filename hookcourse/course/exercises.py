@@ -18,13 +18,13 @@ from __future__ import annotations
 import copy
 import inspect
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Final
 
 from hookcourse.course import calling, progress
 from hookcourse.course import hints as hint_data
-from hookcourse.course.authorship import course_function, handed_to
+from hookcourse.course.authorship import Watch, course_function, handed_to, watch_for
 from hookcourse.course.cases import (
     FIXTURES,
     Difference,
@@ -43,9 +43,10 @@ from hookcourse.course.check_report import (
     Reported,
     Row,
 )
-from hookcourse.course.generators import choose_seed, drawn_cases
+from hookcourse.course.generators import choose_seed, draw
 from hookcourse.js import json as jsjson
 from hookcourse.js.values import JSValue
+from hookcourse.stages.decoding import CaseError
 from hookcourse.stages.registry import (
     EXERCISES,
     Exercise,
@@ -112,10 +113,23 @@ class CaseOutcome:
         return visible(f"{name}({', '.join(repr(argument) for argument in self.case.arguments)})")
 
 
-def run_case(exercise: Exercise, fn: Callable[..., object], case: FixtureCase) -> CaseOutcome:
-    """Call ``fn`` on one case (with its own copy of the arguments) and judge the result."""
+def run_case(
+    exercise: Exercise, fn: Callable[..., object], case: FixtureCase, watch: Watch | None = None
+) -> CaseOutcome | None:
+    """Call ``fn`` on one case (with its own copy of the arguments) and judge the result;
+    None for a drawn case the JavaScript reference refuses.
+
+    A drawn case's answer is worked out only once ``fn`` has returned, so nothing the
+    call can reach (its callers' frames, the heap) holds it.
+    """
     family = exercise.family(case.decoded)
-    outcome = calling.call(fn, *copy.deepcopy(case.arguments))
+    profile = None if watch is None else watch.profile
+    outcome = calling.call(fn, *copy.deepcopy(case.arguments), profile=profile)
+    if case.drawn:
+        try:
+            case = replace(case, expected=exercise.answer_decoded(case.decoded))
+        except CaseError:
+            return None
     if isinstance(outcome, calling.Hung):
         late = f"did not return within {outcome.seconds:g} s"
         return CaseOutcome(case, family, False, late, hung=outcome)
@@ -307,11 +321,15 @@ def _refusal(exercise: Exercise, fn: object) -> str | None:
         )
     handed = handed_to(fn)
     if handed is not None:
-        return (
-            f"{name}: your function hands the work to the course's own {handed}; "
-            "write it yourself, then run your cell and this check again."
-        )
+        return _handed(exercise, handed)
     return _arity_problem(exercise, fn)
+
+
+def _handed(exercise: Exercise, course: str) -> str:
+    return (
+        f"{exercise.function}: your function hands the work to the course's own {course}; "
+        "write it yourself, then run your cell and this check again."
+    )
 
 
 def check(
@@ -343,9 +361,16 @@ def check(
     if seed is not None:
         cases += drawn_fixture_cases(chosen, seed)
     outcomes: list[CaseOutcome] = []
+    watch = watch_for(fn, frozenset(e.solution for e in EXERCISES))
     for case in cases:
-        outcomes.append(run_case(chosen, fn, case))
-        if outcomes[-1].hung is not None:
+        outcome = run_case(chosen, fn, case, watch)
+        if watch is not None and watch.reached is not None:
+            refusal = _handed(chosen, watch.reached)
+            return CheckResult(chosen.function, (), refusal=refusal, check=chosen.check)
+        if outcome is None:
+            continue
+        outcomes.append(outcome)
+        if outcome.hung is not None:
             break
     result = CheckResult(
         chosen.function, tuple(outcomes), tuple(problems), None, chosen.check, seed
@@ -356,14 +381,17 @@ def check(
 
 
 def drawn_fixture_cases(exercise: Exercise, seed: int) -> list[FixtureCase]:
-    """The exercise's drawn cases for ``seed``, as cases of the check."""
-    assert exercise.decode is not None
-    return [
-        FixtureCase(
-            f"drawn case {index} (seed {seed})", exercise.read(item.case), item.expected, drawn=True
-        )
-        for index, item in enumerate(drawn_cases(exercise, seed))
-    ]
+    """The exercise's drawn cases for ``seed``, as cases of the check, their answers not
+    yet worked out (``run_case`` does that after the learner's call)."""
+    found: list[FixtureCase] = []
+    for case in draw(exercise, seed):
+        try:
+            decoded = exercise.read(case)
+        except CaseError:  # a draw the JavaScript reference refuses is not a graded case
+            continue
+        where = f"drawn case {len(found)} (seed {seed})"
+        found.append(FixtureCase(where, decoded, None, drawn=True))
+    return found
 
 
 def record_check(function: str, report: CheckReport) -> None:

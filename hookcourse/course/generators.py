@@ -248,7 +248,8 @@ def _odd_tool_cases(rng: random.Random) -> list[Case]:
         {"matcher": "object", "tool": {"name": _name(rng)}},
         {"matcher": ",", "tool": [_name(rng), _name(rng)]},
     ]
-    return rng.sample(cases, 4)
+    picked = rng.sample(cases, 4)  # these first: the draws after them stay as they were
+    return picked + [case for case in cases if case not in picked]
 
 
 def _match_all_cases(rng: random.Random) -> list[Case]:
@@ -259,6 +260,17 @@ def _match_all_cases(rng: random.Random) -> list[Case]:
     ]
 
 
+def _python_regex_cases(rng: random.Random) -> list[Case]:
+    """Where Python's ``re`` reads a regex otherwise than JavaScript, every draw."""
+    n = _name(rng)
+    return [
+        {"matcher": f"^{n}$", "tool": f"{n}\n"},  # Python's $ before a final newline
+        {"matcher": "\\d", "tool": rng.choice(("\u0663", "\u00b2"))},  # a Unicode digit
+        {"matcher": "^\\w+$", "tool": _foreign_name(rng)},  # a Unicode letter
+        {"matcher": rng.choice((f"(?i){n}", f"(?P<x>{n})")), "tool": n},  # not JavaScript
+    ]
+
+
 def match_cases(rng: random.Random) -> list[JSValue]:
     """``{"matcher", "tool"}`` cases around every family of ``match_hook``."""
     cases: list[JSValue] = []
@@ -266,9 +278,10 @@ def match_cases(rng: random.Random) -> list[JSValue]:
         cases += _name_list_cases(rng)
         cases += _foreign_cases(rng)
         cases += _regex_cases(rng)
-    cases += _odd_tool_cases(rng) + _match_all_cases(rng)
+    odd = _odd_tool_cases(rng)
+    cases += odd[:4] + _match_all_cases(rng)
     rng.shuffle(cases)
-    return cases
+    return cases + odd[4:] + _python_regex_cases(rng)
 
 
 # -- matcher-and-dispatch: interpret_exit_code ----------------------------------------------
@@ -276,14 +289,28 @@ def match_cases(rng: random.Random) -> list[JSValue]:
 _CODES: Final = (0.0, 2.0, 1.0, 127.0, 2.5, -2.0, "2", "0", True, False, None)
 
 
+def _shaped_exits(rng: random.Random) -> list[Case]:
+    """One case of each way JavaScript's trim() and Python's strip() disagree on a reason,
+    and a code that is 2 or 1 only to ``==``, so every draw holds them all."""
+    text, warn = _text(rng), rng.choice((1.0, 127.0, float(rng.randint(3, 255))))
+    return [
+        {"code": 2.0, "stderr": _JS_ONLY_SPACE + text + rng.choice(_SHARED_SPACE)},
+        {"code": warn, "stderr": text + rng.choice(_PYTHON_ONLY_SPACE)},
+        {"code": rng.choice((2.0, warn)), "stderr": rng.choice(_PYTHON_ONLY_SPACE)},
+        {"code": False, "stderr": _spaces(rng) + text},  # false == 0, in Python too
+        {"code": rng.choice(("2", "0", "")), "stderr": _spaces(rng) + text},  # "2" == 2 in JS
+    ]
+
+
 def exit_cases(rng: random.Random) -> list[JSValue]:
-    """``{"code", "stderr"}`` cases: every exit code kind, stderr padded with each trim set."""
+    """``{"code", "stderr"}`` cases: every exit code kind, stderr padded with each trim set,
+    then each shape of the stage."""
     cases: list[JSValue] = []
     for _ in range(24):
         code = rng.choice((*_CODES, 2.0, 2.0, 0.0, float(rng.randint(3, 255))))
         stderr = rng.choice((ABSENT, None, _padded(rng), _padded(rng), _padded(rng)))
         cases.append(_with(code=code, stderr=stderr))
-    return cases
+    return cases + list(_shaped_exits(rng))
 
 
 # -- decide-and-modify: apply_pre_tool_use --------------------------------------------------
@@ -344,8 +371,86 @@ def _result(rng: random.Random) -> Case:
     return _with(code=code, stdout=stdout, stderr=_maybe(rng, _padded(rng), None))
 
 
+def _specific(rng: random.Random, decision: object = ABSENT, **fields: object) -> str:
+    """A hook's stdout: ``hookSpecificOutput`` with ``decision`` and the other fields given."""
+    from hookcourse.js import json as jsjson
+
+    event = fields.pop("event", "PreToolUse")
+    body = _with(
+        hookEventName=event,
+        permissionDecision=decision,
+        permissionDecisionReason=fields.pop("reason", _text(rng)),
+        **fields,
+    )
+    return jsjson.stringify({"hookSpecificOutput": body})
+
+
+def _shaped_merges(rng: random.Random) -> list[Case]:
+    """One case of each rule of the stage (its pitfalls), so every draw holds them all."""
+    from hookcourse.js import json as jsjson
+
+    tool_input = _object(rng)
+    # rewrites no drawn toolInput equals
+    one, other = {"command": _text(rng), "rewrite": 1.0}, {"command": _text(rng), "rewrite": 2.0}
+    weaker, stronger = sorted(rng.sample(("allow", "ask", "defer"), 2), key=_STRENGTH.index)
+    block: Case = {"code": 2.0, "stderr": _padded(rng)}
+    old = jsjson.stringify({"decision": "block", "reason": _text(rng)})
+    unknown = {
+        "decision": "block",
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": rng.choice(("Deny", "block", "ALLOW")),
+        },
+    }
+    cases: list[tuple[list[Case], JSValue]] = [
+        # the last updatedInput wins, every additionalContext is kept in order
+        (
+            [
+                {"code": 0.0, "stdout": _specific(rng, "allow", updatedInput=one)},
+                {"code": 0.0, "stdout": _specific(rng, updatedInput=other, additionalContext="")},
+            ],
+            tool_input,
+        ),
+        # the first reason of the winning decision, even a null one
+        (
+            [
+                {"code": 0.0, "stdout": _specific(rng, stronger, reason=rng.choice((None, "a")))},
+                {"code": 0.0, "stdout": _specific(rng, weaker)},
+                {"code": 0.0, "stdout": _specific(rng, stronger, reason="b")},
+            ],
+            tool_input,
+        ),
+        # JSON counts on exit 1 too, and after whitespace trimStart() removes
+        ([{"code": 1.0, "stdout": _specific(rng, "deny")}], tool_input),
+        ([{"code": 0.0, "stdout": rng.choice(("\ufeff", "\u00a0", "\u2028 ")) + old}], tool_input),
+        # text before the JSON makes it no JSON at all
+        ([{"code": 0.0, "stdout": "Loading profile...\n" + old}], tool_input),
+        # a deny drops every rewrite and context; exit 2 is never read as JSON
+        (
+            rng.sample(
+                [
+                    {"code": 0.0, "stdout": _specific(rng, "allow", updatedInput=one)},
+                    {**block, "stdout": _specific(rng, "allow", additionalContext="x")},
+                ],
+                2,
+            ),
+            tool_input,
+        ),
+        # "2" and true are not 2: their stdout is read
+        ([{"code": rng.choice(("2", True)), "stdout": _specific(rng, weaker)}], tool_input),
+        # another event's output, or an unknown decision, falls back to the top level
+        ([{"code": 0.0, "stdout": _specific(rng, "deny", event="PostToolUse")}], tool_input),
+        ([{"code": 0.0, "stdout": jsjson.stringify(unknown)}], tool_input),
+    ]
+    return [{"results": list(results), "toolInput": given} for results, given in cases]
+
+
+_STRENGTH: Final = ("allow", "ask", "defer", "deny")
+
+
 def merge_cases(rng: random.Random) -> list[JSValue]:
-    """``{"results", "toolInput"}`` cases, each list also merged in another order."""
+    """``{"results", "toolInput"}`` cases, each list also merged in another order, then
+    each rule of the stage."""
     cases: list[JSValue] = []
     for _ in range(12):
         results: list[JSValue] = [_result(rng) for _ in range(rng.randint(0, 4))]
@@ -355,7 +460,7 @@ def merge_cases(rng: random.Random) -> list[JSValue]:
             shuffled = list(results)
             rng.shuffle(shuffled)
             cases.append({"results": shuffled, "toolInput": tool_input})
-    return cases
+    return cases + list(_shaped_merges(rng))
 
 
 def _stop_answer(rng: random.Random) -> Case:
@@ -391,7 +496,9 @@ def _shaped_stops(rng: random.Random) -> list[Case]:
     from hookcourse.js import json as jsjson
 
     halt = {"continue": False, "stopReason": _text(rng), "decision": "block", "reason": "go on"}
-    blank = {"decision": "block", "reason": _spaces(rng)}
+    blank_space = _SHARED_SPACE + _JS_ONLY_SPACE  # blank to trim(), whatever strip() says
+    blank = {"decision": "block", "reason": "".join(rng.sample(blank_space, rng.randint(1, 3)))}
+    bare = _with(decision="block", reason=rng.choice((ABSENT, None, 0.0)))
     plain = _with(code=0.0, stdout=_maybe(rng, "", _text(rng)))
     return [
         # blocks every time: the cap ends it
@@ -412,6 +519,13 @@ def _shaped_stops(rng: random.Random) -> list[Case]:
         {
             "hook": {
                 "whenInactive": {"code": 0.0, "stdout": jsjson.stringify(blank)},
+                "whenActive": _blocking(rng),
+            }
+        },
+        # a block without a reason string is ignored too
+        {
+            "hook": {
+                "whenInactive": {"code": 0.0, "stdout": jsjson.stringify(bare)},
                 "whenActive": _blocking(rng),
             }
         },

@@ -18,6 +18,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Final
 
+from hookcourse.js.values import js_trim, js_trim_start
+from hookcourse.stages.decoding import Decoded
+
 _NODE_FRAME: Final = re.compile(r"^\s*at (?:.*? \()?(?P<path>[^\s()][^()]*?):(?P<line>\d+):\d+\)?$")
 _NODE_HEADER: Final = re.compile(r"^(?P<path>(?:file://)?/[^:]+):(?P<line>\d+)$")
 _PYTHON_FRAME: Final = re.compile(r'^\s*File "(?P<path>[^"]+)", line (?P<line>\d+)')
@@ -43,6 +46,42 @@ def family_hint(function: str, case_family: str) -> str | None:
     assert isinstance(families, dict)
     found = families.get(case_family)
     return None if found is None else str(found)
+
+
+_JSON_SPACE: Final = " \t\n\r"  # all JSON.parse skips; trimStart() skips far more
+_READS_STDOUT: Final = ("merge_pre_tool_use", "run_stop_loop")
+
+
+def _parse_refuses_lead(stdout: object) -> bool:
+    """A stdout trimStart() turns into JSON that JSON.parse of the raw text refuses
+    (a byte-order mark or U+00A0 before the ``{``)."""
+    if not isinstance(stdout, str):
+        return False
+    body = js_trim_start(stdout)
+    lead = stdout[: len(stdout) - len(body)]
+    return body.startswith("{") and any(char not in _JSON_SPACE for char in lead)
+
+
+def _stdouts(function: str, case: Decoded) -> list[object]:
+    first = case.parsed[0]  # the results, or the Stop hook's two answers
+    if function == "merge_pre_tool_use":
+        return [getattr(answer, "stdout", None) for answer in first]
+    answers = (first.when_inactive, first.when_active)
+    return [getattr(answer, "stdout", None) for answer in answers]
+
+
+def hinted_family(function: str, family: str, case: Decoded, field: str | int | None) -> str:
+    """The family whose hint fits a wrong ``field`` of a case's answer. A case's family
+    names its first trap; a wrong field that trap cannot explain points at its other one."""
+    if function == "interpret_exit_code" and family == "strict-equality" and field == "reason":
+        stderr = case.parsed[1]
+        text = stderr if isinstance(stderr, str) else ""
+        if js_trim(text) and js_trim(text) != text:
+            return "js-trim"  # the code decides block or warn; the reason is trim()'s
+    reads_stdout = function in _READS_STDOUT and family != "exit-2-beats-json"
+    if reads_stdout and any(map(_parse_refuses_lead, _stdouts(function, case))):
+        return "stdout-not-json"
+    return family
 
 
 def crash_hint(stderr: str) -> str | None:

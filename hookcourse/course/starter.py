@@ -8,13 +8,14 @@ already in DIR are never overwritten.
 
 from __future__ import annotations
 
+import shlex
 import shutil
 from importlib import resources
 from importlib.abc import Traversable
 from pathlib import Path
 from typing import Final
 
-from hookcourse.errors import InputError
+from hookcourse.errors import InputError, visible
 
 LANGUAGES: Final = {"ts": "TypeScript", "js": "JavaScript", "py": "Python"}
 NEXT_STEPS: Final = {
@@ -76,8 +77,9 @@ def write_starter(language: str, folder: Path) -> list[str]:
 def run_init(language: str, folder: Path) -> int:
     """The command: write the starter and say what to do next."""
     written = write_starter(language, folder)
-    print(f"hookcourse init: a {LANGUAGES[language]} starter in {folder}: {', '.join(written)}")
+    shown = shlex.quote(visible(str(folder)))  # as it can be typed back, controls escaped
+    print(f"hookcourse init: a {LANGUAGES[language]} starter in {shown}: {', '.join(written)}")
     if language in ("ts", "js") and shutil.which("node") is None:
         print("hookcourse init: node is not on PATH; install Node.js 20 or later to run it")
-    print(f"next: cd {folder} && {NEXT_STEPS[language]}")
+    print(f"next: cd {shown} && {NEXT_STEPS[language]}")
     return 0

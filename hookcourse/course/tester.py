@@ -14,6 +14,7 @@ import argparse
 import contextlib
 import errno
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -40,8 +41,9 @@ from hookcourse.course.cases import (
 )
 from hookcourse.course.cases import visible as escaped
 from hookcourse.course.generators import SEED_ENV, SEED_RANGE, choose_seed, drawn_case_file
+from hookcourse.course.grading import GRADING
 from hookcourse.engine import processes
-from hookcourse.engine.interrupts import install_interrupt_handlers, remove_on_interrupt
+from hookcourse.engine.interrupts import remove_on_interrupt
 from hookcourse.js import json as jsjson
 from hookcourse.stages.decoding import CaseError, member
 from hookcourse.stages.registry import STAGES, Stage, stage_named
@@ -61,7 +63,9 @@ PASSING_LISTED: Final = 20  # passing cases named one a line; the rest counted
 RESULTS_OUTPUT_CHARACTERS: Final = 500  # Exercism v3's limit on a test's output
 GENERATED: Final = "generated"  # the name of a stage's drawn case file: generated/seed-N
 FAILED: Final = ".hookcourse/failed"  # beside the program: every failing case, until next run
-INTERRUPT_ANNOUNCE: Final = ("hookcourse test", "run of your program", "runs of your program")
+# The course's own grader entry is the reference; any other program gets GRADING set, and
+# the course's entry it might start then refuses to answer for it.
+COURSE_ENTRY: Final = Path(__file__).resolve().parents[2] / "your_program.sh"
 
 
 # -- running one program -----------------------------------------------------------------------
@@ -161,8 +165,19 @@ class Verdict:
 
     @property
     def crash(self) -> tuple[str, ...] | None:
-        """What makes two failures the same crash: its problem and first stderr lines."""
-        return (self.problem, *self.stderr) if self.error else None
+        """What makes two failures the same crash: its problem, and the line of the author's
+        code with the exception's name (the message may name each case's input), else its
+        first stderr lines."""
+        if not self.error:
+            return None
+        if self.site:
+            named = (m[1] for line in self.stderr if (m := _EXCEPTION.match(line.strip())))
+            return (self.problem, self.site, next(named, ""))
+        return (self.problem, *self.stderr)
+
+
+# "SyntaxError: Invalid regular expression …", "json.decoder.JSONDecodeError: …"
+_EXCEPTION: Final = re.compile(r"(?:Uncaught )?([A-Za-z_$][\w$.]*(?:Error|Exception|Exit)):")
 
 
 def _echo(data: bytes, total: int) -> tuple[str, ...]:
@@ -208,7 +223,10 @@ def _hint_lines(stage: Stage, file: CaseFile, path: tuple[str | int, ...]) -> tu
         decoded = exercise.read(case)
     except CaseError:
         return tuple(lines)
-    case_family = exercise.family(decoded)
+    field = path[2] if len(path) > 2 else None
+    case_family = program_hints.hinted_family(
+        exercise.function, exercise.family(decoded), decoded, field
+    )
     hint = program_hints.family_hint(exercise.function, case_family)
     if hint is not None:
         lines.append(f"hint ({program_hints.js_name(exercise.function)}, {case_family}): {hint}")
@@ -394,6 +412,8 @@ def grade(
     scratch = tempfile.mkdtemp(prefix="hookcourse-test-")
     remove_on_interrupt(scratch)
     env = {**os.environ, "TMPDIR": os.path.join(scratch, "tmp")}
+    if program.path.resolve() != COURSE_ENTRY:  # the course's own is the reference
+        env[GRADING] = str(program.path)
     os.mkdir(env["TMPDIR"])
     try:
         with ThreadPoolExecutor(workers) as pool:
@@ -747,16 +767,10 @@ def _watch(
         stop.set()
 
 
-def install_signals() -> None:
-    """SIGINT, SIGTERM and SIGHUP end every run of the program and remove every scratch
-    file, also when the shell that started us ignores SIGINT (a background job, CI)."""
-    install_interrupt_handlers(INTERRUPT_ANNOUNCE)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """``hookcourse test [--stage SLUG ...] [--program PATH] [--watch] [--json FILE]
     [--seed N] [--timeout SECONDS]``; returns the exit status (the command line installs
-    ``install_signals`` first)."""
+    the interrupt handlers first, ``hookcourse.cli``)."""
     options = parser().parse_args(argv)
     stages = stage_order(options.stage)
     if isinstance(stages, str):

@@ -241,3 +241,174 @@ def test_every_drawn_case_agrees_with_node(tmp_path: Path) -> None:
         if difference is not None:
             wrong.append(f"{name}: {difference.text()}")
     assert not wrong, "\n".join(wrong[:20])
+
+
+# -- cheats that reach for the answers while the check runs -----------------------------------
+
+
+def _answer_in_frames(arguments: tuple[object, ...]) -> object:
+    """The answer of the case being run, looked up in every thread's frames."""
+    import sys
+
+    for frame in [sys._getframe(1), *sys._current_frames().values()]:
+        while frame is not None:
+            case = frame.f_locals.get("case")  # read as data: its properties are the course's
+            decoded = vars(case).get("decoded") if hasattr(case, "__dict__") else None
+            if getattr(decoded, "given", None) == arguments and case.expected is not None:
+                return case.expected
+            frame = frame.f_back  # type: ignore[assignment]
+    return None
+
+
+def _answer_on_the_heap(arguments: tuple[object, ...]) -> object:
+    """The answer of the case being run, looked up among every object alive."""
+    import gc
+
+    for found in gc.get_objects():
+        case = type(found).__name__ == "FixtureCase" and found.decoded.given == arguments
+        if case and found.expected is not None:
+            return found.expected
+    return None
+
+
+@pytest.mark.parametrize("look_up", [_answer_in_frames, _answer_on_the_heap])
+def test_a_drawn_answer_exists_only_after_the_learner_answered(
+    look_up: Callable[[tuple[object, ...]], object],
+) -> None:
+    """A function that looks for the answer of a drawn case it was not shown (in its
+    callers' frames, on the heap) finds none: it is worked out after the call."""
+    exercise = exercise_named("merge_pre_tool_use")
+    assert exercise is not None
+    shown = [c.arguments for c in exercise_cases(exercise)[0]]
+    found: list[object] = []
+
+    def cheat(*arguments: object) -> object:
+        if arguments not in shown and len(found) < 5:
+            found.append(look_up(arguments))
+        return None
+
+    result = exercises.check(exercise, cheat, seed=11)
+    assert len(found) == 5 and not result.all_pass
+    assert found == [None] * 5
+
+
+def _import_module(matcher: object, tool: object) -> object:
+    import importlib
+
+    return importlib.import_module("hookcourse.stages." + "matcher").match_hook(matcher, tool)
+
+
+def _dunder_import(matcher: object, tool: object) -> object:
+    name = "hookcourse.solutions." + "matcher_and_dispatch"
+    return __import__(name, fromlist=["x"]).match_hook(matcher, tool)
+
+
+def _sys_modules(matcher: object, tool: object) -> object:
+    import sys
+
+    return vars(sys.modules["hookcourse.stages.matcher"])["match_" + "hook"](matcher, tool)
+
+
+@pytest.mark.parametrize("road", [_import_module, _dunder_import, _sys_modules])
+def test_a_road_to_the_course_built_while_running_is_refused(road: Callable[..., object]) -> None:
+    result = exercises.check_matcher(road, seed=3)
+    assert result.outcomes == () and not result.passed
+    assert result.text().startswith(
+        "match_hook: your function hands the work to the course's own hookcourse."
+    )
+    assert result.text().endswith("; write it yourself, then run your cell and this check again.")
+
+
+# -- each pitfall of a stage, as a learner writes it, patched to pass the case files ---------
+
+PITFALLS = {
+    "match_hook": [
+        (
+            "String() in the name list",
+            'tool_name in matcher.split("|")',
+            'js_to_string(tool_name) in matcher.split("|")',
+        ),
+        (
+            "no String() for the regex",
+            "regex_test(matcher, js_to_string(tool_name), RegexEngine.NODE)",
+            "isinstance(tool_name, str) and regex_test(matcher, tool_name, RegexEngine.NODE)",
+        ),
+        (
+            "Python's re for the regex",
+            "return regex_test(matcher, js_to_string(tool_name), RegexEngine.NODE)",
+            "from hookcourse.course.pitfalls import python_re_search\n"
+            "    return python_re_search(matcher, js_to_string(tool_name))",
+        ),
+    ],
+    "interpret_exit_code": [
+        ("strip() for trim()", "reason = js_trim(stderr)", "reason = stderr.strip()"),
+        ("a trim of spaces", "reason = js_trim(stderr)", 'reason = stderr.strip(" ")'),
+        ("== for ===", "if strict_equals_number(code, 0):", "if code == 0:"),
+    ],
+    "merge_pre_tool_use": [
+        ("the first rewrite", "rewrites[-1] if rewrites", "rewrites[0] if rewrites"),
+        (
+            "the last reason",
+            "winner = next(r for r in decided",
+            "winner = next(r for r in decided[::-1]",
+        ),
+        (
+            "JSON on exit 0 only",
+            '    out = stdout_json(stream(result, "stdout"))',
+            '    out = stdout_json(stream(result, "stdout")) if result.get("code") == 0 else None',
+        ),
+        (
+            "JSON.parse of the raw text",
+            "        value = parse(text)",
+            "        value = parse(stdout)",
+        ),
+        ("no trimStart()", "    text = js_trim_start(stdout)", "    text = stdout"),
+        (
+            "a rewrite kept on deny",
+            '"input": tool_input, "contexts": []}',
+            '"input": ([r["updatedInput"] for r in reads if "updatedInput" in r] or [tool_input])[-1], "contexts": []}',  # noqa: E501
+        ),
+        ("any event", 'or specific.get("hookEventName") != "PreToolUse"', "or False"),
+    ],
+    "run_stop_loop": [
+        ("the cap off by one", "blocks > cap", "blocks >= cap"),
+        (
+            "no flag",
+            'hook["whenActive"] if active else hook["whenInactive"]',
+            'hook["whenInactive"]',
+        ),
+        (
+            "a block over continue: false",
+            'if out.get("continue") is False:',
+            'if out.get("continue") is False and out.get("decision") != "block":',
+        ),
+        (
+            "a blank reason blocks",
+            "isinstance(reason, str) and js_trim(reason)",
+            "isinstance(reason, str)",
+        ),
+        ("any reason blocks", "isinstance(reason, str) and js_trim(reason)", "True"),
+    ],
+}
+
+
+@pytest.mark.parametrize(
+    ("function", "right", "wrong"),
+    [(f, right, wrong) for f, bugs in PITFALLS.items() for _, right, wrong in bugs],
+    ids=[f"{f}: {name}" for f, bugs in PITFALLS.items() for name, _, _ in bugs],
+)
+def test_each_pitfall_patched_to_pass_the_case_files_fails_on_every_seed(
+    function: str, right: str, wrong: str
+) -> None:
+    import importlib
+    import inspect
+
+    exercise = exercise_named(function)
+    assert exercise is not None
+    source = inspect.getsource(importlib.import_module(exercise.solution.partition(":")[0]))
+    assert right in source
+    scope: dict[str, Any] = {"__name__": "__main__"}
+    exec(compile(source.replace(right, wrong), f"<{function}>", "exec"), scope)
+    _buggy, patched = _overfit(exercise, scope[function])
+    passing = [seed for seed in SEEDS if not _fails_somewhere(exercise, patched, seed)]
+    assert not passing, f"{function} patched passes on seeds {passing}"

@@ -323,9 +323,11 @@ def test_a_child_left_running_neither_holds_the_verdict_nor_outlives_it(tmp_path
 
 STOPS_ONE_BLOCK_EARLY = """#!/bin/sh
 # The Stop loop off by one at the cap: the cap-th block is overridden instead of the next one.
+# (The course's answers stand in for the author's own: it drops the mark that refuses them.)
 exec "{python}" - "$@" <<'PY'
-import json, subprocess, sys
-out = subprocess.run(["{program}", *sys.argv[1:]], capture_output=True, text=True).stdout
+import json, os, subprocess, sys
+env = {{k: v for k, v in os.environ.items() if k != "HOOKCOURSE_GRADING"}}
+out = subprocess.run(["{program}", *sys.argv[1:]], capture_output=True, text=True, env=env).stdout
 document = json.loads(out)
 for turns in document.get("loops", []):
     if turns[-1]["capped"] and len(turns) > 1:
@@ -351,3 +353,78 @@ def test_the_new_stages_grade_a_program_with_their_hints(tmp_path: Path) -> None
     ), graded.stdout
     merged = hookcourse_test("--stage", "merge-decisions", cwd=tmp_path)
     assert merged.status == 0 and merged.stdout.endswith("8/8 cases passed\n1/1 stages passed\n")
+
+
+@pytest.mark.parametrize(
+    ("function", "case", "field", "family"),
+    [
+        # exit code true: the code is "any other code"; a wrong reason is about trim()
+        (
+            "interpret_exit_code",
+            {"code": True, "stderr": "\n\u2000no push\u001d"},
+            "reason",
+            "js-trim",
+        ),
+        (
+            "interpret_exit_code",
+            {"code": True, "stderr": "\n\u2000no push"},
+            "warn",
+            "strict-equality",
+        ),
+        # JSON after a byte-order mark: trimStart() removes it, JSON.parse does not
+        (
+            "merge_pre_tool_use",
+            {"results": [{"code": None, "stdout": '\ufeff{"decision":"block"}'}], "toolInput": {}},
+            "decision",
+            "stdout-not-json",
+        ),
+        (
+            "run_stop_loop",
+            {
+                "hook": {
+                    "whenInactive": {"code": 0, "stdout": '\u00a0{"continue":false}'},
+                    "whenActive": {"code": 0},
+                }
+            },
+            0,
+            "stdout-not-json",
+        ),
+    ],
+)
+def test_a_wrong_field_gets_the_hint_that_explains_it(
+    function: str, case: dict[str, object], field: str | int, family: str
+) -> None:
+    from hookcourse.course.program_hints import hinted_family
+    from hookcourse.stages.registry import exercise_named
+
+    exercise = exercise_named(function)
+    assert exercise is not None
+    decoded = exercise.read(case)
+    assert hinted_family(function, exercise.family(decoded), decoded, field) == family
+
+
+@pytest.mark.parametrize(
+    "stderr",
+    [
+        "/home/me/hooks/your_program.sh: 3: exec: node: not found\n",
+        "/usr/bin/env: \u2018node\u2019: No such file or directory\n",
+        "bash: line 1: python3: command not found\n",
+    ],
+)
+def test_a_runtime_missing_from_path_is_named(stderr: str) -> None:
+    from hookcourse.course.program_hints import crash_hint
+
+    hint = crash_hint(stderr)
+    assert hint is not None and "not on this machine's PATH" in hint
+
+
+def test_a_program_that_hands_its_cases_to_the_course_grader_fails(tmp_path: Path) -> None:
+    """Delegating to the course's own your_program.sh (the reference) is refused under
+    `hookcourse test`; grading the course's own entry itself still passes (above)."""
+    program = tmp_path / "your_program.sh"
+    program.write_text(f'#!/bin/sh\nexec "{REPO / "your_program.sh"}" "$@"\n')
+    program.chmod(0o755)
+    graded = hookcourse_test("--stage", "decide-and-modify", cwd=tmp_path)
+    assert graded.status == 1, graded.stdout
+    assert "this is the course's own grader, started by" in graded.stdout
+    assert "fix: compute the answers in your own program" in graded.stdout

@@ -80,3 +80,36 @@ def test_a_signal_ends_every_run_and_leaves_tmpdir_as_it_was(tmp_path: Path, sig
     assert stderr.endswith(f"; exit {128 + signum}\n") and stderr.count("\n") == 1
     assert _until(lambda: not _with_marker(marker), 5), "a process of the learner's outlived it"
     assert list(tmpdir.iterdir()) == []  # its scratch folder and the program's file are gone
+
+
+# Imports the command line as the `hookcourse` script does, and says which SIGINT and
+# SIGTERM handlers are in place at the moment hookcourse.cli starts to import.
+_AT_IMPORT = """
+import builtins, signal, sys
+sys.argv = ["hookcourse", "test", "--timeout", "0"]
+seen = []
+real_import = builtins.__import__
+def spying(name, *arguments, **keywords):
+    if name == "hookcourse.cli" and not seen:
+        seen.append([signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)])
+    return real_import(name, *arguments, **keywords)
+builtins.__import__ = spying
+from importlib.metadata import entry_points
+(script,) = [e for e in entry_points(group="console_scripts") if e.name == "hookcourse"]
+script.load()()
+print(all(callable(h) and getattr(h, "__name__", "") == "interrupted" for h in seen[0]))
+"""
+
+
+def test_the_handlers_are_in_before_the_command_line_is_imported() -> None:
+    """A signal while Python still imports the command line is handled like one during
+    the run (one line, 128 + n; a SIGINT the parent ignores is not lost)."""
+    done = subprocess.run(
+        [sys.executable, "-c", _AT_IMPORT],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        preexec_fn=_ignore_sigint,
+    )
+    assert done.stdout.strip() == "True", done.stdout + done.stderr

@@ -194,5 +194,13 @@ def test_each_classic_bug_gets_a_hint_in_javascript_terms(
     graded = hookcourse("test", "--stage", stage, cwd=folder)
     assert graded.returncode == 1
     assert hint in graded.stdout, graded.stdout
+    if "try/catch" in bug:  # every invalid pattern crashes the same line: one report
+        assert graded.stdout.count("it crashed in your code at src/hooks.ts:") == 1
     for python in ("is_nullish(", "js_trim(", "strict_equals_number(", "regex_test(", "`or`"):
         assert python not in graded.stdout  # the notebooks' spelling stays in the notebooks
+
+
+def test_init_names_the_folder_as_it_can_be_typed_back(tmp_path: Path) -> None:
+    done = hookcourse("init", "--lang", "py", "my hooks", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.endswith("next: cd 'my hooks' && hookcourse test\n"), done.stdout

@@ -1,4 +1,4 @@
-// Runs program.ts: with Node's own type stripping where this Node has it (22.6 and
+// Runs program.ts: with Node's own type stripping where this Node has it on (22.18, 23.6 and
 // later), else through tsx, the TypeScript runner package.json pins (npm install).
 if (!process.features.typescript) {
   let api;
