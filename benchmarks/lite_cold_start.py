@@ -10,9 +10,11 @@ kernel's worker asks for Pyodide, Pyodide's own start (WebAssembly, standard lib
 until it asks for its first wheel, fetching the wheels, and unpacking them plus
 IPython's imports until the kernel answers. Last, the browser's memory with all the
 notebooks open (the proportional set size of Chromium's processes, shared pages split
-among them). Prints each round with the load average (the machine is shared: a
-figure means little without it), then medians; the targets are <= 30 s cold,
-<= 10 s to the next notebook, and < 1.5 GB. Not a test.
+among them), at once and 15 and 30 s later: each kernel's start leaves garbage that its
+worker frees within seconds, and the target is judged on what stays (30 s). Prints each
+round with the load average (the machine is shared: a figure means little without it),
+then medians; the targets are <= 30 s cold, <= 10 s to the next notebook, and < 1.5 GB.
+Not a test.
 
     HOOKCOURSE_UI_PYTHON=.venv-ui/bin/python .venv/bin/python benchmarks/lite_cold_start.py
 """
@@ -38,6 +40,9 @@ COLD_TARGET_S = 30.0
 NEXT_TARGET_S = 10.0
 MEMORY_TARGET_MB = 1536.0
 PHASES = ("page_s", "pyodide_s", "wheels_s", "kernel_s")
+# What the browser keeps with every notebook open: the memory 30 s after the last one is
+# usable, once the kernels' workers have freed their start's garbage.
+SETTLED = "memory_30s_mb"
 
 
 def _free_port() -> int:
@@ -78,7 +83,8 @@ def _report(round_: dict[str, Any]) -> None:
     for opened in round_["next"]:
         print(f"    next {opened['name']:<32} {opened['s']:5.1f} s ({_phases(opened)})")
     print(
-        f"  {round_['kernels']} kernels, memory {round_['memory_mb']:5.0f} MB, "
+        f"  {round_['kernels']} kernels, memory {round_['memory_mb']:5.0f} MB at once, "
+        f"{round_['memory_15s_mb']:5.0f} MB 15 s later, {round_[SETTLED]:5.0f} MB 30 s later, "
         f"load average {round_['load_after']:.1f}"
     )
 
@@ -129,12 +135,14 @@ def main() -> int:
     cold = statistics.median(run["first_s"] for run in runs)
     following = statistics.median(opened["s"] for run in runs for opened in run["next"])
     slowest = max(opened["s"] for run in runs for opened in run["next"])
-    memory = max(run["memory_mb"] for run in runs)
+    memory = max(run[SETTLED] for run in runs)
+    at_once = max(run["memory_mb"] for run in runs)
     print(
         f"median: usable cold in {cold:.1f} s (target <= {COLD_TARGET_S:.0f} s), "
         f"next notebook in {following:.1f} s (slowest {slowest:.1f} s; target <= "
         f"{NEXT_TARGET_S:.0f} s); most memory with all {len(notebooks)} open "
-        f"{memory:.0f} MB (target < {MEMORY_TARGET_MB:.0f} MB)"
+        f"{memory:.0f} MB 30 s after the last (target < {MEMORY_TARGET_MB:.0f} MB), "
+        f"{at_once:.0f} MB at once"
     )
     met = cold <= COLD_TARGET_S and following <= NEXT_TARGET_S and memory < MEMORY_TARGET_MB
     return 0 if met else 1

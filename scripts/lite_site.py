@@ -20,8 +20,10 @@ wheels/), SITE the output folder, PYODIDE the npm package `pyodide`. Afterwards 
 ``--finish`` makes the site's root page open notebook 00 (a ``?path=`` link, so notebook
 00 alone), and lightens what every kernel unpacks at its start: jedi without its
 bundled type stubs (5,500 of its 5,600 files; IPython's completions work from the live
-objects), and widgetsnbextension as the stub JupyterLite ships (the real one is the
-classic Notebook's JavaScript); then it adds to every locked wheel the bytecode of what
+objects), prompt_toolkit and wcwidth without their code (only the terminal IPython
+imports them), jupyterlab_widgets without the JupyterLab extension the page already has,
+and widgetsnbextension as the stub JupyterLite ships (the real one is the classic
+Notebook's JavaScript); then it adds to every locked wheel the bytecode of what
 a kernel imports, compiled by PYODIDE's own Python (scripts/lite_compile.mjs, in node).
 
 The wheel already carries the course's fixtures (hookcourse/fixtures), as every wheel
@@ -130,8 +132,19 @@ def main(root: Path, work: Path, site: Path, pyodide: Path) -> None:
     write_config(work, site)
 
 
-# Parts of a locked wheel no kernel needs: (package, folders to leave out).
-SLIMMED = [("jedi", ("jedi/third_party/typeshed/", "jedi/third_party/django-stubs/"))]
+# Parts of a locked wheel no kernel needs: (package, folders to leave out; DATA is the
+# wheel's own .data folder). Every kernel unpacks each locked wheel into its own memory,
+# so each folder here is memory saved once per open notebook.
+DATA = "<the wheel's .data folder>"
+SLIMMED = [
+    ("jedi", ("jedi/third_party/typeshed/", "jedi/third_party/django-stubs/")),
+    # The terminal IPython's (IPython.terminal, IPython.embed): a kernel has no terminal,
+    # and nothing else imports them. Their metadata stays, so the lock's graph holds.
+    ("prompt-toolkit", ("prompt_toolkit/",)),
+    ("wcwidth", ("wcwidth/",)),
+    # The widgets' JupyterLab extension, which the site itself serves to the page.
+    ("jupyterlab-widgets", (DATA,)),
+]
 STUBBED = "widgetsnbextension"
 LOCK = Path("static") / "pyodide-lock" / "pyodide-lock.json"
 
@@ -175,9 +188,11 @@ def lighten_lock(site: Path) -> None:
     lock_file = site / LOCK
     lock = json.loads(lock_file.read_text(encoding="utf-8"))
     packages = lock["packages"]
-    for name, left_out in SLIMMED:
+    for name, folders in SLIMMED:
         entry = packages[name]
         wheel = (lock_file.parent / entry["file_name"]).resolve()
+        data = f"{wheel.name.split('-')[0]}-{entry['version']}.data/"
+        left_out = tuple(data if folder == DATA else folder for folder in folders)
         version = f"{entry['version']}+slim"
         target = wheel.with_name(wheel.name.replace(f"-{entry['version']}-", f"-{version}-"))
         rewritten_wheel(wheel, target, left_out=left_out)

@@ -18,7 +18,8 @@ outputs of the last notebook's cells that contain ``read_cells``, and, the page 
 follows a ``?path=`` link to ``return_to`` in the same profile
 (what opened: its tabs, sessions and kernels); ``timing`` opens the site's root, runs
 notebook 00's first cell and follows every Next link, with the phases of each kernel
-start (from the requests that mark them) and the memory at the end; ``own_work``
+start (from the requests that mark them) and the memory at the end, then again 15 and
+30 s later; ``own_work``
 edits notebook 00 and saves it (Ctrl+S), reloads the page, deletes the notebook in the
 file browser, and reads the stored source each time and the menus' entries.
 Before a notebook runs, its kernel runs ``kernel_setup`` (the test's seed, which a
@@ -326,6 +327,9 @@ def chromium_memory_mb(root_pid: int) -> float:
     return total_kb / 1024
 
 
+# Seconds after the last notebook is usable at which the timing mode reads the memory again.
+SETTLE_S = (15, 30)
+
 # Requests that mark a kernel's start: Pyodide's loader (the kernel's worker has
 # started), then the locked wheels it loads with itself.
 PYODIDE_LOADER = "/static/pyodide/pyodide.mjs"
@@ -384,6 +388,12 @@ def timing(
         seen["next"].append({"name": name, "s": seconds, **clock.phases(start, seconds)})
     seen["kernels"] = page.evaluate(KERNELS_JS)["kernels"]
     seen["memory_mb"] = chromium_memory_mb(browser_pid)
+    # What the browser keeps while the learner reads: each kernel's start leaves garbage
+    # (the fetched wheels, its imports' scratch) that its worker frees within seconds.
+    opened = time.monotonic()
+    for after_s in SETTLE_S:
+        time.sleep(max(0.0, opened + after_s - time.monotonic()))
+        seen[f"memory_{after_s}s_mb"] = chromium_memory_mb(browser_pid)
     return seen
 
 
