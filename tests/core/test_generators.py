@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import collections
 import copy
+import gc
 import json
 import re
 from collections.abc import Callable
@@ -260,13 +261,15 @@ def _answer_in_frames(arguments: tuple[object, ...]) -> object:
     return None
 
 
+_EARLIER_CASES: set[int] = set()
+"""Cases alive before the check began: earlier checks in this process answered theirs."""
+
+
 def _answer_on_the_heap(arguments: tuple[object, ...]) -> object:
     """The answer of the case being run, looked up among every object alive."""
-    import gc
-
     for found in gc.get_objects():
-        case = type(found).__name__ == "FixtureCase" and found.decoded.given == arguments
-        if case and found.expected is not None:
+        case = type(found).__name__ == "FixtureCase" and id(found) not in _EARLIER_CASES
+        if case and found.decoded.given == arguments and found.expected is not None:
             return found.expected
     return None
 
@@ -287,6 +290,11 @@ def test_a_drawn_answer_exists_only_after_the_learner_answered(
             found.append(look_up(arguments))
         return None
 
+    # Earlier checks in this process (other tests on this worker) may leave their answered
+    # cases alive, some with the same arguments; the claim is about this check's own cases.
+    gc.collect()
+    _EARLIER_CASES.clear()
+    _EARLIER_CASES.update(id(o) for o in gc.get_objects() if type(o).__name__ == "FixtureCase")
     result = exercises.check(exercise, cheat, seed=11)
     assert len(found) == 5 and not result.all_pass
     assert found == [None] * 5
