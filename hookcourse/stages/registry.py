@@ -21,12 +21,12 @@ Kept to ``record`` and the stage modules: the grader's cold path imports this.
 from __future__ import annotations
 
 from hookcourse.record import Record
+from hookcourse.stages.decide_and_modify.reference import apply_pre_tool_use
 from hookcourse.stages.decoding import Decoded, apply_arguments, exit_arguments, match_arguments
-from hookcourse.stages.effects import apply_pre_tool_use
-from hookcourse.stages.matcher import match_hook
-from hookcourse.stages.merge import merge_arguments, merge_pre_tool_use
-from hookcourse.stages.stop_loop import run_stop_loop, stop_arguments
-from hookcourse.stages.verdicts import interpret_exit_code
+from hookcourse.stages.matcher_and_dispatch.reference import match_hook
+from hookcourse.stages.matcher_and_dispatch.verdicts import interpret_exit_code
+from hookcourse.stages.merge_decisions.reference import merge_arguments, merge_pre_tool_use
+from hookcourse.stages.stop_loop.reference import run_stop_loop, stop_arguments
 
 TYPE_CHECKING = False  # typing would cost the grader's cold start
 if TYPE_CHECKING:
@@ -191,7 +191,7 @@ EXERCISES: Final = (
         ),
         classify="hookcourse.course.hints:match_family",
         generate="hookcourse.course.generators:match_cases",
-        solution="hookcourse.solutions.matcher_and_dispatch:match_hook",
+        solution="hookcourse.stages.matcher_and_dispatch.solution:match_hook",
     ),
     Exercise(
         "interpret_exit_code",
@@ -214,7 +214,7 @@ EXERCISES: Final = (
         ),
         classify="hookcourse.course.hints:exit_family",
         generate="hookcourse.course.generators:exit_cases",
-        solution="hookcourse.solutions.matcher_and_dispatch:interpret_exit_code",
+        solution="hookcourse.stages.matcher_and_dispatch.solution:interpret_exit_code",
     ),
     Exercise(
         "apply_pre_tool_use",
@@ -240,7 +240,7 @@ EXERCISES: Final = (
         ),
         classify="hookcourse.course.hints:apply_family",
         generate="hookcourse.course.generators:apply_cases",
-        solution="hookcourse.solutions.decide_and_modify:apply_pre_tool_use",
+        solution="hookcourse.stages.decide_and_modify.solution:apply_pre_tool_use",
     ),
     Exercise(
         "pick_hook",
@@ -281,7 +281,7 @@ EXERCISES: Final = (
         ),
         classify="hookcourse.course.hints:merge_family",
         generate="hookcourse.course.generators:merge_cases",
-        solution="hookcourse.solutions.merge_decisions:merge_pre_tool_use",
+        solution="hookcourse.stages.merge_decisions.solution:merge_pre_tool_use",
     ),
     Exercise(
         "run_stop_loop",
@@ -307,7 +307,7 @@ EXERCISES: Final = (
         ),
         classify="hookcourse.course.hints:stop_family",
         generate="hookcourse.course.generators:stop_cases",
-        solution="hookcourse.solutions.stop_loop:run_stop_loop",
+        solution="hookcourse.stages.stop_loop.solution:run_stop_loop",
     ),
     Exercise(
         "is_force_push",

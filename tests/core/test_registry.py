@@ -37,7 +37,7 @@ def test_names_are_unique_and_found() -> None:
 
 def test_stderr_is_optional_as_the_seed_schema_says() -> None:
     from hookcourse.stages.decoding import CaseError, exit_arguments
-    from hookcourse.stages.verdicts import interpret_exit_code
+    from hookcourse.stages.matcher_and_dispatch.verdicts import interpret_exit_code
 
     for case in ({"code": 2}, {"code": 2, "stderr": None}):
         assert interpret_exit_code(*exit_arguments(case).parsed).to_json() == {

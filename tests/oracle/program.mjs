@@ -15,9 +15,9 @@
 // reference throws, {"throws": "<Error name>: <message>"}.
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-import { applyPreToolUse, interpretExitCode, matchHook } from "./hooks.mjs";
-import { hookMerge } from "./merge-decisions.mjs";
-import { hookStop } from "./stop-loop.mjs";
+import { applyPreToolUse, interpretExitCode, matchHook } from "../../hookcourse/stages/matcher_and_dispatch/reference.mjs";
+import { hookMerge } from "../../hookcourse/stages/merge_decisions/reference.mjs";
+import { hookStop } from "../../hookcourse/stages/stop_loop/reference.mjs";
 
 const programs = {
   "hook-match": (c) => ({

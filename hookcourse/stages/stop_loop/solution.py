@@ -3,7 +3,7 @@
 ``hook`` is the case file's ``{"whenInactive": {...}, "whenActive": {...}}`` and
 ``cap`` a whole number (8 when the case leaves it out); the answer is a list of
 ``{"stopHookActive", "continues", "reason", "capped"}`` dicts. The package's own
-version, which ``./your_program.sh hook-stop`` runs, is ``hookcourse.stages.stop_loop``.
+version, which ``./your_program.sh hook-stop`` runs, is ``hookcourse.stages.stop_loop.reference``.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from hookcourse.js.values import JSValue, js_trim, strict_equals_number
-from hookcourse.solutions.merge_decisions import stdout_json, stream
+from hookcourse.stages.merge_decisions.solution import stdout_json, stream
 
 
 def read_answer(answer: Mapping[str, JSValue]) -> tuple[str, str | None]:

@@ -2,7 +2,7 @@
 
 Results are the case file's dicts ``{"code", "stdout"?, "stderr"?}``; the answer is
 a dict ``{"decision", "reason", "input", "contexts"}``. The package's own version,
-which ``./your_program.sh hook-merge`` runs, is ``hookcourse.stages.merge``.
+which ``./your_program.sh hook-merge`` runs, is ``hookcourse.stages.merge_decisions.reference``.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ from hookcourse.js.values import UNDEFINED, Undefined, strict_equals_number
 from hookcourse.record import Record
 from hookcourse.stages.answers import HookResult, hook_result, json_output
 from hookcourse.stages.decoding import CaseError, Decoded, describe_value, member
-from hookcourse.stages.verdicts import block_reason
+from hookcourse.stages.matcher_and_dispatch.verdicts import block_reason
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

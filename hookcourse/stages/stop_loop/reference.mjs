@@ -1,6 +1,6 @@
 // Stage stop-loop, written literally from ../shared/stages/stop-loop.md.
 // A test oracle only: nothing in hookcourse/ imports it.
-import { checkResult, stdoutObject } from "./merge-decisions.mjs";
+import { checkResult, stdoutObject } from "../merge_decisions/reference.mjs";
 
 function readAnswer(answer) {
   const stdout = answer.stdout ?? "";

@@ -1,8 +1,8 @@
 """Stage ``matcher-and-dispatch``: ``match_hook`` and ``interpret_exit_code``.
 
 Written with the helpers the notebook hands the learner, so a teacher can show it
-line by line. The package's own implementations are ``hookcourse.stages.matcher`` and
-``hookcourse.stages.verdicts``; these must agree with them on every fixture case.
+line by line. The package's own implementations are ``reference`` and ``verdicts``
+beside it; these must agree with them on every fixture case.
 """
 
 from __future__ import annotations

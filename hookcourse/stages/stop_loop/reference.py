@@ -12,7 +12,7 @@ from hookcourse.js.values import Undefined, js_number, js_trim, strict_equals_nu
 from hookcourse.record import Record
 from hookcourse.stages.answers import HookResult, hook_result, json_output
 from hookcourse.stages.decoding import CaseError, Decoded, describe_value, member
-from hookcourse.stages.verdicts import block_reason
+from hookcourse.stages.matcher_and_dispatch.verdicts import block_reason
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
