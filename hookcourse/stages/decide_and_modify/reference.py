@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from hookcourse.js.values import UNDEFINED, nullish_or
 from hookcourse.record import Record
+from hookcourse.stages.decoding import apply_arguments
+from hookcourse.stages.descriptor import Exercise, Stage
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -51,3 +53,34 @@ def apply_pre_tool_use(
     context = nullish_or(output.get("additionalContext", UNDEFINED), None)
     rewritten = nullish_or(output.get("updatedInput", UNDEFINED), tool_input)
     return HookEffect(allowed=True, input=rewritten, injected_context=context, reason=None)
+
+
+STAGE = Stage(
+    __name__,
+    "Decide and modify",
+    "hook-apply",
+    Exercise(
+        "apply_pre_tool_use",
+        notebook="03_decide_modify_inject",
+        check="check_apply",
+        reference=apply_pre_tool_use,
+        decode=apply_arguments,
+        case_key="cases",
+        output_key="effects",
+        fields=("output", "input"),
+        families=(
+            "block",
+            "block-default-reason",
+            "block-keeps-input",
+            "block-no-context",
+            "only-block-blocks",
+            "rewrite",
+            "inject",
+            "pass-through",
+            "null-falls-back",
+            "nullish-not-falsy",
+        ),
+        classify="hookcourse.course.hints:apply_family",
+        generate="hookcourse.course.generators:apply_cases",
+    ),
+)

@@ -1,5 +1,6 @@
-// The course's reference functions, written literally from the stage pseudo-code
-// (seeds 000 and 003). This file is a test oracle only: nothing in hookcourse/ imports it.
+// Stage matcher-and-dispatch in JavaScript, written literally from the stage pseudo-code
+// (seed 000): the test oracle the Python reference is proven against. Nothing in Python
+// imports it; tests/oracle/program.mjs runs it.
 
 /** `matcher` undefined / "" / "*" = all; `A|B` = name list; anything else = JS regex. */
 export function matchHook(matcher, toolName) {
@@ -19,20 +20,11 @@ export function interpretExitCode(code, stderr) {
   return { block: false, warn: true, reason: stderr.trim() || null };
 }
 
-/** Fold a PreToolUse hook's stdout JSON into the effect on the pending tool call. */
-export function applyPreToolUse(out, toolInput) {
-  if (out.decision === "block") {
-    return {
-      allowed: false,
-      input: toolInput,
-      injectedContext: null,
-      reason: out.reason ?? "blocked by hook",
-    };
-  }
+/** `your_program.sh hook-match FILE` on the parsed file. */
+export function program(c) {
   return {
-    allowed: true,
-    input: out.updatedInput ?? toolInput,
-    injectedContext: out.additionalContext ?? null,
-    reason: null,
+    matches: c.cases.map((x) => matchHook(x.matcher, x.tool)),
+    // The seed's exitCases are { code, stderr? }: a missing stderr reads as "".
+    exits: c.exitCases.map((x) => interpretExitCode(x.code, x.stderr ?? "")),
   };
 }

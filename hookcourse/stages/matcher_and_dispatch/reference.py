@@ -16,6 +16,9 @@ from __future__ import annotations
 from hookcourse.js.json import quote
 from hookcourse.js.values import js_to_string
 from hookcourse.record import Choice, Record
+from hookcourse.stages.decoding import exit_arguments, match_arguments
+from hookcourse.stages.descriptor import Exercise, Stage
+from hookcourse.stages.matcher_and_dispatch.verdicts import interpret_exit_code
 
 TYPE_CHECKING = False  # typing, enum and re would dominate the grader's cold start
 if TYPE_CHECKING:
@@ -137,3 +140,55 @@ def explain_match(
 def match_hook(matcher: str | None, tool_name: JSValue | Undefined) -> bool:
     """The course's ``matchHook(matcher, toolName)``; ``None`` is an omitted matcher."""
     return explain_match(matcher, tool_name, RuleSet.COURSE).matched
+
+
+STAGE = Stage(
+    __name__,
+    "Matcher and dispatch",
+    "hook-match",
+    Exercise(
+        "match_hook",
+        notebook="01_matcher",
+        check="check_matcher",
+        reference=match_hook,
+        decode=match_arguments,
+        case_key="cases",
+        output_key="matches",
+        fields=("matcher", "tool"),
+        families=(
+            "match-all",
+            "name-list",
+            "exact",
+            "ascii-word",
+            "invalid-regex",
+            "js-not-python",
+            "unanchored",
+            "tool-not-a-string",
+            "regex",
+        ),
+        classify="hookcourse.course.hints:match_family",
+        generate="hookcourse.course.generators:match_cases",
+    ),
+    Exercise(
+        "interpret_exit_code",
+        notebook="02_exit_codes",
+        check="check_exit_code",
+        reference=interpret_exit_code,
+        decode=exit_arguments,
+        case_key="exitCases",
+        output_key="exits",
+        fields=("code", "stderr"),
+        defaults={"stderr": ""},
+        families=(
+            "success",
+            "block",
+            "block-default-reason",
+            "warn",
+            "warn-no-reason",
+            "strict-equality",
+            "js-trim",
+        ),
+        classify="hookcourse.course.hints:exit_family",
+        generate="hookcourse.course.generators:exit_cases",
+    ),
+)

@@ -1,5 +1,6 @@
-// Stage merge-decisions, written literally from ../shared/stages/merge-decisions.md.
-// A test oracle only: nothing in hookcourse/ imports it.
+// Stage merge-decisions in JavaScript, written literally from its stage page (stage.md beside
+// it): the test oracle the Python reference is proven against. Nothing in Python imports
+// it; tests/oracle/program.mjs runs it.
 
 const DECISIONS = ["allow", "ask", "defer", "deny"]; // weakest first
 
@@ -81,7 +82,7 @@ export function checkResult(result, where) {
 }
 
 /** `your_program.sh hook-merge FILE` on the parsed file: {merged}, or a throw. */
-export function hookMerge(c) {
+export function program(c) {
   if (!Array.isArray(c.cases)) throw new TypeError("cases is not a list");
   return {
     merged: c.cases.map((x, i) => {

@@ -13,6 +13,7 @@ from hookcourse.js.values import UNDEFINED, Undefined, strict_equals_number
 from hookcourse.record import Record
 from hookcourse.stages.answers import HookResult, hook_result, json_output
 from hookcourse.stages.decoding import CaseError, Decoded, describe_value, member
+from hookcourse.stages.descriptor import Exercise, Stage
 from hookcourse.stages.matcher_and_dispatch.verdicts import block_reason
 
 TYPE_CHECKING = False
@@ -158,3 +159,39 @@ def hook_results(results: Sequence[JSValue]) -> list[HookResult]:
         except CaseError as error:
             raise error.inside("results", index) from None
     return read
+
+
+STAGE = Stage(
+    __name__,
+    "Several hooks, one decision",
+    "hook-merge",
+    Exercise(
+        "merge_pre_tool_use",
+        notebook="05_several_hooks",
+        check="check_merge",
+        reference=merge_pre_tool_use,
+        decode=merge_arguments,
+        case_key="cases",
+        output_key="merged",
+        fields=("results", "toolInput"),
+        families=(
+            "exit-2-beats-json",
+            "block-default-reason",
+            "deny-drops-rewrite",
+            "strict-equality",
+            "json-on-any-exit",
+            "stdout-not-json",
+            "deprecated-decision",
+            "wrong-event",
+            "unknown-decision",
+            "first-reason",
+            "last-rewrite",
+            "precedence",
+            "contexts",
+            "no-decision",
+            "one-decision",
+        ),
+        classify="hookcourse.course.hints:merge_family",
+        generate="hookcourse.course.generators:merge_cases",
+    ),
+)

@@ -1,5 +1,6 @@
-// Stage stop-loop, written literally from ../shared/stages/stop-loop.md.
-// A test oracle only: nothing in hookcourse/ imports it.
+// Stage stop-loop in JavaScript, written literally from its stage page (stage.md beside
+// it): the test oracle the Python reference is proven against. Nothing in Python imports
+// it; tests/oracle/program.mjs runs it.
 import { checkResult, stdoutObject } from "../merge_decisions/reference.mjs";
 
 function readAnswer(answer) {
@@ -42,7 +43,7 @@ export function runStopLoop(hook, cap) {
 }
 
 /** `your_program.sh hook-stop FILE` on the parsed file: {loops}, or a throw. */
-export function hookStop(c) {
+export function program(c) {
   if (!Array.isArray(c.cases)) throw new TypeError("cases is not a list");
   return {
     loops: c.cases.map((x, i) => {

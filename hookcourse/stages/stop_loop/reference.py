@@ -12,6 +12,7 @@ from hookcourse.js.values import Undefined, js_number, js_trim, strict_equals_nu
 from hookcourse.record import Record
 from hookcourse.stages.answers import HookResult, hook_result, json_output
 from hookcourse.stages.decoding import CaseError, Decoded, describe_value, member
+from hookcourse.stages.descriptor import Exercise, Stage
 from hookcourse.stages.matcher_and_dispatch.verdicts import block_reason
 
 TYPE_CHECKING = False
@@ -150,3 +151,35 @@ def stop_arguments(case: JSValue) -> Decoded:
     parsed = stop_hook(hook)
     cap = _cap(member(case, "cap"))
     return Decoded((hook, cap), (parsed, cap))
+
+
+STAGE = Stage(
+    __name__,
+    "Keep going, but not forever",
+    "hook-stop",
+    Exercise(
+        "run_stop_loop",
+        notebook="06_stop_loop",
+        check="check_stop",
+        reference=run_stop_loop,
+        decode=stop_arguments,
+        case_key="cases",
+        output_key="loops",
+        fields=("hook", "cap"),
+        defaults={"cap": 8},
+        families=(
+            "halt-beats-block",
+            "the-cap",
+            "flag-after-block",
+            "strict-equality",
+            "halt",
+            "block-needs-reason",
+            "reason-as-written",
+            "stdout-not-json",
+            "json-on-any-exit",
+            "stop",
+        ),
+        classify="hookcourse.course.hints:stop_family",
+        generate="hookcourse.course.generators:stop_cases",
+    ),
+)
