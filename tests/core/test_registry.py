@@ -22,6 +22,42 @@ def test_every_stage_has_its_seed_fixture_with_every_output_key() -> None:
         assert list(expected) == list(stage.output_keys), stage.slug
 
 
+STAGE_FILES = (
+    "stage.md",
+    "reference.py",
+    "reference.mjs",
+    "solution.py",
+    "hints.json",
+    "fixtures/case.json",
+    "fixtures/expected.json",
+    "starter/hooks.ts",
+    "starter/hooks.mjs",
+    "starter/hooks.py",
+    "starter/solved.ts",
+)
+
+
+def test_every_stage_is_one_whole_folder() -> None:
+    """Each stage's folder holds every file docs/contributing.md names, its hint texts
+    cover exactly its families, and its JavaScript reference exports its command."""
+    from hookcourse.course.hints import stage_hints
+    from hookcourse.dev import stage_folder
+
+    for stage in STAGES:
+        folder = stage_folder(REPO, stage)
+        missing = [name for name in STAGE_FILES if not (folder / name).is_file()]
+        assert not missing, (stage.slug, missing)
+        assert "export function program(" in (folder / "reference.mjs").read_text("utf-8")
+        texts = stage_hints(stage)
+        for exercise in stage.exercises:
+            for wording in ("notebook", "program"):
+                assert set(texts[wording][exercise.function]) == set(exercise.families), (
+                    stage.slug,
+                    wording,
+                    exercise.function,
+                )
+
+
 def test_names_are_unique_and_found() -> None:
     exercises = [exercise for stage in STAGES for exercise in stage.exercises]
     assert len({stage.slug for stage in STAGES}) == len(STAGES)
@@ -80,7 +116,7 @@ def test_every_named_object_resolves_and_fits() -> None:
         if exercise.decode is None:  # the gate and the guard: a check of their own
             assert exercise.runner is not None and stage_named(exercise.stage) is None
             continue
-        assert exercise.runner is None and len(exercise.fields) == 2
+        assert exercise.runner is None and len(exercise.fields) == len(wanted)
         assert set(texts.get(exercise.function, {})) <= set(exercise.families)
         assert set(exercise.families) <= set(texts[exercise.function]), exercise.function
         cases, problems = exercise_cases(exercise)

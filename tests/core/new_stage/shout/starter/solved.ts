@@ -1,0 +1,4 @@
+export function shout(message: string): string {
+  const text = message.trim();
+  return text ? text.toUpperCase() + "!" : "";
+}
