@@ -31,17 +31,21 @@ REFERENCE = STAGE / "reference.mjs"
 SEEDS = range(1, 121)
 BROKEN_PER_SEED = 3
 REPORT_LIMIT = 20
+REMOVE = object()  # a key to drop
 
 # node answers each case alone, as hook-run would print its one run, or what it throws;
 # then each whole file, as the program prints it.
 NODE_BATCH = """
 import { readFileSync } from "node:fs";
 import { hookRun } from %s;
-const answer = (thunk) => { try { return thunk(); } catch (e) { return { throws: `${e.name}: ${e.message}` }; } };
+const answer = (thunk) => {
+  try { return thunk(); } catch (e) { return { throws: `${e.name}: ${e.message}` }; }
+};
+const program = (path) => JSON.stringify(hookRun(JSON.parse(readFileSync(path, "utf8"))));
 const request = JSON.parse(readFileSync(0, "utf8"));
 console.log(JSON.stringify({
   cases: request.cases.map((x) => answer(() => JSON.stringify(hookRun({ cases: [x] }).runs[0]))),
-  files: request.files.map((path) => answer(() => JSON.stringify(hookRun(JSON.parse(readFileSync(path, "utf8")))))),
+  files: request.files.map((path) => answer(() => program(path))),
 }));
 """
 
@@ -98,29 +102,33 @@ def _file_family(folder: Path) -> Family:
 
 def _break(rng: random.Random, case: dict[str, Any]) -> dict[str, Any]:
     """The case with one thing removed or retyped; it may stay valid."""
-    broken = json.loads(json.dumps(case))
-    results = broken["results"]
-    spots: list[Callable[[], None]] = [
-        lambda: results.clear(),
-        lambda: results.pop("PreToolUse", None),
-        lambda: results.update({"PostToolUse": {}}),
-        lambda: broken["tool"].pop("input"),
-        lambda: broken["tool"].pop("response", None),
-        lambda: broken["tool"].update({"name": None}),
-        lambda: broken.update({"results": rng.choice((None, [], "x"))}),
+    broken: dict[str, Any] = json.loads(json.dumps(case))
+    results, tool = broken["results"], broken["tool"]
+    # (a mapping, a key, the value to put there, or REMOVE to drop the key)
+    spots: list[tuple[dict[str, Any], str, Any]] = [
+        (broken, "results", {}),
+        (broken, "results", rng.choice((None, [], "x"))),
+        (results, "PreToolUse", REMOVE),
+        (results, "PostToolUse", {}),
+        (tool, "input", REMOVE),
+        (tool, "response", REMOVE),
+        (tool, "name", None),
     ]
     for event in ("PreToolUse", "PostToolUse"):
         by_command = results.get(event)
         if isinstance(by_command, dict) and by_command:
             command = rng.choice(sorted(by_command))
-            spots.append(lambda by=by_command, c=command: by.pop(c))
-            spots.append(lambda by=by_command, c=command: by.update({c: {"stdout": 0}}))
+            spots += [(by_command, command, REMOVE), (by_command, command, {"stdout": 0})]
         groups = broken["hooks"].get(event)
         if isinstance(groups, list) and groups:
             group = rng.choice(groups)
-            spots.append(lambda g=group: g.update({"matcher": rng.choice((None, 3, "("))}))
-            spots.append(lambda g=group: g.update({"hooks": rng.choice(([{}], "x", [None]))}))
-    rng.choice(spots)()
+            spots.append((group, "matcher", rng.choice((None, 3, "("))))
+            spots.append((group, "hooks", rng.choice(([{}], "x", [None]))))
+    where, key, value = rng.choice(spots)
+    if value is REMOVE:
+        where.pop(key, None)
+    else:
+        where[key] = value
     return broken
 
 
