@@ -4,6 +4,7 @@
 //   node program.mjs hook-apply FILE   -> {"effects":[...]}
 //   node program.mjs hook-merge FILE   -> {"merged":[...]}
 //   node program.mjs hook-stop FILE    -> {"loops":[...]}
+//   node program.mjs hook-run FILE     -> {"runs":[...]}
 //   node program.mjs batch < REQUEST   -> one JSON answer for a whole test run
 //
 // Batch mode exists so a test spawns the runtime once, not once per case. REQUEST is
@@ -18,6 +19,7 @@ import { pathToFileURL } from "node:url";
 import { applyPreToolUse, interpretExitCode, matchHook } from "./hooks.mjs";
 import { hookMerge } from "./merge-decisions.mjs";
 import { hookStop } from "./stop-loop.mjs";
+import { hookRun } from "../../hookcourse/stages/run_hooks/reference.mjs";
 
 const programs = {
   "hook-match": (c) => ({
@@ -30,6 +32,7 @@ const programs = {
   }),
   "hook-merge": hookMerge,
   "hook-stop": hookStop,
+  "hook-run": hookRun,
 };
 
 /** What `program.ts COMMAND PATH` prints, without console.log's newline. */
