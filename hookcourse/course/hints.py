@@ -26,14 +26,14 @@ from hookcourse.js.values import (
 )
 from hookcourse.stages.answers import json_output
 from hookcourse.stages.decoding import Decoded
-from hookcourse.stages.matcher import MatchBranch, explain_match
-from hookcourse.stages.merge import (
+from hookcourse.stages.matcher_and_dispatch.reference import MatchBranch, explain_match
+from hookcourse.stages.merge_decisions.reference import (
     DEPRECATED_DECISIONS,
     STRENGTH,
     merge_pre_tool_use,
     read_pre_tool_use,
 )
-from hookcourse.stages.stop_loop import BLOCK, HALT, read_stop, run_stop_loop
+from hookcourse.stages.stop_loop.reference import BLOCK, HALT, read_stop, run_stop_loop
 
 # -- case families: which misreading of JavaScript a case catches (hints are keyed by these) ---
 

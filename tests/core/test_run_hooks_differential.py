@@ -37,7 +37,7 @@ REMOVE = object()  # a key to drop
 # then each whole file, as the program prints it.
 NODE_BATCH = """
 import { readFileSync } from "node:fs";
-import { hookRun } from %s;
+import { program as hookRun } from %s;
 const answer = (thunk) => {
   try { return thunk(); } catch (e) { return { throws: `${e.name}: ${e.message}` }; }
 };

@@ -17,8 +17,8 @@ from hookcourse.js.regex import RegexEngine, regex_test
 from hookcourse.js.values import UNDEFINED, js_trim, strict_equals_number
 from hookcourse.stages.answers import json_output
 from hookcourse.stages.decoding import CaseError
-from hookcourse.stages.matcher import RuleSet, exact_names, match_hook
-from hookcourse.stages.merge import merge_pre_tool_use
+from hookcourse.stages.matcher_and_dispatch.reference import RuleSet, exact_names, match_hook
+from hookcourse.stages.merge_decisions.reference import merge_pre_tool_use
 from hookcourse.stages.run_hooks.reference import EVENTS, POST, PRE, run_arguments, run_hooks
 
 TYPE_CHECKING = False

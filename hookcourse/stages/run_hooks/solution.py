@@ -19,8 +19,8 @@ from hookcourse.js.json import JSONSyntaxError, parse
 from hookcourse.js.values import JSValue, js_trim, js_trim_start, strict_equals_number
 
 # The two earlier stages this one is built from: in notebook 08, the learner's own.
-from hookcourse.solutions.matcher_and_dispatch import match_hook
-from hookcourse.solutions.merge_decisions import merge_pre_tool_use
+from hookcourse.stages.matcher_and_dispatch.solution import match_hook
+from hookcourse.stages.merge_decisions.solution import merge_pre_tool_use
 
 
 def handlers_that_run(groups: Sequence[Mapping[str, Any]] | None, tool_name: str) -> list[str]:
