@@ -80,7 +80,7 @@ STAGE = Stage(
             "null-falls-back",
             "nullish-not-falsy",
         ),
-        classify="hookcourse.course.hints:apply_family",
-        generate="hookcourse.course.generators:apply_cases",
+        classify="classify:apply_family",
+        generate="generate:apply_cases",
     ),
 )

@@ -166,8 +166,8 @@ STAGE = Stage(
             "tool-not-a-string",
             "regex",
         ),
-        classify="hookcourse.course.hints:match_family",
-        generate="hookcourse.course.generators:match_cases",
+        classify="classify:match_family",
+        generate="generate:match_cases",
     ),
     Exercise(
         "interpret_exit_code",
@@ -188,7 +188,8 @@ STAGE = Stage(
             "strict-equality",
             "js-trim",
         ),
-        classify="hookcourse.course.hints:exit_family",
-        generate="hookcourse.course.generators:exit_cases",
+        classify="classify:exit_family",
+        generate="generate:exit_cases",
+        hinted="classify:exit_hinted_family",
     ),
 )

@@ -191,7 +191,8 @@ STAGE = Stage(
             "no-decision",
             "one-decision",
         ),
-        classify="hookcourse.course.hints:merge_family",
-        generate="hookcourse.course.generators:merge_cases",
+        classify="classify:merge_family",
+        generate="generate:merge_cases",
+        hinted="classify:merge_hinted_family",
     ),
 )

@@ -179,7 +179,8 @@ STAGE = Stage(
             "json-on-any-exit",
             "stop",
         ),
-        classify="hookcourse.course.hints:stop_family",
-        generate="hookcourse.course.generators:stop_cases",
+        classify="classify:stop_family",
+        generate="generate:stop_cases",
+        hinted="classify:stop_hinted_family",
     ),
 )
