@@ -22,7 +22,7 @@ import pytest
 
 from hookcourse.js import json as jsjson
 from hookcourse.stages.decoding import CaseError
-from hookcourse.stages.run_hooks.draws import run_cases
+from hookcourse.stages.run_hooks.generate import run_cases
 from hookcourse.stages.run_hooks.reference import run_arguments, run_hooks
 from tests.support.runtimes import node_binary
 

@@ -349,7 +349,7 @@ STAGE = Stage(
             "no-post-hooks",
             "runs",
         ),
-        classify="draws:run_family",
-        generate="draws:run_cases",
+        classify="classify:run_family",
+        generate="generate:run_cases",
     ),
 )
