@@ -296,24 +296,30 @@ _STRENGTH: Final = ("allow", "ask", "defer", "deny")
 _OLD: Final = {"block": "deny", "approve": "allow"}
 
 
+def _exit_2_reason(result: object, mistakes: frozenset[str]) -> object:
+    """The reason of an exit 2: the trimmed stderr, or "hook blocked" when it is blank."""
+    reason = _trim(_stream(result, "stderr"), mistakes)
+    if "blank-block-reason" in mistakes:
+        return reason
+    return reason or (None if "null-block-reason" in mistakes else "hook blocked")
+
+
+# Reading stdout before the exit code: JSON first and exit 2 only when it decides nothing,
+# or exit 2 only when stdout is not JSON at all.
+_STDOUT_FIRST: Final = frozenset({"stdout-of-exit-2", "json-replaces-exit-2"})
+
+
 def _read_merge(result: object, mistakes: frozenset[str]) -> dict[str, object]:
     """One hook's contribution, as the learner reads it."""
     equals = _equals(mistakes)
     exit_2 = equals(_get(result, "code"), 2)
-    if exit_2 and "stdout-of-exit-2" not in mistakes:
-        reason = _trim(_stream(result, "stderr"), mistakes)
-        default = None if "no-block-default" in mistakes else "hook blocked"
-        return {"decision": "deny", "reason": reason or default}
+    if exit_2 and not mistakes & _STDOUT_FIRST:
+        return {"decision": "deny", "reason": _exit_2_reason(result, mistakes)}
     if "exit-0-only" in mistakes and not equals(_get(result, "code"), 0) and not exit_2:
         return {}
     out = _stdout_json(_stream(result, "stdout"), mistakes)
     if out is None:
-        if exit_2:  # read stdout first, then fell back to the exit code
-            return {
-                "decision": "deny",
-                "reason": js_trim(_stream(result, "stderr")) or "hook blocked",
-            }
-        return {}
+        return {"decision": "deny", "reason": _exit_2_reason(result, mistakes)} if exit_2 else {}
     specific = out.get("hookSpecificOutput", UNDEFINED)
     if not isinstance(specific, dict) or (
         "any-event" not in mistakes and specific.get("hookEventName") != "PreToolUse"
@@ -342,8 +348,8 @@ def _read_merge(result: object, mistakes: frozenset[str]) -> dict[str, object]:
     context = specific.get("additionalContext", UNDEFINED)
     if isinstance(context, str) or ("any-type" in mistakes and not is_nullish(context)):
         read["context"] = context
-    if exit_2 and "decision" not in read:
-        read.update(decision="deny", reason=js_trim(_stream(result, "stderr")) or "hook blocked")
+    if exit_2 and "decision" not in read and "json-replaces-exit-2" not in mistakes:
+        read.update(decision="deny", reason=_exit_2_reason(result, mistakes))
     return read
 
 
@@ -388,13 +394,15 @@ MERGE_MISTAKES: Final = (
     Mistake(
         "top-level-too", "hook-specific-output", "top-level fields beside hookSpecificOutput's"
     ),
-    Mistake("stdout-of-exit-2", "exit-2-beats-json", "stdout read on exit 2"),
+    Mistake("stdout-of-exit-2", "exit-2-beats-json", "stdout read first on exit 2"),
+    Mistake("json-replaces-exit-2", "exit-2-beats-json", "exit 2 read only without JSON"),
     Mistake("py-strip", "js-trim", "str.strip() for JavaScript's trim() on stderr"),
     *STDOUT_MISTAKES,
     Mistake("python-eq", "strict-equality", "Python's == on the code"),
     Mistake("loose-eq", "strict-equality", "JavaScript's == on the code"),
     Mistake("exit-0-only", "json-on-any-exit", "JSON read on exit 0 only"),
-    Mistake("no-block-default", "block-default-reason", 'no "hook blocked" for a blank stderr'),
+    Mistake("blank-block-reason", "block-default-reason", '"" for "hook blocked"'),
+    Mistake("null-block-reason", "block-default-reason", 'null for "hook blocked"'),
     Mistake("any-type", "string-fields", "a reason or context of any type kept"),
     Mistake("any-input", "object-input", "an updatedInput that is not an object kept"),
     Mistake("any-event", "wrong-event", "hookSpecificOutput read whatever its hookEventName"),
@@ -417,12 +425,12 @@ def _read_stop(answer: object, mistakes: frozenset[str]) -> tuple[str, object]:
     """("block" | "halt" | "stop", reason) for one answer, as the learner reads it."""
     equals = _equals(mistakes)
     exit_2 = equals(_get(answer, "code"), 2)
-    if exit_2 and "stdout-of-exit-2" not in mistakes:
-        return "block", _trim(_stream(answer, "stderr"), mistakes) or "hook blocked"
-    if "exit-0-only" in mistakes and not equals(_get(answer, "code"), 0) and not exit_2:
-        out: dict[str, object] = {}
-    else:
-        out = _stdout_json(_stream(answer, "stdout"), mistakes) or {}
+    if exit_2 and not mistakes & _STDOUT_FIRST:
+        return "block", _exit_2_reason(answer, mistakes)
+    parsed = None
+    if "exit-0-only" not in mistakes or equals(_get(answer, "code"), 0) or exit_2:
+        parsed = _stdout_json(_stream(answer, "stdout"), mistakes)
+    out = parsed or {}
     halts = out.get("continue", UNDEFINED) is False
     if "halt-falsy" in mistakes:
         halts = "continue" in out and not out["continue"]
@@ -444,8 +452,8 @@ def _read_stop(answer: object, mistakes: frozenset[str]) -> tuple[str, object]:
         if "trim-reason" in mistakes and isinstance(reason, str):
             return "block", js_trim(reason)
         return "block", None if reason is UNDEFINED else reason
-    if exit_2:  # read stdout first, then fell back to the exit code
-        return "block", js_trim(_stream(answer, "stderr")) or "hook blocked"
+    if exit_2 and (parsed is None or "json-replaces-exit-2" not in mistakes):
+        return "block", _exit_2_reason(answer, mistakes)
     return "stop", None
 
 
@@ -483,7 +491,8 @@ def stop_model(args: tuple[object, ...], mistakes: frozenset[str]) -> object:
 
 
 STOP_MISTAKES: Final = (
-    Mistake("stdout-of-exit-2", "exit-2-beats-json", "stdout read on exit 2"),
+    Mistake("stdout-of-exit-2", "exit-2-beats-json", "stdout read first on exit 2"),
+    Mistake("json-replaces-exit-2", "exit-2-beats-json", "exit 2 read only without JSON"),
     Mistake("py-strip", "js-trim", "str.strip() for JavaScript's trim()"),
     *STDOUT_MISTAKES,
     Mistake("block-first", "halt-beats-block", "a block read before continue: false"),

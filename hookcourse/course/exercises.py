@@ -16,6 +16,7 @@ learner's code.
 from __future__ import annotations
 
 import copy
+import functools
 import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
@@ -186,7 +187,7 @@ class CheckResult(Reported):
             and all(o.passed for o in self.outcomes)
         )
 
-    @property
+    @functools.cached_property
     def first_failure(self) -> CaseOutcome | None:
         """The simplest failing case: one of a form the notebook teaches, the seed's before
         the other case files', those before drawn ones, then the shortest call."""
@@ -197,6 +198,7 @@ class CheckResult(Reported):
             default=None,
         )
 
+    @functools.cached_property  # a report asks several times; the result is frozen
     def diagnosed(self) -> diagnosis.Diagnosis | None:
         """Which hint the first failure gets: the mistake that explains what differs, or the
         case's family when none does (or the function raised); None when all pass."""
@@ -212,7 +214,7 @@ class CheckResult(Reported):
     def hint(self) -> str | None:
         """What to do about the first failure: about the exception when the function raised."""
         failure = self.first_failure
-        found = self.diagnosed()
+        found = self.diagnosed
         if failure is None or found is None:
             return None
         family_hint = hint_data.hint(self.name, found.key)
