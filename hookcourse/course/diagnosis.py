@@ -364,10 +364,8 @@ def _winner(decided: Sequence[dict[str, object]], mistakes: frozenset[str]) -> d
         return decided[-1]
     if "first-wins" in mistakes:
         return decided[0]
-    if "alphabetical" in mistakes:
-        top = max(str(read["decision"]) for read in decided)
-    else:
-        top = max((str(read["decision"]) for read in decided), key=_STRENGTH.index)
+    # (max() of the words themselves is no mistake: allow < ask < defer < deny by chance.)
+    top = max((str(read["decision"]) for read in decided), key=_STRENGTH.index)
     ties = [read for read in decided if read["decision"] == top]
     return ties[-1] if "last-reason" in mistakes else ties[0]
 
@@ -398,7 +396,6 @@ MERGE_MISTAKES: Final = (
     Mistake("json-replaces-exit-2", "exit-2-beats-json", "exit 2 read only without JSON"),
     Mistake("py-strip", "js-trim", "str.strip() for JavaScript's trim() on stderr"),
     *STDOUT_MISTAKES,
-    Mistake("python-eq", "strict-equality", "Python's == on the code"),
     Mistake("loose-eq", "strict-equality", "JavaScript's == on the code"),
     Mistake("exit-0-only", "json-on-any-exit", "JSON read on exit 0 only"),
     Mistake("blank-block-reason", "block-default-reason", '"" for "hook blocked"'),
@@ -413,7 +410,6 @@ MERGE_MISTAKES: Final = (
     Mistake("first-rewrite", "last-rewrite", "the first updatedInput"),
     Mistake("last-wins", "precedence", "the last decision wins"),
     Mistake("first-wins", "precedence", "the first decision wins"),
-    Mistake("alphabetical", "precedence", "the decisions ranked alphabetically (max())"),
     Mistake("truthy-contexts", "contexts", 'an empty additionalContext ("") dropped'),
 )
 
@@ -494,7 +490,8 @@ STOP_MISTAKES: Final = (
     Mistake("stdout-of-exit-2", "exit-2-beats-json", "stdout read first on exit 2"),
     Mistake("json-replaces-exit-2", "exit-2-beats-json", "exit 2 read only without JSON"),
     Mistake("py-strip", "js-trim", "str.strip() for JavaScript's trim()"),
-    *STDOUT_MISTAKES,
+    # (No graded Stop case puts U+FEFF before its JSON: str.strip() there is never wrong.)
+    *(mistake for mistake in STDOUT_MISTAKES if mistake.switch != "py-strip-stdout"),
     Mistake("block-first", "halt-beats-block", "a block read before continue: false"),
     Mistake("blank-reason-blocks", "block-needs-reason", "a block without a usable reason kept"),
     Mistake("trim-reason", "reason-as-written", "a JSON block's reason trimmed"),
@@ -503,7 +500,6 @@ STOP_MISTAKES: Final = (
     Mistake("cap-reason", "the-cap", "the overridden block's reason delivered"),
     Mistake("flag-never", "flag-after-block", "whenInactive read on every attempt"),
     Mistake("flag-always", "flag-after-block", "whenActive read on the first attempt"),
-    Mistake("python-eq", "strict-equality", "Python's == on the code"),
     Mistake("loose-eq", "strict-equality", "JavaScript's == on the code"),
     Mistake("exit-0-only", "json-on-any-exit", "JSON read on exit 0 only"),
     Mistake("halt-falsy", "halt", 'a falsy continue (0, null, "") read as false'),
