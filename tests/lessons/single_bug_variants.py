@@ -12,14 +12,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
 
-from hookcourse.solutions import (
-    choose_a_hook,
-    decide_and_modify,
-    force_push_guard,
-    matcher_and_dispatch,
-    merge_decisions,
-    stop_loop,
-)
+from hookcourse.solutions import choose_a_hook, force_push_guard
+from hookcourse.stages.decide_and_modify import solution as decide_and_modify
+from hookcourse.stages.matcher_and_dispatch import solution as matcher_and_dispatch
+from hookcourse.stages.merge_decisions import solution as merge_decisions
+from hookcourse.stages.stop_loop import solution as stop_loop
 
 
 @dataclass(frozen=True)
@@ -58,7 +55,7 @@ _MODULES: dict[str, tuple[ModuleType, ...]] = {
     "pick_hook": (choose_a_hook,),
     "is_force_push": (force_push_guard,),
 }
-_BORROWED = "from hookcourse.solutions.merge_decisions import stdout_json, stream\n"
+_BORROWED = "from hookcourse.stages.merge_decisions.solution import stdout_json, stream\n"
 
 
 _FUTURE = "from __future__ import annotations\n"

@@ -4,12 +4,11 @@ mistake, each mistake changes some answer, and the cases a learner met are named
 from __future__ import annotations
 
 import json
-from importlib import resources
 from typing import Any
 
 import pytest
 
-from hookcourse.course import diagnosis, tester
+from hookcourse.course import diagnosis, program_hints, tester
 from hookcourse.course.cases import CaseFile, exercise_cases
 from hookcourse.course.exercises import check, returned_json
 from hookcourse.course.generators import draw
@@ -58,9 +57,6 @@ def test_the_model_without_a_mistake_is_the_reference(function: str) -> None:
 def test_every_mistake_changes_an_answer_and_has_its_hint(function: str) -> None:
     learner = diagnosis.LEARNERS[function]
     cases = graded_cases(function)
-    program = json.loads(
-        resources.files("hookcourse").joinpath("data/program_hints.json").read_text("utf-8")
-    )
     for mistake in learner.mistakes:
         assert any(
             learner.answer(decoded.given, [mistake.switch]) != expected
@@ -68,7 +64,7 @@ def test_every_mistake_changes_an_answer_and_has_its_hint(function: str) -> None
         ), f"{mistake.switch} never changes an answer"
         assert mistake.key in diagnosis.hint_keys(function)
         assert mistake.key in hints()[function]
-        assert mistake.key in program["families"][function]
+        assert program_hints.family_hint(function, mistake.key) is not None
 
 
 def answered(function: str, case: dict[str, Any], variant: str) -> diagnosis.Answered:
