@@ -97,12 +97,6 @@ class FixtureCase:
         """The arguments the learner's function is called with."""
         return self.decoded.given
 
-    def simplicity(self) -> tuple[bool, bool, bool]:
-        """Sort key (stable over file order): the seed's cases first, then the case files',
-        plain-ASCII calls first."""
-        written = repr(self.arguments)
-        return (not self.seed, self.drawn, not written.isascii() or "\\" in written)
-
 
 def exercise_cases(
     exercise: Exercise, fixtures: Path = FIXTURES

@@ -16,13 +16,14 @@ learner's code.
 from __future__ import annotations
 
 import copy
+import functools
 import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Final
 
-from hookcourse.course import calling, progress
+from hookcourse.course import calling, diagnosis, progress
 from hookcourse.course import hints as hint_data
 from hookcourse.course.authorship import Watch, course_function, handed_to, watch_for
 from hookcourse.course.cases import (
@@ -107,6 +108,13 @@ class CaseOutcome:
     raised: str | None = None  # the exception's class name, when the function raised
     not_implemented: bool = False
     hung: calling.Hung | None = None  # set when it did not return within the time limit
+    answer: JSValue | None = None  # the result as JSON, when it had the right shape
+
+    def answered(self) -> diagnosis.Answered | None:
+        """The case with both answers, when the function returned one of the right shape."""
+        if self.difference is None and not self.passed:
+            return None
+        return diagnosis.Answered(self.case.decoded, self.case.expected, self.answer)
 
     def call(self, name: str) -> str:
         """The call as Python source, e.g. ``match_hook('Edit|Write', 'MultiEdit')``."""
@@ -142,7 +150,7 @@ def run_case(
     except WrongReturn as wrong:
         return CaseOutcome(case, family, False, str(wrong))
     difference = first_difference(case.expected, got)
-    return CaseOutcome(case, family, difference is None, shown(got), difference)
+    return CaseOutcome(case, family, difference is None, shown(got), difference, answer=got)
 
 
 # -- reporting ---------------------------------------------------------------------------------
@@ -179,21 +187,39 @@ class CheckResult(Reported):
             and all(o.passed for o in self.outcomes)
         )
 
-    @property
+    @functools.cached_property
     def first_failure(self) -> CaseOutcome | None:
-        """The simplest failing case: the seed's cases first, then the case files', then the
-        shortest call."""
+        """The simplest failing case: one of a form the notebook teaches, the seed's before
+        the other case files', those before drawn ones, then the shortest call."""
         failures = [o for o in self.outcomes if not o.passed]
-        return min(failures, key=lambda o: o.case.simplicity(), default=None)
+        return min(
+            failures,
+            key=lambda o: diagnosis.showing_order(self.name, o.case),
+            default=None,
+        )
+
+    @functools.cached_property  # a report asks several times; the result is frozen
+    def diagnosed(self) -> diagnosis.Diagnosis | None:
+        """Which hint the first failure gets: the mistake that explains what differs, or the
+        case's family when none does (or the function raised); None when all pass."""
+        failure = self.first_failure
+        if failure is None:
+            return None
+        answered = failure.answered()
+        if answered is None:
+            return diagnosis.Diagnosis(failure.family)
+        others = [a for o in self.outcomes if o is not failure and (a := o.answered()) is not None]
+        return diagnosis.diagnose(self.name, failure.family, answered, others)
 
     def hint(self) -> str | None:
         """What to do about the first failure: about the exception when the function raised."""
         failure = self.first_failure
-        if failure is None:
+        found = self.diagnosed
+        if failure is None or found is None:
             return None
-        family_hint = hint_data.hint(self.name, failure.family)
+        family_hint = hint_data.hint(self.name, found.key)
         if failure.raised is None:
-            return None if family_hint is None else f"({failure.family}) {family_hint}"
+            return None if family_hint is None else f"({found.key}) {family_hint}"
         raised = hint_data.hints()["raised"]
         about = raised.get(failure.raised, raised["default"]).format(name=self.name)
         if failure.raised in _CELL_ERRORS or family_hint is None:

@@ -45,6 +45,7 @@ from hookcourse.course.grading import GRADING
 from hookcourse.engine import processes
 from hookcourse.engine.interrupts import remove_on_interrupt
 from hookcourse.js import json as jsjson
+from hookcourse.js.values import JSValue, Undefined
 from hookcourse.stages.decoding import CaseError, member
 from hookcourse.stages.registry import STAGES, Stage, stage_named
 
@@ -207,8 +208,11 @@ def _stderr_head(text: str) -> tuple[str, ...]:
     return (*lines[: STDERR_LINES - 1], f"… ({len(lines) - STDERR_LINES} more lines)", lines[-1])
 
 
-def _hint_lines(stage: Stage, file: CaseFile, path: tuple[str | int, ...]) -> tuple[str, ...]:
-    """The input case behind a differing answer, and its family's hint in JavaScript terms."""
+def _hint_lines(
+    stage: Stage, file: CaseFile, path: tuple[str | int, ...], got: JSValue
+) -> tuple[str, ...]:
+    """The input case behind a differing answer, and the hint for the mistake that explains
+    the program's answer (else for the case's family), in JavaScript terms."""
     if len(path) < 2 or not isinstance(path[1], int):
         return ()
     exercise = next((e for e in stage.exercises if e.output_key == path[0]), None)
@@ -227,6 +231,17 @@ def _hint_lines(stage: Stage, file: CaseFile, path: tuple[str | int, ...]) -> tu
     case_family = program_hints.hinted_family(
         exercise.function, exercise.family(decoded), decoded, field
     )
+    from hookcourse.course import diagnosis  # only once an answer differs
+
+    expected, answer = (
+        diagnosis.value_at(file.expected, path[:2]),
+        diagnosis.value_at(got, path[:2]),
+    )
+    if not isinstance(expected, Undefined) and not isinstance(answer, Undefined):
+        answered = diagnosis.Answered(decoded, expected, answer)
+        found = diagnosis.diagnose(exercise.function, case_family, answered)
+        if program_hints.family_hint(exercise.function, found.key) is not None:
+            case_family = found.key
     hint = program_hints.family_hint(exercise.function, case_family)
     if hint is not None:
         lines.append(f"hint ({program_hints.js_name(exercise.function)}, {case_family}): {hint}")
@@ -306,7 +321,7 @@ def judge(
     difference = first_difference(file.expected, got)
     if difference is None:
         return Verdict(stage, file, "", True, seconds=run.seconds)
-    details = _hint_lines(stage, file, difference.path)
+    details = _hint_lines(stage, file, difference.path, got)
     return Verdict(
         stage, file, "", False, difference.text(), "", _echo(run.stdout, run.stdout_total),
         details, False, run.seconds, stderr, family=_family(details),

@@ -10,6 +10,7 @@ import pytest
 
 from hookcourse import solutions
 from hookcourse.course.cases import exercise_cases
+from hookcourse.course.diagnosis import hint_keys
 from hookcourse.course.exercises import check_merge, check_stop, run_case
 from hookcourse.course.hints import hints
 from hookcourse.js import json as jsjson
@@ -192,7 +193,7 @@ def test_the_package_function_does_not_pass_for_the_learner(
     + [(check_stop, w, f) for w, f in STOP_MISTAKES],
     ids=[f for _, f in MERGE_MISTAKES + STOP_MISTAKES],
 )
-def test_a_classic_mistake_fails_with_its_familys_hint(
+def test_a_classic_mistake_fails_with_its_own_hint(
     check: Callable[..., Any], wrong: Callable[..., object], family: str
 ) -> None:
     result = check(wrong)
@@ -201,7 +202,7 @@ def test_a_classic_mistake_fails_with_its_familys_hint(
     assert family in failing, (family, failing, result.text())
     rows = dict(result.failure_rows())
     assert {"case", "call", "expected", "got", "hint"} <= rows.keys()
-    assert rows["hint"].startswith(f"({result.first_failure.family}) ")
+    assert rows["hint"].startswith(f"({family}) "), rows  # named from what differs
 
 
 @pytest.mark.parametrize("function", ["merge_pre_tool_use", "run_stop_loop"])
@@ -211,7 +212,8 @@ def test_every_family_has_a_hint_and_every_hint_a_case(function: str) -> None:
     cases, problems = exercise_cases(exercise)
     assert problems == []
     families = {run_case(exercise, solutions.match_hook, case).family for case in cases}
-    assert families == set(hints()[function])
+    assert families == set(exercise.families)
+    assert set(hints()[function]) == set(hint_keys(function))
 
 
 def test_a_wrong_return_shape_is_named() -> None:
