@@ -11,7 +11,7 @@ function, handed a ``LiveStopHook`` whose answers are worked out when they are r
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -19,6 +19,7 @@ from typing import Final
 from hookcourse.course.cases import FIXTURES
 from hookcourse.course.labs.logic import BoxError, Readout, read_json_box, unreadable_box
 from hookcourse.course.labs.real_hooks import fire_commands
+from hookcourse.course.live_stop import LiveAnswer, LiveStopHook, live_stop_loop
 from hookcourse.engine.api import DEFAULT_STOP_BLOCK_CAP
 from hookcourse.js import json as jsjson
 from hookcourse.js.values import JSValue
@@ -26,6 +27,7 @@ from hookcourse.stages.decoding import CaseError
 from hookcourse.stages.stop_loop import StopTurn, run_stop_loop, stop_arguments
 
 STOP_PAYLOAD: Final = FIXTURES / "payloads" / "Stop.json"
+__all__ = ["LiveAnswer", "LiveStopHook", "live_stop_loop", "step_real_stop_hook", "stop_readout"]
 
 AnswerBoxes = tuple[str, str, str]
 """One answer as the lab's boxes hold it: exit code (as JSON), stdout, stderr."""
@@ -150,58 +152,3 @@ def step_real_stop_hook(
         if not going:
             return attempts
         blocks += 1
-
-
-# -- the live form -------------------------------------------------------------------------------
-
-LiveAnswer = Callable[[bool], Mapping[str, JSValue]]
-"""A live Stop hook: given ``stop_hook_active``, run it, return ``{code, stdout, stderr}``."""
-ANSWER_KEYS: Final = ("whenInactive", "whenActive")
-
-
-class LiveStopHook(Mapping[str, Mapping[str, JSValue]]):
-    """A Stop hook in the graded stage's shape whose answers come from a live hook.
-
-    ``hook["whenInactive"]`` runs the hook with ``stop_hook_active`` false and
-    ``hook["whenActive"]`` with true: every lookup is one stop attempt, run when it is
-    read. A ``run_stop_loop`` that reads one answer per attempt, as the stage's page
-    walks it, drives the live hook unchanged; ``asked`` records each attempt.
-    """
-
-    def __init__(self, answer: LiveAnswer) -> None:
-        self._answer = answer
-        self.asked: list[tuple[bool, dict[str, JSValue]]] = []
-
-    def __getitem__(self, key: str) -> Mapping[str, JSValue]:
-        if key not in ANSWER_KEYS:
-            raise KeyError(key)
-        active = key == "whenActive"
-        result = dict(self._answer(active))
-        self.asked.append((active, result))
-        return dict(result)  # a copy: the learner's loop may change what it reads
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(ANSWER_KEYS)
-
-    def __len__(self) -> int:
-        return len(ANSWER_KEYS)
-
-    def __repr__(self) -> str:
-        return f"LiveStopHook({len(self.asked)} attempt(s) so far)"
-
-
-StopLoop = Callable[[Mapping[str, Mapping[str, JSValue]], int], object]
-"""The graded stage's function: ``run_stop_loop(hook, cap)``."""
-
-
-def live_stop_loop(
-    answer: LiveAnswer, cap: int = DEFAULT_STOP_BLOCK_CAP, run_stop_loop: StopLoop | None = None
-) -> tuple[object, LiveStopHook]:
-    """``run_stop_loop(hook, cap)`` (yours, else the teacher's) with ``hook`` a live Stop hook
-    that runs ``answer`` at each attempt; what it returned, and the hook with its attempts."""
-    if run_stop_loop is None:
-        from hookcourse.solutions.stop_loop import run_stop_loop as teachers
-
-        run_stop_loop = teachers
-    hook = LiveStopHook(answer)
-    return run_stop_loop(hook, cap), hook
