@@ -54,7 +54,7 @@ from .loop import (
 )
 from .script import SessionScript, flag_settings, laid_out, load, script_env, substitute
 from .tools import ToolRun, hook_environment
-from .transcript import Transcript, event_run, relative
+from .transcript import Transcript, differences, event_run, relative
 
 ENGINE: Final = "your loop"
 TIMEOUT_S: Final = 180.0
@@ -626,6 +626,58 @@ def _play(loop: LearnerLoop, session: _Session) -> Transcript:
     return transcript
 
 
+# -- the check of the whole loop ---------------------------------------------------------------
+
+CHECK_SESSIONS: Final = ("decide-modify-inject", "stop-loop")
+"""Sessions notebook 08 does not show, whose recorded Claude Code 2.1.332 run the teacher's
+loop reproduces exactly: a rewrite, a denial and a context (run_hooks), and a Stop hook
+that blocks until the cap ends the turn (run_stop_loop)."""
+
+
+@dataclass(frozen=True)
+class LoopCheck:
+    """``check_loop``'s report: for each session, the differences from the real run."""
+
+    found: tuple[tuple[str, tuple[str, ...]], ...]
+
+    @property
+    def all_pass(self) -> bool:
+        return all(not lines_off for _, lines_off in self.found)
+
+    def __str__(self) -> str:
+        lines = []
+        for name, lines_off in self.found:
+            if not lines_off:
+                lines.append(f"✓ {name}: your loop gives the recorded Claude Code run exactly")
+                continue
+            lines.append(f"✗ {name}: {len(lines_off)} difference(s) from the recorded run")
+            lines += [f"    ≠ {line}" for line in lines_off]
+        passed = sum(not lines_off for _, lines_off in self.found)
+        lines.append(f"check_loop: {passed} of {len(self.found)} sessions as Claude Code ran them")
+        return "\n".join(lines)
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        printer.text(str(self))
+
+
+def check_loop(run_hooks: RunHooks, run_stop_loop: RunStopLoop) -> LoopCheck:
+    """Play two sessions the notebook does not show with the learner's two functions and
+    compare each transcript with the recorded Claude Code 2.1.332 run; never raises."""
+    from .recorded import load_recorded, script_path
+
+    loop = LearnerLoop(run_hooks, run_stop_loop)
+    found: list[tuple[str, tuple[str, ...]]] = []
+    for name in CHECK_SESSIONS:
+        real = load_recorded(name)["transcript"]
+        try:
+            ours = run_learner_session(load(Path(str(script_path(name)))), loop)
+        except InputError as error:
+            found.append((name, (str(error),)))
+            continue
+        found.append((name, tuple(differences(ours, real))))
+    return LoopCheck(tuple(found))
+
+
 # -- a learner's module file, in a child process -------------------------------------------------
 
 NEEDED: Final = ("run_hooks", "run_stop_loop")
@@ -724,7 +776,6 @@ def learner_transcripts(
     """``hookcourse session --engine MODULE``: the learner's transcript (with ``compare``
     first the engine's, then theirs) and the differences of theirs from the engine's."""
     from .loop import run_session
-    from .transcript import differences
 
     ours = run_learner_module(module, path, keep)
     if not compare:
