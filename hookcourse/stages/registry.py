@@ -25,6 +25,7 @@ from hookcourse.stages.decoding import Decoded, apply_arguments, exit_arguments,
 from hookcourse.stages.effects import apply_pre_tool_use
 from hookcourse.stages.matcher import match_hook
 from hookcourse.stages.merge import merge_arguments, merge_pre_tool_use
+from hookcourse.stages.run_hooks.reference import run_arguments, run_hooks
 from hookcourse.stages.stop_loop import run_stop_loop, stop_arguments
 from hookcourse.stages.verdicts import interpret_exit_code
 
@@ -320,6 +321,35 @@ EXERCISES: Final = (
         solution="hookcourse.solutions.force_push_guard:is_force_push",
         runner="hookcourse.course.labs.guard:check_guard",
     ),
+    Exercise(
+        "run_hooks",
+        stage="run-hooks",
+        notebook="08_your_hooks_your_loop",
+        check="check_run_hooks",
+        reference=run_hooks,
+        decode=run_arguments,
+        case_key="cases",
+        output_key="runs",
+        fields=("hooks", "tool", "results"),
+        families=(
+            "run-once",
+            "settings-order",
+            "ask-or-defer",
+            "deny",
+            "only-matching-run",
+            "name-list",
+            "post-exit-2",
+            "post-block-reason",
+            "post-context-event",
+            "post-feedback",
+            "rewrite",
+            "no-post-hooks",
+            "runs",
+        ),
+        classify="hookcourse.stages.run_hooks.draws:run_family",
+        generate="hookcourse.stages.run_hooks.draws:run_cases",
+        solution="hookcourse.stages.run_hooks.solution:run_hooks",
+    ),
 )
 
 
@@ -348,6 +378,7 @@ STAGES: Final = (
     Stage("decide-and-modify", "Decide and modify", "hook-apply"),
     Stage("merge-decisions", "Several hooks, one decision", "hook-merge"),
     Stage("stop-loop", "Keep going, but not forever", "hook-stop"),
+    Stage("run-hooks", "One tool call, every hook around it", "hook-run"),
 )
 
 
