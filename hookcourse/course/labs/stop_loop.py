@@ -3,9 +3,7 @@
 ``stop_readout`` simulates the loop with the graded stage (stop-loop) from the
 hook's two answers; ``step_real_stop_hook`` runs a real hook script through the
 engine, one process per attempt, with ``stop_hook_active`` and the count of
-consecutive blocks that Claude Code would pass it. ``live_stop_loop`` is the graded
-``run_stop_loop`` (the learner's, or the teacher's) driving a live hook: the same
-function, handed a ``LiveStopHook`` whose answers are worked out when they are read.
+consecutive blocks that Claude Code would pass it.
 """
 
 from __future__ import annotations
@@ -19,7 +17,6 @@ from typing import Final
 from hookcourse.course.cases import FIXTURES
 from hookcourse.course.labs.logic import BoxError, Readout, read_json_box, unreadable_box
 from hookcourse.course.labs.real_hooks import fire_commands
-from hookcourse.course.live_stop import LiveAnswer, LiveStopHook, live_stop_loop
 from hookcourse.engine.api import DEFAULT_STOP_BLOCK_CAP
 from hookcourse.js import json as jsjson
 from hookcourse.js.values import JSValue
@@ -27,7 +24,6 @@ from hookcourse.stages.decoding import CaseError
 from hookcourse.stages.stop_loop import StopTurn, run_stop_loop, stop_arguments
 
 STOP_PAYLOAD: Final = FIXTURES / "payloads" / "Stop.json"
-__all__ = ["LiveAnswer", "LiveStopHook", "live_stop_loop", "step_real_stop_hook", "stop_readout"]
 
 AnswerBoxes = tuple[str, str, str]
 """One answer as the lab's boxes hold it: exit code (as JSON), stdout, stderr."""
