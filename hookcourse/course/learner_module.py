@@ -20,22 +20,24 @@ from __future__ import annotations
 
 import ast
 import builtins
+import importlib.util
 import inspect
 import linecache
 import os
 import sys
 import types
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Final
+from typing import Any, Final, cast
 
 from hookcourse import browser
 from hookcourse.course import progress
 from hookcourse.course.authorship import course_function, handed_to
 from hookcourse.course.workshop import MY_HOOKS as FILE_NAME
 from hookcourse.course.workshop import free_names
-from hookcourse.stages.registry import EXERCISES
+from hookcourse.errors import InputError
+from hookcourse.stages.registry import EXERCISES, Exercise, exercise_named, resolve
 
 SECTION: Final = "# ── "
 """Each section opens with this, then the function's name: ``# ── match_hook ──``."""
@@ -267,3 +269,176 @@ def module_text(sections: dict[str, str]) -> str:
     """The whole module: the header, then each section in course order."""
     blocks = [sections[name].strip() for name in sorted(sections, key=_order)]
     return HEADER + "".join(f"\n{block}\n\n" for block in blocks).rstrip() + "\n"
+
+
+# -- using it from a notebook ----------------------------------------------------------------
+
+
+def _stand_in(name: str, why: str) -> types.FunctionType:
+    def missing(*arguments: object) -> object:
+        raise NotImplementedError(f"{name} is not in my_hooks.py yet: {why}")
+
+    missing.__name__ = missing.__qualname__ = name
+    return cast(types.FunctionType, missing)
+
+
+def mine(*names: str) -> tuple[types.FunctionType, ...]:
+    """The learner's own functions ``names`` from ``my_hooks.py``, read afresh; one line
+    says where they come from. Outside a working copy (the course's folder, a teacher
+    build) the teacher's solutions stand in, and the line says so; in a working copy a
+    function the module lacks raises NotImplementedError naming its notebook."""
+    path = module_path()
+    if path is None:
+        found = [resolve(_exercise(name).solution) for name in names]
+        print(f"not in a working copy: the course's own {', '.join(names)} stand in for yours")
+        return tuple(found)
+    module = _load(path)
+    found = []
+    for name in names:
+        fn = getattr(module, name, None) if module is not None else None
+        if not isinstance(fn, types.FunctionType):
+            notebook = _exercise(name).notebook
+            fn = _stand_in(name, f"run notebook {notebook}'s check of your {name}")
+        found.append(fn)
+    kept = [name for name, fn in zip(names, found, strict=True) if _kept_from(fn, path)]
+    print(f"from {path.name}: {', '.join(kept) or 'none yet'}", end="")
+    absent = [name for name in names if name not in kept]
+    print(f"; not there yet: {', '.join(absent)}" if absent else "")
+    return tuple(found)
+
+
+def _exercise(name: str) -> Exercise:
+    exercise = exercise_named(name)
+    if exercise is None:
+        raise ValueError(f"{name} is not an exercise of the course")
+    return exercise
+
+
+def _kept_from(fn: types.FunctionType, path: Path) -> bool:
+    return Path(fn.__code__.co_filename).resolve() == path.resolve()
+
+
+def _load(path: Path) -> types.ModuleType | None:
+    """``my_hooks.py`` imported afresh (it changes under the kernel); None when it is
+    missing or does not import, which a line says."""
+    if not path.is_file():
+        return None
+    spec = importlib.util.spec_from_file_location("my_hooks", path)
+    if spec is None or spec.loader is None:
+        return None
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except Exception as error:  # the learner's file: say what broke, keep the notebook going
+        said = f"{type(error).__name__}: {error}"
+        print(f"{path.name} does not import ({said}); fix it, or run a check again")
+        return None
+    sys.modules["my_hooks"] = module
+    return module
+
+
+PROGRAM_HOOKS: Final = '''"""The program's hook functions: my_hooks.py, written in the notebooks."""
+
+from hookcourse.js.values import UNDEFINED as MISSING  # the notebooks' undefined
+
+'''
+
+
+def program_from_module(folder: Path, path: Path | None = None) -> Path | None:
+    """Write ``folder/hooks.py`` (of ``hookcourse init --lang py``) from the learner's
+    module; the file written, or None when there is no module to take it from."""
+    source = path or module_path()
+    if source is None or not source.is_file():
+        print("no my_hooks.py here yet: run the checks of notebooks 01 to 08 in my-notebooks/")
+        return None
+    text = source.read_text(encoding="utf-8")
+    target = folder / "hooks.py"
+    target.write_text(PROGRAM_HOOKS + text.split('"""', 2)[-1].lstrip("\n"), encoding="utf-8")
+    (folder / "program.py").write_text(PROGRAM, encoding="utf-8")
+    print(f"wrote {target}: the program's functions are now yours ({source.name})")
+    return target
+
+
+def hookcourse_command(*arguments: str, cwd: Path | None = None) -> int:
+    """Run ``hookcourse ARGUMENTS`` with this kernel's Python (first on PATH, so a program's
+    ``python3`` is it too) and print what it says; its exit status."""
+    from hookcourse.browser import require_desktop
+    from hookcourse.engine.processes import run
+
+    require_desktop(f"hookcourse {' '.join(arguments)}", "the command's output")
+    bin_folder = str(Path(sys.executable).parent)
+    env = {**os.environ, "PATH": bin_folder + os.pathsep + os.environ.get("PATH", "")}
+    argv = [sys.executable, "-m", "hookcourse", *arguments]
+    done = run(argv, env=env, cwd=cwd, timeout_s=300)
+    said = (done.stdout + done.stderr).decode("utf-8", "replace").rstrip()
+    print(said)
+    return -1 if done.exit_code is None else done.exit_code
+
+
+PROGRAM: Final = '''"""./your_program.sh COMMAND FILE over hooks.py (my_hooks.py).
+
+The course reads and checks each case as the notebooks' checks do; every answer
+printed is one of your functions'.
+"""
+
+import sys
+
+import hooks
+from hookcourse.course.learner_module import run_program
+
+sys.exit(run_program(hooks, sys.argv[1:]))
+'''
+
+
+def run_program(module: types.ModuleType, argv: Sequence[str]) -> int:
+    """``your_program.sh COMMAND FILE`` over the learner's functions in ``module``: each
+    case read as the check reads it (invalid input: one line, exit 2), answered by the
+    learner's function, printed as ``JSON.stringify`` would."""
+    from hookcourse.grader import EXIT_BAD_INPUT, USAGE, read_fixture
+    from hookcourse.js import json as jsjson
+    from hookcourse.stages.decoding import CaseError, describe_value, member
+    from hookcourse.stages.registry import stage_for_command
+
+    stage = stage_for_command(argv[0]) if len(argv) == 2 else None
+    if stage is None:
+        print(f"your_program.sh: {USAGE}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    try:
+        fixture = read_fixture(argv[1])
+        document: dict[str, object] = {}
+        for exercise in stage.exercises:
+            key = exercise.case_key
+            cases = member(fixture, key) if isinstance(fixture, dict) else None
+            if not isinstance(cases, list):
+                raise InputError(
+                    argv[1],
+                    f"{key} must be a list, got {describe_value(cases)}",
+                    f'write {{"{key}": [...]}}',
+                    [key],
+                )
+            fn = getattr(module, exercise.function)
+            answers = []
+            for index, case in enumerate(cases):
+                try:
+                    given = exercise.read(case).given
+                except CaseError as error:
+                    raise InputError(
+                        argv[1], error.problem, error.fix, [key, index, *error.steps]
+                    ) from None
+                answers.append(_as_json(fn(*given)))
+            document[exercise.output_key] = answers
+    except InputError as error:
+        print(f"your_program.sh {stage.command}: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    print(jsjson.stringify(cast(Any, document)))
+    return 0
+
+
+def _as_json(value: object) -> object:
+    from hookcourse.js import json as jsjson
+
+    # As the checks read a return value: JSON.stringify's view, undefined members gone.
+    to_json = getattr(value, "to_json", None)
+    plain = to_json() if callable(to_json) else value
+    plain = dict(plain) if isinstance(plain, Mapping) else plain
+    return jsjson.parse(jsjson.stringify(cast(Any, plain)))
