@@ -39,6 +39,7 @@ from hookcourse.course.workshop import free_names
 from hookcourse.errors import InputError
 from hookcourse.stages.registry import EXERCISES, Exercise, exercise_named, resolve
 
+MODULE_NAME: Final = "my_hooks"
 SECTION: Final = "# ── "
 """Each section opens with this, then the function's name: ``# ── match_hook ──``."""
 HEADER: Final = '''"""My hooks: the functions I wrote in the hookcourse notebooks.
@@ -209,6 +210,8 @@ def _definition(name: str, value: object) -> tuple[str, set[str]]:
         return f"import {value.__name__}{alias}", set()
     module = getattr(value, "__module__", None)
     qualname = getattr(value, "__qualname__", None)
+    if module == MODULE_NAME:
+        return "", set()  # a function of my_hooks.py itself: its own section defines it
     if isinstance(value, types.FunctionType) and module in ("__main__", None):
         try:
             code = inspect.getsource(value)
@@ -323,7 +326,7 @@ def _load(path: Path) -> types.ModuleType | None:
     missing or does not import, which a line says."""
     if not path.is_file():
         return None
-    spec = importlib.util.spec_from_file_location("my_hooks", path)
+    spec = importlib.util.spec_from_file_location(MODULE_NAME, path)
     if spec is None or spec.loader is None:
         return None
     module = importlib.util.module_from_spec(spec)
@@ -333,7 +336,7 @@ def _load(path: Path) -> types.ModuleType | None:
         said = f"{type(error).__name__}: {error}"
         print(f"{path.name} does not import ({said}); fix it, or run a check again")
         return None
-    sys.modules["my_hooks"] = module
+    sys.modules[MODULE_NAME] = module
     return module
 
 
@@ -442,3 +445,19 @@ def _as_json(value: object) -> object:
     plain = to_json() if callable(to_json) else value
     plain = dict(plain) if isinstance(plain, Mapping) else plain
     return jsjson.parse(jsjson.stringify(cast(Any, plain)))
+
+
+def program_tests(folder: str = "my-program") -> int | None:
+    """``hookcourse init --lang py FOLDER`` (once), its ``hooks.py`` from ``my_hooks.py``,
+    then ``hookcourse test`` in it, each printing what it says; the test's exit status, or
+    None outside a working copy (the course's own folder is never written)."""
+    path = module_path()
+    if path is None:
+        print("not in a working copy: run this in my-notebooks/, where your my_hooks.py is")
+        return None
+    target = path.parent / folder
+    if not target.exists():
+        hookcourse_command("init", "--lang", "py", str(target))
+    if program_from_module(target, path) is None:
+        return None
+    return hookcourse_command("test", cwd=target)

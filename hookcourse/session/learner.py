@@ -678,6 +678,113 @@ def check_loop(run_hooks: RunHooks, run_stop_loop: RunStopLoop) -> LoopCheck:
     return LoopCheck(tuple(found))
 
 
+# -- in a notebook: play a session, and set it beside the engine and Claude Code ---------------
+
+
+def play(
+    run_hooks: RunHooks, run_stop_loop: RunStopLoop, name: str = "guard-retry"
+) -> Transcript | None:
+    """The course's session ``name`` played by the learner's two functions, in this kernel;
+    None (and one line saying why) when their code breaks the loop. Desktop only."""
+    from hookcourse.browser import require_desktop
+
+    from .recorded import script_path
+
+    require_desktop("the agent loop", "the transcript of your loop")
+    try:
+        return run_learner_session(
+            load(Path(str(script_path(name)))), LearnerLoop(run_hooks, run_stop_loop)
+        )
+    except InputError as error:
+        print(f"your loop stopped: {error}")
+        return None
+
+
+@dataclass(frozen=True)
+class ThreeWays:
+    """The learner's transcript beside the engine's and the recorded Claude Code run's."""
+
+    ours: Transcript
+    engine: Transcript
+    real: Transcript
+    width: int = 38
+
+    def _request_marks(self) -> list[tuple[str, str]]:
+        """Per block (start, each request, end): how ours compares with the engine, and
+        with Claude Code (``=`` the same, ``≠`` not)."""
+        from .transcript import _same_block, comparable
+
+        mine, engine, real = (comparable(t) for t in (self.ours, self.engine, self.real))
+        count = max(len(t["rounds"]) for t in (self.ours, self.engine, self.real)) + 2
+        return [
+            (
+                "=" if _same_block(mine, engine, n) else "≠",
+                "=" if _same_block(mine, real, n) else "≠",
+            )
+            for n in range(count)
+        ]
+
+    def text(self) -> str:
+        """Three columns, then each difference of the learner's loop, explained."""
+        from .transcript import _blocks, _cut
+
+        width = self.width
+        names = ("your loop", "the course's engine", "Claude Code 2.1.332 (recorded)")
+        out = ["   ".join(f"{name:<{width}}" for name in names).rstrip()]
+        columns = [_blocks(t) for t in (self.ours, self.engine, self.real)]
+        for n, (by_engine, by_real) in enumerate(self._request_marks()):
+            blocks = [c[n] if n < len(c) else [] for c in columns]
+            for i in range(max(len(b) for b in blocks)):
+                cells = [_cut(b[i], width) if i < len(b) else "" for b in blocks]
+                row = f"{cells[0]:<{width}} {by_engine} {cells[1]:<{width}} {by_real} {cells[2]}"
+                out.append(row.rstrip())
+        return visible("\n".join([*out, "", *self.explained()]), keep="\n")
+
+    def explained(self) -> list[str]:
+        """Each request where the learner's loop differs, and whose rule it is."""
+        marks = self._request_marks()
+        lines = []
+        for n, (by_engine, by_real) in enumerate(marks):
+            where = (
+                "before the first request"
+                if n == 0
+                else ("the end" if n == len(marks) - 1 else f"request {n}")
+            )
+            if by_engine == "≠" and by_real == "≠":
+                lines.append(
+                    f"≠ {where}: a bug in your loop (the engine and Claude Code agree here)"
+                )
+            elif by_real == "≠":
+                lines.append(
+                    f"≠ {where}: a course rule: your loop does as the engine, Claude Code differs"
+                )
+            elif by_engine == "≠":
+                lines.append(f"≠ {where}: your loop does as Claude Code, where the engine differs")
+        if not lines:
+            return ["your loop, the engine and Claude Code 2.1.332 agree on every request"]
+        found = differences(self.ours, self.real)
+        return [*lines, "what differs from Claude Code:", *(f"  ≠ {line}" for line in found)]
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        printer.text(self.text())
+
+
+def three_ways(ours: Transcript | None, name: str = "guard-retry") -> ThreeWays | None:
+    """``ours`` beside the engine's transcript of the same session and Claude Code's
+    recording; None (and a line) when there is no transcript of the learner's loop."""
+    from .loop import run_session
+    from .recorded import load_recorded, script_path
+
+    if ours is None:
+        print("no transcript of your loop to compare yet")
+        return None
+    engine = run_session(load(Path(str(script_path(name)))))
+    return ThreeWays(ours, engine, load_recorded(name)["transcript"])
+
+
 # -- a learner's module file, in a child process -------------------------------------------------
 
 NEEDED: Final = ("run_hooks", "run_stop_loop")
