@@ -6,6 +6,7 @@ import {
   interpretExitCode,
   matchHook,
   mergePreToolUse,
+  runHooks,
   runStopLoop,
 } from "./src/hooks.mjs";
 
@@ -23,6 +24,9 @@ const commands = {
   }),
   "hook-stop": (c) => ({
     loops: list(c, "cases").map((x) => runStopLoop(x.hook, x.cap ?? 8)),
+  }),
+  "hook-run": (c) => ({
+    runs: list(c, "cases").map((x) => runHooks(x.hooks, x.tool, x.results)),
   }),
 };
 

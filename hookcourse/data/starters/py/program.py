@@ -9,6 +9,7 @@ from hooks import (
     interpret_exit_code,
     match_hook,
     merge_pre_tool_use,
+    run_hooks,
     run_stop_loop,
 )
 
@@ -37,6 +38,9 @@ COMMANDS = {
     },
     "hook-stop": lambda c: {
         "loops": [run_stop_loop(x.get("hook", MISSING), nullish(x.get("cap", MISSING), 8)) for x in cases(c, "cases")],
+    },
+    "hook-run": lambda c: {
+        "runs": [run_hooks(x.get("hooks", MISSING), x.get("tool", MISSING), x.get("results", MISSING)) for x in cases(c, "cases")],
     },
 }
 

@@ -6,6 +6,7 @@ import {
   interpretExitCode,
   matchHook,
   mergePreToolUse,
+  runHooks,
   runStopLoop,
 } from "./src/hooks.ts";
 
@@ -24,6 +25,9 @@ const commands: Record<string, (file: Case) => unknown> = {
   }),
   "hook-stop": (c) => ({
     loops: list(c, "cases").map((x) => runStopLoop(x.hook, x.cap ?? 8)),
+  }),
+  "hook-run": (c) => ({
+    runs: list(c, "cases").map((x) => runHooks(x.hooks, x.tool, x.results)),
   }),
 };
 
