@@ -419,7 +419,15 @@ def run_program(module: types.ModuleType, argv: Sequence[str]) -> int:
                     f'write {{"{key}": [...]}}',
                     [key],
                 )
-            fn = getattr(module, exercise.function)
+            fn = getattr(module, exercise.function, None)
+            if not callable(fn):
+                notebook = exercise.notebook
+                raise InputError(
+                    "hooks.py",
+                    f"has no {exercise.function}",
+                    f"run notebook {notebook}'s check of it (it keeps it in my_hooks.py), then "
+                    "program_tests again",
+                )
             answers = []
             for index, case in enumerate(cases):
                 try:

@@ -28,6 +28,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -583,7 +584,21 @@ def _stop_turns(turns: object, attempts: int) -> list[Mapping[str, Any]]:
 
 def run_learner_session(script: SessionScript, loop: LearnerLoop, keep: bool = False) -> Transcript:
     """The transcript of ``script`` played by the learner's loop; LearnerError when their
-    code breaks it (one line), InputError for a script that cannot run."""
+    code breaks it (one line), InputError for a script that cannot run.
+
+    Played in a thread of its own: a notebook's kernel runs an event loop, and the tools
+    start their processes with ``asyncio.run``, which cannot run inside one.
+    """
+    return _off_the_event_loop(_session, script, loop, keep)
+
+
+def _off_the_event_loop(play: Callable[..., Transcript], *arguments: Any) -> Transcript:
+    """``play(*arguments)`` in a thread of its own, where no event loop runs."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(play, *arguments).result()
+
+
+def _session(script: SessionScript, loop: LearnerLoop, keep: bool) -> Transcript:
     with laid_out(script, keep=keep) as layout:
         env = hook_environment(os.environ, layout.home, layout.tmp)
         env.update(script_env(script, layout))
@@ -781,7 +796,7 @@ def three_ways(ours: Transcript | None, name: str = "guard-retry") -> ThreeWays 
     if ours is None:
         print("no transcript of your loop to compare yet")
         return None
-    engine = run_session(load(Path(str(script_path(name)))))
+    engine = _off_the_event_loop(run_session, load(Path(str(script_path(name)))))
     return ThreeWays(ours, engine, load_recorded(name)["transcript"])
 
 

@@ -140,3 +140,15 @@ def test_a_live_stop_hook_runs_once_per_attempt_with_the_flag_it_is_read_with() 
     capped, _ = live_stop_loop(lambda active: {"code": 2, "stderr": "again"}, 2, run_stop_loop)
     assert [t["capped"] for t in capped] == [False, False, True]  # type: ignore[index, union-attr]
     assert sorted(LiveStopHook(blocks_twice)) == ["whenActive", "whenInactive"]
+
+
+def test_a_notebook_kernels_running_event_loop_does_not_stop_the_loop() -> None:
+    import asyncio
+
+    from hookcourse.session.learner import play
+
+    async def in_a_kernel() -> object:
+        return play(run_hooks, run_stop_loop, "decide-modify-inject")
+
+    transcript = asyncio.run(in_a_kernel())
+    assert isinstance(transcript, dict) and transcript["end"] == {"reason": "completed"}
