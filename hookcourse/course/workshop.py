@@ -707,9 +707,7 @@ def _build_command(teacher_dir: str | None, student_dir: str | None) -> int:
 def _reset_command(names: list[str], every: bool, module: bool = False) -> int:
     if (every and names) or not (every or names or module):
         raise InputError(
-            "reset",
-            "name the notebooks to restore, or --all (and --my-hooks for my_hooks.py)",
-            "e.g. hookcourse reset 01",
+            "reset", "name the notebooks to restore, or --all", "e.g. hookcourse reset 01"
         )
     chosen = [path.name for path in course_notebooks()] if every else names
     for done in reset(chosen):

@@ -27,12 +27,15 @@ TEACHER = """
 from hookcourse.solutions.stop_loop import run_stop_loop
 from hookcourse.stages.run_hooks.solution import run_hooks
 """
-STOPS_AT_ONCE = TEACHER + '''
+STOPS_AT_ONCE = (
+    TEACHER
+    + '''
 def run_stop_loop(hook, cap):
     """A bug: one attempt, whatever the hook answers."""
     hook["whenInactive"]
     return [{"stopHookActive": False, "continues": False, "reason": None, "capped": False}]
 '''
+)
 TINY = {"name": "tiny", "prompt": "Say hello.", "turns": [{"text": "Hello."}]}
 
 
