@@ -284,6 +284,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     reset.add_argument("notebooks", nargs="*", metavar="NOTEBOOK", help="e.g. 01 or 01_matcher")
     reset.add_argument("--all", action="store_true", help="every notebook of the course")
+    reset.add_argument(
+        "--my-hooks",
+        action="store_true",
+        help="also start my_hooks.py afresh (yours is kept in my-notebooks/backups/)",
+    )
     workshop = commands.add_parser(
         "workshop",
         help="teacher and student builds of the course, and a class progress report",

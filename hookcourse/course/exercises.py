@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Final
 
-from hookcourse.course import calling, diagnosis, progress
+from hookcourse.course import calling, diagnosis, learner_module, progress
 from hookcourse.course import hints as hint_data
 from hookcourse.course.authorship import Watch, course_function, handed_to, watch_for
 from hookcourse.course.cases import (
@@ -379,6 +379,7 @@ def check(
     refused = _refusal(chosen, fn)
     if refused is not None:
         return CheckResult(chosen.function, (), refusal=refused, check=chosen.check)
+    learner_module.keep(chosen.function, fn)  # my_hooks.py: newest version wins
     cases, problems = exercise_cases(chosen, fixtures)
     # The course's case files come with drawn cases; a folder of one's own is graded as it
     # is unless a seed is given. Nothing is drawn when the case files cannot be read.

@@ -36,6 +36,7 @@ CHECKOUT: Final = Path(__file__).resolve().parents[2]
 COURSE: Final = CHECKOUT / "notebooks"
 WORK: Final = CHECKOUT / "my-notebooks"
 BACKUPS: Final = "backups"
+MY_HOOKS: Final = "my_hooks.py"  # the learner's module (hookcourse.course.learner_module)
 # Never copied out of the course: editor and interpreter leftovers.
 LEFTOVERS: Final = frozenset({".ipynb_checkpoints", "__pycache__"})
 EXERCISE_TAG: Final = "exercise"
@@ -189,6 +190,18 @@ def reset(
     return done
 
 
+def reset_module(work: Path = WORK, now: datetime | None = None) -> Path | None:
+    """Move the learner's ``my_hooks.py`` into the backups (the checks start it afresh);
+    the backup, or None when there was none."""
+    kept = work / MY_HOOKS
+    if not kept.is_file():
+        return None
+    stamp = (now or datetime.now(UTC)).strftime("%Y-%m-%dT%H-%M-%S")
+    backup = _free_name(work / BACKUPS, f"my_hooks.{stamp}", ".py")
+    kept.replace(backup)
+    return backup
+
+
 def _notebook_or_none(path: Path) -> Notebook | None:
     try:
         return read_notebook(path)
@@ -238,7 +251,7 @@ def exercise_cells(notebook: Notebook, names: Iterable[str]) -> Iterator[tuple[i
             yield index, name
 
 
-def _free_names(nodes: Iterable[ast.AST], bound: set[str]) -> set[str]:
+def free_names(nodes: Iterable[ast.AST], bound: set[str]) -> set[str]:
     """Names the code reads but does not define itself (parameters, assignments, local
     functions and imports count as defined), less ``bound`` and the builtins."""
     loaded: set[str] = set()
@@ -316,14 +329,14 @@ def _prerequisites(module_source: str, needed: set[str], bound: set[str]) -> lis
                     )
                     text = f"{name} = {value}"
                     found[name] = (1, [*comment, *([text] if spans else text.splitlines())])
-                    wants = _free_names([node.value], set())
+                    wants = free_names([node.value], set())
             elif isinstance(node, ast.FunctionDef) and node.name == name:
                 bare = _without_annotations(node)
                 found[name] = (2, ["", *ast.unparse(bare).splitlines()])
-                wants = _free_names([bare], set())
+                wants = free_names([bare], set())
             elif isinstance(node, ast.ClassDef) and node.name == name:  # an exception class
                 found[name] = (2, ["", *ast.unparse(node).splitlines()])
-                wants = _free_names(node.bases, set())
+                wants = free_names(node.bases, set())
             pending |= wants - seen
     ordered = sorted(found.items(), key=lambda item: (item[1][0], item[0]))
     imports = [line for _, (kind, text) in ordered if kind == 0 for line in text]
@@ -384,7 +397,7 @@ def solution_cell(cell_source: str, name: str, solution: Callable[..., object]) 
             cell_bound |= {alias.asname or alias.name.split(".")[0] for alias in node.names}
         elif isinstance(node, ast.Assign):
             cell_bound |= {t.id for t in node.targets if isinstance(t, ast.Name)}
-    needed = _free_names(body, set(_parameters(solved)) | cell_bound)
+    needed = free_names(body, set(_parameters(solved)) | cell_bound)
     before = _prerequisites(module_source, needed, cell_bound)
     indent = " " * starter.body[0].col_offset
     inner = [BEGIN, *before, *([""] if before else []), *region.splitlines(), END]
@@ -657,7 +670,7 @@ def run_command(args: Any) -> int:
     """
     try:
         if args.command == "reset":
-            return _reset_command(args.notebooks, args.all)
+            return _reset_command(args.notebooks, args.all, getattr(args, "my_hooks", False))
         if args.action == "build":
             return _build_command(args.teacher, args.student)
         return _report_command(args.paths, args.html, args.csv)
@@ -691,8 +704,8 @@ def _build_command(teacher_dir: str | None, student_dir: str | None) -> int:
     return 0
 
 
-def _reset_command(names: list[str], every: bool) -> int:
-    if every == bool(names):
+def _reset_command(names: list[str], every: bool, module: bool = False) -> int:
+    if (every and names) or not (every or names or module):
         raise InputError(
             "reset", "name the notebooks to restore, or --all", "e.g. hookcourse reset 01"
         )
@@ -700,6 +713,10 @@ def _reset_command(names: list[str], every: bool) -> int:
     for done in reset(chosen):
         kept = f" (yours is now {done.backup.relative_to(WORK)})" if done.backup else ""
         print(f"restored {done.notebook.relative_to(WORK.parent)} from the course{kept}")
+    if module:
+        backup = reset_module()
+        moved = f"moved to {backup.relative_to(WORK)}" if backup else "there was none"
+        print(f"my_hooks.py starts afresh at the next check ({moved})")
     return 0
 
 

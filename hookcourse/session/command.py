@@ -50,6 +50,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "but lo, else refuse (default); auto: the namespace where one can be made, else "
         "env; env: no namespace, only its environment points it at 127.0.0.1",
     )
+    parser.add_argument(
+        "--engine",
+        metavar="PATH",
+        help="play the script with your own module (a .py file defining run_hooks and "
+        "run_stop_loop, such as my-notebooks/my_hooks.py) instead of hookcourse's engine; "
+        "with --compare, show where it differs from the engine",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument(
         "--format",
@@ -90,6 +97,7 @@ def run_one(
     claude: str | None,
     keep: bool,
     isolation: str = "namespace",
+    engine: str | None = None,
 ) -> SessionResult:
     """Run one script through the engine(s) asked for; InputError if it cannot run."""
     # Imported here: `hookcourse --help` and the other subcommands stay fast.
@@ -100,7 +108,13 @@ def run_one(
 
     script = load(Path(path))
     result = SessionResult(path, script)
-    if real or compare:
+    if engine is not None:
+        from .learner import learner_transcripts
+
+        result.transcripts, result.found = learner_transcripts(
+            script, Path(path), Path(engine), compare, keep
+        )
+    elif real or compare:
         from .real import run_real
 
         if compare:
@@ -113,7 +127,7 @@ def run_one(
         result.transcripts.append(run_session(script, keep))
     for transcript in result.transcripts:
         transcript["expectations"] = judge_all(script.expectations, transcript)
-    if compare:
+    if compare and engine is None:
         result.found = differences(result.transcripts[0], result.transcripts[1])
     return result
 
@@ -144,7 +158,15 @@ def run_command(args: argparse.Namespace, out: Any = None) -> int:
     for path in args.scripts:
         try:
             results.append(
-                run_one(path, args.real, args.compare, args.claude, args.keep, args.isolation)
+                run_one(
+                    path,
+                    args.real,
+                    args.compare,
+                    args.claude,
+                    args.keep,
+                    args.isolation,
+                    getattr(args, "engine", None),
+                )
             )
         except InputError as error:
             print(f"hookcourse session: {error}", file=sys.stderr)

@@ -34,6 +34,7 @@ COURSE = (
     "05_several_hooks",
     "06_stop_loop",
     "07_a_guard_that_holds",
+    "08_your_hooks_your_loop",
 )
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 ANSWER = "<details><summary>Answer</summary>"

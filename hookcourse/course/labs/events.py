@@ -16,7 +16,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Final
 
-from hookcourse.course import calling
+from hookcourse.course import calling, learner_module
 from hookcourse.course.cases import FIXTURES
 from hookcourse.course.check_report import FAILING, NOT_YET, PASSED, CheckReport, Reported, Row
 from hookcourse.course.exercises import record_check
@@ -200,6 +200,7 @@ def check_gate(fn: Callable[[str], object], *, seed: int | None = None) -> GateC
     drawn from ``seed`` (so an answer cannot depend on the question's place) and
     reported in the gate's order.
     """
+    learner_module.keep("pick_hook", fn)  # my_hooks.py: newest version wins
     result = _ask_the_gate(fn, random.Random(f"pick_hook:{choose_seed(seed)}"))
     record_check("pick_hook", result.report())
     return result

@@ -28,7 +28,7 @@ from typing import Final
 
 from hookcourse import browser
 from hookcourse.browser import require_desktop
-from hookcourse.course import calling
+from hookcourse.course import calling, learner_module
 from hookcourse.course.cases import FIXTURES
 from hookcourse.course.check_report import FAILING, NOT_YET, PASSED, CheckReport, Reported, Row
 from hookcourse.course.exercises import record_check
@@ -387,6 +387,7 @@ def check_guard(
     chosen = choose_seed(seed) if seed is not None or corpus == CORPUS else None
     if callable(guard):
         name = getattr(guard, "__name__", "guard")
+        learner_module.keep(GUARD_EXERCISE, guard)  # my_hooks.py: newest version wins
         if _starter(guard):
             report = GuardReport(name, (), not_yet=True, function=True)
         elif browser.IN_BROWSER:  # no processes to run a hook script: ask the function itself
