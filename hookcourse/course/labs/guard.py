@@ -580,3 +580,16 @@ def bypass_scoreboard(
             kind, why = kinds[command]
             lines.append(f"  {kind:<11}  {one_line(command):<{width}}  {why}")
     return "\n".join(lines)
+
+
+def corpus_preview(corpus: Path = CORPUS) -> str:
+    """Each family of the corpus before the exercise: what the guard must do, how many
+    commands, one of them, and the rule it tests."""
+    must = {BLOCK: "block", ALLOW: "allow", BEYOND: "shown only"}
+    lines = []
+    for family in load_corpus(corpus):
+        count = f"{must[family.expect]} {len(family.commands)}"
+        lines.append(f"{family.name:<21} {count:<12} e.g. {one_line(family.commands[-1])}")
+        hint = FAMILY_HINTS.get(family.name)
+        lines.append(f"{'':<21} {hint or 'no check of the text alone can judge these'}")
+    return "\n".join(lines)
