@@ -23,9 +23,9 @@ from hookcourse.course.labs.events import (
     check_gate,
     decision_gate,
     event_names,
+    event_readout,
     exercise_goals,
     gate_answer,
-    event_readout,
     gate_readout,
     rules_readout,
 )
@@ -34,8 +34,8 @@ from hookcourse.course.labs.guard import (
     BEYOND,
     BLOCK,
     CORPUS,
-    SEED_GUARD,
     FAMILY_HINTS,
+    SEED_GUARD,
     bypass_scoreboard,
     check_guard,
     corpus_preview,
@@ -215,7 +215,7 @@ def test_the_course_format_translates_to_the_same_merged_effect(output: dict[str
 def test_the_stop_lab_shows_the_naive_hook_reaching_the_cap() -> None:
     readout = stop_readout(("0", NAIVE, ""), ("0", NAIVE, ""), "8")
     assert readout.headline == "Claude capped after 9 attempt(s)"
-    assert "×" in dict(readout.rows)["timeline"]
+    assert "▼" in dict(readout.rows)["timeline"]
     once = stop_readout(("2", "", "Run the tests."), ("0", "", ""), "")
     assert once.headline == "Claude stops after 2 attempt(s)"
     bad_cap = stop_readout(("0", "", ""), ("0", "", ""), "0")

@@ -63,7 +63,7 @@ def test_the_stop_timeline_has_a_legend_for_every_symbol_it_shows() -> None:
     seen = set()
     for first, later in answers:
         rows = dict(stop_readout(first, later, "2").rows)
-        symbols = set(re.findall(r"[■●▲×]", rows["timeline"]))
+        symbols = set(re.findall(r"[■●▲▼]", rows["timeline"]))
         seen |= symbols
         for symbol in symbols:
             assert symbol in rows["legend"]
