@@ -176,3 +176,27 @@ def test_the_guard_notebook_shows_every_family_before_its_exercise() -> None:
     # Going further names what the corpus leaves out.
     further = next(text(c) for c in found if text(c).startswith("## Going further"))
     assert all(form in further for form in ("--mirror", "--delete", "remote.origin.push"))
+
+
+BUDGET = 950  # about 900 words of prose, counted as notebooks 00-03 count theirs
+
+
+def prose_words(stem: str) -> int:
+    """Markdown words outside tables, checklist lines, <details> answers and comments."""
+    words = 0
+    for cell in cells(stem):
+        if cell["cell_type"] != "markdown":
+            continue
+        lines = [
+            line
+            for line in text(cell).splitlines()
+            if "rule:" not in line and not line.lstrip().startswith("|")
+        ]
+        kept = re.sub(r"<details>.*?</details>|<!--.*?-->", "", "\n".join(lines), flags=re.S)
+        words += len(kept.split())
+    return words
+
+
+@pytest.mark.parametrize("stem", CHAPTER)
+def test_the_prose_keeps_to_its_budget(stem: str) -> None:
+    assert prose_words(stem) <= BUDGET
