@@ -269,7 +269,7 @@ class GuardReport(Reported):
             state=PASSED if holds else NOT_YET if self.not_yet else FAILING,
             summary=self._summary(holds),
             rows=tuple(r.row() for r in shown),
-            details_title="what each family still wrong tests" if hints else "",
+            details_title="the rule each failing family tests" if hints else "",
             details=hints,
             notes=tuple(line for line in (self.ran_as, note) if line),
             passed_cases=len(verdicts) - self.missed - self.false_alarms,
