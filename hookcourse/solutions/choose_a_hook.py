@@ -10,18 +10,22 @@ from __future__ import annotations
 # When the hook must run, from the words the goal uses; the first that fits wins.
 MOMENTS = [
     ("permission dialog", "PermissionRequest"),
+    ("waiting for your permission", "Notification"),
     ("subagent", "SubagentStop"),
     ("before claude stops", "Stop"),
     ("compact", "PreCompact"),
+    ("session ends", "SessionEnd"),
     ("notification", "Notification"),
     ("start of every session", "SessionStart"),
+    ("session is resumed", "SessionStart"),
     ("prompt", "UserPromptSubmit"),
-    ("tool fails", "PostToolUseFailure"),
+    ("fails", "PostToolUseFailure"),
+    ("succeeded", "PostToolUse"),
     ("after claude edits", "PostToolUse"),
     ("before it runs", "PreToolUse"),
 ]
 # Goals that need judgement: no script can say whether a task is really done.
-JUDGEMENTS = ("judge whether", "check that a subagent")
+JUDGEMENTS = ("judge whether", "ask a model", "check that a subagent")
 
 
 def pick_hook(goal: str) -> tuple[str, str]:

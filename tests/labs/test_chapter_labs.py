@@ -24,6 +24,8 @@ from hookcourse.course.labs.events import (
     decision_gate,
     event_names,
     event_readout,
+    exercise_goals,
+    gate_answer,
     gate_readout,
     rules_readout,
 )
@@ -32,8 +34,11 @@ from hookcourse.course.labs.guard import (
     BEYOND,
     BLOCK,
     CORPUS,
+    FAMILY_HINTS,
     SEED_GUARD,
+    bypass_scoreboard,
     check_guard,
+    corpus_preview,
     load_corpus,
     try_guard,
 )
@@ -59,7 +64,10 @@ def test_every_event_shows_its_facts_and_example_payload(name: str) -> None:
     readout = event_readout(name)
     rows = dict(readout.rows)
     assert readout.ok and {"fires", "matcher", "exit 2", "stderr on exit 2"} <= rows.keys()
-    payload = json.loads(rows["payload"])
+    start = [label for label, _ in readout.rows].index("payload")
+    pieces = [value for _, value in readout.rows[start:]]
+    assert all(len(piece) <= 70 for piece in pieces)  # wrapped: no row runs off the page
+    payload = json.loads("".join(pieces))
     assert payload["hook_event_name"] == name
 
 
@@ -68,7 +76,9 @@ def test_an_unknown_event_is_one_readable_problem() -> None:
     assert not readout.ok and "is not a hook event" in readout.text()
 
 
-@pytest.mark.parametrize("goal", decision_gate(), ids=lambda goal: goal.event)
+@pytest.mark.parametrize(
+    "goal", [*decision_gate(), *exercise_goals()], ids=lambda goal: goal.goal[:30]
+)
 def test_the_decision_gate_agrees_with_the_catalogue(goal: object) -> None:
     spec = get_event(goal.event)  # type: ignore[attr-defined]
     assert spec is not None
@@ -77,19 +87,47 @@ def test_the_decision_gate_agrees_with_the_catalogue(goal: object) -> None:
         assert get_event(other) is not None
     if goal.matcher is not None:  # type: ignore[attr-defined]
         assert spec.matcher_field is not None, f"{goal.event} has no matcher field"  # type: ignore[attr-defined]
-    assert gate_readout(goal.goal).ok  # type: ignore[attr-defined]
+    assert gate_answer(goal.goal) == (goal.event, goal.handler)  # type: ignore[attr-defined]
+
+
+def test_the_exercise_asks_goals_the_lab_does_not_answer() -> None:
+    shown = {goal.goal for goal in decision_gate()}
+    asked = {goal.goal for goal in exercise_goals()}
+    assert len(asked) == 10 and not shown & asked
+    assert all(gate_readout(goal).ok for goal in shown)
+    assert not any(gate_readout(goal).ok for goal in asked)
 
 
 def test_check_gate_passes_the_gate_and_names_a_wrong_event() -> None:
-    answers = {goal.goal: (goal.event, goal.handler) for goal in decision_gate()}
+    answers = {goal.goal: (goal.event, goal.handler) for goal in exercise_goals()}
     assert check_gate(answers.__getitem__).passed
 
     def too_late(goal: str) -> tuple[str, str]:
-        return ("PostToolUse", "command") if "shell command" in goal else answers[goal]
+        return ("PostToolUse", "command") if "secrets/" in goal else answers[goal]
 
     report = check_gate(too_late)
     assert not report.passed and "9 of 10" in report.summary()
-    assert "PostToolUse does not fit; use PreToolUse" in report.text()
+    # What the message says is true of the learner's choice, and it does not give the answer.
+    wrong = next(row for row in report.report().rows if not row.good)
+    assert wrong.detail.startswith("PostToolUse does not fit this goal. PostToolUse fires")
+    assert "it cannot block" in wrong.detail and "PreToolUse" not in wrong.detail
+
+
+def test_check_gate_says_what_is_true_of_the_handler_chosen() -> None:
+    answers = {goal.goal: (goal.event, goal.handler) for goal in exercise_goals()}
+    review = next(goal.goal for goal in exercise_goals() if goal.event == "SubagentStop")
+    backup = next(goal.goal for goal in exercise_goals() if goal.event == "PreCompact")
+    fetch = next(goal.goal for goal in exercise_goals() if "fetch" in goal.goal)
+
+    def choices(goal: str) -> tuple[str, str]:
+        picked = {review: ("SubagentStop", "prompt"), backup: ("PreCompact", "prompt")}
+        return picked.get(goal, ("PreToolUse", "command") if goal == fetch else answers[goal])
+
+    rows = {row.label: row for row in check_gate(choices).report().rows}
+    assert rows[review].good and "agent hooks are slow" not in rows[review].detail
+    assert not rows[backup].good
+    assert rows[backup].detail.startswith("PreCompact never runs 'prompt' hooks")
+    assert rows[fetch].detail == "command does not fit: a model must judge here"
 
     def starter(goal: str) -> tuple[str, str]:
         raise NotImplementedError
@@ -177,7 +215,7 @@ def test_the_course_format_translates_to_the_same_merged_effect(output: dict[str
 def test_the_stop_lab_shows_the_naive_hook_reaching_the_cap() -> None:
     readout = stop_readout(("0", NAIVE, ""), ("0", NAIVE, ""), "8")
     assert readout.headline == "Claude capped after 9 attempt(s)"
-    assert "✋" in dict(readout.rows)["timeline"]
+    assert "▼" in dict(readout.rows)["timeline"]
     once = stop_readout(("2", "", "Run the tests."), ("0", "", ""), "")
     assert once.headline == "Claude stops after 2 attempt(s)"
     bad_cap = stop_readout(("0", "", ""), ("0", "", ""), "0")
@@ -259,7 +297,7 @@ def test_a_guard_that_blocks_everything_raises_every_false_alarm(
     guard.write_text("import sys\nprint('no', file=sys.stderr)\nsys.exit(2)\n")
     report = check_guard(guard, small_corpus)
     assert (report.missed, report.false_alarms) == (0, 2) and not report.passed
-    assert "false alarms 2:\n      echo" in report.text()  # one command a line
+    assert "false alarms 2:\n      'echo" in report.text()  # one command a line, quoted
 
 
 def test_a_crashing_guard_is_named_as_letting_everything_through(
@@ -290,8 +328,12 @@ def test_the_starter_says_not_yet_and_bad_paths_say_why(tmp_path: Path, small_co
 
 def test_try_guard_names_what_got_through() -> None:
     text = try_guard(SEED_GUARD, ["git push --force", "git push origin +main"])
-    assert text.splitlines()[0] == "blocked      git push --force"
-    assert "let through  git push origin +main" in text
+    assert text.splitlines()[0] == "blocked      'git push --force'"
+    assert "let through  'git push origin +main'" in text
+    # A command of two lines shows on one, so its second line cannot pass for a command.
+    assert try_guard(SEED_GUARD, ["git status\ngit push -f"]).startswith(
+        "blocked      'git status\\ngit push -f'\n"
+    )
 
 
 # -- the widgets, driven headlessly ------------------------------------------------------------
@@ -371,7 +413,7 @@ def test_in_the_browser_the_guard_scripts_run_in_the_kernel(
     # tests/lite/test_guard_in_browser.py holds the browser's side in full.
     monkeypatch.setattr(browser, "IN_BROWSER", True)
     assert check_guard(TEACHER_GUARD).passed
-    assert "blocked      git push -f" in try_guard(SEED_GUARD, ["git push -f"])
+    assert "blocked      'git push -f'" in try_guard(SEED_GUARD, ["git push -f"])
 
 
 def test_in_the_browser_a_guard_function_is_checked_by_calling_it(
@@ -406,3 +448,28 @@ def test_the_teachers_guard_function_holds_as_a_hook_script() -> None:
     report = check_guard(is_force_push, seed=1)
     assert report.passed, report.text()
     assert report.report().to_json()["subject"] == "is_force_push"
+
+
+def test_every_failing_family_names_its_rule_and_every_family_has_one() -> None:
+    assert {f.name for f in load_corpus() if f.expect != BEYOND} <= FAMILY_HINTS.keys()
+    port = check_guard(HOOKS / "no_force_push.py", seed=None).report()
+    hinted = dict(port.details)
+    assert set(hinted) == set(port.failing)
+    assert hinted["+refspec"] == FAMILY_HINTS["+refspec"]
+    preview = corpus_preview()
+    assert all(FAMILY_HINTS[f.name] in preview for f in load_corpus() if f.expect != BEYOND)
+
+
+def test_the_scoreboard_scores_bypasses_and_false_alarms_once_each() -> None:
+    board = bypass_scoreboard(
+        {
+            "ada": ["git push origin +main", "git push origin +main", "git push --force"],
+            "lin": ['echo "git push -f"', "git status"],
+        }
+    )
+    assert "  ada: 1 point\n  lin: 1 point\n" in board
+    assert "bypass       'git push origin +main'" in board
+    assert "false alarm  'echo \"git push -f\"'" in board
+    assert "caught       'git push --force'" in board
+    assert bypass_scoreboard(["git status"]).splitlines()[1] == "  you: 0 points"
+    assert bypass_scoreboard("git push -f").startswith("bypass_scoreboard: give a list")  # type: ignore[arg-type]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import json
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
@@ -27,6 +28,7 @@ from hookcourse.js import json as jsjson
 from hookcourse.stages.matcher_and_dispatch.reference import RuleSet, explain_match
 
 PAYLOADS: Final = FIXTURES / "payloads"
+PAYLOAD_WIDTH: Final = 70  # characters of the example payload per row
 
 # The facts a learner needs to pick an event, in the order the lab shows them.
 _SHOWN_FACTS: Final = ("fires", "matcher", "can block", "exit 2", "decision", "output")
@@ -54,8 +56,10 @@ def event_readout(name: str, payloads: Path = PAYLOADS) -> Readout:
     facts = dict(event_facts(spec))
     rows = [(label, facts[label]) for label in _SHOWN_FACTS]
     rows.insert(4, ("stderr on exit 2", f"goes to {recipient_text(spec.exit2_stderr_to)}"))
-    payload = example_payload(name, payloads)
-    rows.append(("payload", payload or f"no example in {payloads}"))
+    payload = example_payload(name, payloads) or f"no example in {payloads}"
+    # A payload is one long line of JSON: cut it into rows a page and a printout can show.
+    pieces = [payload[i : i + PAYLOAD_WIDTH] for i in range(0, len(payload), PAYLOAD_WIDTH)]
+    rows += [("payload" if i == 0 else "", piece) for i, piece in enumerate(pieces)]
     blocks = "can block" if spec.can_block else "cannot block"
     return Readout(f"{name}: {blocks}", tuple(rows))
 
@@ -80,13 +84,22 @@ class Goal:
 
 
 @functools.cache
-def decision_gate() -> tuple[Goal, ...]:
-    """The decision gate's goals, read once from ``data/decision_gate.json``."""
+def _gate_file(key: str) -> tuple[Goal, ...]:
     text = resources.files("hookcourse").joinpath("data/decision_gate.json").read_text("utf-8")
-    goals = json.loads(text)["goals"]
+    goals = json.loads(text)[key]
     return tuple(
         Goal(**{**goal, "also_events": tuple(goal.get("also_events", ()))}) for goal in goals
     )
+
+
+def decision_gate() -> tuple[Goal, ...]:
+    """The decision gate's worked goals, the gate lab's list (``data/decision_gate.json``)."""
+    return _gate_file("goals")
+
+
+def exercise_goals() -> tuple[Goal, ...]:
+    """The goals notebook 04's exercise asks: new ones, which the gate lab does not answer."""
+    return _gate_file("exercise")
 
 
 def gate_readout(goal_text: str) -> Readout:
@@ -138,7 +151,7 @@ def rules_readout(matcher: str, value: str, event: str = "PreToolUse") -> Readou
 
 def gate_answer(goal: str) -> tuple[str, str] | None:
     """The gate's own answer for a goal, ``(event, handler type)``; None for an unknown goal."""
-    found = next((g for g in decision_gate() if g.goal == goal), None)
+    found = next((g for g in (*decision_gate(), *exercise_goals()) if g.goal == goal), None)
     return None if found is None else (found.event, found.handler)
 
 
@@ -178,25 +191,44 @@ class GateCheck(Reported):
         )
 
 
+def _can(event: str) -> str:
+    """What a hook on ``event`` can and cannot do, from the catalogue."""
+    spec = get_event(event)
+    if spec is None:
+        return ""
+    facts = dict(event_facts(spec))
+    fires = re.sub(r" \(added in [^)]*\)", "", facts["fires"])
+    blocks = "can block" if spec.can_block else "cannot block"
+    return f"{event} fires: {fires[:1].lower()}{fires[1:]}; it {blocks}; exit 2: {facts['exit 2']}"
+
+
 def _judge(goal: Goal, answer: object) -> tuple[str, bool]:
+    """Whether ``answer`` fits ``goal``, in words true of the learner's own choice."""
     if not (isinstance(answer, tuple | list) and len(answer) == 2):
         return f'returned {answer!r}; return a pair such as ("PreToolUse", "command")', False
     event, handler = answer
+    spec = get_event(str(event)) if isinstance(event, str) else None
+    if spec is None:
+        return f"{event!r} is no hook event: spell it as the catalogue does", False
     if event not in (goal.event, *goal.also_events):
-        known = "" if get_event(str(event)) is not None else " (no event has that name)"
-        return f"{event}{known} does not fit; use {goal.event}: {goal.why}", False
+        return f"{event} does not fit this goal. {_can(event)}. Which moment does it need?", False
+    if handler not in spec.handler_types:
+        return (
+            f"{event} never runs {handler!r} hooks; it runs {', '.join(spec.handler_types)}",
+            False,
+        )
     if handler not in goal.handlers:
-        spec = get_event(goal.event)
-        runs = f"{goal.event} runs {', '.join(spec.handler_types)}" if spec else ""
-        decides = "a script decides" if goal.kind == "deterministic" else "a model must judge"
-        return f"{handler} does not fit: {decides} ({runs})", False
-    return f"{event} + {handler}. Mind the trap: {goal.trap}", True
+        decides = "a script can decide" if goal.kind == "deterministic" else "a model must judge"
+        return f"{handler} does not fit: {decides} here", False
+    trap = f" Mind the trap: {goal.trap}" if event == goal.event else ""
+    return f"{event} + {handler}. {_can(event)}.{trap}", True
 
 
 def check_gate(fn: Callable[[str], object], *, seed: int | None = None) -> GateCheck:
-    """Ask ``fn(goal)`` for every goal of the decision gate; judge event and handler type.
+    """Ask ``fn(goal)`` for every goal of the exercise; judge event and handler type.
 
-    The goals are seed 001's whole table, so none are drawn; they are asked in an order
+    The goals are the exercise's whole list (none of them the lab's), so none are drawn;
+    they are asked in an order
     drawn from ``seed`` (so an answer cannot depend on the question's place) and
     reported in the gate's order.
     """
@@ -207,7 +239,7 @@ def check_gate(fn: Callable[[str], object], *, seed: int | None = None) -> GateC
 
 
 def _ask_the_gate(fn: Callable[[str], object], order: random.Random) -> GateCheck:
-    goals = list(decision_gate())
+    goals = list(exercise_goals())
     asked = order.sample(goals, len(goals))
     answers: dict[str, tuple[str, bool]] = {}
     for goal in asked:

@@ -20,7 +20,7 @@ import linecache
 import os
 import sys
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -53,6 +53,39 @@ GUARD_TIMEOUT_S: Final = 5.0
 BLOCK, ALLOW, BEYOND = "block", "allow", "beyond"
 GUARD_EXERCISE: Final = "is_force_push"
 DRAWN: Final = "drawn"  # the name of the drawn families starts so
+
+
+# One hint per corpus family, shown under a failing check: the rule that family tests.
+FAMILY_HINTS: Final = {
+    "-f": "-f may come anywhere among push's arguments, and inside a cluster such as -uf: "
+    "look at every argument that starts with a single -.",
+    "--force": "read words, not text: simple_commands(command) makes extra spaces and tabs "
+    "vanish; then look at every argument of the push, not only the first.",
+    "--force-with-lease": "--force-with-lease may carry a value: --force-with-lease=main:3f2a1bc "
+    "starts with it.",
+    "+refspec": "a refspec that starts with + forces that one update: any argument of push "
+    "that is not an option and starts with +.",
+    "git options": "git's own options come before push: -C dir and -c key=value take two "
+    "words, --git-dir=.git one; and /usr/bin/git is git too (compare the last part of the "
+    "path).",
+    "wrappers": "command, env (and its NAME=value words), sudo -u user, timeout 60 and nohup "
+    "run the words after them: drop the wrapper and its options, then read what is left.",
+    "sh -c": "sh -c, bash -c and bash -lc run their next word as a whole command line, and "
+    "eval runs its words: pass that text to simple_commands again and check each command.",
+    "chains": "every simple command counts, not only the first: loop over all that "
+    "simple_commands returns (it already splits at &&, ;, |, newlines, ( ) and $(...)); "
+    "xargs runs the words after it, like a wrapper.",
+    "quoted text": "a force-push inside quotes is an argument of echo, git commit or grep, not "
+    "a command: test the words simple_commands returns, never the raw text.",
+    "other git --force": "only git push counts: git fetch --force, git checkout -f and "
+    "git clean -f force something else.",
+    "ordinary push": "only a short option's letters count (--set-upstream has no -f), -o takes "
+    "the next word as its value, and a branch may be called feature-force.",
+    f"{DRAWN} force-pushes": "fresh commands that mix the forms above: find which family's "
+    "rule the first one shown combines.",
+    f"{DRAWN} look-alikes": "fresh commands that mix the false friends above: find which "
+    "family's rule the first one shown breaks.",
+}
 
 
 @dataclass(frozen=True)
@@ -133,7 +166,10 @@ class FamilyResult:
     def row(self) -> Row:
         """The family as a row of the check report, its wrong commands one per line."""
         return Row(
-            self.family.name, self.line(), not self.wrong, tuple(v.command for v in self.wrong)
+            self.family.name,
+            self.line(),
+            not self.wrong,
+            tuple(one_line(v.command) for v in self.wrong),
         )
 
 
@@ -222,12 +258,19 @@ class GuardReport(Reported):
         shown = () if self.not_yet or self.problem is not None else self.families
         note = None if self.not_yet else self.failure_note()
         verdicts = [v for r in self.graded for v in r.verdicts]
+        hints = tuple(
+            (r.family.name, FAMILY_HINTS[r.family.name])
+            for r in shown
+            if r.wrong and r.family.name in FAMILY_HINTS
+        )
         return CheckReport(
             exercise=GUARD_EXERCISE,
             check="check_guard",
             state=PASSED if holds else NOT_YET if self.not_yet else FAILING,
             summary=self._summary(holds),
             rows=tuple(r.row() for r in shown),
+            details_title="the rule each failing family tests" if hints else "",
+            details=hints,
             notes=tuple(line for line in (self.ran_as, note) if line),
             passed_cases=len(verdicts) - self.missed - self.false_alarms,
             total_cases=len(verdicts),
@@ -235,6 +278,11 @@ class GuardReport(Reported):
             seed=self.seed,
             subject=self.guard,
         )
+
+
+def one_line(command: str) -> str:
+    """A command as a Python string on one line: a newline inside it shows as \\n."""
+    return repr(command)
 
 
 def guard_command(path: Path) -> list[str] | str:
@@ -326,10 +374,12 @@ def try_guard(path: str | os.PathLike[str], commands: Sequence[str]) -> str:
     lines = [note] if note else []
     for verdict in verdicts:
         if verdict.blocked:
-            lines.append(f"blocked      {verdict.command}\n    reason: {verdict.stderr.strip()}")
+            lines.append(
+                f"blocked      {one_line(verdict.command)}\n    reason: {verdict.stderr.strip()}"
+            )
         else:
             failed = f" (the guard failed: exit {verdict.exit_code})" if verdict.failed else ""
-            lines.append(f"let through  {verdict.command}{failed}")
+            lines.append(f"let through  {one_line(verdict.command)}{failed}")
     return "\n".join(lines)
 
 
@@ -482,3 +532,65 @@ def _check_script(guard: Path, corpus: Path, seed: int | None) -> GuardReport:
             for family in families
         )
     return GuardReport(guard.name, results, seed=seed)
+
+
+def _outcome(blocked: bool, reasons: Sequence[str]) -> tuple[str, str]:
+    """A command's kind on the scoreboard, and why, from the guard's verdict and the reading."""
+    if reasons and not blocked:
+        return "bypass", f"let through, but it force-pushes: {'; '.join(reasons)}"
+    if blocked and not reasons:
+        return "false alarm", "blocked, but the course's reading finds no force-push"
+    if blocked:
+        return "caught", "blocked, as it should be"
+    return "no point", "let through; the course's reading finds no force-push"
+
+
+def bypass_scoreboard(
+    players: Mapping[str, Sequence[str]] | Sequence[str],
+    guard: str | os.PathLike[str] = SEED_GUARD,
+) -> str:
+    """Score each player's commands against ``guard`` (the seed's, by default): a point for
+    each force-push it lets through and for each harmless command it blocks.
+
+    ``players`` maps a name to that player's commands, or is one list of your own. Whether
+    a command force-pushes is judged by the course's reference reading of its words.
+    """
+    from hookcourse.solutions.force_push_guard import force_reasons
+
+    board = {"you": list(players)} if isinstance(players, Sequence) else dict(players)
+    if isinstance(players, str) or not all(
+        isinstance(c, str) for commands in board.values() for c in commands
+    ):
+        return "bypass_scoreboard: give a list of command strings, or a dict of them by player"
+    commands = list(dict.fromkeys(c for cs in board.values() for c in cs))
+    ran = _verdicts(Path(guard), commands)
+    if isinstance(ran, str):
+        return f"cannot run {Path(guard).name}: {ran}"
+    blocked = {v.command: v.blocked for v in ran[0]}
+    kinds = {c: _outcome(blocked[c], force_reasons(c)) for c in commands}
+    scores = {
+        name: sum(kinds[c][0] in ("bypass", "false alarm") for c in dict.fromkeys(cs))
+        for name, cs in board.items()
+    }
+    width = max((len(one_line(c)) for c in commands), default=0)
+    lines = [f"the scoreboard against {Path(guard).name}: a point per bypass and false alarm"]
+    lines += [f"  {name}: {points} point{'s' * (points != 1)}" for name, points in scores.items()]
+    for name, cs in board.items():
+        lines.append("your commands:" if name == "you" else f"{name}'s commands:")
+        for command in dict.fromkeys(cs):
+            kind, why = kinds[command]
+            lines.append(f"  {kind:<11}  {one_line(command):<{width}}  {why}")
+    return "\n".join(lines)
+
+
+def corpus_preview(corpus: Path = CORPUS) -> str:
+    """Each family of the corpus before the exercise: what the guard must do, how many
+    commands, one of them, and the rule it tests."""
+    must = {BLOCK: "block", ALLOW: "allow", BEYOND: "shown only"}
+    lines = []
+    for family in load_corpus(corpus):
+        count = f"{must[family.expect]} {len(family.commands)}"
+        lines.append(f"{family.name:<21} {count:<12} e.g. {one_line(family.commands[-1])}")
+        hint = FAMILY_HINTS.get(family.name)
+        lines.append(f"{'':<21} {hint or 'no check of the text alone can judge these'}")
+    return "\n".join(lines)

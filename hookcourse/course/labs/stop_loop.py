@@ -40,20 +40,21 @@ def turn_line(turn: StopTurn) -> str:
     return "the hook lets Claude stop"
 
 
+# Symbols every text font draws (the WGL4 set): an emoji font is not needed.
 MARKS: Final = (
     ("■", "blocked: Claude works on"),
     ("●", "the hook lets Claude stop"),
-    ("⏹", "continue: false: Claude stops now"),
-    ("✋", "one block too many: the cap ends the turn"),
+    ("▲", "continue: false: Claude stops now"),
+    ("▼", "one block too many: the cap ends the turn"),
 )
 
 
 def _mark(turn: StopTurn) -> str:
     if turn.capped:
-        return "✋"
+        return "▼"
     if turn.continues:
         return "■"
-    return "⏹" if turn.reason is not None else "●"
+    return "▲" if turn.reason is not None else "●"
 
 
 def timeline(turns: Sequence[StopTurn]) -> str:
