@@ -6,15 +6,19 @@ is a ``NameError`` traceback. In an IPython kernel the course installs a handler
 ``NameError`` (at the kernel's start under the course's Jupyter server, else at the
 first import of the course: ``exercises``, the labs) that says in one line which cell
 to run first: for an exercise's own name, its exercise cell; for a name another cell
-of the open notebook defines (``lab = answer_lab()``), that cell. Any other
-``NameError`` keeps IPython's usual traceback.
+of the open notebook defines (``lab = answer_lab()``), that cell, together with every
+other cell the running cell needs and the kernel lacks (and what those need in turn), so
+one try names them all, top to bottom. Any other ``NameError`` keeps IPython's usual
+traceback.
 """
 
 from __future__ import annotations
 
 import ast
+import builtins
 import json
 import sys
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +27,7 @@ from hookcourse.kernel_exceptions import add_handler
 # The notebook a kernel runs for: ipykernel puts the path here (from the server's
 # JPY_SESSION_NAME).
 SESSION_NAME = "__session__"
+_BUILTINS = frozenset(dir(builtins))
 
 
 def missing_exercise(name: str) -> str | None:
@@ -81,12 +86,103 @@ def defining_line(notebook: dict[str, Any], name: str, running: str = "") -> str
 
 def missing_name(name: str, notebook: dict[str, Any], running: str = "") -> str | None:
     """The line for ``name``, undefined but defined by another cell of ``notebook``."""
-    line = defining_line(notebook, name, running)
-    if line is None:
+    return missing_cells(name, notebook, running, set())
+
+
+def _code_cells(notebook: dict[str, Any], running: str) -> list[str]:
+    """The code cells' sources, in order, without the one now ``running``."""
+    found = []
+    for cell in notebook.get("cells", []):
+        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+            continue
+        text = cell.get("source", "")
+        text = "".join(text) if isinstance(text, list) else str(text)
+        if not (running.strip() and text.strip() == running.strip()):
+            found.append(text)
+    return found
+
+
+def _needs(text: str) -> list[str]:
+    """The names a cell reads but does not bind itself, in the order it reads them."""
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:  # a magic, or the learner's half-typed cell
+        return []
+    bound = {
+        node.id
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load)
+    }
+    bound |= {node.arg for node in ast.walk(tree) if isinstance(node, ast.arg)}
+    bound |= {
+        node.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+    }
+    bound |= {
+        (alias.asname or alias.name.split(".")[0])
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        for alias in node.names
+    }
+    read = [
+        node.id
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)
+    ]
+    return [name for name in dict.fromkeys(read) if name not in bound and name not in _BUILTINS]
+
+
+def _first_binding(cells: list[str], name: str) -> tuple[int, str] | None:
+    """The index of the first cell that binds ``name`` at its top level, and that line."""
+    for index, text in enumerate(cells):
+        line = defining_line({"cells": [{"cell_type": "code", "source": text}]}, name)
+        if line is not None:
+            return index, line
+    return None
+
+
+def missing_cells(
+    name: str, notebook: dict[str, Any], running: str = "", defined: Collection[str] = ()
+) -> str | None:
+    """One line naming every cell to run before ``running``: the cell that defines the
+    undefined ``name``, the cells that define the other names ``running`` reads and the
+    kernel lacks (``defined`` holds what it has), and what those cells need in turn;
+    None when no other cell of ``notebook`` defines ``name``."""
+    cells = _code_cells(notebook, running)
+    if _first_binding(cells, name) is None:
         return None
+    wanted: dict[int, str] = {}  # cell index -> its defining line
+    names: dict[str, None] = {}
+    pending = [name, *_needs(running)]
+    while pending:
+        needed = pending.pop(0)
+        if needed in defined or needed in names:
+            continue
+        found = _first_binding(cells, needed)
+        if found is None:  # no cell defines it: not this line's business
+            continue
+        names[needed] = None
+        index, line = found
+        if index not in wanted:
+            wanted[index] = line
+            pending += _needs(cells[index])
+    return _run_first(list(names), [wanted[index] for index in sorted(wanted)])
+
+
+def _run_first(names: list[str], lines: list[str]) -> str:
+    """The one line: which names are missing, and the cells to run, top to bottom."""
+    if len(names) == 1:
+        missing = f"{names[0]} is not defined yet (after a restart the kernel forgets it)"
+    else:
+        listed = ", ".join(names[:-1]) + f" and {names[-1]}"
+        missing = f"{listed} are not defined yet (after a restart the kernel forgets them)"
+    if len(lines) == 1:
+        return f"{missing}: run the cell with `{lines[0]}` first, then this cell again."
+    cells = "; ".join(f"the cell with `{line}`" for line in lines)
     return (
-        f"{name} is not defined yet (after a restart the kernel forgets it): run the cell "
-        f"with `{line}` first, then this cell again."
+        f"{missing}: run these {len(lines)} cells first, top to bottom, then this cell "
+        f"again: {cells}."
     )
 
 
@@ -110,7 +206,7 @@ def _said(shell: Any, name: str) -> str | None:
     if notebook is None:
         return None
     history = shell.user_ns.get("_ih") or [""]
-    return missing_name(name, notebook, str(history[-1]))
+    return missing_cells(name, notebook, str(history[-1]), shell.user_ns)
 
 
 def _on_name_error(

@@ -8,7 +8,11 @@ teacher collects these files and runs ``hookcourse workshop report``.
 
 Recording is best effort and silent outside a working copy: the course notebooks
 under nbval and a teacher build write nothing; ``HOOKCOURSE_PROGRESS=off`` turns it
-off everywhere (the test suite does).
+off everywhere (the test suite does). In the browser course (JupyterLite) the working
+copy is the browser's own file store, ``/drive`` in the kernel: ``progress.jsonl``
+appears in the file browser, where the learner downloads it for the teacher; its lines
+name no learner (the browser has no user), so the report names them by the file's
+name or folder.
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
 
+from hookcourse import browser
+
 FILE_NAME: Final = "progress.jsonl"
 # Set by scripts/lab.sh for the kernels it starts; a teacher may set it for a learner.
 WORK_ENV: Final = "HOOKCOURSE_WORK"
@@ -35,6 +41,8 @@ SWITCH_ENV: Final = "HOOKCOURSE_PROGRESS"
 MARKER: Final = ".hookcourse-work"
 CHECKOUT_WORK: Final = Path(__file__).resolve().parents[2] / "my-notebooks"
 PROGRAM_TASK: Final = "program"
+# JupyterLite's kernel sees the browser's file store (what its file browser shows) here.
+BROWSER_DRIVE: Final = Path("/drive")
 
 
 @dataclass(frozen=True)
@@ -87,6 +95,8 @@ def learner_name() -> str | None:
     named = os.environ.get(LEARNER_ENV) or os.environ.get(HUB_USER_ENV)
     if named:
         return named
+    if browser.IN_BROWSER:  # Pyodide's user is "web_user" for everybody
+        return None
     try:
         return getpass.getuser() or None
     except (KeyError, OSError):  # no such user in the password database (some containers)
@@ -95,8 +105,9 @@ def learner_name() -> str | None:
 
 def work_folder(search_from: Path | None = None, checkout_fallback: bool = False) -> Path | None:
     """The learner's working folder: ``$HOOKCOURSE_WORK``, else the nearest folder marked
-    as a working copy at or above ``search_from`` (the current directory), else (for
-    ``hookcourse test``, run from the learner's program folder) this checkout's copy."""
+    as a working copy at or above ``search_from`` (the current directory), else in the
+    browser its file store, else (for ``hookcourse test``, run from the learner's program
+    folder) this checkout's copy."""
     named = os.environ.get(WORK_ENV)
     if named:
         return Path(named)
@@ -104,6 +115,8 @@ def work_folder(search_from: Path | None = None, checkout_fallback: bool = False
     for folder in [here, *here.parents]:
         if (folder / MARKER).is_file():
             return folder
+    if browser.IN_BROWSER and BROWSER_DRIVE.is_dir():
+        return BROWSER_DRIVE
     if checkout_fallback and (CHECKOUT_WORK / MARKER).is_file():
         return CHECKOUT_WORK
     return None

@@ -9,6 +9,13 @@ scripts/lab.sh and workshop/install.sh enable it):
 - every kernel it starts installs the course's NameError line before its first cell
   (``kernel_startup`` as the kernels' ``PYTHONSTARTUP``), so a cell run before the one
   that defines its name says so in one line even when it imports nothing;
+- every kernel it starts finds the course's commands (``!hookcourse events Stop`` in a
+  cell): the folder of this Python's scripts goes first on the kernels' ``PATH``, since
+  scripts/lab.sh starts JupyterLab from the environment without activating it;
+- the working copy it serves (its root, or ``my-notebooks/`` under it on a hub) gets the
+  course files the notebooks name by a relative path, never overwriting: the session
+  scripts as ``fixtures/sessions/`` and the reference solutions as ``solutions/``, so
+  each path resolves from the notebook's own folder, inside JupyterLab's root;
 - every notebook it saves loses its widget views and widget state. A saved view names
   a widget model that lives only as long as its kernel, so reopened later it reads
   "Error displaying widget: model not found"; without it, the output's text (the lab's
@@ -18,6 +25,8 @@ scripts/lab.sh and workshop/install.sh enable it):
 from __future__ import annotations
 
 import os
+import shutil
+import sys
 from collections.abc import MutableMapping
 from pathlib import Path
 from typing import Any, Final
@@ -30,6 +39,12 @@ RUN_AGAIN: Final = "[a widget: run this cell to show it]"
 WORK_FOLDER: Final = "my-notebooks"
 # IPython kernels run this file before the first cell (the NameError line's handler).
 STARTUP_ENV: Final = "PYTHONSTARTUP"
+PACKAGE: Final = Path(__file__).resolve().parents[1]
+# Course files a notebook names by path, and where they go in the working copy.
+COURSE_FILES: Final = {
+    "fixtures/sessions": (PACKAGE / "fixtures" / "sessions", "*.json"),
+    "solutions": (PACKAGE / "solutions", "[!_]*.py"),
+}
 
 
 def without_widget_views(notebook: dict[str, Any]) -> bool:
@@ -74,18 +89,60 @@ def start_kernels_with_the_name_hook(environ: MutableMapping[str, str] = os.envi
     return True
 
 
+def put_the_course_on_path(
+    environ: MutableMapping[str, str] = os.environ, scripts: Path | None = None
+) -> bool:
+    """Put ``scripts`` (this Python's own scripts folder, where ``hookcourse`` is) first on
+    ``PATH`` for the kernels this server starts, unless it is on it already; True when set."""
+    folder = str(scripts or Path(sys.executable).parent)
+    path = environ.get("PATH", "")
+    if folder in path.split(os.pathsep):
+        return False
+    environ["PATH"] = os.pathsep.join([folder, path]) if path else folder
+    return True
+
+
+def add_course_files(work: Path) -> list[str]:
+    """Copy the course files notebooks name by path into the working copy ``work``,
+    never overwriting; the paths added, relative to ``work``."""
+    added = []
+    for place, (source, pattern) in COURSE_FILES.items():
+        for item in sorted(source.glob(pattern)):
+            there = work / place / item.name
+            if there.exists():
+                continue
+            there.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(item, there)
+            added.append(f"{place}/{item.name}")
+    return added
+
+
+def working_copy(root: Path) -> Path | None:
+    """The learner's working copy a server at ``root`` serves: ``root`` itself
+    (scripts/lab.sh) or its ``my-notebooks/`` (a hub); None when neither is one."""
+    from hookcourse.course.progress import MARKER
+
+    for folder in (root, root / WORK_FOLDER):
+        if (folder / MARKER).is_file():
+            return folder
+    return None
+
+
 def _load_jupyter_server_extension(server: Any) -> None:
     server.contents_manager.register_pre_save_hook(strip_on_save)
     start_kernels_with_the_name_hook()
-    if not os.environ.get("JUPYTERHUB_USER"):
-        return
+    put_the_course_on_path()
+    root = Path(server.root_dir)
     try:
-        added = prepare_hub_copy(Path(server.root_dir))
+        added = prepare_hub_copy(root) if os.environ.get("JUPYTERHUB_USER") else []
+        work = working_copy(root)
+        if work is not None:
+            added += add_course_files(work)
     except (OSError, InputError) as error:  # the server starts even without the copy
         server.log.error("hookcourse: no working copy in %s: %s", server.root_dir, error)
         return
     if added:
-        server.log.info("hookcourse: working copy %s: added %s", WORK_FOLDER, ", ".join(added))
+        server.log.info("hookcourse: working copy: added %s", ", ".join(added))
 
 
 def _strip_main(paths: list[str]) -> int:

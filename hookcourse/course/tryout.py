@@ -4,14 +4,20 @@ A faded example sits between a worked function and a graded exercise: the learne
 fills in its ``...`` blanks and re-runs the cell below it. Unlike ``check_*`` it
 knows nothing of the fixtures: the notebook lists the calls and what each should
 return. Whatever the learner's function does, even raising, comes back as a line.
+While a blank is left, no call counts as right (a blank can return what one call
+expects by chance), and the summary says how many blanks are left.
 It is drawn as a check report (``course/check_report.py``), without the report's JSON:
 a faded example is practice, not a check the teacher build or progress counts.
 """
 
 from __future__ import annotations
 
+import ast
+import inspect
+import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from types import CodeType
 from typing import Any, cast
 
 from hookcourse.course.cases import same_json
@@ -34,6 +40,7 @@ class Tryout:
 
     name: str
     rows: tuple[Row, ...]
+    blanks: int = 0  # ``...`` blanks still in the function
 
     @property
     def right(self) -> int:
@@ -46,11 +53,16 @@ class Tryout:
 
     def report(self) -> CheckReport:
         total = len(self.rows)
-        if self.right == total:
+        if self.blanks:
+            left = "1 blank" if self.blanks == 1 else f"{self.blanks} blanks"
+            summary = f"{left} still ...: fill in every ..., then run both cells"
+        elif self.right == total:
             summary = f"all {total} right"
         else:
-            summary = f"{self.right} of {total} right: fill in the ... blanks, then run both cells"
-        state = PASSED if self.right == total else FAILING
+            summary = (
+                f"{self.right} of {total} right: fix what the ✗ lines show, then run both cells"
+            )
+        state = PASSED if self.right == total and not self.blanks else FAILING
         return CheckReport(self.name, "try_calls", state, summary, self.rows)
 
     def text(self) -> str:
@@ -64,9 +76,30 @@ class Tryout:
         return render_html(self.report())
 
 
+def _holds_ellipsis(code: CodeType) -> bool:
+    return any(
+        const is Ellipsis or (isinstance(const, CodeType) and _holds_ellipsis(const))
+        for const in code.co_consts
+    )
+
+
+def blanks_left(fn: Callable[..., object]) -> int:
+    """How many ``...`` blanks ``fn``'s source still holds (its docstring aside)."""
+    code = getattr(fn, "__code__", None)
+    if not isinstance(code, CodeType) or not _holds_ellipsis(code):
+        return 0
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
+    except (OSError, TypeError, SyntaxError):  # no source to read: the code says one at least
+        return 1
+    return sum(isinstance(node, ast.Constant) and node.value is Ellipsis for node in ast.walk(tree))
+
+
 def try_calls(fn: Callable[..., object], calls: Sequence[Call]) -> Tryout:
-    """Call ``fn`` with each call's arguments and compare with its expected value."""
+    """Call ``fn`` with each call's arguments and compare with its expected value; while
+    ``fn`` still holds a ``...`` blank, no call counts as right."""
     rows = []
+    blanks = blanks_left(fn)
     name = getattr(fn, "__name__", "fn")
     for arguments, expected in calls:
         shown = f"{name}({', '.join(map(repr, arguments))})"
@@ -77,6 +110,7 @@ def try_calls(fn: Callable[..., object], calls: Sequence[Call]) -> Tryout:
             continue
         # JSON equality as the checks see it; a record (an ExitVerdict) compares by ==.
         ok = same_json(cast(JSValue, expected), cast(JSValue, got))
-        wanted = "" if ok else f", expected {expected!r}"
-        rows.append(Row(shown, f"-> {got!r}{wanted}", ok))
-    return Tryout(name, tuple(rows))
+        wanted = f", expected {expected!r}" if not ok else ""
+        wanted = ", while a blank is left" if ok and blanks else wanted
+        rows.append(Row(shown, f"-> {got!r}{wanted}", ok and not blanks))
+    return Tryout(name, tuple(rows), blanks)

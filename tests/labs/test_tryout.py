@@ -13,9 +13,28 @@ def test_a_function_with_blanks_shows_what_came_back_and_what_was_expected() -> 
 
     text = try_calls(block_or_not, [((2.0,), {"block": True})]).text()
     assert text.splitlines() == [
-        "0 of 1 right: fill in the ... blanks, then run both cells",
+        "1 blank still ...: fill in every ..., then run both cells",
         "  ✗ block_or_not(2.0)  -> {'block': Ellipsis}, expected {'block': True}",
     ]
+
+
+def test_while_a_blank_is_left_no_call_is_right_even_by_chance() -> None:
+    def regex_branch(matcher: str, tool_name: object) -> object:
+        subject = ...  # fill in
+        engine = ...  # fill in
+        return subject is engine and False
+
+    result = try_calls(regex_branch, [(("(?i)bash", "Bash"), False)])
+    assert (result.blanks, result.right, result.report().state) == (2, 0, FAILING)
+    assert result.text().splitlines() == [
+        "2 blanks still ...: fill in every ..., then run both cells",
+        "  ✗ regex_branch('(?i)bash', 'Bash')  -> False, while a blank is left",
+    ]
+
+
+def test_with_no_blank_left_a_wrong_line_is_named_not_the_blanks() -> None:
+    text = try_calls(str.strip, [((" a ",), "a"), ((" b",), "x")]).text()
+    assert text.splitlines()[0] == "1 of 2 right: fix what the ✗ lines show, then run both cells"
 
 
 def test_a_raising_function_is_a_line_not_a_traceback() -> None:

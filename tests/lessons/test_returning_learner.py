@@ -14,7 +14,12 @@ import pytest
 
 from hookcourse.course import server
 from hookcourse.course.exercises import check_matcher
-from hookcourse.course.kernel_hook import defining_line, missing_exercise, missing_name
+from hookcourse.course.kernel_hook import (
+    defining_line,
+    missing_cells,
+    missing_exercise,
+    missing_name,
+)
 from hookcourse.stages.registry import EXERCISES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -166,3 +171,29 @@ def test_a_driven_cell_run_first_after_a_restart_is_one_line(
     assert missing_name("merge", course_notebook("05_several_hooks")) in error.traceback[0]
     assert len(other[0].traceback) > 1  # a name no cell defines: IPython's own traceback
     assert "hookcourse" not in names[0].text  # the startup file left no name behind
+
+
+def test_a_cell_run_out_of_order_names_every_cell_it_needs_at_once() -> None:
+    # Notebook 00's cell that runs the allow hook and drives the answer lab, run first
+    # after a restart: one try names all three cells, top to bottom, with what they define.
+    contract = course_notebook("00_hook_contract")
+    running = next(
+        text
+        for text in ("".join(c["source"]) for c in contract["cells"] if c["cell_type"] == "code")
+        if 'run_hook_script("hooks/allow_tests.py"' in text
+    )
+    said = missing_cells("run_hook_script", contract, running, {"get_ipython"})
+    assert said is not None
+    assert said.startswith("run_hook_script, payload_text, jsjson, lab and Path are not defined")
+    assert "run these 3 cells first, top to bottom" in said
+    order = [
+        "`from hookcourse.course.hook_script import run_hook_script`",
+        '`payload_text = Path("data/pre_tool_use.json")',
+        "`lab = answer_lab()`",
+    ]
+    assert [said.index(line) for line in order] == sorted(said.index(line) for line in order)
+    # What the kernel still has is not asked for again.
+    kept = {"json", "Path", "jsjson", "run_hook_script", "payload_text"}
+    assert missing_cells("lab", contract, running, kept) == missing_name("lab", contract)
+    # A name no cell defines is left to IPython's own traceback.
+    assert missing_cells("nowhere", contract, "print(nowhere)") is None

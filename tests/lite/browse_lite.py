@@ -130,6 +130,8 @@ def course(page: Page, plan: dict[str, Any], shots: Path) -> dict[str, Any]:
         run_cell(page, exercise)
         seen[f"check_{name}"] = shown_text(run_cell(page, check).first)
         check.screenshot(path=shots / f"03_check_{name}.png")
+    # What the file browser's Download gives for the progress the two checks recorded.
+    seen["progress"] = page.evaluate(STORED_TEXT_JS, "progress.jsonl")
 
     # A scratch cell at the end: the regex corpus through this browser's RegExp.
     last = code_cells(page).last
@@ -251,6 +253,18 @@ STORED_FIRST_CODE_JS = """async (path) => {
   const model = await window.jupyterapp.serviceManager.contents.get(path, { content: true });
   const source = model.content.cells.find((cell) => cell.cell_type === "code").source;
   return Array.isArray(source) ? source.join("") : source;
+}"""
+
+
+# A text file as the browser's storage holds it (what Download saves); null if missing.
+STORED_TEXT_JS = """async (path) => {
+  try {
+    const model = await window.jupyterapp.serviceManager.contents.get(
+      path, { content: true, format: "text" });
+    return model.content;
+  } catch (error) {
+    return null;
+  }
 }"""
 
 

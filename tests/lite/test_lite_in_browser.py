@@ -25,6 +25,7 @@ from typing import Any
 import pytest
 
 from hookcourse import browser
+from hookcourse.course import progress, report
 from hookcourse.course.exercises import check_matcher
 from hookcourse.course.generators import SEED_ENV
 from hookcourse.course.labs.guard import SEED_GUARD, check_guard, try_guard
@@ -244,6 +245,18 @@ def test_the_matcher_notebook_works_offline_in_the_browser(
 
     total = len(expected)
     assert seen["corpus"].strip() == f"browser RegExp: 0 of {total} answers differ []"
+
+    # Both checks were recorded in the browser's file store; the downloaded file is one
+    # the class report reads, naming the learner by the file it was saved as.
+    recorded = [progress.parse_line(line) for line in (seen["progress"] or "").splitlines()]
+    assert [(run.task, run.passed, run.total) if run else None for run in recorded] == [
+        ("match_hook", sum(o.passed for o in run.outcomes), len(run.outcomes))
+        for run in (passed, failed)
+    ]
+    downloaded = tmp_path / "ada.jsonl"
+    downloaded.write_text(seen["progress"], encoding="utf-8")
+    runs, warnings = report.read_sources(report.find_sources([str(downloaded)])[0])
+    assert warnings == [] and {learner for learner, _ in runs} == {"ada"}
 
 
 BYTES_FILE = "data/pre_tool_use.json"

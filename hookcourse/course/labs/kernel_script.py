@@ -22,7 +22,7 @@ def _exit_code(code: object, stderr: io.StringIO) -> int:
     """``sys.exit(code)``'s exit status, as CPython gives it."""
     if code is None:
         return 0
-    if isinstance(code, int) and not isinstance(code, bool):
+    if isinstance(code, int):  # True too: sys.exit(True) exits 1 and prints nothing
         return code & 0xFF
     print(code, file=stderr)
     return 1
