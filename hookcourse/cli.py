@@ -114,6 +114,17 @@ def _parser() -> argparse.ArgumentParser:
         help="as claude's flag: the session runs in bypassPermissions mode (over "
         "--permission-mode); hook denies and deny rules still stop calls",
     )
+    fire.add_argument(
+        "--add-dir",
+        "--add-dirs",
+        dest="add_dirs",
+        action="extend",
+        nargs="+",
+        default=[],
+        metavar="DIR",
+        help="as claude's flag: more working directories beside the project (a cd there "
+        "is allowed and keeps the shell there)",
+    )
     for word, effect in (
         (
             "allowed",
@@ -502,6 +513,7 @@ def _fire(args: argparse.Namespace) -> int:
         permission_mode=mode,
         trusted=args.trusted,
         allowed_tools=tuple(args.allowed_tools),
+        added_dirs=tuple(args.add_dirs),
         disallowed_tools=tuple(args.disallowed_tools),
         max_turns=args.max_turns,
         turn=args.turn,

@@ -22,7 +22,7 @@ from typing import Final
 from hookcourse.errors import InputError, json_syntax_fix
 from hookcourse.js import json as jsjson
 from hookcourse.js.json import quote
-from hookcourse.js.values import UNDEFINED, JSValue, Undefined
+from hookcourse.js.values import UNDEFINED, JSValue, Undefined, js_trim
 from hookcourse.stages.matcher_and_dispatch.reference import MatchResult
 
 from .bounded_match import bounded_explain
@@ -39,7 +39,7 @@ from .catalogue import (
     recipient_text,
 )
 from .env_file import ENV_FILE_VARIABLE, EnvFileWrites, collect_env_file, make_env_file
-from .lifecycle import CallEffects, call_effects
+from .lifecycle import CallEffects, call_effects, loaded_before
 from .outcome import DEFAULT_STOP_BLOCK_CAP, Outcome, merge_readings
 from .permission_rule import CallPlace, check_rule, parse_rule
 from .permissions import (
@@ -75,9 +75,9 @@ from .settings import (
     load_settings,
 )
 from .skill_files import skill_has_hooks
-from .tool_input import known_keys_only, normalised, schema_problems
+from .tool_input import known_keys_only, normalised, schema_problems, tool_refusal
 from .transcript import print_mode
-from .transcript_reads import files_read
+from .transcript_reads import files_read, tool_calls
 from .validate import fire_findings
 
 __all__ = [
@@ -135,6 +135,8 @@ class FireRequest:
     """Overrides the payload's permission_mode and the settings' defaultMode."""
     trusted: bool | None = None
     """Whether the project folder is trusted; None reads ``~/.claude.json``."""
+    added_dirs: tuple[str, ...] = ()
+    """``claude --add-dir`` folders: working directories beside the project."""
     allowed_tools: tuple[str, ...] = ()
     """``claude --allowedTools`` values: allow rules for the session, comma or space separated."""
     disallowed_tools: tuple[str, ...] = ()
@@ -222,7 +224,12 @@ def fire(request: FireRequest) -> FireReport:
     ran = _run_tiers(spec, plans, payload, _run_setting(request, spec, payload, place, settings))
     reformatted = written if written is not None and _file_state(written) != before else None
     outcome = _merged(
-        spec, ran.hooks, payload, request.consecutive_stop_blocks, request.stop_block_cap
+        spec,
+        ran.hooks,
+        payload,
+        place.cwd,
+        request.consecutive_stop_blocks,
+        request.stop_block_cap,
     )
     trusted = _trusted(request)
     permission = (
@@ -230,11 +237,20 @@ def fire(request: FireRequest) -> FireReport:
         if spec.name == PERMISSION_EVENT and not outcome.blocked and removed is None
         else None
     )
+    failures = [
+        js_trim(hook.execution.run.stderr)
+        for hook in sorted(ran.hooks, key=lambda h: h.execution.finish_index)
+        if hook.reading.classification is Classification.NON_BLOCKING_ERROR
+    ]
     shown = print_mode(
-        spec, payload, outcome, permission, removed, reformatted, _last_turn(request)
+        spec, payload, outcome, permission, removed, reformatted, _last_turn(request), failures
     )
     if spec.name == PERMISSION_EVENT and shown.tool_runs is not False:
-        shown = replace(shown, when_run=_call_effects(payload, place))
+        shell = settings.setting(SKILL_SHELL_OFF) is not True
+        # An instruction file loads once a session: the transcript tells which did.
+        loaded = loaded_before(tool_calls(payload.get("transcript_path")), place)
+        effects = _call_effects(payload, place, shell).without_loaded(loaded)
+        shown = replace(shown, when_run=effects)
     return FireReport(
         event=spec.name,
         matcher_field=spec.matcher_field,
@@ -264,7 +280,13 @@ WRITING_TOOLS: Final = frozenset({"Edit", "Write"})
 """Tools after whose PostToolUse hooks 2.1.332 checks whether a hook changed the file."""
 
 
-def _call_effects(payload: Mapping[str, JSValue], place: CallPlace) -> CallEffects:
+SKILL_SHELL_OFF: Final = "disableSkillShellExecution"
+"""The setting that keeps a skill's `` !`command` `` lines from running (no hook fires)."""
+
+
+def _call_effects(
+    payload: Mapping[str, JSValue], place: CallPlace, skill_shell: bool
+) -> CallEffects:
     """What the call sets off if it runs, with the input it runs with."""
     tool, tool_id = payload.get("tool_name"), payload.get("tool_use_id")
     return call_effects(
@@ -272,6 +294,7 @@ def _call_effects(payload: Mapping[str, JSValue], place: CallPlace) -> CallEffec
         payload.get("tool_input"),
         tool_id if isinstance(tool_id, str) else "",
         place,
+        skill_shell,
     )
 
 
@@ -327,6 +350,7 @@ def _merged(
     spec: EventSpec,
     hooks: Sequence[HookReport],
     payload: Mapping[str, JSValue],
+    cwd: str,
     consecutive_stop_blocks: int = 0,
     stop_block_cap: int = DEFAULT_STOP_BLOCK_CAP,
 ) -> Outcome:
@@ -341,7 +365,7 @@ def _merged(
         stop_block_cap=stop_block_cap,
         in_background=len(hooks) - len(finished),
     )
-    return checked_rewrite(spec, payload, outcome)
+    return checked_rewrite(spec, payload, outcome, cwd)
 
 
 def _call_place(request: FireRequest, payload: Mapping[str, JSValue]) -> CallPlace:
@@ -349,7 +373,8 @@ def _call_place(request: FireRequest, payload: Mapping[str, JSValue]) -> CallPla
     stated_cwd = payload.get("cwd")
     cwd = stated_cwd if isinstance(stated_cwd, str) and os.path.isdir(stated_cwd) else project_dir
     home = str(request.places.home) if request.places.home else os.path.expanduser("~")
-    return CallPlace(project_dir, cwd, home)
+    added = tuple(os.path.normpath(os.path.join(project_dir, d)) for d in request.added_dirs)
+    return CallPlace(project_dir, cwd, home, added)
 
 
 def _last_turn(request: FireRequest) -> bool:
@@ -414,7 +439,7 @@ def _run_tiers(
     hooks: list[HookReport] = []
     try:
         for tier in tiers:
-            if hooks and managed and _managed_denied(spec, hooks, payload):
+            if hooks and managed and _managed_denied(spec, hooks, payload, setting.cwd):
                 plans = _not_run(plans, set(map(id, tier)), MANAGED_DENIED)
                 break
             jobs = [
@@ -432,11 +457,11 @@ def _run_tiers(
 
 
 def _managed_denied(
-    spec: EventSpec, hooks: Sequence[HookReport], payload: dict[str, JSValue]
+    spec: EventSpec, hooks: Sequence[HookReport], payload: dict[str, JSValue], cwd: str
 ) -> bool:
     """After the managed tier: did it deny? If it rewrote the input, the others see that."""
     readings = [h.reading for h in sorted(hooks, key=lambda h: h.execution.finish_index)]
-    outcome = checked_rewrite(spec, payload, merge_readings(spec, readings, payload))
+    outcome = checked_rewrite(spec, payload, merge_readings(spec, readings, payload), cwd)
     if outcome.blocked:
         return True
     if not isinstance(outcome.updated_input, Undefined):
@@ -457,8 +482,11 @@ def _not_run(plans: tuple[GroupPlan, ...], skipped: set[int], why: str) -> tuple
     )
 
 
-def checked_rewrite(spec: EventSpec, payload: Mapping[str, JSValue], outcome: Outcome) -> Outcome:
-    """A PreToolUse rewrite that fails the tool's input schema denies the call (2.1.332)."""
+def checked_rewrite(
+    spec: EventSpec, payload: Mapping[str, JSValue], outcome: Outcome, cwd: str
+) -> Outcome:
+    """A PreToolUse rewrite that fails the tool's input schema, or the tool's own input
+    check (in ``cwd``), denies the call; a valid one is normalised (2.1.332)."""
     tool = payload.get("tool_name")
     if spec.name != PERMISSION_EVENT or outcome.blocked or not isinstance(tool, str):
         return outcome
@@ -466,14 +494,20 @@ def checked_rewrite(spec: EventSpec, payload: Mapping[str, JSValue], outcome: Ou
         return outcome
     problems = schema_problems(tool, outcome.updated_input)
     if not problems:
-        return replace(outcome, updated_input=known_keys_only(tool, outcome.updated_input))
-    reason = model_text(
-        "updated_input_invalid",
-        event=spec.name,
-        tool=tool,
-        issues="issue" if len(problems) == 1 else "issues",
-        errors="\n".join(problems),
-    )
+        rewrite, _ = normalised(tool, known_keys_only(tool, outcome.updated_input))
+        refusal = tool_refusal(tool, rewrite, cwd)
+        if refusal is None:
+            return replace(outcome, updated_input=rewrite)
+        reason = model_text("updated_input_refused", event=spec.name, tool=tool, error=refusal)
+        problems = [refusal]
+    else:
+        reason = model_text(
+            "updated_input_invalid",
+            event=spec.name,
+            tool=tool,
+            issues="issue" if len(problems) == 1 else "issues",
+            errors="\n".join(problems),
+        )
     return replace(
         outcome,
         blocked=True,
@@ -484,7 +518,7 @@ def checked_rewrite(spec: EventSpec, payload: Mapping[str, JSValue], outcome: Ou
         updated_input=UNDEFINED,
         explanation=[
             *outcome.explanation,
-            f"The hooks' updatedInput fails the {tool} input schema ({'; '.join(problems)}): "
+            f"The hooks' updatedInput fails the {tool} input check ({'; '.join(problems)}): "
             "Claude Code denies the call.",
         ],
     )
@@ -581,5 +615,5 @@ def fire_handlers(
         ),
         key=lambda hook: hook.execution.finish_index,
     )
-    outcome = _merged(spec, hooks, full, consecutive_stop_blocks, stop_block_cap)
+    outcome = _merged(spec, hooks, full, cwd, consecutive_stop_blocks, stop_block_cap)
     return Fired(tuple(hooks), outcome)

@@ -189,7 +189,11 @@ class EventSpec:
     exit2_cancels_siblings: bool = False
     """A hook that exits 2 cancels the hooks still running (UserPromptSubmit)."""
     context_without_query: bool = False
-    """additionalContext is shown under the bare event name (``SessionStart hook ...``)."""
+    """The hook texts the model is shown (additionalContext, a blocking error) name the
+    bare event (``SessionStart hook ...``, ``SubagentStop hook ...``), not event:query."""
+    feedback_event: str | None = None
+    """The event a stop-loop continuation's feedback names, when not this one
+    (SubagentStop's reads ``Stop hook feedback:``, 2.1.332)."""
     missing_script_not_blocking: bool = False
     """Exit 2 from a hook script that is missing does not block (Stop and the like)."""
     block_stops_run: bool = False
@@ -330,6 +334,7 @@ def _event(raw: Mapping[str, Any], document: Mapping[str, Any]) -> EventSpec:
         on_failure_ignored=bool(raw.get("on_failure_ignored", False)),
         block_stops_run=bool(raw.get("block_stops_run", False)),
         context_without_query=bool(raw.get("context_without_query", False)),
+        feedback_event=raw.get("feedback_event"),
         missing_script_not_blocking=bool(raw.get("missing_script_not_blocking", False)),
         system_message_silent_in_print=bool(raw.get("system_message_silent_in_print", False)),
         context_silent_in_print=bool(raw.get("context_silent_in_print", False)),

@@ -4,17 +4,20 @@ tool calls, prompts and stops a driver fires itself:
 - ``claude -p --init`` (or ``--init-only``, ``--maintenance``) fires Setup first;
 - a prompt ``/name args`` naming a custom command or skill fires UserPromptExpansion
   (matcher: the command's name) before UserPromptSubmit;
-- a call, as it runs, sets off more: a Bash ``cd`` that moves the shell fires
-  CwdChanged, and every later hook runs in the new folder (``CLAUDE_PROJECT_DIR``
-  stays); a Read loads the CLAUDE.md files of the folders below the project on the way
-  to the file (``nested_traversal``) and the rules files whose frontmatter ``paths``
-  match it (``path_glob_match``), each firing InstructionsLoaded; the Skill tool fires
-  PreSkillShellCommand for each `` !`command` `` of the skill's body and registers its
-  frontmatter hooks for the rest of the session; the Agent tool starts a subagent
-  (SubagentStart, its own model request, SubagentStop).
+- a call, as it runs, sets off more: a Bash ``cd`` or ``pushd`` that moves the shell
+  fires CwdChanged, and every later hook runs in the new folder (``CLAUDE_PROJECT_DIR``
+  stays), unless it is outside the working directories: then the shell is reset to the
+  project; a Read (a Write or Edit as well) loads the CLAUDE.md files of the folders
+  below the project on the way to the file (``nested_traversal``) and the rules files
+  whose frontmatter ``paths`` match it (``path_glob_match``), each firing
+  InstructionsLoaded; the Skill tool fires PreSkillShellCommand for each
+  `` !`command` `` of the skill's body and registers its frontmatter hooks for the
+  rest of the session; the Agent tool starts a subagent (SubagentStart, its own model
+  request, SubagentStop).
 
-What the driver keeps between events (the shell's folder, the files already loaded, the
-skills launched) is the session's; this module says what one step sets off. It reads the
+What the driver keeps between events (the shell's folder, the skills launched) is the
+session's; the files already loaded are read from the transcript (``loaded_before``).
+This module says what one step sets off. It reads the
 project's files (the edge); the rest is pure.
 """
 
@@ -23,8 +26,8 @@ from __future__ import annotations
 import os
 import re
 import shlex
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Final
 
@@ -34,12 +37,15 @@ from hookcourse.js.values import JSValue
 from .frontmatter import split_frontmatter
 from .permission_rule import CallPlace, glob_regex, has_pipe, simple_commands
 from .skill_files import find_skill, read_markdown
+from .transcript_reads import DoneCall
 
 STARTUP_FLAGS: Final = {"--init": "init", "--init-only": "init", "--maintenance": "maintenance"}
 """Command-line flags that fire Setup, with its ``trigger``."""
 MEMORY_FILES: Final = (("CLAUDE.md", "Project"), ("CLAUDE.local.md", "Local"))
 """A folder's instruction files and their ``memory_type``."""
 RULES_FOLDER: Final = (".claude", "rules")
+FILE_TOOLS: Final = ("Read", "Write", "Edit")
+"""Tools whose file loads the instruction files on its way (a Write of a new file too)."""
 _COMMAND: Final = re.compile(r"/([A-Za-z0-9_.:-]+)(?:[ \t]+(.*))?", re.DOTALL)
 
 
@@ -68,6 +74,15 @@ class CallEffects:
     subagent: str | None = None
     """The agent type of the subagent the call starts (SubagentStart, its request,
     SubagentStop)."""
+
+    def without_loaded(self, loaded: Collection[str]) -> CallEffects:
+        """The effects less the InstructionsLoaded of files the session loaded before."""
+        kept = tuple(
+            step
+            for step in self.events
+            if step.event != "InstructionsLoaded" or step.fields.get("file_path") not in loaded
+        )
+        return replace(self, events=kept)
 
     def describe(self) -> list[str]:
         """One line per thing the call sets off, for ``fire``'s text report."""
@@ -144,52 +159,88 @@ def _command_source(name: str, place: CallPlace) -> str | None:
 
 
 def call_effects(
-    tool_name: str, tool_input: JSValue, tool_use_id: str, place: CallPlace
+    tool_name: str,
+    tool_input: JSValue,
+    tool_use_id: str,
+    place: CallPlace,
+    skill_shell: bool = True,
 ) -> CallEffects:
-    """What the call sets off if it runs, in ``place`` (its cwd is the shell's folder)."""
+    """What the call sets off if it runs, in ``place`` (its cwd is the shell's folder);
+    ``skill_shell`` False: a skill's `` !`command` `` lines are not run (the setting
+    ``disableSkillShellExecution``), so PreSkillShellCommand does not fire."""
     given = tool_input if isinstance(tool_input, dict) else {}
     if tool_name == "Bash" and isinstance(command := given.get("command"), str):
         moved = shell_folder_after(command, place)
         if moved is None:
             return CallEffects()
-        changed = SetOff("CwdChanged", {"old_cwd": place.cwd, "new_cwd": moved})
-        return CallEffects(events=(changed,), cwd=moved)
-    if tool_name == "Read" and isinstance(path := given.get("file_path"), str):
+        # A folder outside the working directories is left at once: the shell is reset
+        # to the project, where CwdChanged's hooks then run, and no CwdChanged fires for
+        # the way back (2.1.332).
+        after = moved if _within(moved, place.working_dirs) else place.project_dir
+        changed = SetOff("CwdChanged", {"cwd": after, "old_cwd": place.cwd, "new_cwd": moved})
+        return CallEffects(events=(changed,), cwd=after)
+    if tool_name in FILE_TOOLS and isinstance(path := given.get("file_path"), str):
         return CallEffects(events=instructions_loaded(path, place))
     if tool_name == "Skill" and isinstance(name := given.get("skill"), str):
-        return _skill_effects(name.removeprefix("/"), tool_use_id, place)
+        return _skill_effects(name.removeprefix("/"), tool_use_id, place, skill_shell)
     if tool_name == "Agent":
         kind = given.get("subagent_type")
         return CallEffects(subagent=kind if isinstance(kind, str) and kind else "general-purpose")
     return CallEffects()
 
 
+def _within(folder: str, roots: Sequence[str]) -> bool:
+    for root in map(os.path.normpath, roots):
+        if folder == root or folder.startswith(root.rstrip(os.sep) + os.sep):
+            return True
+    return False
+
+
 def shell_folder_after(command: str, place: CallPlace) -> str | None:
-    """Where a Bash command leaves the shell when its ``cd``s move it, else None.
+    """Where a Bash command's ``cd``, ``pushd`` and ``popd`` leave the shell, when they
+    move it (None: it stays where it was).
 
     Read from the command line (the course does not trace the shell): the top-level
-    ``cd DIR`` of a command list without pipes, each to a folder that exists. A move out
-    of the project is undone (2.1.332 resets the shell to the project), so it is None.
+    folder changes of a command list without pipes, each to a folder that exists.
     """
     parts = None if has_pipe(command) else simple_commands(command)
     folder = place.cwd
+    stack: list[str] = []
     for part in parts or ():
         try:
             words = shlex.split(part)
         except ValueError:
             return None
-        if not words or words[0] != "cd":
+        if not words or words[0] not in ("cd", "pushd", "popd"):
+            continue
+        if words[0] == "popd":
+            if len(words) > 1 or not stack:
+                break
+            folder = stack.pop()
             continue
         target = words[1] if len(words) > 1 else place.home
+        if words[0] == "pushd" and len(words) == 1:
+            break  # swaps the top two folders of the stack: not followed
         if target == "-" or "$" in target or len(words) > 2:
             return None
         moved = os.path.normpath(os.path.join(folder, os.path.expanduser(target)))
         if not os.path.isdir(moved):
             break
+        if words[0] == "pushd":
+            stack.append(folder)
         folder = moved
-    project = os.path.normpath(place.project_dir)
-    inside = folder == project or folder.startswith(project.rstrip(os.sep) + os.sep)
-    return folder if folder != place.cwd and inside else None
+    return folder if folder != place.cwd else None
+
+
+def loaded_before(calls: Iterable[DoneCall], place: CallPlace) -> frozenset[str]:
+    """The instruction files a session has loaded once ``calls`` ran: the project's
+    CLAUDE.md at start, then those each file call that ran loaded on its way."""
+    loaded = {str(step.fields.get("file_path")) for step in instructions_at_start(place)}
+    for call in calls:
+        path = call.tool_input.get("file_path")
+        if call.ran and call.name in FILE_TOOLS and isinstance(path, str):
+            loaded.update(str(s.fields.get("file_path")) for s in instructions_loaded(path, place))
+    return frozenset(loaded)
 
 
 def instructions_at_start(place: CallPlace) -> tuple[SetOff, ...]:
@@ -262,11 +313,48 @@ def _rules_matching(folder: Path, memory_type: str, relative: Path, target: Path
 
 
 def _globs(value: JSValue) -> list[str]:
+    """A rule's ``paths``, each brace set expanded (2.1.332 reports ``**/*.{ts,tsx}`` as
+    ``**/*.ts`` and ``**/*.tsx``)."""
     if isinstance(value, str):
-        return [part.strip() for part in value.split(",") if part.strip()]
-    if isinstance(value, list):
-        return [item for item in value if isinstance(item, str) and item]
-    return []
+        given = [part.strip() for part in _split_outside_braces(value) if part.strip()]
+    elif isinstance(value, list):
+        given = [item for item in value if isinstance(item, str) and item]
+    else:
+        given = []
+    return [glob for item in given for glob in expand_braces(item)]
+
+
+def _split_outside_braces(text: str) -> list[str]:
+    """``text`` split at the commas that are not inside ``{...}``."""
+    parts, depth, start = [], 0, 0
+    for index, char in enumerate(text):
+        depth += (char == "{") - (char == "}" and depth > 0)
+        if char == "," and depth == 0:
+            parts.append(text[start:index])
+            start = index + 1
+    return [*parts, text[start:]]
+
+
+def expand_braces(glob: str) -> list[str]:
+    """Every glob a brace pattern stands for, left to right (``a{b,c}`` is ``ab``, ``ac``);
+    a brace without a matching close or without a comma stays as written."""
+    open_at = glob.find("{")
+    while open_at != -1:
+        depth = 0
+        for close_at in range(open_at, len(glob)):
+            depth += (glob[close_at] == "{") - (glob[close_at] == "}")
+            if depth == 0:
+                break
+        else:
+            return [glob]
+        options = _split_outside_braces(glob[open_at + 1 : close_at])
+        if len(options) > 1:
+            head, tail = glob[:open_at], glob[close_at + 1 :]
+            return [
+                expanded for option in options for expanded in expand_braces(head + option + tail)
+            ]
+        open_at = glob.find("{", close_at + 1)
+    return [glob]
 
 
 def _glob_matches(glob: str, relative: str) -> bool:
@@ -277,10 +365,11 @@ def _glob_matches(glob: str, relative: str) -> bool:
     return glob_regex(pattern).fullmatch(relative) is not None
 
 
-def _skill_effects(name: str, tool_use_id: str, place: CallPlace) -> CallEffects:
+def _skill_effects(name: str, tool_use_id: str, place: CallPlace, skill_shell: bool) -> CallEffects:
     skill = find_skill(place, name)
     if skill is None:
         return CallEffects()
+    lines = skill.inline_commands() if skill_shell else ()
     commands = tuple(
         SetOff(
             "PreSkillShellCommand",
@@ -293,6 +382,6 @@ def _skill_effects(name: str, tool_use_id: str, place: CallPlace) -> CallEffects
                 "invoked_by": "claude",
             },
         )
-        for number, command in enumerate(skill.inline_commands())
+        for number, command in enumerate(lines)
     )
     return CallEffects(events=commands, skill=name if skill.hooks is not None else None)

@@ -93,6 +93,13 @@ class CallPlace:
     project_dir: str
     cwd: str
     home: str
+    added_dirs: tuple[str, ...] = ()
+    """Working directories beside the project (``--add-dir``), absolute."""
+
+    @property
+    def working_dirs(self) -> tuple[str, ...]:
+        """The session's working directories: the project first, then those added."""
+        return (self.project_dir, *self.added_dirs)
 
 
 def parse_rule(text: str) -> PermissionRule:

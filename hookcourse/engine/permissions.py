@@ -10,7 +10,8 @@ Reference §8: hooks can tighten permissions but not loosen them. In order:
    in every mode.
 2. A matching **deny** rule stops the call, even after a hook said ``allow``.
 3. A matching **ask** rule still prompts, even after a hook said ``allow``.
-4. A hook's ``ask`` prompts; a hook's ``allow`` skips the prompt.
+4. A hook's ``ask`` prompts; a hook's ``allow`` skips the prompt (not in plan mode:
+   there the rules and the mode still decide, so a Write stays refused, 2.1.332).
 5. A matching **allow** rule lets the call run without a prompt; a *project's*
    allow rules only once the folder is trusted (user, local and ``--settings``
    rules always; project deny and ask rules apply untrusted). An ``Edit`` allow
@@ -36,6 +37,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -285,11 +287,22 @@ def permission_step(
         return by_rule("ask", "ask", f"still prompts the user{after}", refusal)
     if hook_decision == "ask":
         return by("ask", "the hook said ask: the user is prompted")
-    if hook_decision == "allow":
+    if mode == "plan" and tool_name in EDIT_TOOLS:
+        path = tool_input.get("file_path") if isinstance(tool_input, dict) else None
+        if isinstance(path, str):
+            # Neither a hook's allow nor an allow rule lets plan mode write (2.1.332).
+            text = facts.refusal("plan_write", path=path)
+            return PermissionStep("deny", "plan mode writes no file", mode, None, found, text)
+    if hook_decision == "allow" and mode != "plan":
         return by("allow", "the hook said allow: the call runs without a prompt")
     if hook_decision == "defer":
         return by("ask", "the hook deferred the call: it waits, and is checked again on resume")
     if "allow" in matching:
+        outside = _outside_part(command, place) if tool_name == "Bash" else None
+        if outside is not None and matching["allow"].rule.specifier is not None:
+            return PermissionStep(
+                "deny", "a path outside the working directories", mode, None, found, outside
+            )
         return by_rule("allow", "allow", "lets the call run without a prompt", None)
     if tool_name == "Bash" and isinstance(command, str):
         return _bash_by_parts(command, allows, place, mode, found)
@@ -311,6 +324,8 @@ class _Need:
     refusal: str
     edits: bool = False
     generic: bool = False
+    outside: bool = False
+    """A path outside the working directories: only a rule for the whole tool allows it."""
     """The plain "requires approval" text, which a compound command words its own way."""
 
 
@@ -341,8 +356,13 @@ def _shell() -> Mapping[str, Any]:
 
 
 def _inside(path: str, place: CallPlace) -> bool:
-    roots = tuple(posixpath.normpath(root) for root in (place.project_dir, place.cwd))
+    roots = tuple(posixpath.normpath(root) for root in (*place.working_dirs, place.cwd))
     return any(path == root or path.startswith(root.rstrip("/") + "/") for root in roots)
+
+
+def _shown_dirs(place: CallPlace) -> str:
+    """The working directories as a refusal names them (the project first)."""
+    return "', '".join(place.working_dirs)
 
 
 def _absolute(word: str, place: CallPlace) -> str:
@@ -444,8 +464,10 @@ def _paths(verb: str, arguments: Sequence[str], place: CallPlace) -> list[str]:
 def _write_need(subject: str, path: str, place: CallPlace) -> _Need:
     facts = permission_facts()
     if _inside(path, place):
-        return _Need(facts.refusal("write_inside", subject=subject, cwd=place.cwd), edits=True)
-    return _Need(facts.refusal("write_outside", subject=subject, cwd=place.cwd))
+        return _Need(
+            facts.refusal("write_inside", subject=subject, cwd=_shown_dirs(place)), edits=True
+        )
+    return _Need(facts.refusal("write_outside", subject=subject, cwd=_shown_dirs(place)))
 
 
 def _examine(part: str, place: CallPlace) -> _Part:
@@ -472,7 +494,9 @@ def _examine(part: str, place: CallPlace) -> _Part:
             return _Part(_write_need(f"Output redirection to '{path}'", path, place))
         if word.redirect == "<" and not _inside(path, place):
             subject, verb_phrase = f"Input redirection from '{path}'", shell["input_redirect_verb"]
-            text = facts.refusal("read_outside", subject=subject, verb=verb_phrase, cwd=place.cwd)
+            text = facts.refusal(
+                "read_outside", subject=subject, verb=verb_phrase, cwd=_shown_dirs(place)
+            )
             return _Part(_Need(text))
         if word.redirect == "<":
             reads.append(path)
@@ -523,7 +547,10 @@ def _verb_need(verb: str, rest: list[str], place: CallPlace, reads: list[str]) -
         outside = [path for path in paths if not _inside(path, place)]
         if outside:
             subject, phrase = f"{verb} in '{outside[0]}'", shell["path_verbs"][verb]
-            return _Need(facts.refusal("read_outside", subject=subject, verb=phrase, cwd=place.cwd))
+            text = facts.refusal(
+                "read_outside", subject=subject, verb=phrase, cwd=_shown_dirs(place)
+            )
+            return _Need(text, outside=True)
     return None
 
 
@@ -538,6 +565,15 @@ def _unsplittable_need(command: str) -> _Need:
 
 
 @lru_cache(maxsize=16)
+def _verb(part: str) -> str:
+    """The command word of a simple command ("" when it has none)."""
+    try:
+        words = shlex.split(part)
+    except ValueError:
+        return ""
+    return words[0] if words else ""
+
+
 def _parts(command: str, place: CallPlace) -> tuple[tuple[str, _Part], ...] | None:
     """Each simple command of ``command`` and what it needs (asked twice per call)."""
     parts = simple_commands(command, keep_assignments=True)
@@ -549,6 +585,14 @@ def read_only_command(tool_input: JSValue, place: CallPlace) -> bool:
     command = tool_input.get("command") if isinstance(tool_input, dict) else None
     parts = _parts(command, place) if isinstance(command, str) else None
     return bool(parts) and all(examined.need is None for _, examined in parts or ())
+
+
+def _outside_part(command: object, place: CallPlace) -> str | None:
+    """The refusal of the first part of a Bash command that names a path outside the
+    working directories (a ``cd /tmp``), else None."""
+    parts = _parts(command, place) if isinstance(command, str) else None
+    needs = [examined.need for _, examined in parts or () if examined.need is not None]
+    return next((need.refusal for need in needs if need.outside), None)
 
 
 def _read_denied(
@@ -584,10 +628,16 @@ def _bash_by_parts(
     covering: list[PermissionEntry] = []
     if not parts:
         needs.append(_unsplittable_need(command))
+    changers = _shell()["directory_changers"]
+    if sum(_verb(part) in changers for part, _ in parts or ()) > 1:
+        # Checked before any part's own need (2.1.332): cd sub && cd .. is refused so.
+        needs.append(_Need(facts.refusal("several_directory_changes")))
     for part, examined in parts or ():
         if examined.need is None:
             continue
         rule = next((e for e in allows if _covers_part(e, part, place)), None)
+        if rule is not None and examined.need.outside and rule.rule.specifier is not None:
+            rule = None  # Bash(cd:*) does not let cd leave the working directories
         if rule is not None:
             covering.append(rule)
         elif (examined.need.generic or reworded) and len(parts or ()) > 1:

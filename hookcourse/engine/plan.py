@@ -7,7 +7,8 @@
 2. In every matching group, the handlers the event accepts; on the six events
    that evaluate ``if``, a handler's rule must also select the call (elsewhere a
    handler with ``if`` never runs); identical handlers run once (async ones never
-   merge), each with its timeout.
+   merge with each other, and a sync copy of an async one does not run), each with its
+   timeout.
 """
 
 from __future__ import annotations
@@ -100,8 +101,7 @@ def plan_hooks(
     """
     subject = matcher_subject(spec, payload)
     match = _with_aliases(spec, match)
-    seen: dict[tuple[object, ...], Handler] = {}
-    plans: list[GroupPlan] = []
+    matches: list[tuple[MatcherGroup, bool, str, str]] = []
     for group in groups:
         if spec.matcher_field is None:
             matched, branch = True, NO_MATCHER_SUPPORT
@@ -111,6 +111,18 @@ def plan_hooks(
         else:
             result = match(group.matcher, subject, spec.narrow_exact)
             matched, branch, why = result.matched, str(result.branch), result.why
+        matches.append((group, matched, branch, why))
+    # A handler that is also given as async (in another file, say) runs once, as the
+    # async copy (2.1.332): the sync one counts as already seen.
+    seen: dict[tuple[object, ...], Handler] = {
+        handler.dedupe_key(): handler
+        for group, matched, _, _ in matches
+        if matched
+        for handler in group.handlers
+        if handler.is_async
+    }
+    plans: list[GroupPlan] = []
+    for group, matched, branch, why in matches:
         handlers = (
             tuple(_plan_handler(spec, handler, payload, place, seen) for handler in group.handlers)
             if matched
@@ -155,11 +167,9 @@ def _plan_handler(
     # Async hooks are never merged with an identical one (2.1.332).
     first = handler if handler.is_async else seen.setdefault(handler.dedupe_key(), handler)
     if first is not handler:
+        once = "runs once for both" if not first.is_async else "runs once for both, as async"
         return PlannedHandler(
-            handler,
-            False,
-            f"identical to the handler at {first.origin}, which runs once for both",
-            check,
+            handler, False, f"identical to the handler at {first.origin}, which {once}", check
         )
     return PlannedHandler(handler, True, None, check)
 

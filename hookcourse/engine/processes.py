@@ -66,6 +66,9 @@ class Finished:
     stdout_total: int = 0
     """Every byte it wrote on stdout, kept or not."""
     seconds: float = 0.0
+    output_held: bool = False
+    """It exited while a process it left running still held its stdout or stderr open
+    (read only with a ``linger_s``)."""
 
     def text(self) -> TextRun:
         """The run as text (UTF-8, undecodable bytes replaced), for notebooks and shells."""
@@ -124,8 +127,8 @@ def run(
     """Run ``argv`` in a session of its own until it exits; raises CannotStart.
 
     ``env`` None is this program's environment. With ``linger_s`` None the run lasts
-    until its output closes (as Claude Code reads a hook); with a number, output is
-    read for ``linger_s`` more seconds after the process exits, then its group dies.
+    until its output closes; with a number, output is read for ``linger_s`` more
+    seconds after the process exits (then what the pipes hold), then its group dies.
     With ``reply`` the run is a conversation: stdin stays open after ``stdin`` is
     written, each stdout line goes to ``reply``, and its answers are written in turn
     until one is the ``last``.
@@ -154,8 +157,9 @@ def run(
     finally:
         REGISTRY.after_start()
     try:
+        held: list[bool] = []
         kept, totals, timed_out = _supervise(
-            process, stdin, started + timeout_s, cap, linger_s, abandon, reply
+            process, stdin, started + timeout_s, cap, linger_s, abandon, reply, held
         )
         exited = process.poll()
         left_running = not timed_out and bool(kill_group(process.pid))
@@ -176,6 +180,7 @@ def run(
         trace,
         totals[0],
         time.monotonic() - started,
+        bool(held),
     )
 
 
@@ -187,8 +192,10 @@ def _supervise(
     linger_s: float | None,
     abandon: Abandon | None,
     reply: Reply | None,
+    held: list[bool],
 ) -> tuple[tuple[bytearray, bytearray], list[int], bool]:
-    """Feed stdin and read both outputs until they close (or the linger ends); timed out?"""
+    """Feed stdin and read both outputs until they close (or the linger ends); timed out?
+    ``held`` gains an entry when the linger ended with an output still open."""
     assert process.stdin and process.stdout and process.stderr
     kept = (bytearray(), bytearray())
     totals = [0, 0]
@@ -209,10 +216,14 @@ def _supervise(
                 lingering_until = now + linger_s
             if now >= deadline:
                 return kept, totals, True
-            if lingering_until is not None and now >= lingering_until:
+            # Past the linger only what the pipes already hold is read.
+            drained = lingering_until is not None and now >= lingering_until
+            wake = now if drained else min(deadline, lingering_until or deadline, now + POLL_S)
+            ready = selector.select(wake - now)
+            if drained and not any(key.data != -1 for key, _ in ready):
+                held.append(True)
                 break
-            wake = min(deadline, lingering_until or deadline, now + POLL_S)
-            for key, _ in selector.select(wake - now):
+            for key, _ in ready:
                 if key.data == -1:
                     feed.write(selector)
                     continue
@@ -302,6 +313,7 @@ async def run_process(
     cwd: str | None,
     timeout_s: float,
     cap: int = OUTPUT_CAP_BYTES,
+    linger_s: float | None = None,
 ) -> Finished:
     """``run`` for asyncio: in a thread of its own; a cancelled caller kills the group."""
     loop = asyncio.get_running_loop()
@@ -319,7 +331,14 @@ async def run_process(
     def work() -> None:
         try:
             result = run(
-                argv, stdin=stdin, env=env, cwd=cwd, timeout_s=timeout_s, cap=cap, abandon=abandon
+                argv,
+                stdin=stdin,
+                env=env,
+                cwd=cwd,
+                timeout_s=timeout_s,
+                cap=cap,
+                linger_s=linger_s,
+                abandon=abandon,
             )
         except BaseException as error:  # handed to the caller, raised there
             outcome: tuple[Finished | None, BaseException | None] = (None, error)

@@ -689,6 +689,10 @@ def read_hook_result(event: EventSpec, run: HookRun) -> HookReading:
     reading = _read_run(event, run)
     if not run.on_failure_block or run.cancelled:
         return reading
+    if run.exit_code == 2 and event.exit2_decision is None and event.exit2_stderr_to == "nowhere":
+        # Where exit 2 is not honoured (PermissionRequest) it is still an answer, not a
+        # failure: onFailure leaves it as it is (2.1.332).
+        return reading
     word = event.exit2_decision or (event.blocking_decisions or (None,))[0]
     # An event that cannot stop its action still reads the failure as its exit 2
     # (PostToolUse: the block's feedback reaches the model), 2.1.332.

@@ -469,6 +469,9 @@ async def _run_command(
             cwd=setting.cwd,
             timeout_s=job.timeout_s,
             cap=setting.output_cap,
+            # Claude Code 2.1.332 reads a hook's output when the hook exits, not when its
+            # pipes close: what a background child writes afterwards is never read.
+            linger_s=0.0,
         )
     except CannotStart as error:
         return _Outcome(hook_run(job, start_error=str(error)), sent, notes=notes)
@@ -481,10 +484,15 @@ async def _run_command(
     if done.left_running:
         notes += ("it left processes running in its group; they were killed when it ended",)
     notes += _shell_notes(handler, done.exit_code)
+    if done.output_held:
+        notes += (
+            "a process it left running still held its output when it exited: its stdout "
+            "is not read (Claude Code 2.1.332), its stderr is read as it was then",
+        )
     run = hook_run(
         job,
         exit_code=done.exit_code,
-        stdout=done.stdout.decode("utf-8", "replace"),
+        stdout="" if done.output_held else done.stdout.decode("utf-8", "replace"),
         stderr=done.stderr.decode("utf-8", "replace"),
         stdout_cut=done.stdout_cut,
     )

@@ -324,6 +324,14 @@ class Settings:
     def groups_for(self, event: str) -> tuple[MatcherGroup, ...]:
         return tuple(group for group in self.groups if group.event == event)
 
+    def setting(self, key: str) -> JSValue:
+        """A top-level key as the highest-precedence file that sets it gives it (None: unset)."""
+        by_precedence = sorted(self.layers, key=lambda layer: PRECEDENCE.index(layer.source))
+        for layer in by_precedence:
+            if isinstance(layer.document, dict) and key in layer.document:
+                return layer.document[key]
+        return None
+
 
 def _shorten(text: str, limit: int) -> str:
     one_line = " ".join(text.split())

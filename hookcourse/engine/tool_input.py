@@ -4,10 +4,14 @@ Before the hooks run, the model's input is normalised (Edit gains
 ``replace_all: false``); after them, a hook's ``updatedInput`` is checked against
 the tool's input schema (the catalogue's ``tool_input_schemas``), and a rewrite
 that lacks a required key or gives a key the wrong type denies the call. Keys the
-schema does not know are not an error. Pure.
+schema does not know are not an error. A valid rewrite is normalised as the model's
+input was, then checked as the tool checks its input (an Edit's ``old_string`` must be
+in the file). Pure but for reading that file.
 """
 
 from __future__ import annotations
+
+import os
 
 from hookcourse.js.json import stringify
 from hookcourse.js.values import JSValue
@@ -73,3 +77,21 @@ def known_keys_only(tool_name: str, value: JSValue) -> JSValue:
         return value
     known = {*schema.required, *schema.optional}
     return {key: item for key, item in value.items() if key in known}
+
+
+def tool_refusal(tool_name: str, tool_input: JSValue, cwd: str) -> str | None:
+    """Why the tool's own input check refuses ``tool_input`` (2.1.332's words), or None:
+    an Edit whose ``old_string`` is not in the file."""
+    if tool_name != "Edit" or not isinstance(tool_input, dict):
+        return None
+    path, old = tool_input.get("file_path"), tool_input.get("old_string")
+    if not isinstance(path, str) or not isinstance(old, str) or not old or "\0" in path:
+        return None
+    try:
+        with open(os.path.join(cwd, path), encoding="utf-8", errors="replace") as stream:
+            text = stream.read()
+    except (OSError, ValueError):
+        return None
+    if old in text:
+        return None
+    return model_text("edit_old_string_missing", old=old)

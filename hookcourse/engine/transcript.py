@@ -10,10 +10,10 @@ the Stop feedback, and whether the run stops. Pure.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from hookcourse.js.values import JSValue, js_trim
+from hookcourse.js.values import JSValue, Undefined, js_trim
 
 from .catalogue import EventSpec, FieldRole, model_text, permission_facts
 from .lifecycle import CallEffects
@@ -28,6 +28,11 @@ TURN_END_CHECK = "PostToolBatch"
 """The last event before Claude Code asks for the next response after tool calls, where
 ``--max-turns`` ends the run."""
 TOOL_DEFERRED = "tool_deferred"
+ABORTED_TOOLS = "aborted_tools"
+"""The run's end when a call is rejected as the user would reject it (an interrupt)."""
+SKILL_SHELL = "PreSkillShellCommand"
+PROMPT_EVENTS = frozenset({"UserPromptSubmit", "UserPromptExpansion"})
+"""The events whose block stops the prompt before it reaches the model."""
 PERMISSION_REQUEST = "PermissionRequest"
 """The event that fires where the permission step would show its dialog."""
 
@@ -67,6 +72,12 @@ class PrintMode:
     when_run: CallEffects | None = None
     """PreToolUse: what the call sets off as it runs, if it runs (reported even when a
     dialog is still to answer: PermissionRequest may let it run)."""
+    user_notes: tuple[str, ...] = ()
+    """Lines print mode shows the user beside the hooks' systemMessages (a skill's shell
+    line not run, or run although its hook failed)."""
+    skill_line: str | None = None
+    """PreSkillShellCommand: what stands in the skill's text instead of the line's
+    output when the line does not run (None: it runs)."""
 
     def to_json(self) -> dict[str, JSValue]:
         result = self.tool_result
@@ -85,6 +96,8 @@ class PrintMode:
             "userTurns": list(self.user_turns),
             "permissionRequest": self.permission_request,
             "whenRun": None if self.when_run is None else self.when_run.to_json(),
+            "userNotes": list(self.user_notes),
+            "skillLine": self.skill_line,
         }
 
 
@@ -119,7 +132,7 @@ def _reminders(spec: EventSpec, name: str, outcome: Outcome) -> list[str]:
             # "[<command>]: " and stderr as written, final newline kept (2.1.332).
             reason = outcome.blocking_error or f"[{command}]: {reason}"
         texts.append(
-            model_text("blocking_error_from_command", hook=name, command=command, reason=reason)
+            model_text("blocking_error_from_command", hook=shown, command=command, reason=reason)
         )
     return texts
 
@@ -160,10 +173,11 @@ def _tool_call(
 
 
 def _prompt_refusal(spec: EventSpec, payload: Mapping[str, JSValue], outcome: Outcome) -> str:
-    """What the user is shown for a prompt a UserPromptSubmit hook stopped (2.1.332): a
-    block's reason as the model would read it (stderr as written after exit 2), and the
-    prompt (not after an ``onFailure`` block); ``continue: false`` its stopReason."""
-    if outcome.decision is None and not outcome.continue_:
+    """What the user is shown for a prompt a UserPromptSubmit or UserPromptExpansion hook
+    stopped (2.1.332): a block's reason as the model would read it (stderr as written
+    after exit 2), and the prompt (not after an ``onFailure`` block); ``continue: false``
+    its stopReason, even beside a block."""
+    if not outcome.continue_:
         return model_text("prompt_stopped", reason=outcome.stop_reason or "")
     reason = outcome.blocking_error or outcome.reason or model_text("denied_no_reason")
     if outcome.decided_by_failure:
@@ -177,13 +191,43 @@ def _prompt_refusal(spec: EventSpec, payload: Mapping[str, JSValue], outcome: Ou
     )
 
 
-def _dialog_answer(outcome: Outcome) -> tuple[bool | None, ToolResult | None]:
-    """PermissionRequest: the hooks answer the dialog nobody else answers in print mode."""
+def _dialog_answer(outcome: Outcome) -> tuple[bool | None, ToolResult | None, str | None]:
+    """PermissionRequest: the hooks answer the dialog nobody else answers in print mode; a
+    deny with ``interrupt: true`` rejects the call as the user would and ends the run."""
     if outcome.decision == "allow":
-        return True, None
-    if outcome.decision == "deny":
-        return False, ToolResult(outcome.reason or model_text("dialog_denied_no_message"))
-    return None, None
+        return True, None, None
+    if outcome.decision != "deny":
+        return None, None, None
+    if outcome.event_output.get("interrupt") is True:
+        return False, ToolResult(model_text("tool_use_rejected")), ABORTED_TOOLS
+    # A failure read as a deny (onFailure "block") names the command: "[<command>]: ".
+    text = outcome.blocking_error if outcome.decided_by_failure else outcome.reason
+    return False, ToolResult(text or model_text("dialog_denied_no_message")), None
+
+
+def _skill_shell_line(
+    payload: Mapping[str, JSValue], outcome: Outcome, failures: Sequence[str]
+) -> tuple[tuple[str, ...], str | None]:
+    """PreSkillShellCommand: what the user is told about the line, and what the skill's
+    text holds instead of its output when it does not run (2.1.332)."""
+    tool_input = payload.get("tool_input")
+    command = tool_input.get("command") if isinstance(tool_input, dict) else None
+    skill = payload.get("command_name")
+    where = {"skill": skill if isinstance(skill, str) else "", "command": str(command or "")}
+    rewrite = outcome.event_output.get("updatedInput", outcome.updated_input)
+    if not isinstance(rewrite, Undefined) and rewrite is not None:
+        # Any rewrite stops the line: the command a skill runs cannot be changed.
+        why = model_text("skill_line_rewritten")
+    elif outcome.blocked and outcome.continue_:
+        why = model_text("skill_line_blocked", reason=outcome.reason or "")
+        if outcome.decision in ("ask", "defer"):
+            why += model_text("skill_line_asked")
+    else:
+        notes = tuple(model_text("skill_line_ran_anyway", **where, error=e) for e in failures)
+        return notes, None
+    return (model_text("skill_line_not_run", **where, why=why),), model_text(
+        "skill_line_placeholder", why=why
+    )
 
 
 def print_mode(
@@ -194,11 +238,13 @@ def print_mode(
     removed_by: ToolRefusal | None = None,
     reformatted: str | None = None,
     last_turn: bool = False,
+    failures: Sequence[str] = (),
 ) -> PrintMode:
     """What ``claude -p`` does after ``spec``'s hooks merged into ``outcome``;
     ``reformatted``: the file an Edit or Write wrote that its PostToolUse hooks changed;
     ``last_turn``: ``--max-turns`` allows no further model response, so a Stop
-    continuation or the response after tool calls ends the run (``max_turns``)."""
+    continuation or the response after tool calls ends the run (``max_turns``);
+    ``failures``: the trimmed stderr of each hook that failed without blocking."""
     name = hook_name(spec, payload)
     tool = payload.get("tool_name")
     tool_name = tool if isinstance(tool, str) else ""
@@ -208,7 +254,7 @@ def print_mode(
     if spec.name == "PreToolUse":
         runs, result, terminal = _tool_call(spec, name, tool_name, outcome, step)
     if spec.name == PERMISSION_REQUEST:
-        runs, result = _dialog_answer(outcome)
+        runs, result, terminal = _dialog_answer(outcome)
     dialog = (
         step is not None
         and step.decision == "ask"
@@ -219,7 +265,7 @@ def print_mode(
     if spec.block_stops_run and outcome.blocked:
         stops, terminal = True, HOOK_STOPPED
     user_message = None
-    if spec.name == "UserPromptSubmit" and outcome.blocked:
+    if spec.name in PROMPT_EVENTS and outcome.blocked:
         user_message = _prompt_refusal(spec, payload, outcome)
         stops = True
     feedback = None
@@ -229,7 +275,9 @@ def print_mode(
             # After exit 2 the model reads the blocking error: "[<command>]: " and stderr
             # as written, final newline kept (2.1.332; outcome.reason is trimmed).
             reason = outcome.blocking_error
-        feedback = model_text("stop_feedback", event=spec.name, reason=reason)
+        feedback = model_text(
+            "stop_feedback", event=spec.feedback_event or spec.name, reason=reason
+        )
     if outcome.run_stops and terminal is None:
         terminal = STOP_HOOK_PREVENTED if spec.stop_loop else HOOK_STOPPED
     continues = outcome.keeps_going if spec.stop_loop else None
@@ -252,7 +300,12 @@ def print_mode(
         if item.role is FieldRole.USER_TURN
         and isinstance(value := outcome.event_output.get(item.name), str)
     )
+    notes, line = (
+        _skill_shell_line(payload, outcome, failures) if spec.name == SKILL_SHELL else ((), None)
+    )
     return PrintMode(
+        user_notes=notes,
+        skill_line=line,
         tool_runs=runs,
         tool_result=result,
         system_reminders=reminders,

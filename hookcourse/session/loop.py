@@ -60,18 +60,27 @@ class _Session:
     """The shell's folder (a Bash ``cd`` moves it; hooks run there): the project at first."""
     skills: list[str] = field(default_factory=list)
     """Skills launched so far: their frontmatter hooks run too."""
-    loaded: set[str] = field(default_factory=set)
-    """Instruction files loaded so far (each fires InstructionsLoaded once)."""
 
     def place(self) -> CallPlace:
         return CallPlace(str(self.layout.project), self.cwd, str(self.layout.home))
 
+    @property
+    def transcript_path(self) -> Path:
+        """The session's own transcript: the engine reads what earlier calls did there
+        (which instruction files they loaded, which files were Read)."""
+        return self.layout.home / ".claude" / "projects" / "session" / f"{SESSION_ID}.jsonl"
+
+    def record(self, *blocks: Mapping[str, Any]) -> None:
+        """One message of the transcript: tool calls, or their results."""
+        self.transcript_path.parent.mkdir(parents=True, exist_ok=True)
+        with self.transcript_path.open("a", encoding="utf-8") as stream:
+            stream.write(jsjson.stringify({"message": {"content": [dict(b) for b in blocks]}}))
+            stream.write("\n")
+
     def payload(self, event: str, **fields: Any) -> dict[str, Any]:
         base: dict[str, Any] = {
             "session_id": SESSION_ID,
-            "transcript_path": str(
-                self.layout.home / ".claude" / "projects" / "session" / f"{SESSION_ID}.jsonl"
-            ),
+            "transcript_path": str(self.transcript_path),
             "cwd": self.cwd or str(self.layout.project),
             "hook_event_name": event,
         }
@@ -86,13 +95,8 @@ class _Session:
             base["permission_mode"] = self.script.data.get("permissionMode", "default")
         return {**base, **fields}
 
-    def set_off(self, step: SetOff) -> FireReport | None:
-        """An event the session fires on its own (None: a file loaded before)."""
-        if step.event == "InstructionsLoaded":
-            loaded = str(step.fields.get("file_path"))
-            if loaded in self.loaded:
-                return None
-            self.loaded.add(loaded)
+    def set_off(self, step: SetOff) -> FireReport:
+        """An event the session fires on its own."""
         return self.fire(step.event, self.payload(step.event, **dict(step.fields)))
 
     def fire(self, event: str, payload: Mapping[str, Any], blocks: int = 0) -> FireReport:
@@ -291,6 +295,17 @@ def _tool_turn(
     texts: list[dict[str, Any]] = []
     batch: list[dict[str, Any]] = []
     ended: dict[str, Any] | None = None
+    session.record(
+        *(
+            {
+                "type": "tool_use",
+                "id": scripted.tool_use_id(index, number),
+                "name": str(call["name"]),
+                "input": substitute(call.get("input", {}), session.layout),
+            }
+            for number, call in enumerate(calls)
+        )
+    )
     for number, call in enumerate(calls):
         call_id = scripted.tool_use_id(index, number)
         name = str(call["name"])
@@ -318,6 +333,7 @@ def _tool_turn(
             entry["ranInput"] = tool_input
         round_["calls"].append(entry)
         if not runs:
+            session.record({"type": "tool_result", "tool_use_id": call_id, "is_error": True})
             if mode is not None and mode.tool_result is not None:
                 results.append(
                     {
@@ -344,6 +360,7 @@ def _tool_turn(
         results.append(
             {"kind": "tool_result", "id": call_id, "text": tool.text, "isError": tool.is_error}
         )
+        session.record({"type": "tool_result", "tool_use_id": call_id, "is_error": tool.is_error})
         batch.append(
             {
                 "tool_name": name,

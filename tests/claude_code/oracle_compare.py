@@ -122,6 +122,16 @@ def _notices(p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
     return sorted(p["notices"]), sorted(observed)
 
 
+USER_NOTE = re.compile(r"^(?:Not run|Ran anyway) in /")
+"""Print mode's own lines about a skill's shell lines (not a hook's systemMessage)."""
+
+
+def _user_notes(p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
+    """What the user is told about a skill's shell lines a hook refused or failed on."""
+    observed = [n for n in o["notices"] if isinstance(n, str) and USER_NOTE.match(n)]
+    return sorted(p.get("userNotes", [])), sorted(observed)
+
+
 def _terminal(p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
     observed = "prompt_blocked" if o["requests"] == 0 else o["result"].get("terminal_reason")
     return p["terminal"], observed
@@ -145,6 +155,7 @@ FIELDS: dict[str, Side] = {
     "ranInput": _ran_input,
     "modelTexts": _model_texts,
     "notices": _notices,
+    "userNotes": _user_notes,
     "terminal": _terminal,
     "requests": _requests,
     "userMessage": _user_message,

@@ -122,8 +122,9 @@ VARIADIC_FLAGS = {
     "--allowed-tools": "--allowed-tools",
     "--disallowedTools": "--disallowed-tools",
     "--disallowed-tools": "--disallowed-tools",
+    "--add-dir": "--add-dir",
 }
-"""claude's rule-list flags (each takes the words up to the next option), and fire's."""
+"""claude's list flags (each takes the words up to the next option), and fire's."""
 
 
 def forwarded_flags(flags: list[str], subagent: bool = False) -> list[str]:
@@ -184,8 +185,10 @@ class Prediction:
         # What the session keeps between events (hookcourse.engine.lifecycle): the shell's
         # folder, the instruction files loaded, the skills launched, background subagents.
         self.cwd = str(layout.project)
-        self.loaded: set[str] = set()
         self.skills: list[str] = []
+        # The session's transcript, as fire reads it: what earlier calls loaded.
+        self.transcript = Path(_payload("Stop", layout, None)["transcript_path"])
+        self.transcript.parent.mkdir(parents=True, exist_ok=True)
         self.background = 0
 
     def _payload(self, event: str, **fields: Any) -> dict[str, Any]:
@@ -195,12 +198,7 @@ class Prediction:
         return CallPlace(str(self.layout.project), self.cwd, str(self.layout.home))
 
     def _set_off(self, predicted: dict[str, Any], step: SetOff) -> dict[str, Any] | None:
-        """Fire an event the session sets off on its own (InstructionsLoaded once a file)."""
-        if step.event == "InstructionsLoaded":
-            loaded = str(step.fields.get("file_path"))
-            if loaded in self.loaded:
-                return None
-            self.loaded.add(loaded)
+        """Fire an event the session sets off on its own."""
         payload = self._payload(step.event, **dict(step.fields))
         for key in ("globs", "trigger_file_path", "parent_file_path"):
             if key not in step.fields and step.event == "InstructionsLoaded":
@@ -208,6 +206,11 @@ class Prediction:
         report = self.fire(step.event, payload)
         self._gather(predicted, step.event, report)
         return report
+
+    def _record(self, *blocks: dict[str, Any]) -> None:
+        """One message of the session's transcript (tool calls, or their results)."""
+        with self.transcript.open("a", encoding="utf-8") as stream:
+            stream.write(json.dumps({"message": {"content": list(blocks)}}) + "\n")
 
     def fire(self, event: str, payload: dict[str, Any], *extra: str) -> dict[str, Any] | None:
         argv = [
@@ -242,6 +245,7 @@ class Prediction:
             "tools": [],
             "modelTexts": [],
             "notices": [],
+            "userNotes": [],
             "terminal": "completed",
             "unfinished": [],
             "requests": 0,
@@ -283,6 +287,18 @@ class Prediction:
             step += 1
             predicted["requests"] += 1
             calls = turn.get("tools", [])
+            if calls:
+                self._record(
+                    *(
+                        {
+                            "type": "tool_use",
+                            "id": f"toolu_t{step - 1}c{n}",
+                            "name": c["name"],
+                            "input": c.get("input", {}),
+                        }
+                        for n, c in enumerate(calls)
+                    )
+                )
             for number, call in enumerate(calls):
                 outcome = self._tool_call(predicted, call, f"toolu_t{step - 1}c{number}")
                 if outcome == "stops":
@@ -403,6 +419,8 @@ class Prediction:
             notices if isinstance(notices, list) else outcome.get("systemMessages", [])
         )
         if isinstance(mode, dict):
+            predicted["userNotes"].extend(mode.get("userNotes") or [])
+        if isinstance(mode, dict):
             texts = list(mode.get("systemReminders") or [])
             if mode.get("stopFeedback"):
                 texts.append(mode["stopFeedback"])
@@ -424,8 +442,8 @@ class Prediction:
         """What a running call sets off (``printMode.whenRun``), before its PostToolUse."""
         for step in effects.get("events") or []:
             self._set_off(predicted, SetOff(step["event"], step["fields"]))
-            if step["event"] == "CwdChanged":
-                self.cwd = step["fields"]["new_cwd"]
+        if effects.get("cwd"):
+            self.cwd = str(effects["cwd"])
         if effects.get("skill") and effects["skill"] not in self.skills:
             self.skills.append(effects["skill"])
         if effects.get("subagent"):
@@ -460,7 +478,7 @@ class Prediction:
                 break
         self.background += 1
 
-    def _permission_request(self, predicted: dict[str, Any], entry: dict[str, Any]) -> None:
+    def _permission_request(self, predicted: dict[str, Any], entry: dict[str, Any]) -> str | None:
         """PermissionRequest where a dialog would be shown: its hooks may answer it."""
         report = self.fire(
             "PermissionRequest",
@@ -474,7 +492,7 @@ class Prediction:
         self._gather(predicted, "PermissionRequest", report)
         mode = (report or {}).get("printMode")
         if not isinstance(mode, dict) or mode.get("toolRuns") is None:
-            return
+            return None
         entry["runs"] = mode["toolRuns"]
         result = mode.get("toolResult")
         entry["result"], entry["isError"] = (
@@ -485,6 +503,7 @@ class Prediction:
         rewrite = (report or {}).get("outcome", {}).get("updatedInput")
         if entry["runs"] and rewrite is not None:
             entry["input"], entry["rewritten"] = rewrite, True
+        return str(mode.get("terminalReason") or "hook_stopped") if mode.get("runStops") else None
 
     def _tool_call(self, predicted: dict[str, Any], call: Mapping[str, Any], tool_id: str) -> str:
         name, tool_input = call["name"], call.get("input", {})
@@ -532,7 +551,9 @@ class Prediction:
             stops = not outcome.get("continue", True)
             terminal = "hook_stopped" if stops else None
         if isinstance(mode, dict) and mode.get("permissionRequest"):
-            self._permission_request(predicted, entry)
+            ended = self._permission_request(predicted, entry)
+            if ended is not None:
+                stops, terminal = True, ended
         if entry["runs"]:
             when_run = mode.get("whenRun") if isinstance(mode, dict) else None
             if isinstance(when_run, dict):
@@ -562,6 +583,8 @@ class Prediction:
                 and after["printMode"].get("runStops")
             ):
                 stops, terminal = True, after["printMode"].get("terminalReason") or "hook_stopped"
+        failed = not entry["runs"] or bool(call.get("fails"))
+        self._record({"type": "tool_result", "tool_use_id": tool_id, "is_error": failed})
         if stops:
             predicted["terminal"] = terminal or "hook_stopped"
             return "stops"

@@ -84,16 +84,16 @@ def _matter(yaml: str) -> dict[str, JSValue]:
         ("cd sub && cd deeper && ls", "sub/deeper"),
         ("cd sub; cd missing; pwd", "sub"),
         ("cd sub | cat", None),  # a pipeline's cd runs in a subshell
-        ("cd /", None),  # out of the project: the shell goes back
+        ("pushd sub", "sub"),  # x-pushd-allowed
+        ("pushd sub && popd", None),
+        ("cd sub && pushd deeper && popd", "sub"),
         ("cd .", None),
         ("cd $DIR", None),
         ("cd 'unclosed", None),
         ("echo cd sub", None),
     ],
 )
-def test_a_cd_moves_the_shell_within_the_project(
-    tmp_path: Path, command: str, moved: str | None
-) -> None:
+def test_a_cd_or_pushd_moves_the_shell(tmp_path: Path, command: str, moved: str | None) -> None:
     place = _place(tmp_path)
     expected = None if moved is None else str(Path(place.project_dir, moved))
     assert shell_folder_after(command, place) == expected
@@ -104,7 +104,7 @@ def test_a_bash_cd_sets_off_cwd_changed(tmp_path: Path) -> None:
     effects = call_effects("Bash", {"command": "cd sub"}, "toolu_1", place)
     sub = str(Path(place.project_dir, "sub"))
     assert [(e.event, dict(e.fields)) for e in effects.events] == [
-        ("CwdChanged", {"old_cwd": place.project_dir, "new_cwd": sub})
+        ("CwdChanged", {"cwd": sub, "old_cwd": place.project_dir, "new_cwd": sub})
     ]
     assert effects.cwd == sub
     assert effects.describe() == [
@@ -112,6 +112,45 @@ def test_a_bash_cd_sets_off_cwd_changed(tmp_path: Path) -> None:
         f"later hooks run in {sub} (their cwd and payload cwd)",
     ]
     assert call_effects("Bash", {"command": "ls"}, "toolu_1", place).events == ()
+
+
+def test_a_cd_out_of_the_working_directories_fires_then_resets(tmp_path: Path) -> None:
+    """x-cd-parent-allowed-tools: CwdChanged to the parent (its hooks run there), then the
+    shell is back in the project; x-cd-parent-add-dir: an added folder keeps it."""
+    place = _place(tmp_path)
+    effects = call_effects("Bash", {"command": "cd .."}, "toolu_1", place)
+    parent = str(Path(place.project_dir).parent)
+    assert [dict(e.fields)["new_cwd"] for e in effects.events] == [parent]
+    assert effects.cwd == place.project_dir
+    added = CallPlace(place.project_dir, place.cwd, place.home, (parent,))
+    assert call_effects("Bash", {"command": "cd .."}, "toolu_1", added).cwd == parent
+
+
+@pytest.mark.parametrize(
+    ("paths", "globs"),
+    [
+        ('"**/*.{ts,tsx}"', ["**/*.ts", "**/*.tsx"]),  # x-rule-brace
+        ('\n  - "src/{a,b}/*.md"\n  - "docs/**"', ["src/a/*.md", "src/b/*.md", "docs"]),
+        ('"a{b}c, d"', ["a{b}c", "d"]),
+    ],
+)
+def test_a_rules_brace_glob_is_expanded(tmp_path: Path, paths: str, globs: list[str]) -> None:
+    place = _place(tmp_path)
+    project = Path(place.project_dir)
+    _write(project / ".claude/rules/r.md", f"---\npaths: {paths}\n---\nR.\n")
+    target = project / globs[0].replace("**/", "").replace("*", "x")
+    effects = call_effects("Read", {"file_path": str(target)}, "toolu_1", place)
+    assert [dict(e.fields).get("globs") for e in effects.events] == [globs]
+
+
+def test_a_write_of_a_new_file_loads_its_folders_claude_md(tmp_path: Path) -> None:
+    """x-write-new-claude-md."""
+    place = _place(tmp_path)
+    project = Path(place.project_dir)
+    _write(project / "pkg" / "CLAUDE.md", "pkg\n")
+    new = str(project / "pkg" / "new.txt")
+    effects = call_effects("Write", {"file_path": new, "content": "n"}, "toolu_1", place)
+    assert [dict(e.fields)["load_reason"] for e in effects.events] == ["nested_traversal"]
 
 
 def test_a_read_loads_nested_memory_and_matching_rules(tmp_path: Path) -> None:
