@@ -126,7 +126,12 @@ def _check_object(where: str, value: Any, path: list[str | int], fields: Sequenc
         raise _fail(where, path, f"{json_path(path)} is not an object", "write a JSON object")
     for key in value:
         if key not in fields:
-            raise _fail(where, [*path, key], "unknown key", "use one of " + ", ".join(fields)[:200])
+            raise _fail(
+                where,
+                [*path, key],
+                f"unknown key {_shown(key)!r}",
+                "use one of " + ", ".join(fields)[:200],
+            )
 
 
 def _check_mapping(where: str, value: Any, path: list[str | int]) -> None:
