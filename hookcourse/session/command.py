@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from hookcourse.errors import InputError
+from hookcourse.errors import InputError, visible
 
 if TYPE_CHECKING:
     from .script import SessionScript
@@ -65,6 +65,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="github: also GitHub Actions annotations for broken expectations",
     )
     parser.add_argument("--keep", action="store_true", help="keep the scratch folders")
+    parser.add_argument(
+        "--allow-outside",
+        action="store_true",
+        help="let Write, Edit and Read run outside the session's folder where Claude Code "
+        "would (an allow rule, a hook's allow, bypassPermissions); without it they are refused",
+    )
 
 
 @dataclass
@@ -98,6 +104,7 @@ def run_one(
     keep: bool,
     isolation: str = "namespace",
     engine: str | None = None,
+    allow_outside: bool = False,
 ) -> SessionResult:
     """Run one script through the engine(s) asked for; InputError if it cannot run."""
     # Imported here: `hookcourse --help` and the other subcommands stay fast.
@@ -118,13 +125,13 @@ def run_one(
         from .real import run_real
 
         if compare:
-            result.transcripts.append(run_session(script, keep))
+            result.transcripts.append(run_session(script, keep, allow_outside))
         transcript = run_real(script, claude, keep, isolation)
         # One line on stderr whatever the format: a fallback must never pass unnoticed.
         print(f"hookcourse session: Claude Code ran with {transcript['network']}", file=sys.stderr)
         result.transcripts.append(transcript)
     else:
-        result.transcripts.append(run_session(script, keep))
+        result.transcripts.append(run_session(script, keep, allow_outside))
     for transcript in result.transcripts:
         transcript["expectations"] = judge_all(script.expectations, transcript)
     if compare and engine is None:
@@ -132,23 +139,51 @@ def run_one(
     return result
 
 
+def escape_data(text: str) -> str:
+    """A workflow command's message: ``%``, CR and LF escaped (GitHub's escapeData)."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    """A workflow command's property value: also ``:`` and ``,`` (GitHub's escapeProperty)."""
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
 def _github(result: SessionResult) -> list[str]:
     """GitHub Actions workflow commands: one ``::error`` per broken expectation or difference."""
 
-    def escape(text: str) -> str:
-        return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    def annotation(title: str, message: str) -> str:
+        properties = f"file={escape_property(result.path)},title={escape_property(title)}"
+        return f"::error {properties}::{escape_data(message)}"
 
     lines = []
     for transcript in result.transcripts:
         for check in transcript.get("expectations", []):
             if not check["held"]:
-                message = escape(f"{transcript['engine']}: {check['says']}: {check['why']}")
-                lines.append(f"::error file={result.path},title=hookcourse session::{message}")
+                message = f"{transcript['engine']}: {check['says']}: {check['why']}"
+                lines.append(annotation("hookcourse session", message))
     for line in result.found:
-        lines.append(
-            f"::error file={result.path},title=hookcourse session --compare::{escape(line)}"
-        )
+        lines.append(annotation("hookcourse session --compare", line))
     return lines
+
+
+ERROR_SHOWN = 500
+"""The longest error line printed: a megabyte-long key must not become a megabyte line."""
+
+
+def one_line(error: object) -> str:
+    """``error`` as one printable line of at most ``ERROR_SHOWN`` characters."""
+    line = visible(str(error))
+    if len(line) > ERROR_SHOWN:
+        half = ERROR_SHOWN // 2
+        line = f"{line[:half]} … {line[-half:]}"
+    return line
+
+
+def _emit(text: str, out: Any) -> None:
+    """Print ``text``; a lone surrogate (a hook may print one) is written as its JSON escape."""
+    safe = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    print(safe, file=out)
 
 
 def run_command(args: argparse.Namespace, out: Any = None) -> int:
@@ -166,21 +201,29 @@ def run_command(args: argparse.Namespace, out: Any = None) -> int:
                     args.keep,
                     args.isolation,
                     getattr(args, "engine", None),
+                    getattr(args, "allow_outside", False),
                 )
             )
         except InputError as error:
-            print(f"hookcourse session: {error}", file=sys.stderr)
+            print(f"hookcourse session: {one_line(error)}", file=sys.stderr)
+            return CANNOT_RUN
+        except (RecursionError, MemoryError, OSError, UnicodeError) as error:
+            # The last guard: what no check foresaw still ends in one line, not a traceback.
+            problem = one_line(f"{visible(path)}: cannot run it ({type(error).__name__}: {error})")
+            print(f"hookcourse session: {problem}; fix: report it with the script", file=sys.stderr)
             return CANNOT_RUN
     if args.json:
         held = all(r.held for r in results)
         document = {"held": held, "sessions": [r.to_json() for r in results]}
-        print(json.dumps(document, ensure_ascii=False, indent=1), file=out)
+        # ensure_ascii=False keeps text readable; _emit escapes any lone surrogate, so
+        # the output is always valid JSON in UTF-8.
+        _emit(json.dumps(document, ensure_ascii=False, indent=1, default=str), out)
     else:
         for result in results:
             _print_text(result, args.compare, out)
             if args.format == "github":
                 for line in _github(result):
-                    print(line, file=out)
+                    _emit(line, out)
     return HELD if all(r.held for r in results) else BROKEN
 
 
@@ -188,15 +231,15 @@ def _print_text(result: SessionResult, compare: bool, out: Any) -> None:
     from .transcript import render, render_side_by_side
 
     if compare:
-        print(render_side_by_side(result.transcripts[0], result.transcripts[1]), file=out)
+        _emit(render_side_by_side(result.transcripts[0], result.transcripts[1]), out)
         for transcript in result.transcripts:
             for check in transcript.get("expectations", []):
                 mark = "✓" if check["held"] else "✗"
                 why = "" if check["held"] else f": {check['why']}"
-                print(f"{mark} {transcript['engine']}: {check['says']}{why}", file=out)
+                _emit(f"{mark} {transcript['engine']}: {check['says']}{why}", out)
         return
     for transcript in result.transcripts:
-        print(render(transcript), file=out)
+        _emit(render(transcript), out)
 
 
 def main(argv: Sequence[str]) -> int:

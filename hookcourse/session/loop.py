@@ -33,7 +33,7 @@ from hookcourse.js.values import Undefined
 
 from . import turns as scripted
 from .script import Layout, SessionScript, flag_settings, laid_out, script_env, substitute
-from .tools import ToolRun, hook_environment, run_tool, session_texts
+from .tools import Grant, ToolRun, confinement, hook_environment, run_tool, session_texts
 from .transcript import Transcript, event_run, relative
 
 SESSION_ID = "00000000-0000-4000-8000-0000005e5510"
@@ -60,6 +60,8 @@ class _Session:
     """The shell's folder (a Bash ``cd`` moves it; hooks run there): the project at first."""
     skills: list[str] = field(default_factory=list)
     """Skills launched so far: their frontmatter hooks run too."""
+    allow_outside: bool = False
+    """File tools may run outside the project where Claude Code would let them."""
 
     def place(self) -> CallPlace:
         return CallPlace(str(self.layout.project), self.cwd, str(self.layout.home))
@@ -144,13 +146,21 @@ def _system_texts(report: FireReport) -> list[dict[str, Any]]:
     return [{"kind": "system", "text": text} for text in texts]
 
 
-def run_session(script: SessionScript, keep: bool = False) -> Transcript:
-    """The transcript of ``script`` through the engine, in a scratch folder of its own."""
+def run_session(
+    script: SessionScript, keep: bool = False, allow_outside: bool = False
+) -> Transcript:
+    """The transcript of ``script`` through the engine, in a scratch folder of its own.
+
+    ``allow_outside``: a file tool Claude Code would run outside the project (a rule, a
+    hook's allow, bypassPermissions) runs; without it, such a call is refused.
+    """
     with laid_out(script, keep=keep) as layout:
         env = hook_environment(os.environ, layout.home, layout.tmp)
         env.update(script_env(script, layout))
         cap = _stop_block_cap(script, env)
-        transcript = _play(_Session(script, layout, env, cap, cwd=str(layout.project)))
+        session = _Session(script, layout, env, cap, cwd=str(layout.project))
+        session.allow_outside = allow_outside
+        transcript = _play(session)
         return relative(transcript, str(layout.root), keep)
 
 
@@ -347,12 +357,19 @@ def _tool_turn(
                 ended = {"reason": mode.terminal_reason or "hook_stopped"}
                 break
             continue
+        grant = _grant(session, pre)
+        refusal = None if "result" in call else _confined(session, name, tool_input, grant)
+        if refusal is not None:
+            # Refused as a permission is: the tool does not run, no PostToolUse fires.
+            entry["runs"] = False
+            results.append({"kind": "tool_result", "id": call_id, "text": refusal, "isError": True})
+            continue
         if mode is not None and mode.when_run is not None:
             for step in mode.when_run.events:
                 report = session.set_off(step)
                 if report is not None:
                     round_["events"].append(event_run(report.event, _label(report), _hooks(report)))
-        tool = _run(session, call, name, tool_input)
+        tool = _run(session, call, name, tool_input, grant)
         if mode is not None and mode.when_run is not None:
             session.cwd = mode.when_run.cwd or session.cwd
             if mode.when_run.skill is not None and mode.when_run.skill not in session.skills:
@@ -384,13 +401,36 @@ def _tool_turn(
     return ended, [bool(item["isError"]) for item in results]
 
 
-def _run(session: _Session, call: Mapping[str, Any], name: str, tool_input: Any) -> ToolRun:
+def _grant(session: _Session, pre: FireReport) -> Grant:
+    """What let the call past the permission step: a rule, a hook's allow, or the mode."""
+    step = pre.permission
+    mode = session.script.data.get("permissionMode", "default") if step is None else step.mode
+    granted = None
+    if step is not None and step.rule is not None:
+        granted = "allow rule in the settings lets it"
+    elif pre.outcome.decision == "allow":
+        granted = "PreToolUse hook allowed it"
+    elif mode == "bypassPermissions":
+        granted = "bypassPermissions mode runs it"
+    return Grant(mode, granted, session.allow_outside)
+
+
+def _confined(session: _Session, name: str, tool_input: Any, grant: Grant) -> str | None:
+    inputs = tool_input if isinstance(tool_input, dict) else {}
+    cwd = Path(session.cwd or session.layout.project)
+    return confinement(name, inputs, session.layout.project, cwd, grant)
+
+
+def _run(
+    session: _Session, call: Mapping[str, Any], name: str, tool_input: Any, grant: Grant
+) -> ToolRun:
     given = call.get("result")
     if isinstance(given, dict):
         text = str(substitute(given.get("text", ""), session.layout))
         return ToolRun(text, given.get("isError") is True, text)
     inputs = tool_input if isinstance(tool_input, dict) else {}
-    return run_tool(name, inputs, Path(session.cwd or session.layout.project), session.env)
+    cwd = Path(session.cwd or session.layout.project)
+    return run_tool(name, inputs, cwd, session.env, grant, session.layout.project)
 
 
 def _after_tool(

@@ -27,6 +27,9 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
+import os
+import re
 import shlex
 import shutil
 import tempfile
@@ -35,7 +38,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hookcourse.errors import InputError, json_path
+from hookcourse.engine.inputs import read_bounded, read_descriptor, special_kind
+from hookcourse.engine.interrupts import kill_traced
+from hookcourse.engine.settings import PERMISSION_MODES
+from hookcourse.errors import InputError, json_path, visible
 
 SETTINGS_SCOPES = ("user", "project", "local", "flag")
 TOOL_FIELDS = ("name", "input", "result", "id")
@@ -55,8 +61,23 @@ TOP_FIELDS = (
     "expect",
     "covers",
 )
+HOOK_FIELDS = ("out", "err", "exit", "sleep", "times")
 SCRIPT_CAP = 4 * 1024 * 1024
 """A session script is small; anything larger is a mistake, not a session."""
+COPY_CAP = 16 * 1024 * 1024
+"""The most a ``files`` entry's ``from`` file may hold."""
+MAX_DEPTH = 64
+"""How deep a script may nest: settings and tool inputs need a handful of levels."""
+NAME_BYTES = 255
+"""The longest file name Linux file systems take."""
+PATH_BYTES = 1024
+"""The longest ``files`` key or hook name, well under PATH_MAX with the scratch folder."""
+HOOK_SLEEP_S = 600.0
+"""A scripted hook's longest ``sleep``: Claude Code's default command-hook timeout."""
+NAME_SHOWN = 60
+PATH_SHOWN = 300
+"""How much of a long name or path an error line shows."""
+_UNSAFE_PREFIX = re.compile(r"[^A-Za-z0-9_.-]+")
 
 
 @dataclass(frozen=True)
@@ -90,7 +111,14 @@ class SessionScript:
 
 
 def _fail(where: str, path: Sequence[str | int], problem: str, fix: str) -> InputError:
-    return InputError(where, problem, fix, list(path))
+    return InputError(where, problem, fix, [_shown(step) for step in path])
+
+
+def _shown(step: str | int) -> str | int:
+    """A JSON path step short enough for one line (a key can be a megabyte long)."""
+    if isinstance(step, str) and len(step) > NAME_SHOWN:
+        return step[:NAME_SHOWN] + "…"
+    return step
 
 
 def _check_object(where: str, value: Any, path: list[str | int], fields: Sequence[str]) -> None:
@@ -99,8 +127,86 @@ def _check_object(where: str, value: Any, path: list[str | int], fields: Sequenc
     for key in value:
         if key not in fields:
             raise _fail(
-                where, [*path, key], f"unknown key {key!r}", "use one of " + ", ".join(fields)
+                where,
+                [*path, key],
+                f"unknown key {_shown(key)!r}",
+                "use one of " + ", ".join(fields)[:200],
             )
+
+
+def _check_mapping(where: str, value: Any, path: list[str | int]) -> None:
+    """An object whose keys are the user's own names (hooks, files, env)."""
+    if not isinstance(value, dict):
+        raise _fail(where, path, f"{json_path(path)} is not an object", "write a JSON object")
+
+
+def _check_type(
+    where: str,
+    data: Mapping[str, Any],
+    path: list[str | int],
+    key: str,
+    kinds: type | tuple[type, ...],
+    fix: str,
+) -> None:
+    """``data[key]``, when present, is one of ``kinds`` (a JSON true is not a number)."""
+    if key not in data:
+        return
+    value = data[key]
+    wrong_bool = isinstance(value, bool) and bool not in (
+        kinds if isinstance(kinds, tuple) else (kinds,)
+    )
+    if not isinstance(value, kinds) or wrong_bool:
+        raise _fail(where, [*path, key], f"{key} is {_json_kind(value)}", fix)
+
+
+def _json_kind(value: Any) -> str:
+    for kind, word in (
+        (bool, "a boolean"),
+        (str, "a string"),
+        (dict, "an object"),
+        (list, "a list"),
+    ):
+        if isinstance(value, kind):
+            return word
+    return "null" if value is None else "a number"
+
+
+def _number(
+    where: str, spec: Mapping[str, Any], path: list[str | int], key: str, high: float, whole: bool
+) -> None:
+    """``spec[key]``, when present, is a finite number from 0 to ``high`` (whole if ``whole``)."""
+    value = spec.get(key)
+    if value is None:
+        return
+    kind = "a whole number" if whole else "a number"
+    fix = f"write {kind} from 0 to {high:g}"
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise _fail(where, [*path, key], f"{key} is {_json_kind(value)}, not {kind}", fix)
+    if not math.isfinite(value) or not 0 <= value <= high or (whole and value != int(value)):
+        raise _fail(where, [*path, key], f"{key} is {value!r}, out of range", fix)
+
+
+def _check_name(where: str, name: str, path: list[str | int], what: str) -> None:
+    """A name that becomes a file name (or, with ``/``, a path inside a folder)."""
+    if not name:
+        raise _fail(where, path, f"{what} is empty", "give it a name")
+    if "\0" in name:
+        raise _fail(where, path, f"{what} holds a NUL character", "remove it")
+    if _lone_surrogate(name):
+        raise _fail(where, path, f"{what} holds a lone surrogate", _NO_SURROGATES)
+    if len(name.encode("utf-8")) > PATH_BYTES:
+        raise _fail(where, path, f"{what} is longer than {PATH_BYTES} bytes", "shorten it")
+    for part in name.split("/"):
+        if len(part.encode("utf-8")) > NAME_BYTES:
+            raise _fail(
+                where, path, f"{what} has a part longer than {NAME_BYTES} bytes", "shorten it"
+            )
+
+
+def _check_text(where: str, value: Any, path: list[str | int], what: str) -> None:
+    """Text written to a file: a string without lone surrogates (UTF-8 cannot hold half a pair)."""
+    if isinstance(value, str) and _lone_surrogate(value):
+        raise _fail(where, path, f"{what} holds a lone surrogate", _NO_SURROGATES)
 
 
 def check(data: Any, where: str) -> None:
@@ -108,35 +214,113 @@ def check(data: Any, where: str) -> None:
     from .expect import check_expectation
 
     _check_object(where, data, [], TOP_FIELDS)
+    for key in ("prompt", "name", "about"):
+        _check_type(where, data, [], key, str, "write a JSON string")
+    _check_type(where, data, [], "trust", bool, "write true or false")
+    _check_type(where, data, [], "covers", list, "write a list of strings")
+    if "name" in data:
+        _check_text(where, data["name"], ["name"], "the name")
+        if "\0" in data["name"]:
+            raise _fail(where, ["name"], "the name holds a NUL character", "remove it")
+    mode = data.get("permissionMode")
+    if mode is not None and mode not in PERMISSION_MODES:
+        raise _fail(
+            where,
+            ["permissionMode"],
+            "not a permission mode",
+            "use one of " + ", ".join(PERMISSION_MODES),
+        )
+    _check_settings(data, where)
+    _check_hooks(data, where)
+    _check_files(data, where)
+    _check_prompts(data, where)
+    _check_env(data, where)
+    _check_turns(data, where)
+    expectations = data.get("expect", [])
+    if not isinstance(expectations, list):
+        raise _fail(where, ["expect"], "expect is not a list", "write a list")
+    for e, entry in enumerate(expectations):
+        check_expectation(entry, where, ["expect", e])
+
+
+def _check_settings(data: Mapping[str, Any], where: str) -> None:
     settings = data.get("settings", {})
     _check_object(where, settings, ["settings"], SETTINGS_SCOPES)
     for scope, value in settings.items():
         if not isinstance(value, dict | str):
             raise _fail(where, ["settings", scope], "a settings file is an object", "write {}")
+        _check_text(where, value, ["settings", scope], "the settings text")
+
+
+def _check_hooks(data: Mapping[str, Any], where: str) -> None:
     hooks = data.get("hooks", {})
-    _check_object(where, hooks, ["hooks"], list(hooks) if isinstance(hooks, dict) else [])
+    _check_mapping(where, hooks, ["hooks"])
     for name, body in hooks.items():
-        if not name or "/" in name or name.startswith("."):
-            raise _fail(where, ["hooks", name], "a hook name is a plain file name", "rename it")
+        path: list[str | int] = ["hooks", name]
+        _check_name(where, name, path, "the hook name")
+        if "/" in name or name.startswith(".") or any(c.isspace() for c in name):
+            raise _fail(where, path, "a hook name is a plain file name", "rename it")
         if isinstance(body, dict):
-            _check_object(where, body, ["hooks", name], ("out", "err", "exit", "sleep", "times"))
-        elif not isinstance(body, str):
-            raise _fail(where, ["hooks", name], "a hook is a sh body or an object", "fix it")
+            _check_object(where, body, path, HOOK_FIELDS)
+            _number(where, body, path, "exit", 255, whole=True)
+            _number(where, body, path, "sleep", HOOK_SLEEP_S, whole=False)
+            _number(where, body, path, "times", 1_000_000, whole=True)
+            _check_type(where, body, path, "err", str, "write a string")
+            if "out" in body and not isinstance(body["out"], str | dict | list):
+                raise _fail(
+                    where, [*path, "out"], "out is not text or JSON", "write a string or an object"
+                )
+            for key in ("out", "err"):
+                if key in body:
+                    _check_text(where, json.dumps(body[key], ensure_ascii=False), [*path, key], key)
+        elif isinstance(body, str):
+            _check_text(where, body, path, "the hook")
+            if "\0" in body:
+                raise _fail(where, path, "the hook holds a NUL character", "remove it")
+        else:
+            raise _fail(where, path, "a hook is a sh body or an object", "fix it")
+
+
+def _check_files(data: Mapping[str, Any], where: str) -> None:
     files = data.get("files", {})
-    _check_object(where, files, ["files"], list(files) if isinstance(files, dict) else [])
+    _check_mapping(where, files, ["files"])
+    placed: set[str] = set()
     for name, body in files.items():
-        inside = Path(name)
-        if inside.is_absolute() or ".." in inside.parts:
-            raise _fail(where, ["files", name], "a file must stay inside the project", "fix it")
+        path: list[str | int] = ["files", name]
+        _check_name(where, name, path, "the file name")
+        parts = [part for part in name.split("/") if part not in ("", ".")]
+        if name.startswith("/") or ".." in parts or not parts:
+            raise _fail(where, path, "a file must stay inside the project", "give a relative path")
+        relative = "/".join(parts)
+        folders = {"/".join(parts[:n]) for n in range(1, len(parts))}
+        clash = (
+            relative in placed
+            or folders & placed
+            or any(p.startswith(relative + "/") for p in placed)
+        )
+        if clash:
+            raise _fail(
+                where, path, "it is the same file as, or a folder of, another files key", "keep one"
+            )
+        placed.add(relative)
         if isinstance(body, dict):
-            _check_object(where, body, ["files", name], ("from",))
-        elif not isinstance(body, str):
-            raise _fail(where, ["files", name], "a file is a text or {from}", "fix it")
-    for key in ("prompt", "name", "about", "permissionMode"):
-        if key in data and not isinstance(data[key], str):
-            raise _fail(where, [key], f"{key} is not a string", "write a JSON string")
-    _check_prompts(data, where)
-    _check_env(data, where)
+            _check_object(where, body, path, ("from",))
+            source = body.get("from")
+            if not isinstance(source, str) or not source:
+                raise _fail(
+                    where,
+                    [*path, "from"],
+                    "from is not a file name",
+                    "name a file beside the script",
+                )
+            _check_name(where, source, [*path, "from"], "from")
+        elif isinstance(body, str):
+            _check_text(where, body, path, "the file's text")
+        else:
+            raise _fail(where, path, "a file is a text or {from}", "fix it")
+
+
+def _check_turns(data: Mapping[str, Any], where: str) -> None:
     turns = data.get("turns", [])
     if not isinstance(turns, list):
         raise _fail(where, ["turns"], "turns is not a list", "write a list of turns")
@@ -144,6 +328,8 @@ def check(data: Any, where: str) -> None:
         _check_object(where, turn, ["turns", t], TURN_FIELDS)
         if turn.get("if") not in (None, "error", "ok"):
             raise _fail(where, ["turns", t, "if"], "unknown condition", 'use "error" or "ok"')
+        if turn.get("text") is not None:
+            _check_type(where, turn, ["turns", t], "text", str, "write a string")
         calls = turn.get("tools", [])
         if not isinstance(calls, list):
             raise _fail(where, ["turns", t, "tools"], "tools is not a list", "write a list")
@@ -152,14 +338,14 @@ def check(data: Any, where: str) -> None:
             _check_object(where, call, path, TOOL_FIELDS)
             if not isinstance(call.get("name"), str) or not isinstance(call.get("input", {}), dict):
                 raise _fail(where, path, "a tool call needs a name and an input object", "add them")
+            _check_type(where, call, path, "id", str, "write a string")
             result = call.get("result")
             if result is not None:
                 _check_object(where, result, [*path, "result"], ("text", "isError"))
-    expectations = data.get("expect", [])
-    if not isinstance(expectations, list):
-        raise _fail(where, ["expect"], "expect is not a list", "write a list")
-    for e, entry in enumerate(expectations):
-        check_expectation(entry, where, ["expect", e])
+                _check_type(where, result, [*path, "result"], "text", str, "write a string")
+                _check_type(
+                    where, result, [*path, "result"], "isError", bool, "write true or false"
+                )
 
 
 _NO_SURROGATES = "write the character whole: nothing can be passed on as UTF-8 with half of one"
@@ -171,7 +357,7 @@ def _lone_surrogate(text: str) -> bool:
 
 def _check_env(data: Mapping[str, Any], where: str) -> None:
     env = data.get("env", {})
-    _check_object(where, env, ["env"], list(env) if isinstance(env, dict) else [])
+    _check_mapping(where, env, ["env"])
     for name, value in env.items():
         if not name or "=" in name or "\0" in name or _lone_surrogate(name):
             raise _fail(where, ["env", name], "not a variable name", "rename it")
@@ -208,31 +394,65 @@ def _check_prompts(data: Mapping[str, Any], where: str) -> None:
             raise _fail(where, path, "the prompt is empty", "write what the user types")
 
 
-def load(path: Path) -> SessionScript:
-    """Read and check a session script file; InputError names the file and JSON path."""
-    where = str(path)
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def parse(text: str, where: str) -> Any:
+    """The script's JSON, at most ``MAX_DEPTH`` levels deep; InputError for anything else."""
     try:
-        with path.open("rb") as handle:
-            raw = handle.read(SCRIPT_CAP + 1)
-    except OSError as error:
-        raise InputError(
-            where, f"cannot read it ({error.strerror})", "pass a readable file"
-        ) from None
-    if len(raw) > SCRIPT_CAP:
-        raise InputError(where, "it is larger than 4 MiB", "pass a session script")
-    try:
-        text = raw.decode("utf-8")
-        data = json.loads(text)
-    except UnicodeDecodeError:
-        raise InputError(where, "it is not UTF-8", "save it as UTF-8") from None
+        data = json.loads(text, parse_constant=_reject_constant)
+    except RecursionError:
+        data = None
+        deep = True
     except ValueError as error:
-        raise InputError(where, f"it is not valid JSON ({error})", "fix the JSON syntax") from None
+        raise InputError(
+            where, f"it is not valid JSON ({error})"[:300], "fix the JSON syntax"
+        ) from None
+    else:
+        deep = _deeper_than(data, MAX_DEPTH)
+    if deep:
+        raise InputError(
+            where,
+            f"it is nested more than {MAX_DEPTH} levels deep",
+            "a session script needs far fewer: flatten it",
+        )
+    return data
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    """Whether ``value`` nests more than ``limit`` levels (counted without recursion)."""
+    pending: list[tuple[Any, int]] = [(value, 0)]
+    while pending:
+        item, depth = pending.pop()
+        if isinstance(item, dict | list):
+            if depth >= limit:
+                return True
+            children = item.values() if isinstance(item, dict) else item
+            pending.extend((child, depth + 1) for child in children)
+    return False
+
+
+def load(path: Path) -> SessionScript:
+    """Read and check a session script file; InputError names the file and JSON path.
+
+    Read as ``fire`` reads a payload: only a regular file, at most ``SCRIPT_CAP`` bytes
+    (a FIFO or ``/dev/zero`` is refused before it is opened).
+    """
+    where = visible(str(path))[:PATH_SHOWN]
+    try:
+        text = read_bounded(str(path), SCRIPT_CAP, what="the session script").text
+    except InputError as error:
+        raise InputError(where, error.problem, error.fix) from None
+    data = parse(text, where)
     check(data, where)
     return SessionScript(str(data.get("name") or path.stem), data, path.parent)
 
 
 def from_data(data: Any, name: str, base: Path) -> SessionScript:
     """A script given as data (a notebook cell, a test)."""
+    if _deeper_than(data, MAX_DEPTH):
+        raise InputError(name, f"it is nested more than {MAX_DEPTH} levels deep", "flatten it")
     check(data, name)
     return SessionScript(str(data.get("name") or name), data, base)
 
@@ -266,7 +486,7 @@ class Layout:
 
     def hook_command(self, name: str) -> str:
         """The command that runs hook script ``name`` (what ``@hook:NAME`` becomes)."""
-        return f"sh {self.hooks / name}"
+        return f"sh {shlex.quote(str(self.hooks / name))}"
 
     def settings_file(self, scope: str) -> Path:
         return {
@@ -278,7 +498,9 @@ class Layout:
 
 def scratch(prefix: str) -> Layout:
     """A fresh scratch root; the caller removes it (``shutil.rmtree``)."""
-    return Layout(Path(tempfile.mkdtemp(prefix=f"hookcourse-session-{prefix}-")))
+    # The name is the user's: only a short, plain slug of it goes into the folder's name.
+    slug = _UNSAFE_PREFIX.sub("_", prefix)[:40]
+    return Layout(Path(tempfile.mkdtemp(prefix=f"hookcourse-session-{slug}-")))
 
 
 @contextlib.contextmanager
@@ -286,13 +508,16 @@ def laid_out(script: SessionScript, suffix: str = "", keep: bool = False) -> Ite
     """A scratch folder with ``script`` laid out in it, removed afterwards unless ``keep``."""
     from hookcourse.engine.interrupts import remove_on_interrupt
 
-    layout = scratch(script.name.replace("/", "_") + suffix)
+    layout = scratch(script.name + suffix)
     # An interrupt exits at once (os._exit); the registry deletes the folder then.
     remove_on_interrupt(str(layout.root), keep=not keep)
     try:
         lay_out(script, layout)
         yield layout
     finally:
+        # Whatever a hook or a tool started and left running (setsid included) ends here,
+        # before its folder goes.
+        kill_traced()
         remove_on_interrupt(str(layout.root), keep=False)
         if not keep:
             shutil.rmtree(layout.root, ignore_errors=True)
@@ -379,21 +604,75 @@ def write_layout(
         layout.settings_file(scope).write_text(text, encoding="utf-8")
     for relative, body in data.get("files", {}).items():
         target = layout.project / relative
-        target.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise InputError(
+                where,
+                f"cannot make its folder ({error.strerror})",
+                "rename it",
+                ["files", _shown(relative)],
+            ) from None
         if isinstance(body, dict):
-            source = base / str(body["from"])
-            try:
-                shutil.copy(source, target)
-            except OSError as error:
-                raise InputError(
-                    where,
-                    f"cannot copy {source} ({error.strerror})",
-                    "give a file beside the script",
-                    ["files", relative, "from"],
-                ) from None
+            _copy(base, str(body["from"]), target, where, relative)
         else:
             target.write_text(substitute(body, layout), encoding="utf-8")
     state: dict[str, Any] = {"hasCompletedOnboarding": True, "projects": {}}
     if data.get("trust"):
         state["projects"][str(layout.project)] = {"hasTrustDialogAccepted": True}
     (layout.home / ".claude.json").write_text(json.dumps(state), encoding="utf-8")
+
+
+def _copy(base: Path, name: str, target: Path, where: str, relative: str) -> None:
+    """Copy the regular file ``name`` (relative to the script's folder) to ``target``.
+
+    Bounded as a script is read: a FIFO, a device or a file over ``COPY_CAP`` is refused
+    before a byte is copied.
+    """
+    path: list[str | int] = ["files", _shown(relative), "from"]
+    shown = visible(name)[:PATH_SHOWN]
+    source = base / name
+    try:
+        real = os.path.realpath(source)
+        status = os.stat(real)
+    except (OSError, ValueError) as error:
+        reason = getattr(error, "strerror", None) or "not a file name"
+        raise InputError(
+            where,
+            f"cannot copy {shown} ({reason})",
+            "give a file beside the script",
+            path,
+        ) from None
+    kind = "a directory" if os.path.isdir(real) else special_kind(status.st_mode)
+    if kind is not None:
+        raise InputError(
+            where,
+            f"{shown} is {kind}, not a regular file",
+            "give a regular file",
+            path,
+        )
+    if status.st_size > COPY_CAP:
+        raise InputError(
+            where,
+            f"{shown} is larger than {COPY_CAP // 1_048_576} MiB",
+            "give a smaller file",
+            path,
+        )
+    try:
+        descriptor = os.open(real, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        try:
+            # Checked again once open, in case the name was swapped for a FIFO meanwhile.
+            if special_kind(os.fstat(descriptor).st_mode) is not None:
+                raise InputError(where, f"{shown} is not a regular file", "give one", path)
+            data = read_descriptor(descriptor, COPY_CAP, where, "the file", regular=True)
+        finally:
+            os.close(descriptor)
+    except OSError as error:
+        raise InputError(
+            where, f"cannot copy {shown} ({error.strerror})", "give a readable file", path
+        ) from None
+    try:
+        target.write_bytes(data)
+        os.chmod(target, status.st_mode & 0o777)
+    except OSError as error:
+        raise InputError(where, f"cannot write it ({error.strerror})", "rename it", path) from None
