@@ -90,14 +90,14 @@ def _split_effect(site: HandlerSite, name: str, wrapper: str | None) -> str:
     if call is not None and call.base is base and base is not None:
         status = _exit_when_missing(call)
         runner = "sh" if call.program is None else call.program
-        return f"{runner} does not find the script and exits {status}: " + _effect_of_exit(
+        return f"{runner} does not find the script and exits {status}: " + effect_of_exit(
             site, status
         )
     inner = wrapped_script(site.shell_command or "") if wrapper else site.shell_command
     words = simple_commands(inner or "", limit=1)
     if words and words[0] and words[0][0].value == "cd":
         status = _CD_FAILS.get(wrapper or "sh", 1)
-        return f"cd fails (exit {status}): " + _effect_of_exit(site, status, missing=False)
+        return f"cd fails (exit {status}): " + effect_of_exit(site, status, missing=False)
     return "the command is handed two broken words instead of the path and fails"
 
 
@@ -249,7 +249,7 @@ def variable_unset_here(site: HandlerSite) -> Iterator[Hit]:
                 "command",
                 f"Claude Code sets ${name} only for {', '.join(events)} hooks; on "
                 f"{site.spec.name} it is empty, so a redirection to it fails (sh exits 2: "
-                + _effect_of_exit(site, 2, missing=False)
+                + effect_of_exit(site, 2, missing=False)
                 + ")",
                 f"move this handler to a {events[0]} hook (or {', '.join(events[1:])})",
             )
@@ -300,7 +300,7 @@ def variable_in_args(site: HandlerSite) -> Iterator[Hit]:
         runner = "it" if call.program is None else call.program
         effect = (
             f"; {runner} does not find that file (exit {status}: "
-            + _effect_of_exit(site, status)
+            + effect_of_exit(site, status)
             + ")"
         )
     path = ("command",) if index == 0 else ("args", index - 1)
@@ -423,11 +423,22 @@ def _root(site: HandlerSite, call: ScriptCall) -> tuple[PurePath | None, str]:
     return None, call.rest
 
 
+def located_script(site: HandlerSite) -> tuple[ScriptCall, PurePath] | None:
+    """The script the handler runs and where it lies, when validate can reach it."""
+    call = _call(site)
+    if call is None:
+        return None
+    root, rest = _root(site, call)
+    if root is None or not rest:
+        return None
+    return call, root / rest
+
+
 def _exit_when_missing(call: ScriptCall) -> int:
     return 127 if call.program is None else load_facts().interpreters.get(call.program, 1)
 
 
-def _effect_of_exit(site: HandlerSite, status: int, missing: bool = True) -> str:
+def effect_of_exit(site: HandlerSite, status: int, missing: bool = True) -> str:
     """What Claude Code does with ``status``; ``missing``: the stderr says a file is missing
     (2.1.332 §4.2 downgrades exit 2 then on Stop-like events and plugin UserPromptSubmit)."""
     spec = site.spec
@@ -467,7 +478,7 @@ def script_missing(site: HandlerSite) -> Iterator[Hit]:
     yield site.hit(
         "command",
         f"{rest} does not exist in {root}: {runner} exits {status}, and "
-        + _effect_of_exit(site, status),
+        + effect_of_exit(site, status),
         f"create {rest}, or fix the path",
     )
 
@@ -504,7 +515,7 @@ def quoted_tilde(site: HandlerSite) -> Iterator[Hit]:
         "command",
         f"~ inside {quote}...{quote} is not expanded, so {runner} looks for a folder named ~ "
         f"in the current directory, does not find the script and exits {status}: "
-        + _effect_of_exit(site, status),
+        + effect_of_exit(site, status),
         f'write "$HOME/{call.rest}" (the variable expands inside double quotes)',
     )
 
@@ -577,7 +588,7 @@ def _elsewhere(site: HandlerSite) -> str:
         return "the path is not there, and the hook fails"
     status = _exit_when_missing(call)
     runner = "sh" if call.program is None else call.program
-    return f"{runner} does not find the script and exits {status}: " + _effect_of_exit(site, status)
+    return f"{runner} does not find the script and exits {status}: " + effect_of_exit(site, status)
 
 
 @rule(
