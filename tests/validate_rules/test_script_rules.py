@@ -22,8 +22,9 @@ def _findings(
     path.write_bytes(script)
     path.chmod(mode)
     settings = project / ".claude" / "settings.json"
-    group = {"matcher": "Bash"} if event in ("PreToolUse", "PostToolUse") else {}
-    group["hooks"] = [{"type": "command", "command": command}]
+    group: dict[str, object] = {"hooks": [{"type": "command", "command": command}]}
+    if event in ("PreToolUse", "PostToolUse"):
+        group["matcher"] = "Bash"
     settings.write_text(json.dumps({"hooks": {event: [group]}}))
     report = validate_files([settings], ValidateOptions())
     return {finding.rule: finding.message for finding in report.findings}
