@@ -182,6 +182,18 @@ def _parser() -> argparse.ArgumentParser:
         "--strict", action="store_true", help="treat settings warnings as errors (exit 1)"
     )
     fire.add_argument("--json", action="store_true", help="print one JSON object")
+    doctor = commands.add_parser(
+        "doctor",
+        help="why didn't my hook do that? one ranked answer",
+        description="Walk the whole path a hook takes in Claude Code 2.1.332 (the files read and "
+        "never read, policy, validate's findings, whether each process starts here; with an "
+        "event and payload, a real run and how each answer was read; with --debug-log, what a "
+        "real session recorded) and rank the causes. Exit status: 1 a finding stops a hook, 0 "
+        "none does, 2 input that cannot be read.",
+    )
+    from hookcourse.doctor.command import add_arguments as add_doctor_arguments
+
+    add_doctor_arguments(doctor)
     events = commands.add_parser(
         "events",
         help="print the hook event catalogue",
@@ -344,7 +356,7 @@ def _run(arguments: list[str]) -> int:
             f"hookcourse: unrecognized arguments: {' '.join(unknown)}; "
             "fix: see `hookcourse --help`\n",
         )
-    if args.command in ("fire", "events", "validate", "session"):
+    if args.command in ("fire", "events", "validate", "session", "doctor"):
         from hookcourse.engine.interrupts import install_interrupt_handlers
 
         install_interrupt_handlers()
@@ -365,6 +377,10 @@ def _run(arguments: list[str]) -> int:
             return run_init(args.lang, Path(args.folder))
         if args.command == "validate":
             return _validate(args)
+        if args.command == "doctor":
+            from hookcourse.doctor.command import run_command as run_doctor
+
+            return run_doctor(args)
         return _fire(args)
     except InputError as error:
         print(f"hookcourse: {error}", file=sys.stderr)
