@@ -188,8 +188,8 @@ def _parser() -> argparse.ArgumentParser:
         description="Walk the whole path a hook takes in Claude Code 2.1.332 (the files read and "
         "never read, policy, validate's findings, whether each process starts here; with an "
         "event and payload, a real run and how each answer was read; with --debug-log, what a "
-        "real session recorded) and rank the causes. Exit status: 1 a finding stops a hook, 0 "
-        "none does, 2 input that cannot be read.",
+        "real session recorded) and rank the causes. Exit status: 1 a finding stops a hook (or input "
+        "that cannot be read: one line on stderr), else 0.",
     )
     from hookcourse.doctor.command import add_arguments as add_doctor_arguments
 

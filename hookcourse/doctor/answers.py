@@ -96,19 +96,29 @@ def shape_problems(
                 'print {"decision": "block", "reason": "<what to do next>"} to keep Claude '
                 "going, or exit 2 with that reason on stderr",
             )
-    if code == 0 and not text and answer.stderr.strip():
+    if code == 0 and answer.stderr.strip():
         yield Finding(
             "stderr-on-exit-0",
             Reach.CHANGES,
             "the hook wrote to stderr and exited 0",
             place,
             "stderr of a hook that exits 0 goes to the debug log only: neither Claude nor the user "
-            "sees it",
+            f"sees it ({answer.stderr.strip()[:60]!r} here)",
             "to tell Claude, exit 2 (where the event feeds stderr back) or print JSON with "
             "additionalContext; to tell the user, print JSON with systemMessage",
         )
-    failed = code not in (0, 2, None, 126, 127) and spec.can_block and not document
-    if failed and _MEANS_TO_BLOCK.search(answer.stderr):
+    failed = code not in (0, 2, None, 126, 127) and not document
+    if failed and not (spec.can_block and _MEANS_TO_BLOCK.search(answer.stderr)):
+        yield Finding(
+            "non-blocking-exit",
+            Reach.STOPS_HOOK,
+            f"the hook exited {code}",
+            place,
+            f"any exit but 0 and 2 is a non-blocking error: Claude Code shows the user a "
+            f"'{spec.name} hook error' and uses nothing the hook printed",
+            "exit 0 when the hook did its work (print context on stdout), and 2 only to block",
+        )
+    if failed and spec.can_block and _MEANS_TO_BLOCK.search(answer.stderr):
         yield Finding(
             "exit-1-does-not-block",
             Reach.STOPS_HOOK,

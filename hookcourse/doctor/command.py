@@ -1,7 +1,7 @@
 """The ``hookcourse doctor`` subcommand: read the arguments, diagnose, print, exit status.
 
-Exit status: 0 nothing found that stops a hook, 1 a finding that does, 2 input that cannot
-be read (one line on stderr).
+Exit status: 0 nothing found that stops a hook, 1 a finding that does, or input that cannot
+be read (then one line on stderr and nothing on stdout), as ``validate``.
 """
 
 from __future__ import annotations

@@ -87,8 +87,16 @@ def diagnose(question: Question) -> Diagnosis:
 
 def _validated(files: list[SettingsFile], machine: Machine) -> Iterator[Finding]:
     """validate's findings on every file read, as causes."""
+    plugin_hooks = machine.project_dir / "hooks" / "hooks.json"
+    plugin = (
+        [plugin_hooks]
+        if (machine.project_dir / ".claude-plugin").is_dir() and plugin_hooks.is_file()
+        else []
+    )
     for managed in (False, True):
-        paths = [file.path for file in files if file.managed is managed]
+        paths = [file.path for file in files if file.managed is managed] + (
+            [] if managed else plugin
+        )
         if not paths:
             continue
         options = ValidateOptions(project_dir=machine.project_dir, managed=managed)

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Final
 
 from hookcourse.engine.lint.facts import load_facts
-from hookcourse.engine.lint.shell import Base, script_call, simple_commands
+from hookcourse.engine.lint.shell import Base, script_call, simple_commands, wrapped_script
 from hookcourse.engine.settings import CommandHandler, Settings, SettingsLayer
 from hookcourse.errors import json_path
 
@@ -65,7 +65,11 @@ def program_of(handler: CommandHandler) -> str | None:
     if handler.args is not None:
         word = handler.command
     else:
-        commands = simple_commands(handler.command, limit=3, as_variables=False)
+        command = handler.command
+        inner = wrapped_script(command)
+        while inner is not None:  # sh -c '...': the program is the inner script's
+            command, inner = inner, wrapped_script(inner)
+        commands = simple_commands(command, limit=3, as_variables=False)
         words = next((c for c in commands if c and c[0].value not in ("cd", "pushd")), None)
         if not words:
             return None
