@@ -193,6 +193,24 @@ def _start_failure(answer: Answer, place: str, crlf_script: bool) -> Iterator[Fi
             "name an interpreter such as bash\\r, which does not exist",
             "convert the script to LF line endings (sed -i 's/\\r$//' FILE)",
         )
+    elif (missing := _NOT_FOUND.search(stderr)) is not None:
+        name = missing.group(1) or missing.group(2)
+        is_path = "/" in name
+        yield Finding(
+            "script-missing" if is_path else "program-missing",
+            Reach.STOPS_HOOK,
+            f"{name} was not found when the hook started",
+            place,
+            f"sh exits 127 ({stderr.strip()[:120]}): "
+            + (
+                "the script is not at that path on this machine"
+                if is_path
+                else f"no {name} is on the PATH Claude Code gives its hooks"
+            ),
+            "fix the path (hookcourse validate checks it)"
+            if is_path
+            else f"name {name} by its full path, or install it where that PATH looks",
+        )
     elif "Permission denied" in stderr:
         yield Finding(
             "script-not-executable",
