@@ -42,12 +42,28 @@ class Answer:
     stderr: str
 
 
+@dataclass(frozen=True)
+class NamedScript:
+    """What the disk says of a path sh called "not found": dash says so both for a missing
+    file and for a file whose ``#!`` interpreter is missing (a CRLF line, say)."""
+
+    exists: bool
+    crlf_shebang: bool
+
+
+def not_found_path(stderr: str) -> str | None:
+    """The path sh's "not found" names, if it names one."""
+    missing = _NOT_FOUND.search(stderr)
+    name = missing.group(1) or missing.group(2) if missing else None
+    return name if name is not None and "/" in name else None
+
+
 def shape_problems(
-    spec: EventSpec, answer: Answer, place: str, crlf_script: bool = False
+    spec: EventSpec, answer: Answer, place: str, named: NamedScript | None = None
 ) -> Iterator[Finding]:
-    """Every way this answer is read otherwise than it looks meant to be; ``crlf_script``:
-    the script it names has a CRLF ``#!`` line (dash then says only "not found")."""
-    yield from _start_failure(answer, place, crlf_script)
+    """Every way this answer is read otherwise than it looks meant to be; ``named``: the
+    disk's facts about the path a 127's "not found" names."""
+    yield from _start_failure(answer, place, named)
     text = answer.stdout.strip()
     documents = _documents(text)
     code = answer.exit_code
@@ -178,12 +194,12 @@ def _misplaced(spec: EventSpec, document: dict[str, object], place: str) -> Iter
         )
 
 
-def _start_failure(answer: Answer, place: str, crlf_script: bool) -> Iterator[Finding]:
+def _start_failure(answer: Answer, place: str, named: NamedScript | None) -> Iterator[Finding]:
     """What a process that could not start (126, 127) says about why."""
     if answer.exit_code not in (126, 127):
         return
     stderr = answer.stderr
-    if crlf_script or _BAD_INTERPRETER.search(stderr):
+    if (named is not None and named.crlf_shebang) or _BAD_INTERPRETER.search(stderr):
         yield Finding(
             "script-crlf",
             Reach.STOPS_HOOK,
@@ -192,6 +208,16 @@ def _start_failure(answer: Answer, place: str, crlf_script: bool) -> Iterator[Fi
             f"sh could not start it ({stderr.strip()[:120]}): a CRLF line ending makes the #! line "
             "name an interpreter such as bash\\r, which does not exist",
             "convert the script to LF line endings (sed -i 's/\\r$//' FILE)",
+        )
+    elif named is not None and named.exists:
+        yield Finding(
+            "shebang-interpreter-missing",
+            Reach.STOPS_HOOK,
+            "the script is there, but its #! interpreter is not",
+            place,
+            f"sh says the script is not found ({stderr.strip()[:120]}), which is what dash says "
+            "when the interpreter its #! line names does not exist",
+            "fix the #! line (#!/usr/bin/env bash finds bash on PATH)",
         )
     elif (missing := _NOT_FOUND.search(stderr)) is not None:
         name = missing.group(1) or missing.group(2)

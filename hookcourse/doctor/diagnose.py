@@ -9,7 +9,6 @@ answer's shape checked; given a debug log, the runs Claude Code itself recorded.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +22,7 @@ from hookcourse.engine.settings import SettingsLayer, SettingsPlaces, merge_laye
 from hookcourse.engine.validate import ValidateOptions, validate_files
 from hookcourse.errors import json_path
 
-from .answers import Answer, shape_problems
+from .answers import Answer, NamedScript, not_found_path, shape_problems
 from .debug_log import LoggedRun, read_debug_log
 from .findings import Finding, Reach, ranked
 from .places import Machine, SettingsFile, layers, never_read, policy, read_settings
@@ -33,7 +32,6 @@ _VOIDS_FILE: Final = frozenset(
     {"json-syntax", "guard-entry-voids-file", "unreadable", "event-outside-hooks"}
 )
 """validate rules whose finding means no hook of the file runs."""
-_NOT_FOUND_PATH: Final = re.compile(r"(/[^\s:]+): not found")
 
 
 @dataclass(frozen=True)
@@ -145,7 +143,8 @@ def _fired(question: Question, read: list[SettingsLayer]) -> tuple[list[Finding]
         command = hook.planned.handler.describe()
         described.append(f"{spec.name} [{command}] exit {run.exit_code}: {hook.reading.how}")
         answer = Answer(command, run.exit_code, run.stdout, run.stderr)
-        findings += shape_problems(spec, answer, f"{spec.name} hook [{command}]")
+        place = f"{spec.name} hook [{command}]"
+        findings += shape_problems(spec, answer, place, _named(answer))
     if not report.hooks and any(layer.groups for layer in read):
         findings.append(_nothing_matched(spec.name, report.groups, report.matcher_subject))
     return findings, described
@@ -184,10 +183,17 @@ def _logged(
         if spec is None:
             continue
         place = f"debug log line {run.line} ({run.event} [{run.command}])"
-        missing = _NOT_FOUND_PATH.search(run.stderr) if run.status == 127 else None
-        crlf = missing is not None and _crlf_shebang(Path(missing.group(1)))
         answer = Answer(run.command, run.status, run.stdout, run.stderr)
-        yield from shape_problems(spec, answer, place, crlf_script=crlf)
+        yield from shape_problems(spec, answer, place, _named(answer))
+
+
+def _named(answer: Answer) -> NamedScript | None:
+    """The disk's facts about the script a 127's "not found" names."""
+    path = not_found_path(answer.stderr) if answer.exit_code == 127 else None
+    if path is None:
+        return None
+    script = Path(path)
+    return NamedScript(script.is_file(), _crlf_shebang(script))
 
 
 def _crlf_shebang(script: Path) -> bool:

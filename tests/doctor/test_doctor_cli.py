@@ -65,3 +65,20 @@ def test_bad_input_is_one_line(tmp_path: Path) -> None:
         done = _doctor(*args, cwd=tmp_path)
         assert done.returncode == 1 and done.stdout == "", args
         assert len(done.stderr.strip().splitlines()) == 1 and "fix:" in done.stderr, args
+
+
+def test_the_documented_walk_through_says_what_the_page_shows() -> None:
+    """docs/doctor.md's example, run on its fixture: the same lines (the checkout's path
+    written as <repo>), and never 'not at that path' for a script that is there."""
+    root = Path(__file__).resolve().parents[2]
+    case = root / "fixtures" / "doctor" / "crlf-guard"
+    page = (root / "docs" / "doctor.md").read_text(encoding="utf-8")
+    block = page.split("```console\n", 1)[1].split("```", 1)[0].splitlines()
+    command = (
+        block[0].removeprefix("$ ").replace("hookcourse", f"{sys.executable} -m hookcourse", 1)
+    )
+    done = subprocess.run(command, shell=True, cwd=case, capture_output=True, text=True)
+    shown = [line.replace(str(root), "<repo>") for line in done.stdout.splitlines()]
+    assert shown == block[1:]
+    assert done.returncode == 1
+    assert "script-missing" not in done.stdout
