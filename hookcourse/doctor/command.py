@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -65,7 +66,13 @@ def _question(args: argparse.Namespace) -> Question:
         raise InputError(
             "--project-dir", f"{args.project_dir} is not a folder", "name the project's folder"
         )
-    machine = Machine(project.resolve(), home, Path(args.managed_dir), hook_path(args.hook_path))
+    machine = Machine(
+        project.resolve(),
+        home,
+        Path(args.managed_dir),
+        hook_path(args.hook_path),
+        frozenset(os.environ),
+    )
     event, payload, name = args.event, None, "the payload"
     if args.tool is not None:
         event = event or "PreToolUse"

@@ -40,6 +40,8 @@ class Machine:
     home: Path
     managed_dir: Path = MANAGED_DIR
     hook_path: str = ""
+    environment: frozenset[str] = frozenset()
+    """Variables Claude Code's own environment holds, so its hooks inherit them."""
 
 
 @dataclass(frozen=True)
@@ -69,11 +71,13 @@ def read_settings(machine: Machine) -> list[SettingsFile]:
             for path in sorted(drop_ins.iterdir())
             if path.suffix == ".json" and not path.name.startswith(".")
         ]
-    return [
-        SettingsFile(path, scope, is_managed, _document(path))
-        for path, scope, is_managed in places
-        if path.is_file()
-    ]
+    seen: set[Path] = set()
+    found = []
+    for path, scope, is_managed in places:
+        if path.is_file() and path.resolve() not in seen:  # run in ~: one file, read once
+            seen.add(path.resolve())
+            found.append(SettingsFile(path, scope, is_managed, _document(path)))
+    return found
 
 
 def _document(path: Path) -> JSValue | None:

@@ -13,7 +13,14 @@ from pathlib import Path
 from typing import Final
 
 from hookcourse.engine.lint.facts import load_facts
-from hookcourse.engine.lint.shell import Base, script_call, simple_commands, wrapped_script
+from hookcourse.engine.lint.rules_command import misspelling_of
+from hookcourse.engine.lint.shell import (
+    Base,
+    script_call,
+    simple_commands,
+    variable_uses,
+    wrapped_script,
+)
 from hookcourse.engine.settings import CommandHandler, Settings, SettingsLayer
 from hookcourse.errors import json_path
 
@@ -46,6 +53,10 @@ ADDED_BY_SHELL_STARTUP: Final = (
 """Folders (below home) that version managers and installers put on PATH from a shell's
 startup files (.bashrc, .zshrc, .profile), which ``sh -c`` does not read."""
 SYSTEM_EXTRA: Final = ("/opt/homebrew/bin", "/usr/local/bin", "/snap/bin")
+POSIX_ENVIRONMENT: Final = frozenset(
+    {"HOME", "PATH", "USER", "LOGNAME", "SHELL", "PWD", "OLDPWD", "TMPDIR", "LANG", "TERM", "IFS"}
+)
+"""Variables any process here has, whatever the environment doctor itself was given."""
 _ASSIGNMENT: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 _VARIABLE_IN_VALUE: Final = re.compile(r"\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|^~(?=/|$)")
 
@@ -195,6 +206,44 @@ def start_problems(
                 "write #!/usr/bin/env " + interpreter.rsplit("/", 1)[-1] + " so PATH finds it",
             )
     yield from _unexpanded_env(settings, read)
+    yield from _unset_variables(settings, read, machine)
+
+
+def _unset_variables(
+    settings: Settings, read: list[SettingsLayer], machine: Machine
+) -> Iterator[Finding]:
+    """Variables a shell-form command uses that nothing sets for the hook: not the settings'
+    env, not Claude Code's environment, not Claude Code itself (validate names the ones it
+    never sets under CLAUDE_)."""
+    facts = load_facts()
+    known = machine.environment | facts.environment | set(dict(settings.env)) | POSIX_ENVIRONMENT
+    for layer, handler in command_handlers(read):
+        if handler.args is not None:
+            continue
+        for use in variable_uses(handler.command):
+            name = use.name
+            if name in known or use.defaulted or use.assigned or name.startswith("CLAUDE_"):
+                continue
+            if name.startswith(facts.environment_prefixes) or re.search(
+                rf"(^|[\s;&|(]){name}=", handler.command
+            ):
+                continue
+            meant = misspelling_of(name)
+            in_path = re.search(rf"\${{?{name}}}?/", handler.command) is not None
+            yield Finding(
+                "unset-variable",
+                Reach.STOPS_HOOK if in_path else Reach.CHANGES,
+                f"${name} is set nowhere the hook would get it",
+                f"{layer.file}: {json_path(handler.origin.path)}.command",
+                f"${name} is not in the settings' env, not in Claude Code's environment, and "
+                "Claude Code does not set it, so sh expands it to an empty string"
+                + ("; the path it starts becomes /..., which does not exist" if in_path else "")
+                + (f"; it looks like a misspelling of ${meant}" if meant else ""),
+                f"write ${meant}"
+                if meant
+                else f"set {name} in the settings' env, or write the value out",
+            )
+            known = known | {name}
 
 
 def _unexpanded_env(settings: Settings, read: list[SettingsLayer]) -> Iterator[Finding]:

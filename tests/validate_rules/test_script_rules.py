@@ -109,3 +109,8 @@ def test_exit_2_where_nothing_can_be_blocked(tmp_path: Path) -> None:
     assert "cannot be blocked" in found["exit-2-cannot-block"]
     lint_feedback = _findings(tmp_path / "b", "PostToolUse", DIRECT, b"#!/bin/bash\nexit 2\n")
     assert "exit-2-cannot-block" not in lint_feedback
+
+
+def test_a_misspelled_claude_variable_names_the_one_meant(tmp_path: Path) -> None:
+    found = _findings(tmp_path, "Stop", "bash $CLAUDE_PROJCT_DIR/.claude/hooks/x.sh", b"exit 0\n")
+    assert "misspelling of $CLAUDE_PROJECT_DIR" in found["invented-variable"]

@@ -8,6 +8,7 @@ place's ``probe``; a path outside both is reported as out of reach, never guesse
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Iterator
 from pathlib import PurePath
@@ -164,6 +165,20 @@ def _invented(name: str, known_env: set[str]) -> bool:
     return name.startswith("CLAUDE_") and not name.startswith(facts.environment_prefixes)
 
 
+def misspelling_of(name: str) -> str | None:
+    """The variable Claude Code sets that ``name`` most likely misspells (a typo, or its name
+    without the CLAUDE_ prefix), or None."""
+    facts = load_facts()
+    known = sorted(facts.environment | set(PLACEHOLDERS))
+    if name in known:
+        return None
+    suffixed = [real for real in known if real.endswith("_" + name) and len(name) >= 6]
+    if suffixed:
+        return suffixed[0]
+    close = difflib.get_close_matches(name, known, n=1, cutoff=0.9)
+    return close[0] if close else None
+
+
 _COMMON_FIELDS: Final = frozenset(
     {"session_id", "transcript_path", "cwd", "hook_event_name", "permission_mode"}
 )
@@ -202,6 +217,15 @@ def invented_variable(site: HandlerSite) -> Iterator[Hit]:
         if re.search(rf"(^|[\s;&|(]){name}=|\bread\b[^;&|]*\b{name}\b", command):
             continue  # the command sets it itself
         reported.add(name)
+        meant = misspelling_of(name)
+        if meant is not None:
+            yield site.hit(
+                "command",
+                f"Claude Code sets no ${name}: it expands to an empty string; it looks like a "
+                f"misspelling of ${meant}",
+                f"write ${meant}",
+            )
+            continue
         field = _stdin_field(name)
         top = field.split(".", 1)[0].split(" ", 1)[0]
         fields = (*site.spec.input_fields, *site.spec.optional_input_fields)
