@@ -12,7 +12,7 @@ from hookcourse.doctor.places import Machine
 
 
 def _machine(
-    tmp_path: Path, hooks: dict[str, object], env: dict[str, str] | None = None
+    tmp_path: Path, hooks: Mapping[str, object], env: dict[str, str] | None = None
 ) -> Machine:
     for folder in ("project/.claude", "home", "managed"):
         (tmp_path / folder).mkdir(parents=True, exist_ok=True)
