@@ -193,6 +193,32 @@ def _parser() -> argparse.ArgumentParser:
         "--strict", action="store_true", help="treat settings warnings as errors (exit 1)"
     )
     fire.add_argument("--json", action="store_true", help="print one JSON object")
+    doctor = commands.add_parser(
+        "doctor",
+        help="why didn't my hook do that? one ranked answer",
+        description="Walk the whole path a hook takes in Claude Code 2.1.332 (the files read and "
+        "never read, policy, validate's findings, whether each process starts here; with an "
+        "event and payload, a real run and how each answer was read; with --debug-log, what a "
+        "real session recorded) and rank the causes. Exit status: 1 a finding stops a hook "
+        "(or input that cannot be read: one line on stderr), else 0.",
+    )
+    from hookcourse.doctor.command import add_arguments as add_doctor_arguments
+
+    add_doctor_arguments(doctor)
+    record = commands.add_parser(
+        "record",
+        help="capture the real payloads of your own Claude Code sessions",
+        description="start: add a capture hook on every event (or --events) to the settings "
+        "file you name, keeping its exact bytes beside it; stop: put those bytes back (refused "
+        "when the file changed meanwhile). Payloads land in --out as NNNN-EVENT.json and replay "
+        "with `hookcourse fire EVENT --payload FILE`.",
+    )
+    record.add_argument("action", choices=("start", "stop"))
+    record.add_argument("settings", metavar="SETTINGS", help="such as .claude/settings.local.json")
+    record.add_argument(
+        "--out", metavar="DIR", default="hook-payloads", help="default: hook-payloads"
+    )
+    record.add_argument("--events", metavar="E1,E2", help="default: every event")
     events = commands.add_parser(
         "events",
         help="print the hook event catalogue",
@@ -360,7 +386,7 @@ def _run(arguments: list[str]) -> int:
             f"hookcourse: unrecognized arguments: {' '.join(unknown)}; "
             "fix: see `hookcourse --help`\n",
         )
-    if args.command in ("fire", "events", "validate", "session"):
+    if args.command in ("fire", "events", "validate", "session", "doctor"):
         from hookcourse.engine.interrupts import install_interrupt_handlers
 
         install_interrupt_handlers()
@@ -381,6 +407,12 @@ def _run(arguments: list[str]) -> int:
             return run_init(args.lang, Path(args.folder))
         if args.command == "validate":
             return _validate(args)
+        if args.command == "record":
+            return _record(args)
+        if args.command == "doctor":
+            from hookcourse.doctor.command import run_command as run_doctor
+
+            return run_doctor(args)
         return _fire(args)
     except InputError as error:
         print(f"hookcourse: {error}", file=sys.stderr)
@@ -528,6 +560,30 @@ def _fire(args: argparse.Namespace) -> int:
             print(visible(f"hookcourse: warning: {warning}"), file=sys.stderr)
         print(report_text(report))
     return report.exit_status
+
+
+def _record(args: argparse.Namespace) -> int:
+    """``hookcourse record start|stop``."""
+    from hookcourse.doctor import record
+
+    settings = Path(args.settings)
+    if args.action == "start":
+        events = tuple(filter(None, (e.strip() for e in (args.events or "").split(","))))
+        chosen = record.start(settings, Path(args.out), events)
+        print(
+            f"hookcourse record: capturing {len(chosen)} events into {args.out}; run Claude Code "
+            f"as usual, then: hookcourse record stop {settings}"
+        )
+        return 0
+    recording = record.stop(settings)
+    saved = sorted(Path(recording.out).glob("*.json")) if Path(recording.out).is_dir() else []
+    how = (
+        "removed (it did not exist before)"
+        if recording.original is None
+        else "restored byte for byte"
+    )
+    print(f"hookcourse record: {settings} {how}; {len(saved)} payloads in {recording.out}")
+    return 0
 
 
 def _read_payload(name: str) -> str:

@@ -134,13 +134,25 @@ def _declares_hooks(path: Path) -> bool:
 _HOOKS_KEY: Final = re.compile(r"^hooks\s*:", re.MULTILINE)
 
 
+SCRIPT_TEXT_BYTES: Final = 65_536
+"""How much of a hook's script the script rules read: its shebang, exits and prints."""
+
+
 def probe_file(path: PurePath) -> FileFacts:
-    """Whether a script exists (as a file) and has an executable bit."""
+    """Whether a script exists (as a file), has an executable bit, and its first bytes."""
     try:
         mode = os.stat(path).st_mode
     except (OSError, ValueError):
         return FileFacts(False, False)
-    return FileFacts(stat.S_ISREG(mode), stat.S_ISREG(mode) and bool(mode & 0o111))
+    if not stat.S_ISREG(mode):
+        return FileFacts(False, False)
+    try:
+        with open(path, "rb") as script:  # a regular file: no FIFO can hold the read
+            head = script.read(SCRIPT_TEXT_BYTES)
+    except OSError:
+        head = None
+    text = None if head is None else head.decode("utf-8", errors="replace")
+    return FileFacts(True, bool(mode & 0o111), text)
 
 
 def place_of(path: Path, options: ValidateOptions) -> FilePlace:

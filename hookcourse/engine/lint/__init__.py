@@ -15,7 +15,14 @@ from hookcourse.js.values import JSValue
 
 from ..catalogue import load_catalogue
 from ..settings import SettingsLayer
-from . import rules_command, rules_document, rules_handler, rules_layers, rules_matcher
+from . import (
+    rules_command,
+    rules_document,
+    rules_handler,
+    rules_layers,
+    rules_matcher,
+    rules_script,
+)
 from .registry import RULES, Finding, Rule, Scope, Severity, choose, run_rules
 from .sites import (
     DocumentSite,
@@ -44,8 +51,15 @@ __all__ = [
     "lint_layers",
     "lint_unusable_document",
 ]
-_RULE_MODULES = (rules_document, rules_matcher, rules_handler, rules_command, rules_layers)
-"""Imported for their registrations, in the order of the README table."""
+_RULE_MODULES = (
+    rules_document,
+    rules_matcher,
+    rules_handler,
+    rules_command,
+    rules_script,
+    rules_layers,
+)
+"""Imported for their registrations, in the order of the docs' rule table."""
 
 
 def lint_layers(

@@ -8,6 +8,7 @@ place's ``probe``; a path outside both is reported as out of reach, never guesse
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Iterator
 from pathlib import PurePath
@@ -90,14 +91,14 @@ def _split_effect(site: HandlerSite, name: str, wrapper: str | None) -> str:
     if call is not None and call.base is base and base is not None:
         status = _exit_when_missing(call)
         runner = "sh" if call.program is None else call.program
-        return f"{runner} does not find the script and exits {status}: " + _effect_of_exit(
+        return f"{runner} does not find the script and exits {status}: " + effect_of_exit(
             site, status
         )
     inner = wrapped_script(site.shell_command or "") if wrapper else site.shell_command
     words = simple_commands(inner or "", limit=1)
     if words and words[0] and words[0][0].value == "cd":
         status = _CD_FAILS.get(wrapper or "sh", 1)
-        return f"cd fails (exit {status}): " + _effect_of_exit(site, status, missing=False)
+        return f"cd fails (exit {status}): " + effect_of_exit(site, status, missing=False)
     return "the command is handed two broken words instead of the path and fails"
 
 
@@ -164,6 +165,20 @@ def _invented(name: str, known_env: set[str]) -> bool:
     return name.startswith("CLAUDE_") and not name.startswith(facts.environment_prefixes)
 
 
+def misspelling_of(name: str) -> str | None:
+    """The variable Claude Code sets that ``name`` most likely misspells (a typo, or its name
+    without the CLAUDE_ prefix), or None."""
+    facts = load_facts()
+    known = sorted(facts.environment | set(PLACEHOLDERS))
+    if name in known:
+        return None
+    suffixed = [real for real in known if real.endswith("_" + name) and len(name) >= 6]
+    if suffixed:
+        return suffixed[0]
+    close = difflib.get_close_matches(name, known, n=1, cutoff=0.9)
+    return close[0] if close else None
+
+
 _COMMON_FIELDS: Final = frozenset(
     {"session_id", "transcript_path", "cwd", "hook_event_name", "permission_mode"}
 )
@@ -202,6 +217,15 @@ def invented_variable(site: HandlerSite) -> Iterator[Hit]:
         if re.search(rf"(^|[\s;&|(]){name}=|\bread\b[^;&|]*\b{name}\b", command):
             continue  # the command sets it itself
         reported.add(name)
+        meant = misspelling_of(name)
+        if meant is not None:
+            yield site.hit(
+                "command",
+                f"Claude Code sets no ${name}: it expands to an empty string; it looks like a "
+                f"misspelling of ${meant}",
+                f"write ${meant}",
+            )
+            continue
         field = _stdin_field(name)
         top = field.split(".", 1)[0].split(" ", 1)[0]
         fields = (*site.spec.input_fields, *site.spec.optional_input_fields)
@@ -249,7 +273,7 @@ def variable_unset_here(site: HandlerSite) -> Iterator[Hit]:
                 "command",
                 f"Claude Code sets ${name} only for {', '.join(events)} hooks; on "
                 f"{site.spec.name} it is empty, so a redirection to it fails (sh exits 2: "
-                + _effect_of_exit(site, 2, missing=False)
+                + effect_of_exit(site, 2, missing=False)
                 + ")",
                 f"move this handler to a {events[0]} hook (or {', '.join(events[1:])})",
             )
@@ -300,7 +324,7 @@ def variable_in_args(site: HandlerSite) -> Iterator[Hit]:
         runner = "it" if call.program is None else call.program
         effect = (
             f"; {runner} does not find that file (exit {status}: "
-            + _effect_of_exit(site, status)
+            + effect_of_exit(site, status)
             + ")"
         )
     path = ("command",) if index == 0 else ("args", index - 1)
@@ -423,11 +447,22 @@ def _root(site: HandlerSite, call: ScriptCall) -> tuple[PurePath | None, str]:
     return None, call.rest
 
 
+def located_script(site: HandlerSite) -> tuple[ScriptCall, PurePath] | None:
+    """The script the handler runs and where it lies, when validate can reach it."""
+    call = _call(site)
+    if call is None:
+        return None
+    root, rest = _root(site, call)
+    if root is None or not rest:
+        return None
+    return call, root / rest
+
+
 def _exit_when_missing(call: ScriptCall) -> int:
     return 127 if call.program is None else load_facts().interpreters.get(call.program, 1)
 
 
-def _effect_of_exit(site: HandlerSite, status: int, missing: bool = True) -> str:
+def effect_of_exit(site: HandlerSite, status: int, missing: bool = True) -> str:
     """What Claude Code does with ``status``; ``missing``: the stderr says a file is missing
     (2.1.332 §4.2 downgrades exit 2 then on Stop-like events and plugin UserPromptSubmit)."""
     spec = site.spec
@@ -467,7 +502,7 @@ def script_missing(site: HandlerSite) -> Iterator[Hit]:
     yield site.hit(
         "command",
         f"{rest} does not exist in {root}: {runner} exits {status}, and "
-        + _effect_of_exit(site, status),
+        + effect_of_exit(site, status),
         f"create {rest}, or fix the path",
     )
 
@@ -504,7 +539,7 @@ def quoted_tilde(site: HandlerSite) -> Iterator[Hit]:
         "command",
         f"~ inside {quote}...{quote} is not expanded, so {runner} looks for a folder named ~ "
         f"in the current directory, does not find the script and exits {status}: "
-        + _effect_of_exit(site, status),
+        + effect_of_exit(site, status),
         f'write "$HOME/{call.rest}" (the variable expands inside double quotes)',
     )
 
@@ -577,7 +612,7 @@ def _elsewhere(site: HandlerSite) -> str:
         return "the path is not there, and the hook fails"
     status = _exit_when_missing(call)
     runner = "sh" if call.program is None else call.program
-    return f"{runner} does not find the script and exits {status}: " + _effect_of_exit(site, status)
+    return f"{runner} does not find the script and exits {status}: " + effect_of_exit(site, status)
 
 
 @rule(

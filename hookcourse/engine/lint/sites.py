@@ -39,6 +39,9 @@ class FileFacts:
 
     exists: bool
     executable: bool
+    text: str | None = None
+    """The script's first ``SCRIPT_TEXT_BYTES`` bytes as text (bytes that are not UTF-8
+    replaced), for the rules on what a script says; None when not read."""
 
 
 @dataclass(frozen=True)
