@@ -507,6 +507,115 @@ STOP_MISTAKES: Final = (
 )
 
 
+# -- run_hooks -------------------------------------------------------------------------------
+
+
+def _handlers(groups: object, tool_name: object, mistakes: frozenset[str]) -> list[str]:
+    """The commands that run for one event, as the learner lists them."""
+    ran: list[str] = []
+    for group in groups if isinstance(groups, list) else []:
+        matcher = _get(group, "matcher")
+        matches = match_model((None if matcher is UNDEFINED else matcher, tool_name), mistakes)
+        if not matches and "every-group" not in mistakes:
+            continue
+        for handler in _get(group, "hooks"):  # type: ignore[attr-defined]
+            command = _get(handler, "command")
+            assert isinstance(command, str)
+            if command not in ran or "no-dedupe" in mistakes:
+                ran.append(command)
+    return ran
+
+
+def _look_up(results: object, event: str, ran: list[str], mistakes: frozenset[str]) -> list[object]:
+    by_command = _get(results, event) if ran else {}
+    assert isinstance(by_command, Mapping)
+    if "results-order" in mistakes:
+        return [result for command, result in by_command.items() if command in ran]
+    return [by_command[command] for command in ran]
+
+
+def _read_post(result: object, mistakes: frozenset[str]) -> tuple[list[object], list[object]]:
+    """One PostToolUse result's feedback and contexts, as the learner reads them."""
+    exit_2 = strict_equals_number(_get(result, "code"), 2)
+    if exit_2 and "post-stdout-of-exit-2" not in mistakes:
+        return [js_trim(_stream(result, "stderr")) or "hook blocked"], []
+    if "post-exit-0-only" in mistakes and not strict_equals_number(_get(result, "code"), 0):
+        return [], []
+    out = _stdout_json(_stream(result, "stdout"), mistakes)
+    if out is None:
+        return ([js_trim(_stream(result, "stderr")) or "hook blocked"] if exit_2 else []), []
+    feedback: list[object] = []
+    reason = out.get("reason", UNDEFINED)
+    if out.get("decision") == "block" and isinstance(reason, str):
+        if "post-trim-reason" in mistakes:
+            feedback.append(js_trim(reason))
+        elif "post-strip-reason" in mistakes:
+            feedback.append(reason.strip())
+        elif js_trim(reason) or "post-blank-reason" in mistakes:
+            feedback.append(reason)
+    if exit_2 and not feedback:
+        feedback.append(js_trim(_stream(result, "stderr")) or "hook blocked")
+    specific = out.get("hookSpecificOutput", UNDEFINED)
+    event_ok = isinstance(specific, dict) and (
+        "post-any-event" in mistakes or specific.get("hookEventName") == "PostToolUse"
+    )
+    context = _get(specific, "additionalContext") if event_ok else UNDEFINED
+    return feedback, [context] if isinstance(context, str) else []
+
+
+def run_model(args: tuple[object, ...], mistakes: frozenset[str]) -> object:
+    """``run_hooks`` with the given mistakes (the earlier stages' with theirs)."""
+    hooks, tool, results = args
+    name, tool_input = _get(tool, "name"), _get(tool, "input")
+    pre_ran = _handlers(_get(hooks, "PreToolUse"), name, mistakes)
+    merged = merge_model((_look_up(results, "PreToolUse", pre_ran, mistakes), tool_input), mistakes)
+    assert isinstance(merged, dict)
+    pre = {key: merged[key] for key in ("decision", "reason", "contexts")}
+    pre = {"ran": pre_ran, **pre}
+    stops = (
+        merged["decision"] == "deny"
+        if "only-deny-stops" in mistakes
+        else (merged["decision"] not in (None, "allow"))
+    )
+    if stops:
+        return {"pre": pre, "tool": {"runs": False, "input": None, "response": None}, "post": None}
+    kept = tool_input if "tool-input-kept" in mistakes else merged["input"]
+    response = _get(tool, "response")
+    ran = {"runs": True, "input": kept, "response": None if response is UNDEFINED else response}
+    post_ran = _handlers(_get(hooks, "PostToolUse"), name, mistakes)
+    if not post_ran and "no-post-when-none" in mistakes:
+        return {"pre": pre, "tool": ran, "post": None}
+    feedback: list[object] = []
+    contexts: list[object] = []
+    for result in _look_up(results, "PostToolUse", post_ran, mistakes):
+        said, added = _read_post(result, mistakes)
+        feedback += said
+        contexts += added
+    return {
+        "pre": pre,
+        "tool": ran,
+        "post": {"ran": post_ran, "feedback": feedback, "contexts": contexts},
+    }
+
+
+RUN_MISTAKES: Final = (
+    Mistake("no-dedupe", "run-once", "an identical command run twice"),
+    Mistake("results-order", "settings-order", "results read in their own order"),
+    Mistake("only-deny-stops", "ask-or-defer", "ask and defer let the tool run"),
+    Mistake("every-group", "only-matching-run", "every group's handlers run"),
+    Mistake("all-regex", "name-list", "a name-list matcher handed to RegExp"),
+    Mistake("post-stdout-of-exit-2", "post-exit-2", "a PostToolUse exit 2's stdout read"),
+    Mistake("post-blank-reason", "post-block-reason", "a blank PostToolUse block reason kept"),
+    Mistake("post-trim-reason", "post-block-reason", "a PostToolUse block reason trimmed"),
+    Mistake("post-strip-reason", "post-block-reason", "a PostToolUse block reason stripped"),
+    Mistake("post-any-event", "post-context-event", "a context of any hookEventName kept"),
+    Mistake("post-exit-0-only", "post-feedback", "PostToolUse JSON read on exit 0 only"),
+    Mistake("tool-input-kept", "rewrite", "the tool run with its own input, not the merged"),
+    Mistake("first-rewrite", "rewrite", "the first updatedInput"),
+    Mistake("no-post-when-none", "no-post-hooks", "post null when no PostToolUse hook matched"),
+)
+
+
 # -- the exercises ---------------------------------------------------------------------------
 
 
@@ -531,6 +640,7 @@ LEARNERS: Final = {
     "apply_pre_tool_use": Learner(apply_model, APPLY_MISTAKES),
     "merge_pre_tool_use": Learner(merge_model, MERGE_MISTAKES),
     "run_stop_loop": Learner(stop_model, STOP_MISTAKES),
+    "run_hooks": Learner(run_model, RUN_MISTAKES),
 }
 
 

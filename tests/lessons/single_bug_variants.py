@@ -7,7 +7,10 @@ the mistake; the detectors never see this table.
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import inspect
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
@@ -52,10 +55,17 @@ _MODULES: dict[str, tuple[ModuleType, ...]] = {
     "merge_pre_tool_use": (merge_decisions,),
     # The Stop loop's solution borrows the merge's stdout reading: both, in one cell.
     "run_stop_loop": (merge_decisions, stop_loop),
+    # run_hooks is built from the learner's match_hook and merge_pre_tool_use: all three.
+    "run_hooks": (matcher_and_dispatch, merge_decisions),
     "pick_hook": (choose_a_hook,),
     "is_force_push": (force_push_guard,),
 }
-_BORROWED = "from hookcourse.stages.merge_decisions.solution import stdout_json, stream\n"
+# An earlier stage's solution imported by a later one: in the cell, the learner's own above.
+_BORROWED = re.compile(r"^from hookcourse\.stages\.\w+\.solution import .*\n", re.MULTILINE)
+_RUN_HOOKS = "hookcourse.stages.run_hooks.solution"
+_HAS_RUN_HOOKS = importlib.util.find_spec("hookcourse.stages.run_hooks") is not None
+if _HAS_RUN_HOOKS:  # the stage of its own branch, once merged
+    _MODULES["run_hooks"] += (importlib.import_module(_RUN_HOOKS),)
 
 
 _FUTURE = "from __future__ import annotations\n"
@@ -64,7 +74,7 @@ _RUN_AS_SCRIPT = 'if __name__ == "__main__":\n    sys.exit(main())\n'
 
 def _source(function: str) -> str:
     parts = [inspect.getsource(module) for module in _MODULES[function]]
-    text = "\n".join(part.replace(_BORROWED, "").replace(_FUTURE, "") for part in parts)
+    text = "\n".join(_BORROWED.sub("", part).replace(_FUTURE, "") for part in parts)
     return _FUTURE + text.replace(_RUN_AS_SCRIPT, "")
 
 
@@ -474,6 +484,60 @@ VARIANTS: tuple[Variant, ...] = (
         ),
     ),
 )
+
+_RUN_HOOKS_VARIANTS: tuple[Variant, ...] = (
+    _v(
+        "run_hooks",
+        "every listed command runs",
+        "run-once",
+        (
+            "            if command not in ran:  # identical commands run once",
+            "            if True:",
+        ),
+    ),
+    _v(
+        "run_hooks",
+        "only deny stops the tool",
+        "ask-or-defer",
+        (
+            '    if merged["decision"] not in (None, "allow"):',
+            '    if merged["decision"] == "deny":',
+        ),
+    ),
+    _v(
+        "run_hooks",
+        "a PostToolUse block's reason trimmed",
+        "post-block-reason",
+        ("feedback.append(reason)  # as written, not trimmed", "feedback.append(reason.strip())"),
+    ),
+    _v(
+        "run_hooks",
+        "post null when no PostToolUse hook matched",
+        "no-post-hooks",
+        (
+            "    post: dict[str, JSValue] = {\n",
+            '    if not post_ran:\n        return {"pre": pre, "tool": ran, "post": None}\n'
+            "    post: dict[str, JSValue] = {\n",
+        ),
+    ),
+    _v(
+        "run_hooks",
+        "the tool run with its own input",
+        "rewrite",
+        ('"input": merged["input"]', '"input": tool["input"]'),
+    ),
+    _v(
+        "run_hooks",
+        "a context of any hookEventName",
+        "post-context-event",
+        (
+            '    if isinstance(specific, dict) and specific.get("hookEventName") == "PostToolUse":',
+            "    if isinstance(specific, dict):",
+        ),
+    ),
+)
+if _HAS_RUN_HOOKS:
+    VARIANTS += _RUN_HOOKS_VARIANTS
 
 # The gate and the guard report by family (a goal's kind, a corpus family): a variant's
 # ``key`` is the family its mistake fails.

@@ -19,7 +19,8 @@ from hookcourse.stages.registry import EXERCISES, Exercise
 from tests.support.paths import NOTEBOOKS
 
 TAG: Final = re.compile(r"<!--\s*rule:\s*([^\s>]+)\s*-->")
-BULLET: Final = re.compile(r"^\s*[-*] .*<!--\s*rule:\s*[^\s>]+\s*-->\s*$")
+ITEM: Final = re.compile(r"^\s*[-*] ")
+ENDS_WITH_TAG: Final = re.compile(r"<!--\s*rule:\s*[^\s>]+\s*-->\s*$")
 
 
 def cells(notebook: str) -> list[dict[str, Any]]:
@@ -57,6 +58,21 @@ def tags_before(exercise: Exercise) -> list[str]:
     ]
 
 
+def tagged_lines_outside_items(markdown: str) -> list[str]:
+    """Lines holding a rule tag that is not at the end of a bullet item (an item's line or
+    an indented line continuing it)."""
+    wrong = []
+    in_item = False
+    for line in markdown.splitlines():
+        if ITEM.match(line):
+            in_item = True
+        elif not line.strip() or not line.startswith((" ", "\t")):
+            in_item = False
+        if TAG.search(line) and not (in_item and ENDS_WITH_TAG.search(line)):
+            wrong.append(line)
+    return wrong
+
+
 GRADED = [e for e in EXERCISES if (NOTEBOOKS / f"{e.notebook}.ipynb").is_file()]
 
 
@@ -82,13 +98,21 @@ def test_every_rule_tag_names_a_key_and_ends_a_bullet(notebook: str) -> None:
         for key in TAG.findall(text):
             assert cell["cell_type"] == "markdown", f"{notebook} cell {index}: a tag in code"
             assert key in keys, f"{notebook} cell {index}: no hint key {key!r} here"
-        for line in text.splitlines():
-            if TAG.search(line):
-                assert BULLET.match(line), f"{notebook} cell {index}: not a bullet: {line!r}"
+        for line in tagged_lines_outside_items(text):
+            raise AssertionError(f"{notebook} cell {index}: not the end of a bullet: {line!r}")
 
 
 def test_the_tag_pattern_reads_the_convention() -> None:
     line = "- **Trim as JavaScript does**: `js_trim`, not `str.strip()` <!-- rule: js-trim -->"
     assert TAG.findall(line) == ["js-trim"]
-    assert BULLET.match(line)
-    assert not BULLET.match("Trim as JavaScript does <!-- rule: js-trim -->")
+    assert tagged_lines_outside_items(line) == []
+    wrapped = (
+        "- **Trim as JavaScript does**: `js_trim`,\n  not `str.strip()` <!-- rule: js-trim -->"
+    )
+    assert tagged_lines_outside_items(wrapped) == []
+    for wrong in (
+        "Trim as JavaScript does <!-- rule: js-trim -->",
+        "- Trim <!-- rule: js-trim --> as JavaScript does",
+        "- Trim\n\n  as JavaScript does <!-- rule: js-trim -->",
+    ):
+        assert tagged_lines_outside_items(wrong) != [], wrong

@@ -17,7 +17,8 @@ from hookcourse.stages.decoding import CaseError, Decoded
 from hookcourse.stages.registry import Exercise, exercise_named, stage_named
 from tests.lessons.single_bug_variants import VARIANTS
 
-FUNCTIONS = sorted(diagnosis.LEARNERS)
+# (run_hooks has a model before its stage is merged: only the exercises there are tested.)
+FUNCTIONS = sorted(f for f in diagnosis.LEARNERS if exercise_named(f) is not None)
 
 
 def exercise(function: str) -> Exercise:
