@@ -470,7 +470,8 @@ PROCESSES = [
     ),
     Attack(
         "bash-timeout-1e400",
-        '{"permissionMode": "default", "turns": [{"tools": [{"name": "Bash", "input": {"command": "echo ran", "timeout": 1e400}}]}]}',
+        '{"turns": [{"tools": [{"name": "Bash", '
+        '"input": {"command": "echo ran", "timeout": 1e400}}]}]}',
         RUNS,
         "ran",
     ),
