@@ -164,6 +164,8 @@ LOADING = [
         {"turns": [{"tools": [{"name": "X", "result": {"isError": "yes"}}]}]},
         says="isError is a string",
     ),
+    Attack("calls-10000", {"turns": [{"tools": [{"name": "X"}] * 10_000}]}, says="more than 100"),
+    Attack("prompts-10000", {"prompts": ["go"] * 10_000}, says="more than 100 prompts"),
     Attack("condition-unknown", {"turns": [{"if": "maybe"}]}, says="unknown condition"),
     Attack("expect-requests-string", {"expect": [{"requests": "5"}]}, says="wrong type"),
     Attack("mode-unknown", {"permissionMode": "yolo"}, says="not a permission mode"),
