@@ -74,6 +74,10 @@ PATH_BYTES = 1024
 """The longest ``files`` key or hook name, well under PATH_MAX with the scratch folder."""
 HOOK_SLEEP_S = 600.0
 """A scripted hook's longest ``sleep``: Claude Code's default command-hook timeout."""
+MAX_CALLS = 100
+"""The most tool calls one scripted turn may make (each fires hooks around it)."""
+MAX_PROMPTS = 100
+"""The most prompts one script may submit."""
 NAME_SHOWN = 60
 PATH_SHOWN = 300
 """How much of a long name or path an error line shows."""
@@ -333,6 +337,13 @@ def _check_turns(data: Mapping[str, Any], where: str) -> None:
         calls = turn.get("tools", [])
         if not isinstance(calls, list):
             raise _fail(where, ["turns", t, "tools"], "tools is not a list", "write a list")
+        if len(calls) > MAX_CALLS:
+            raise _fail(
+                where,
+                ["turns", t, "tools"],
+                f"more than {MAX_CALLS} tool calls in one turn",
+                "spread them over several turns",
+            )
         for c, call in enumerate(calls):
             path: list[str | int] = ["turns", t, "tools", c]
             _check_object(where, call, path, TOOL_FIELDS)
@@ -376,6 +387,10 @@ def _check_prompts(data: Mapping[str, Any], where: str) -> None:
     if not isinstance(prompts, list) or not prompts:
         raise _fail(
             where, ["prompts"], "prompts is not a non-empty list", "write a list of strings"
+        )
+    if len(prompts) > MAX_PROMPTS:
+        raise _fail(
+            where, ["prompts"], f"more than {MAX_PROMPTS} prompts", "split it into several scripts"
         )
     for n, prompt in enumerate(prompts):
         path: list[str | int] = ["prompts", n] if "prompts" in data else ["prompt"]

@@ -22,6 +22,8 @@ from typing import Any
 from hookcourse.engine.catalogue import permission_facts
 from hookcourse.engine.inputs import special_kind
 from hookcourse.engine.interrupts import kill_traced
+from hookcourse.engine.permission_rule import CallPlace
+from hookcourse.engine.permissions import permission_step
 from hookcourse.engine.processes import CannotStart, run
 
 BASH_TIMEOUT_MS = 120_000
@@ -44,9 +46,9 @@ EDITING_TOOLS = ("Write", "Edit")
 # and `Claude requested permissions to read from `.
 READ_REFUSAL = "Claude requested permissions to read from {path}, but you haven't granted it yet."
 OUTSIDE_NOT_RUN = (
-    "<tool_use_error>hookcourse session did not run this {tool}: {path} is outside the "
-    "session's folder ({cwd}). Claude Code would run it (the {why}); hookcourse session "
-    "runs such a call only with --allow-outside.</tool_use_error>"
+    "<tool_use_error>hookcourse session did not run this {tool} call, which reaches outside "
+    "the session's folder {cwd} ({path}). Claude Code would run it (the {why}); hookcourse "
+    "session runs such a call only with --allow-outside.</tool_use_error>"
 )
 """hookcourse's own text (not Claude Code's), for a call Claude Code would allow."""
 
@@ -128,6 +130,8 @@ def confinement(
     would allow there (a rule, a hook's allow, bypassPermissions) runs only with
     ``allow_outside``.
     """
+    if name == "Bash":
+        return _bash_confinement(tool_input, project, cwd, grant)
     if name not in FILE_TOOLS:
         return None
     path = tool_path(tool_input, cwd)
@@ -145,6 +149,30 @@ def confinement(
     if name == "Read":
         return READ_REFUSAL.format(path=path)
     return facts.refusal("write_file", path=str(path))
+
+
+OUTSIDE_WORDS = ("outside the working directories", "allowed working directories")
+"""What Claude Code's refusals of a command naming a path outside the project say."""
+
+
+def _bash_confinement(
+    tool_input: Mapping[str, Any], project: Path, cwd: Path, grant: Grant
+) -> str | None:
+    """A granted Bash command that names a path outside the project (``cat /etc/passwd``
+    in bypassPermissions) runs only with ``allow_outside``.
+
+    What Claude Code asks for, the permission step already refused; a command it
+    cannot see into (``python3 -c ...``) is not confined: see docs/session.md.
+    """
+    command = tool_input.get("command")
+    if grant.granted is None or grant.allow_outside or not isinstance(command, str):
+        return None
+    place = CallPlace(str(project), str(cwd), str(project.parent / "home"))
+    step = permission_step(None, (), "Bash", {"command": command}, place, "default")
+    said = step.refusal or ""
+    if not any(words in said for words in OUTSIDE_WORDS):
+        return None
+    return OUTSIDE_NOT_RUN.format(tool="Bash", path=said, cwd=project, why=grant.granted)
 
 
 def run_tool(
