@@ -155,3 +155,17 @@ def test_a_notebook_kernels_running_event_loop_does_not_stop_the_loop() -> None:
 
     transcript = asyncio.run(in_a_kernel())
     assert isinstance(transcript, dict) and transcript["end"] == {"reason": "completed"}
+
+
+def test_engine_with_real_or_a_missing_file_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    teacher = module(tmp_path, TEACHER)
+    assert command.main([str(GUARD_RETRY), "--engine", str(teacher), "--real"]) == 2
+    assert command.main([str(GUARD_RETRY), "--engine", str(tmp_path / "none.py")]) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0].endswith(
+        "--engine: cannot go with --real; fix: compare your module with "
+        "the engine (--compare), or run --real alone"
+    )
+    assert lines[1].endswith("none.py: no such file; give the path of your my_hooks.py")
