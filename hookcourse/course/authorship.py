@@ -21,7 +21,7 @@ from typing import Final
 
 COURSE: Final = "hookcourse"
 HELPERS: Final = ("hookcourse.js",)  # the JavaScript semantics the notebooks teach with
-TEACHER: Final = "hookcourse.solutions"
+TEACHER: Final = "hookcourse.solutions"  # and each graded stage's own solution module
 _MOST_OBJECTS: Final = 20_000  # a bound on the search, far above any notebook's reach
 
 
@@ -34,22 +34,28 @@ def _within(module: str, package: str) -> bool:
     return module == package or module.startswith(package + ".")
 
 
+def _is_teacher(module: str) -> bool:
+    stage_solution = _within(module, "hookcourse.stages") and module.endswith(".solution")
+    return _within(module, TEACHER) or stage_solution
+
+
 def _is_course(module: str) -> bool:
     return _within(module, COURSE) and not any(_within(module, h) for h in HELPERS)
 
 
 def dotted_name(fn: object) -> str:
-    """``hookcourse.stages.matcher.match_hook`` for a function of the course."""
+    """``hookcourse.stages.matcher_and_dispatch.reference.match_hook``: a course function's name."""
     return f"{_module_of(fn)}.{getattr(fn, '__qualname__', type(fn).__name__)}"
 
 
 def course_function(fn: object) -> str | None:
     """The dotted name of ``fn`` when it is itself the course's implementation, else None.
 
-    The teacher's solutions (``hookcourse.solutions``) are checked like a learner's.
+    The teacher's solutions (``hookcourse.solutions``, each stage's ``solution``) are
+    checked like a learner's.
     """
     module = _module_of(fn)
-    if not _is_course(module) or _within(module, TEACHER):
+    if not _is_course(module) or _is_teacher(module):
         return None
     return dotted_name(fn)
 
@@ -83,7 +89,7 @@ def _reached(value: object, names: set[str]) -> Iterator[tuple[object, set[str]]
         for name in loaded:
             if name in value.__globals__:
                 yield value.__globals__[name], own
-            if name in sys.modules:  # ``import hookcourse.stages.matcher`` in its body
+            if name in sys.modules:  # ``import hookcourse.stages.<stage>.reference`` in its body
                 yield sys.modules[name], own
         for cell in value.__closure__ or ():
             yield from ((content, own) for content in _cell_contents(cell))
@@ -148,7 +154,7 @@ class Watch:
         module, code = frame.f_globals.get("__name__"), frame.f_code
         if not isinstance(module, str) or not _is_course(module) or code.co_name == "<module>":
             return
-        if _within(module, TEACHER) and f"{module}:{code.co_qualname}" not in self.teacher:
+        if _is_teacher(module) and f"{module}:{code.co_qualname}" not in self.teacher:
             return
         back = frame.f_back
         while back is not None:

@@ -2,7 +2,8 @@
 
 The case families are the notebooks' (``course.hints``); the words are not: these
 hints name ``??``, ``===``, ``String()``, ``trim()`` and ``try/catch`` around
-``new RegExp`` (``data/program_hints.json``), whatever language the program is in.
+``new RegExp`` (the ``program`` texts of each stage folder's ``hints.json``), whatever
+language the program is in.
 A crash is read from its stderr: the first line of the author's own source it
 passed through (node, TypeScript through a source-mapped runner, Python), and a hint
 for the crashes the stages provoke.
@@ -18,8 +19,11 @@ from importlib import resources
 from pathlib import Path
 from typing import Final
 
-from hookcourse.js.values import js_trim, js_trim_start
+from hookcourse.course.hints import stage_hints
+from hookcourse.js.values import js_trim_start
+from hookcourse.stages import descriptor
 from hookcourse.stages.decoding import Decoded
+from hookcourse.stages.registry import STAGES, exercise_named, resolve
 
 _NODE_FRAME: Final = re.compile(r"^\s*at (?:.*? \()?(?P<path>[^\s()][^()]*?):(?P<line>\d+):\d+\)?$")
 _NODE_HEADER: Final = re.compile(r"^(?P<path>(?:file://)?/[^:]+):(?P<line>\d+)$")
@@ -36,23 +40,26 @@ def _data() -> dict[str, dict[str, object]]:
 
 def js_name(function: str) -> str:
     """The exercise's name in the stage pages' TypeScript (``matchHook`` for ``match_hook``)."""
-    names = _data()["names"]
-    return str(names.get(function, function))
+    return descriptor.js_name(function)
+
+
+@functools.cache
+def _family_hints() -> dict[str, dict[str, str]]:
+    texts: dict[str, dict[str, str]] = {}
+    for stage in STAGES:
+        texts.update(stage_hints(stage).get("program", {}))
+    return texts
 
 
 def family_hint(function: str, case_family: str) -> str | None:
     """The hint for one family of an exercise, in JavaScript terms (None when there is none)."""
-    families = _data()["families"].get(function, {})
-    assert isinstance(families, dict)
-    found = families.get(case_family)
-    return None if found is None else str(found)
+    return _family_hints().get(function, {}).get(case_family)
 
 
 _JSON_SPACE: Final = " \t\n\r"  # all JSON.parse skips; trimStart() skips far more
-_READS_STDOUT: Final = ("merge_pre_tool_use", "run_stop_loop")
 
 
-def _parse_refuses_lead(stdout: object) -> bool:
+def parse_refuses_lead(stdout: object) -> bool:
     """A stdout trimStart() turns into JSON that JSON.parse of the raw text refuses
     (a byte-order mark or U+00A0 before the ``{``)."""
     if not isinstance(stdout, str):
@@ -62,26 +69,15 @@ def _parse_refuses_lead(stdout: object) -> bool:
     return body.startswith("{") and any(char not in _JSON_SPACE for char in lead)
 
 
-def _stdouts(function: str, case: Decoded) -> list[object]:
-    first = case.parsed[0]  # the results, or the Stop hook's two answers
-    if function == "merge_pre_tool_use":
-        return [getattr(answer, "stdout", None) for answer in first]
-    answers = (first.when_inactive, first.when_active)
-    return [getattr(answer, "stdout", None) for answer in answers]
-
-
 def hinted_family(function: str, family: str, case: Decoded, field: str | int | None) -> str:
     """The family whose hint fits a wrong ``field`` of a case's answer. A case's family
-    names its first trap; a wrong field that trap cannot explain points at its other one."""
-    if function == "interpret_exit_code" and family == "strict-equality" and field == "reason":
-        stderr = case.parsed[1]
-        text = stderr if isinstance(stderr, str) else ""
-        if js_trim(text) and js_trim(text) != text:
-            return "js-trim"  # the code decides block or warn; the reason is trim()'s
-    reads_stdout = function in _READS_STDOUT and family != "exit-2-beats-json"
-    if reads_stdout and any(map(_parse_refuses_lead, _stdouts(function, case))):
-        return "stdout-not-json"
-    return family
+    names its first trap; a wrong field that trap cannot explain points at its other one
+    (the exercise's ``hinted``, when it has one)."""
+    exercise = exercise_named(function)
+    if exercise is None or exercise.hinted is None:
+        return family
+    hinted: str = resolve(exercise.hinted)(family, case, field)
+    return hinted
 
 
 def crash_hint(stderr: str) -> str | None:

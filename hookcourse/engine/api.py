@@ -23,7 +23,7 @@ from hookcourse.errors import InputError, json_syntax_fix
 from hookcourse.js import json as jsjson
 from hookcourse.js.json import quote
 from hookcourse.js.values import UNDEFINED, JSValue, Undefined
-from hookcourse.stages.matcher import MatchResult
+from hookcourse.stages.matcher_and_dispatch.reference import MatchResult
 
 from .bounded_match import bounded_explain
 from .catalogue import (

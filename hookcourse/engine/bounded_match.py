@@ -20,7 +20,12 @@ from typing import Final
 
 from hookcourse.js.json import quote
 from hookcourse.js.values import JSValue, Undefined
-from hookcourse.stages.matcher import MatchBranch, MatchResult, RuleSet, explain_match
+from hookcourse.stages.matcher_and_dispatch.reference import (
+    MatchBranch,
+    MatchResult,
+    RuleSet,
+    explain_match,
+)
 
 from .interrupts import REGISTRY
 

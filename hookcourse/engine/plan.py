@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from typing import TypeAlias
 
 from hookcourse.js.values import UNDEFINED, JSValue, Undefined
-from hookcourse.stages.matcher import MatchResult, RuleSet, explain_match
+from hookcourse.stages.matcher_and_dispatch.reference import MatchResult, RuleSet, explain_match
 
 from .catalogue import EventSpec, tool_aliases
 from .permission_rule import CallPlace, RuleCheck, check_rule

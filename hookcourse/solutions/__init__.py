@@ -8,11 +8,11 @@ these to see a green table.
 """
 
 from hookcourse.solutions.choose_a_hook import pick_hook
-from hookcourse.solutions.decide_and_modify import apply_pre_tool_use
 from hookcourse.solutions.force_push_guard import is_force_push
-from hookcourse.solutions.matcher_and_dispatch import interpret_exit_code, match_hook
-from hookcourse.solutions.merge_decisions import merge_pre_tool_use
-from hookcourse.solutions.stop_loop import run_stop_loop
+from hookcourse.stages.decide_and_modify.solution import apply_pre_tool_use
+from hookcourse.stages.matcher_and_dispatch.solution import interpret_exit_code, match_hook
+from hookcourse.stages.merge_decisions.solution import merge_pre_tool_use
+from hookcourse.stages.stop_loop.solution import run_stop_loop
 
 __all__ = [
     "apply_pre_tool_use",

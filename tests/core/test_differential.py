@@ -19,9 +19,9 @@ import pytest
 from hookcourse.js import json as jsjson
 from hookcourse.js.regex import RegexEngine, engine_dependent, regex_error, regex_test
 from hookcourse.js.values import UNDEFINED
-from hookcourse.stages.effects import apply_pre_tool_use
-from hookcourse.stages.matcher import match_hook
-from hookcourse.stages.verdicts import interpret_exit_code
+from hookcourse.stages.decide_and_modify.reference import apply_pre_tool_use
+from hookcourse.stages.matcher_and_dispatch.reference import match_hook
+from hookcourse.stages.matcher_and_dispatch.verdicts import interpret_exit_code
 
 MIN_MATCH_PAIRS = 500
 REPORT_LIMIT = 40

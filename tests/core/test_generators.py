@@ -303,18 +303,21 @@ def test_a_drawn_answer_exists_only_after_the_learner_answered(
 def _import_module(matcher: object, tool: object) -> object:
     import importlib
 
-    return importlib.import_module("hookcourse.stages." + "matcher").match_hook(matcher, tool)
+    return importlib.import_module(
+        "hookcourse.stages.matcher_and_dispatch." + "reference"
+    ).match_hook(matcher, tool)
 
 
 def _dunder_import(matcher: object, tool: object) -> object:
-    name = "hookcourse.solutions." + "matcher_and_dispatch"
+    name = "hookcourse.stages.matcher_and_dispatch." + "solution"
     return __import__(name, fromlist=["x"]).match_hook(matcher, tool)
 
 
 def _sys_modules(matcher: object, tool: object) -> object:
     import sys
 
-    return vars(sys.modules["hookcourse.stages.matcher"])["match_" + "hook"](matcher, tool)
+    module = sys.modules["hookcourse.stages.matcher_and_dispatch.reference"]
+    return vars(module)["match_" + "hook"](matcher, tool)
 
 
 @pytest.mark.parametrize("road", [_import_module, _dunder_import, _sys_modules])

@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 
 from hookcourse.js import json as jsjson
-from hookcourse.stages.merge import merge_arguments, merge_pre_tool_use
-from hookcourse.stages.stop_loop import run_stop_loop, stop_arguments
+from hookcourse.stages.merge_decisions.reference import merge_arguments, merge_pre_tool_use
+from hookcourse.stages.stop_loop.reference import run_stop_loop, stop_arguments
 from tests.support.oracle import oracle_batch
 from tests.support.paths import ORACLE_DIR as ORACLE
 from tests.support.runtimes import node_binary

@@ -16,11 +16,11 @@ from hookcourse.js import json as jsjson
 from hookcourse.js.regex import RegexEngine, regex_error, regex_test
 from hookcourse.js.values import UNDEFINED, is_nullish
 from hookcourse.stages.answers import HookResult
-from hookcourse.stages.effects import apply_pre_tool_use
-from hookcourse.stages.matcher import match_hook
-from hookcourse.stages.merge import STRENGTH, merge_pre_tool_use
-from hookcourse.stages.stop_loop import CAP_RANGE, StopHook, run_stop_loop
-from hookcourse.stages.verdicts import interpret_exit_code
+from hookcourse.stages.decide_and_modify.reference import apply_pre_tool_use
+from hookcourse.stages.matcher_and_dispatch.reference import match_hook
+from hookcourse.stages.matcher_and_dispatch.verdicts import interpret_exit_code
+from hookcourse.stages.merge_decisions.reference import STRENGTH, merge_pre_tool_use
+from hookcourse.stages.stop_loop.reference import CAP_RANGE, StopHook, run_stop_loop
 
 # Text that reaches the corners: lone surrogates, astral characters, JS-only whitespace.
 _ODD_CHARACTERS = (

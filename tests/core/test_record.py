@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from hookcourse.js.regex import RegexEngine
-from hookcourse.stages.effects import HookEffect, apply_pre_tool_use
-from hookcourse.stages.matcher import MatchBranch, RuleSet, explain_match
-from hookcourse.stages.verdicts import ExitVerdict
+from hookcourse.stages.decide_and_modify.reference import HookEffect, apply_pre_tool_use
+from hookcourse.stages.matcher_and_dispatch.reference import MatchBranch, RuleSet, explain_match
+from hookcourse.stages.matcher_and_dispatch.verdicts import ExitVerdict
 
 
 def test_equal_records_hash_alike() -> None:

@@ -12,7 +12,7 @@ import pytest
 from hookcourse.js import json as jsjson
 from hookcourse.stages.decoding import CaseError
 from hookcourse.stages.registry import exercise_named
-from hookcourse.stages.run_hooks import draws
+from hookcourse.stages.run_hooks import classify, generate
 from hookcourse.stages.run_hooks.reference import run_arguments, run_hooks
 from hookcourse.stages.run_hooks.solution import run_hooks as teacher
 
@@ -22,7 +22,7 @@ EXERCISE = exercise_named("run_hooks")
 
 def _drawn(seeds: range = SEEDS) -> Iterator[Any]:
     for seed in seeds:
-        yield from draws.run_cases(random.Random(seed))
+        yield from generate.run_cases(random.Random(seed))
 
 
 class Lookups(Mapping[str, Any]):
@@ -74,9 +74,9 @@ def test_results_and_the_response_are_looked_up_only_as_a_live_loop_allows() -> 
 
 def test_every_draw_holds_each_pitfall_of_the_page() -> None:
     assert EXERCISE is not None
-    shaped = {seed: draws._shaped(random.Random(seed)) for seed in SEEDS}
+    shaped = {seed: generate._shaped(random.Random(seed)) for seed in SEEDS}
     for seed, cases in shaped.items():
-        families = [draws.run_family(run_arguments(case)) for case in cases]
+        families = [classify.run_family(run_arguments(case)) for case in cases]
         assert families == [
             "run-once",
             "only-matching-run",
@@ -87,13 +87,13 @@ def test_every_draw_holds_each_pitfall_of_the_page() -> None:
             "only-matching-run",
             "no-post-hooks",
         ], seed
-        drawn = [jsjson.stringify(case) for case in draws.run_cases(random.Random(seed))]
+        drawn = [jsjson.stringify(case) for case in generate.run_cases(random.Random(seed))]
         assert all(jsjson.stringify(case) in drawn for case in cases), seed
 
 
 def test_draws_reach_every_family_and_only_registered_ones() -> None:
     assert EXERCISE is not None
-    seen = {draws.run_family(run_arguments(case)) for case in _drawn(range(1, 31))}
+    seen = {classify.run_family(run_arguments(case)) for case in _drawn(range(1, 31))}
     assert seen == set(EXERCISE.families)
 
 

@@ -22,7 +22,7 @@ import pytest
 
 from hookcourse.js import json as jsjson
 from hookcourse.stages.decoding import CaseError
-from hookcourse.stages.run_hooks.draws import run_cases
+from hookcourse.stages.run_hooks.generate import run_cases
 from hookcourse.stages.run_hooks.reference import run_arguments, run_hooks
 from tests.support.runtimes import node_binary
 
@@ -37,7 +37,7 @@ REMOVE = object()  # a key to drop
 # then each whole file, as the program prints it.
 NODE_BATCH = """
 import { readFileSync } from "node:fs";
-import { hookRun } from %s;
+import { program as hookRun } from %s;
 const answer = (thunk) => {
   try { return thunk(); } catch (e) { return { throws: `${e.name}: ${e.message}` }; }
 };

@@ -9,7 +9,7 @@ import pytest
 
 from hookcourse.engine.bounded_match import bounded_explain
 from hookcourse.engine.interrupts import REGISTRY
-from hookcourse.stages.matcher import MatchBranch, RuleSet, explain_match
+from hookcourse.stages.matcher_and_dispatch.reference import MatchBranch, RuleSet, explain_match
 
 
 def test_a_regex_answers_as_explain_match_and_leaves_nothing_registered() -> None:

@@ -42,9 +42,9 @@ from hookcourse.course.labs.stop_loop import step_real_stop_hook, stop_readout
 from hookcourse.engine.catalogue import get_event
 from hookcourse.js import json as jsjson
 from hookcourse.stages.answers import HookResult
-from hookcourse.stages.effects import apply_pre_tool_use
-from hookcourse.stages.merge import merge_pre_tool_use
-from hookcourse.stages.stop_loop import StopHook, run_stop_loop
+from hookcourse.stages.decide_and_modify.reference import apply_pre_tool_use
+from hookcourse.stages.merge_decisions.reference import merge_pre_tool_use
+from hookcourse.stages.stop_loop.reference import StopHook, run_stop_loop
 from tests.support.paths import ROOT
 
 HOOKS = ROOT / "notebooks" / "hooks"

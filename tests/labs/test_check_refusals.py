@@ -17,16 +17,16 @@ from typing import Any
 import pytest
 
 import hookcourse.solutions
-import hookcourse.stages.matcher
+import hookcourse.stages.matcher_and_dispatch.reference
 from hookcourse.course import calling
 from hookcourse.course.authorship import handed_to
 from hookcourse.course.exercises import check_apply, check_exit_code, check_matcher, check_merge
 from hookcourse.course.hints import hints
-from hookcourse.stages import matcher as matcher_module
+from hookcourse.stages.matcher_and_dispatch import reference as matcher_module
 from tests.support.paths import ROOT
 
-STAGE_MATCH = "hookcourse.stages.matcher.match_hook"
-SOLUTION_MATCH = "hookcourse.solutions.matcher_and_dispatch.match_hook"
+STAGE_MATCH = "hookcourse.stages.matcher_and_dispatch.reference.match_hook"
+SOLUTION_MATCH = "hookcourse.stages.matcher_and_dispatch.solution.match_hook"
 
 # -- wrappers: each hands the work to the course by another road ---------------------------------
 
@@ -41,7 +41,7 @@ def notebook_helper(matcher: Any, tool_name: Any) -> bool:
 
 def through_an_inner_function(matcher: Any, tool_name: Any) -> bool:
     def inner() -> bool:
-        return hookcourse.stages.matcher.match_hook(matcher, tool_name)
+        return hookcourse.stages.matcher_and_dispatch.reference.match_hook(matcher, tool_name)
 
     return inner()
 
@@ -56,7 +56,7 @@ def through_a_default(matcher: Any, tool_name: Any, decide: Any = matcher_module
 
 
 def through_an_import(matcher: Any, tool_name: Any) -> bool:
-    from hookcourse.stages.matcher import match_hook
+    from hookcourse.stages.matcher_and_dispatch.reference import match_hook
 
     return match_hook(matcher, tool_name)
 
@@ -73,7 +73,7 @@ class Delegate:
 WRAPPERS: list[tuple[str, Callable[..., object], str]] = [
     (
         "lambda through a module attribute",
-        lambda m, t: hookcourse.stages.matcher.match_hook(m, t),
+        lambda m, t: hookcourse.stages.matcher_and_dispatch.reference.match_hook(m, t),
         STAGE_MATCH,
     ),
     (

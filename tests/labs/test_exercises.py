@@ -21,7 +21,9 @@ from hookcourse.js.values import (
     js_trim,
     strict_equals_number,
 )
-from hookcourse.stages import effects, matcher, verdicts
+from hookcourse.stages.decide_and_modify import reference as effects
+from hookcourse.stages.matcher_and_dispatch import reference as matcher
+from hookcourse.stages.matcher_and_dispatch import verdicts
 from hookcourse.stages.registry import STAGES, Exercise, exercise_named
 
 WriteStage = Callable[[str, dict[str, object]], Path]
@@ -241,7 +243,7 @@ def test_the_course_own_function_never_passes(
     result = checker(fn)
     assert not result.passed  # type: ignore[attr-defined]
     text = result.text()  # type: ignore[attr-defined]
-    assert f"this is the course's own function (hookcourse.stages.{dotted}), not yours" in text
+    assert f"this is the course's own function ({fn.__module__}.{fn.__name__}), not yours" in text
     assert "passed" not in text
 
 

@@ -14,11 +14,11 @@ from hookcourse.course.exercises import check_merge, check_stop, run_case
 from hookcourse.course.hints import hints
 from hookcourse.js import json as jsjson
 from hookcourse.js.values import js_trim
-from hookcourse.solutions import merge_decisions
-from hookcourse.solutions import stop_loop as stop_solution
-from hookcourse.stages.merge import merge_pre_tool_use
+from hookcourse.stages.merge_decisions import solution as merge_decisions
+from hookcourse.stages.merge_decisions.reference import merge_pre_tool_use
 from hookcourse.stages.registry import exercise_named
-from hookcourse.stages.stop_loop import run_stop_loop
+from hookcourse.stages.stop_loop import solution as stop_solution
+from hookcourse.stages.stop_loop.reference import run_stop_loop
 
 Result = Mapping[str, Any]
 F = TypeVar("F", bound=Callable[..., Any])
@@ -34,8 +34,9 @@ def typed_in_a_cell(fn: F, copies: dict[object, object] | None = None) -> F:
         code = fn.__code__  # type: ignore[attr-defined]
         copies[fn] = types.FunctionType(code, scope, fn.__name__, fn.__defaults__)  # type: ignore[attr-defined]
         for name, value in fn.__globals__.items():  # type: ignore[attr-defined]
-            if isinstance(value, types.FunctionType) and value.__module__.startswith(
-                "hookcourse.solutions"
+            module = getattr(value, "__module__", None) or ""
+            if isinstance(value, types.FunctionType) and (
+                module.startswith("hookcourse.solutions") or module.endswith(".solution")
             ):
                 value = typed_in_a_cell(value, copies)
             scope.setdefault(name, value)

@@ -1,11 +1,11 @@
-// The course's program.ts, as a test oracle.
+// The course's program.ts, as a test oracle: each graded stage's JavaScript reference
+// (hookcourse/stages/<stage>/reference.mjs, its `program`) under its command.
 //
-//   node program.mjs hook-match FILE   -> {"matches":[...],"exits":[...]}
-//   node program.mjs hook-apply FILE   -> {"effects":[...]}
-//   node program.mjs hook-merge FILE   -> {"merged":[...]}
-//   node program.mjs hook-stop FILE    -> {"loops":[...]}
+//   node program.mjs COMMAND FILE      -> what your_program.sh COMMAND FILE prints
 //   node program.mjs batch < REQUEST   -> one JSON answer for a whole test run
 //
+// The command table is stages.mjs, written from the stage folders by
+// `python -m hookcourse.dev update`.
 // Batch mode exists so a test spawns the runtime once, not once per case. REQUEST is
 // {"programs": [{"command", "path"}], "matches": [{"matcher"?, "tool"}],
 //  "exits": [{"code"?, "stderr"?}], "applies": [{"output"?, "input"?}],
@@ -15,22 +15,14 @@
 // reference throws, {"throws": "<Error name>: <message>"}.
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-import { applyPreToolUse, interpretExitCode, matchHook } from "./hooks.mjs";
-import { hookMerge } from "./merge-decisions.mjs";
-import { hookStop } from "./stop-loop.mjs";
-
-const programs = {
-  "hook-match": (c) => ({
-    matches: c.cases.map((x) => matchHook(x.matcher, x.tool)),
-    // The seed's exitCases are { code, stderr? }: a missing stderr reads as "".
-    exits: c.exitCases.map((x) => interpretExitCode(x.code, x.stderr ?? "")),
-  }),
-  "hook-apply": (c) => ({
-    effects: c.cases.map((x) => applyPreToolUse(x.output, x.input)),
-  }),
-  "hook-merge": hookMerge,
-  "hook-stop": hookStop,
-};
+import { applyPreToolUse } from "../../hookcourse/stages/decide_and_modify/reference.mjs";
+import {
+  interpretExitCode,
+  matchHook,
+} from "../../hookcourse/stages/matcher_and_dispatch/reference.mjs";
+import { program as hookMerge } from "../../hookcourse/stages/merge_decisions/reference.mjs";
+import { program as hookStop } from "../../hookcourse/stages/stop_loop/reference.mjs";
+import { programs } from "./stages.mjs";
 
 /** What `program.ts COMMAND PATH` prints, without console.log's newline. */
 export function runProgram(command, path) {

@@ -24,7 +24,7 @@ from hookcourse.course.generators import choose_seed
 from hookcourse.course.labs.logic import Readout
 from hookcourse.engine.api import event_facts, get_event, load_catalogue, recipient_text
 from hookcourse.js import json as jsjson
-from hookcourse.stages.matcher import RuleSet, explain_match
+from hookcourse.stages.matcher_and_dispatch.reference import RuleSet, explain_match
 
 PAYLOADS: Final = FIXTURES / "payloads"
 

@@ -22,10 +22,15 @@ from hookcourse.engine.api import HookReading, HookRun, event_spec, read_hook_re
 from hookcourse.js import json as jsjson
 from hookcourse.js.regex import RegexEngine, engine_dependent, regex_test
 from hookcourse.js.values import UNDEFINED, JSValue, Undefined, is_js_number, is_nullish, js_trim
+from hookcourse.stages.decide_and_modify.reference import HookEffect, apply_pre_tool_use
 from hookcourse.stages.decoding import describe_value
-from hookcourse.stages.effects import HookEffect, apply_pre_tool_use
-from hookcourse.stages.matcher import MatchBranch, MatchResult, RuleSet, explain_match
-from hookcourse.stages.verdicts import ExitVerdict, interpret_exit_code
+from hookcourse.stages.matcher_and_dispatch.reference import (
+    MatchBranch,
+    MatchResult,
+    RuleSet,
+    explain_match,
+)
+from hookcourse.stages.matcher_and_dispatch.verdicts import ExitVerdict, interpret_exit_code
 
 
 @dataclass(frozen=True)

@@ -23,8 +23,13 @@ from hookcourse.js.values import (
     strict_equals_number,
 )
 from hookcourse.stages.answers import HookResult
-from hookcourse.stages.effects import apply_pre_tool_use
-from hookcourse.stages.merge import Merged, PreToolUseAnswer, merge_pre_tool_use, read_pre_tool_use
+from hookcourse.stages.decide_and_modify.reference import apply_pre_tool_use
+from hookcourse.stages.merge_decisions.reference import (
+    Merged,
+    PreToolUseAnswer,
+    merge_pre_tool_use,
+    read_pre_tool_use,
+)
 
 HookBoxes = tuple[str, str, str]
 """One hook as the lab's boxes hold it: exit code (as JSON), stdout, stderr."""

@@ -21,7 +21,7 @@ from hookcourse.engine.api import DEFAULT_STOP_BLOCK_CAP
 from hookcourse.js import json as jsjson
 from hookcourse.js.values import JSValue
 from hookcourse.stages.decoding import CaseError
-from hookcourse.stages.stop_loop import StopTurn, run_stop_loop, stop_arguments
+from hookcourse.stages.stop_loop.reference import StopTurn, run_stop_loop, stop_arguments
 
 STOP_PAYLOAD: Final = FIXTURES / "payloads" / "Stop.json"
 

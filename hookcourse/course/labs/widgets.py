@@ -22,7 +22,7 @@ from hookcourse.course.labs.logic import (
     exit_code_readout,
     matcher_readout,
 )
-from hookcourse.stages.matcher import RuleSet
+from hookcourse.stages.matcher_and_dispatch.reference import RuleSet
 
 kernel_hook.install()  # a lab is often a notebook's first import of the course
 

@@ -14,7 +14,12 @@ from typing import Final
 
 from hookcourse.js.json import quote
 from hookcourse.js.regex import RegexEngine, regex_error
-from hookcourse.stages.matcher import MatchBranch, RuleSet, exact_names, explain_match
+from hookcourse.stages.matcher_and_dispatch.reference import (
+    MatchBranch,
+    RuleSet,
+    exact_names,
+    explain_match,
+)
 
 from ..catalogue import EventSpec
 from .facts import load_facts

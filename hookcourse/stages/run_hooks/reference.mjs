@@ -1,7 +1,8 @@
-// Stage run-hooks, written literally from stage.md beside this file.
-// A test oracle only: nothing in hookcourse/ imports it.
-import { matchHook } from "../../../tests/oracle/hooks.mjs";
-import { checkResult, mergePreToolUse, stdoutObject } from "../../../tests/oracle/merge-decisions.mjs";
+// Stage run-hooks in JavaScript, written literally from its stage page (stage.md beside
+// it): the test oracle the Python reference is proven against. Nothing in Python imports
+// it; tests/oracle/program.mjs runs it. Its parts are the earlier stages' references.
+import { matchHook } from "../matcher_and_dispatch/reference.mjs";
+import { checkResult, mergePreToolUse, stdoutObject } from "../merge_decisions/reference.mjs";
 
 const isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -113,7 +114,7 @@ function checkCase(x, i) {
 }
 
 /** `your_program.sh hook-run FILE` on the parsed file: {runs}, or a throw. */
-export function hookRun(c) {
+export function program(c) {
   if (!Array.isArray(c.cases)) throw new TypeError("cases is not a list");
   return {
     runs: c.cases.map((x, i) => {

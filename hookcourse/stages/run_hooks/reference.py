@@ -13,9 +13,10 @@ from hookcourse.js.values import UNDEFINED, Undefined, js_trim, nullish_or, stri
 from hookcourse.record import Record
 from hookcourse.stages.answers import HookResult, hook_result, json_output
 from hookcourse.stages.decoding import CaseError, Decoded, describe_value, member
-from hookcourse.stages.matcher import match_hook
-from hookcourse.stages.merge import merge_pre_tool_use
-from hookcourse.stages.verdicts import block_reason
+from hookcourse.stages.descriptor import Exercise, Stage
+from hookcourse.stages.matcher_and_dispatch.reference import match_hook
+from hookcourse.stages.matcher_and_dispatch.verdicts import block_reason
+from hookcourse.stages.merge_decisions.reference import merge_pre_tool_use
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -318,3 +319,37 @@ def run_arguments(case: JSValue) -> Decoded:
     results = _results(case.get("results", UNDEFINED))
     run_hooks(hooks, tool, results)  # the one check that needs the run: a missing result
     return Decoded((hooks_value, case["tool"], case["results"]), (hooks, tool, results))
+
+
+STAGE = Stage(
+    __name__,
+    "One tool call, every hook around it",
+    "hook-run",
+    Exercise(
+        "run_hooks",
+        notebook="08_your_hooks_your_loop",
+        check="check_run_hooks",
+        reference=run_hooks,
+        decode=run_arguments,
+        case_key="cases",
+        output_key="runs",
+        fields=("hooks", "tool", "results"),
+        families=(
+            "run-once",
+            "settings-order",
+            "ask-or-defer",
+            "deny",
+            "only-matching-run",
+            "name-list",
+            "post-exit-2",
+            "post-block-reason",
+            "post-context-event",
+            "post-feedback",
+            "rewrite",
+            "no-post-hooks",
+            "runs",
+        ),
+        classify="classify:run_family",
+        generate="generate:run_cases",
+    ),
+)

@@ -15,9 +15,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from hookcourse.js.values import JSValue, js_trim, strict_equals_number
-from hookcourse.solutions.matcher_and_dispatch import match_hook
-from hookcourse.solutions.merge_decisions import merge_pre_tool_use, stdout_json, stream
+from hookcourse.js.json import JSONSyntaxError, parse
+from hookcourse.js.values import JSValue, js_trim, js_trim_start, strict_equals_number
+
+# The two earlier stages this one is built from: in notebook 08, the learner's own.
+from hookcourse.stages.matcher_and_dispatch.solution import match_hook
+from hookcourse.stages.merge_decisions.solution import merge_pre_tool_use
 
 
 def handlers_that_run(groups: Sequence[Mapping[str, Any]] | None, tool_name: str) -> list[str]:
@@ -41,12 +44,26 @@ def look_up(results: Mapping[str, Any], event: str, ran: list[str]) -> list[Any]
     return [by_command[command] for command in ran]
 
 
+def stdout_object(stdout: JSValue) -> dict[str, JSValue] | None:
+    """The JSON object a hook printed (``stdout ?? ""``), or None: only text that starts
+    with "{" after js_trim_start, parses, and is an object."""
+    text = js_trim_start(stdout if isinstance(stdout, str) else "")
+    if not text.startswith("{"):
+        return None  # "Formatted 3 files\n{...}" is plain text, not JSON
+    try:
+        value = parse(text)
+    except JSONSyntaxError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
 def read_post(result: Mapping[str, JSValue], feedback: list[str], contexts: list[str]) -> None:
     """One PostToolUse result: exit 2's stderr or a block's reason as feedback, and its context."""
     if strict_equals_number(result.get("code"), 2):
-        feedback.append(js_trim(stream(result, "stderr")) or "hook blocked")
+        stderr = result.get("stderr")
+        feedback.append(js_trim(stderr if isinstance(stderr, str) else "") or "hook blocked")
         return  # exit 2 outranks any JSON
-    out = stdout_json(stream(result, "stdout"))
+    out = stdout_object(result.get("stdout"))
     if out is None:
         return
     reason = out.get("reason")
