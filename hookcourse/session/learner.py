@@ -40,7 +40,7 @@ from hookcourse.engine.settings import CommandHandler, Handler, SettingsPlaces, 
 from hookcourse.errors import InputError, visible
 from hookcourse.js import json as jsjson
 from hookcourse.js.values import js_trim, strict_equals_number
-from hookcourse.solutions.merge_decisions import merge_pre_tool_use
+from hookcourse.stages.merge_decisions.solution import merge_pre_tool_use
 
 from . import turns as scripted
 from .loop import (

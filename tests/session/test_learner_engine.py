@@ -18,13 +18,13 @@ from hookcourse.session.learner import (
 from hookcourse.session.loop import run_session
 from hookcourse.session.script import load
 from hookcourse.session.transcript import differences, render
-from hookcourse.solutions.stop_loop import run_stop_loop
 from hookcourse.stages.run_hooks.solution import run_hooks
+from hookcourse.stages.stop_loop.solution import run_stop_loop
 
 ROOT = Path(__file__).resolve().parents[2]
 GUARD_RETRY = ROOT / "fixtures" / "sessions" / "guard-retry.json"
 TEACHER = """
-from hookcourse.solutions.stop_loop import run_stop_loop
+from hookcourse.stages.stop_loop.solution import run_stop_loop
 from hookcourse.stages.run_hooks.solution import run_hooks
 """
 STOPS_AT_ONCE = (
