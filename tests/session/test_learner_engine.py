@@ -169,3 +169,29 @@ def test_engine_with_real_or_a_missing_file_is_one_line(
         "the engine (--compare), or run --real alone"
     )
     assert lines[1].endswith("none.py: no such file; give the path of your my_hooks.py")
+
+
+def test_a_graded_program_plays_as_an_engine_too(tmp_path: Path) -> None:
+    """A ``your_program.sh`` in any language: here the Python adapter over the teacher's
+    functions, started with this interpreter."""
+    import sys
+
+    from hookcourse.course.learner_module import PROGRAM
+
+    teacher = (
+        "from hookcourse.stages.merge_decisions.solution import merge_pre_tool_use\n"
+        "from hookcourse.stages.matcher_and_dispatch.solution import match_hook\n"
+        "from hookcourse.stages.stop_loop.solution import run_stop_loop\n" + TEACHER
+    )
+    module(tmp_path, teacher, "hooks.py")
+    module(tmp_path, PROGRAM, "program.py")
+    program = module(
+        tmp_path,
+        f'#!/bin/sh\nexec {sys.executable} "$(dirname "$0")/program.py" "$@"\n',
+        "your_program.sh",
+    )
+    program.chmod(0o755)
+    script = ROOT / "fixtures" / "sessions" / "decide-modify-inject.json"
+    ours = run_learner_module(program, script)
+    assert ours["engine"] == "your loop (your_program.sh)"
+    assert differences(ours, run_session(load(script))) == []
