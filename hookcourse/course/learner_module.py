@@ -34,8 +34,15 @@ from typing import Any, Final, cast
 from hookcourse import browser
 from hookcourse.course import progress
 from hookcourse.course.authorship import course_function, handed_to
+from hookcourse.course.workshop import (
+    COURSE,
+    exercise_cells,
+    free_names,
+    read_notebook,
+    solution_cell,
+    source,
+)
 from hookcourse.course.workshop import MY_HOOKS as FILE_NAME
-from hookcourse.course.workshop import free_names
 from hookcourse.errors import InputError
 from hookcourse.stages.registry import EXERCISES, Exercise, exercise_named, resolve
 
@@ -290,8 +297,8 @@ def mine(*names: str) -> tuple[types.FunctionType, ...]:
     function the module lacks raises NotImplementedError naming its notebook."""
     path = module_path()
     if path is None:
-        found = [resolve(_exercise(name).solution) for name in names]
-        print(f"not in a working copy: the course's own {', '.join(names)} stand in for yours")
+        found = [_teachers(name) for name in names]
+        print(f"not in a working copy: the teacher's {', '.join(names)} stand in for yours")
         return tuple(found)
     module = _load(path)
     found = []
@@ -306,6 +313,25 @@ def mine(*names: str) -> tuple[types.FunctionType, ...]:
     absent = [name for name in names if name not in kept]
     print(f"; not there yet: {', '.join(absent)}" if absent else "")
     return tuple(found)
+
+
+def _teachers(name: str) -> types.FunctionType:
+    """The teacher's ``name`` as the teacher build's exercise cell defines it (a notebook's
+    function, as a learner's would be); the solution itself without the course's notebooks."""
+    exercise = _exercise(name)
+    solution = resolve(exercise.solution)
+    course = COURSE / f"{exercise.notebook}.ipynb"
+    if not course.is_file():  # an installed wheel carries no notebooks
+        return cast(types.FunctionType, solution)
+    notebook = read_notebook(course)
+    for index, _ in exercise_cells(notebook, [name]):
+        text = solution_cell(source(notebook["cells"][index]), name, solution)
+        filename = f"<the teacher's {name}>"
+        linecache.cache[filename] = (len(text), None, text.splitlines(keepends=True), filename)
+        namespace: dict[str, object] = {"__name__": "__main__"}
+        exec(compile(text, filename, "exec"), namespace)  # the course's own notebook cell
+        return cast(types.FunctionType, namespace[name])
+    return cast(types.FunctionType, solution)
 
 
 def _exercise(name: str) -> Exercise:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Final
 
 from hookcourse.js.values import JSValue
-from hookcourse.stages.stop_loop import DEFAULT_CAP
+from hookcourse.stages.stop_loop.reference import DEFAULT_CAP
 
 LiveAnswer = Callable[[bool], Mapping[str, JSValue]]
 """A live Stop hook: given ``stop_hook_active``, run it, return ``{code, stdout, stderr}``."""
@@ -61,7 +61,7 @@ def live_stop_loop(
     """``run_stop_loop(hook, cap)`` (yours, else the teacher's) with ``hook`` a live Stop hook
     that runs ``answer`` at each attempt; what it returned, and the hook with its attempts."""
     if run_stop_loop is None:
-        from hookcourse.solutions.stop_loop import run_stop_loop as teachers
+        from hookcourse.stages.stop_loop.solution import run_stop_loop as teachers
 
         run_stop_loop = teachers
     hook = LiveStopHook(answer)

@@ -350,12 +350,15 @@ def _parameters(function: ast.FunctionDef) -> list[str]:
     return [argument.arg for argument in every]
 
 
-def solution_cell(cell_source: str, name: str, solution: Callable[..., object]) -> str:
+def solution_cell(
+    cell_source: str, name: str, solution: Callable[..., object], bound: Iterable[str] = ()
+) -> str:
     """The exercise cell with its function's body replaced by the solution's, between
     ``# BEGIN SOLUTION`` and ``# END SOLUTION`` (the marker nbgrader and Otter accept).
 
     The starter's signature and docstring stay; imports and constants the solution's
-    module gives it are written inside the region, so the cell runs on its own.
+    module gives it are written inside the region, so the cell runs on its own, except
+    for names in ``bound``, which cells before it give (notebook 08's ``mine(...)``).
     """
     module = sys.modules[solution.__module__]
     module_source = inspect.getsource(module)
@@ -391,7 +394,7 @@ def solution_cell(cell_source: str, name: str, solution: Callable[..., object]) 
         getattr(node, "name", "")
         for node in starter_tree.body
         if isinstance(node, ast.FunctionDef | ast.ClassDef)
-    }
+    } | set(bound)
     for node in starter_tree.body:
         if isinstance(node, ast.Import | ast.ImportFrom):
             cell_bound |= {alias.asname or alias.name.split(".")[0] for alias in node.names}
@@ -448,7 +451,9 @@ def build(target: Path, teacher: bool, course: Path = COURSE) -> list[Built]:
         found = list(exercise_cells(notebook, exercise_names()))
         for index, name in found if teacher else []:
             cell = notebook["cells"][index]
-            _set_source(cell, solution_cell(source(cell), name, _solution(name, path, index)))
+            before = bound_before(notebook, index)
+            solved = solution_cell(source(cell), name, _solution(name, path, index), before)
+            _set_source(cell, solved)
         write_notebook(target / path.name, notebook)
         built.append(Built(target / path.name, tuple(name for _, name in found)))
     for item in sorted(course.iterdir()):
@@ -457,6 +462,25 @@ def build(target: Path, teacher: bool, course: Path = COURSE) -> list[Built]:
     if not teacher:
         mark_work(target)
     return built
+
+
+def bound_before(notebook: Notebook, index: int) -> set[str]:
+    """Names the code cells before cell ``index`` assign at their top level (such as
+    ``match_hook, run_stop_loop = mine(...)``): the exercise cell may use them."""
+    bound: set[str] = set()
+    for cell in notebook["cells"][:index]:
+        if cell.get("cell_type") != "code":
+            continue
+        try:
+            tree = ast.parse(source(cell))
+        except SyntaxError:
+            continue
+        for node in tree.body:
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    names = target.elts if isinstance(target, ast.Tuple) else [target]
+                    bound |= {n.id for n in names if isinstance(n, ast.Name)}
+    return bound
 
 
 def _solution(name: str, notebook: Path, index: int) -> Callable[..., object]:

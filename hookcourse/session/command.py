@@ -116,6 +116,9 @@ def run_one(
     script = load(Path(path))
     result = SessionResult(path, script)
     if engine is not None:
+        if real:
+            fix = "compare your module with the engine (--compare), or run --real alone"
+            raise InputError("--engine", "cannot go with --real", fix)
         from .learner import learner_transcripts
 
         result.transcripts, result.found = learner_transcripts(

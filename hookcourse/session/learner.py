@@ -40,7 +40,7 @@ from hookcourse.engine.settings import CommandHandler, Handler, SettingsPlaces, 
 from hookcourse.errors import InputError, visible
 from hookcourse.js import json as jsjson
 from hookcourse.js.values import js_trim, strict_equals_number
-from hookcourse.solutions.merge_decisions import merge_pre_tool_use
+from hookcourse.stages.merge_decisions.solution import merge_pre_tool_use
 
 from . import turns as scripted
 from .loop import (
@@ -805,11 +805,89 @@ def three_ways(ours: Transcript | None, name: str = "guard-retry") -> ThreeWays 
 NEEDED: Final = ("run_hooks", "run_stop_loop")
 
 
+class ProgramLoop:
+    """A graded program (``your_program.sh``, any language) as the learner's two functions.
+
+    ``run_hooks`` asks ``hook-run`` three times: with empty answers, for which handlers
+    the program runs (its ``ran`` lists do not depend on the answers); with the real
+    PreToolUse answers, for whether the tool runs; and with every answer and the tool's
+    response. ``run_stop_loop`` asks ``hook-stop`` once per attempt: after k blocks the
+    program's loop over ``{whenInactive: the first answer, whenActive: this one}`` makes
+    the same k-th decision as a live loop, since every attempt before it blocked too.
+    """
+
+    def __init__(self, program: Path, timeout_s: float = 10.0) -> None:
+        self.program, self.timeout_s = program, timeout_s
+
+    def ask(self, command: str, case: Mapping[str, Any], key: str) -> Any:
+        """The program's answer to one case of ``command``; LearnerError when it has none."""
+        import tempfile
+
+        from hookcourse.engine.processes import CannotStart, run
+
+        with tempfile.TemporaryDirectory(prefix="hookcourse-program-") as folder:
+            file = Path(folder) / "case.json"
+            file.write_text(jsjson.stringify({"cases": [dict(case)]}), encoding="utf-8")
+            argv = [str(self.program), command, str(file)]
+            try:
+                done = run(argv, cwd=self.program.parent, timeout_s=self.timeout_s)
+            except CannotStart as error:
+                raise LearnerError(f"cannot start {self.program.name}: {error}") from None
+        said = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        why = f": {said[-1][:200]}" if said else ""
+        if done.timed_out or done.exit_code != 0:
+            how = "did not answer in time" if done.timed_out else f"exited {done.exit_code}"
+            raise LearnerError(f"{self.program.name} {command} {how}{why}")
+        try:
+            printed: Any = jsjson.parse(done.stdout.decode("utf-8", "replace"))
+            return printed[key][0]
+        except (jsjson.JSONSyntaxError, KeyError, IndexError, TypeError):
+            raise LearnerError(f"{self.program.name} {command} printed no {key} list") from None
+
+    def run_hooks(self, hooks: Mapping[str, Any], tool: Mapping[str, Any], results: Any) -> Any:
+        quiet = {"code": 0, "stdout": "", "stderr": ""}
+        events = ("PreToolUse", "PostToolUse")
+        commands = {
+            event: [h["command"] for g in hooks.get(event) or [] for h in g["hooks"]]
+            for event in events
+        }
+        call = {"name": tool["name"], "input": tool["input"], "response": None}
+        probe = {event: dict.fromkeys(commands[event], quiet) for event in events}
+        first = self.ask("hook-run", {"hooks": hooks, "tool": call, "results": probe}, "runs")
+        pre_ran = list(first["pre"]["ran"])
+        pre = {command: results["PreToolUse"][command] for command in pre_ran}
+        given = {"PreToolUse": {**probe["PreToolUse"], **pre}, "PostToolUse": probe["PostToolUse"]}
+        second = self.ask("hook-run", {"hooks": hooks, "tool": call, "results": given}, "runs")
+        if second["tool"]["runs"] is not True:
+            return second
+        call["response"] = tool["response"]
+        post_ran = list((first.get("post") or {}).get("ran", []))
+        post = {command: results["PostToolUse"][command] for command in post_ran}
+        given["PostToolUse"] = {**probe["PostToolUse"], **post}
+        return self.ask("hook-run", {"hooks": hooks, "tool": call, "results": given}, "runs")
+
+    def run_stop_loop(self, hook: Mapping[str, Any], cap: int) -> list[Any]:
+        first = dict(hook["whenInactive"])
+        turns: list[Any] = []
+        answer = first
+        while True:
+            canned = {"hook": {"whenInactive": first, "whenActive": answer}, "cap": cap}
+            loop = self.ask("hook-stop", canned, "loops")
+            turn = loop[len(turns)] if len(loop) > len(turns) else loop[-1]
+            turns.append({**turn, "stopHookActive": bool(turns)})
+            if turn.get("continues") is not True:
+                return turns
+            answer = dict(hook["whenActive"])
+
+
 def load_module(path: Path) -> LearnerLoop:
     """Import the learner's module file (in the child process only); LearnerError if it
     cannot be imported or lacks a function."""
     if not path.is_file():
         raise LearnerError(f"{path}: no such file; give the path of your my_hooks.py")
+    if path.suffix == ".sh":
+        program = ProgramLoop(path.resolve())
+        return LearnerLoop(program.run_hooks, program.run_stop_loop, f"{ENGINE} ({path.name})")
     folder = str(path.resolve().parent)
     if folder not in sys.path:
         sys.path.insert(0, folder)  # its own imports of files beside it

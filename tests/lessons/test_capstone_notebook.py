@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from hookcourse.session.learner import play, three_ways
-from hookcourse.solutions.stop_loop import run_stop_loop
 from hookcourse.stages.registry import exercise_named
 from hookcourse.stages.run_hooks.solution import run_hooks
+from hookcourse.stages.stop_loop.solution import run_stop_loop
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = ROOT / "notebooks" / "08_your_hooks_your_loop.ipynb"

@@ -13,8 +13,8 @@ import nbformat
 import pytest
 
 from hookcourse.course import learner_module, progress, workshop
-from hookcourse.solutions.matcher_and_dispatch import match_hook as teacher_match_hook
-from hookcourse.stages.matcher import match_hook as course_match_hook
+from hookcourse.stages.matcher_and_dispatch.reference import match_hook as course_match_hook
+from hookcourse.stages.matcher_and_dispatch.solution import match_hook as teacher_match_hook
 
 MATCH_HOOK = '''
 from hookcourse.js.regex import RegexEngine, regex_test
@@ -103,7 +103,7 @@ def test_the_courses_code_and_a_starter_are_never_kept(tmp_path: Path) -> None:
         space,
     )
     wrapper = cell_function(
-        "from hookcourse.stages.matcher import match_hook as m\n"
+        "from hookcourse.stages.matcher_and_dispatch.reference import match_hook as m\n"
         "def match_hook(matcher, tool_name):\n    return m(matcher, tool_name)\n",
         "match_hook",
         "/tmp/ipykernel_1/7.py",

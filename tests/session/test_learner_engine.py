@@ -18,13 +18,13 @@ from hookcourse.session.learner import (
 from hookcourse.session.loop import run_session
 from hookcourse.session.script import load
 from hookcourse.session.transcript import differences, render
-from hookcourse.solutions.stop_loop import run_stop_loop
 from hookcourse.stages.run_hooks.solution import run_hooks
+from hookcourse.stages.stop_loop.solution import run_stop_loop
 
 ROOT = Path(__file__).resolve().parents[2]
 GUARD_RETRY = ROOT / "fixtures" / "sessions" / "guard-retry.json"
 TEACHER = """
-from hookcourse.solutions.stop_loop import run_stop_loop
+from hookcourse.stages.stop_loop.solution import run_stop_loop
 from hookcourse.stages.run_hooks.solution import run_hooks
 """
 STOPS_AT_ONCE = (
@@ -155,3 +155,43 @@ def test_a_notebook_kernels_running_event_loop_does_not_stop_the_loop() -> None:
 
     transcript = asyncio.run(in_a_kernel())
     assert isinstance(transcript, dict) and transcript["end"] == {"reason": "completed"}
+
+
+def test_engine_with_real_or_a_missing_file_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    teacher = module(tmp_path, TEACHER)
+    assert command.main([str(GUARD_RETRY), "--engine", str(teacher), "--real"]) == 2
+    assert command.main([str(GUARD_RETRY), "--engine", str(tmp_path / "none.py")]) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0].endswith(
+        "--engine: cannot go with --real; fix: compare your module with "
+        "the engine (--compare), or run --real alone"
+    )
+    assert lines[1].endswith("none.py: no such file; give the path of your my_hooks.py")
+
+
+def test_a_graded_program_plays_as_an_engine_too(tmp_path: Path) -> None:
+    """A ``your_program.sh`` in any language: here the Python adapter over the teacher's
+    functions, started with this interpreter."""
+    import sys
+
+    from hookcourse.course.learner_module import PROGRAM
+
+    teacher = (
+        "from hookcourse.stages.merge_decisions.solution import merge_pre_tool_use\n"
+        "from hookcourse.stages.matcher_and_dispatch.solution import match_hook\n"
+        "from hookcourse.stages.stop_loop.solution import run_stop_loop\n" + TEACHER
+    )
+    module(tmp_path, teacher, "hooks.py")
+    module(tmp_path, PROGRAM, "program.py")
+    program = module(
+        tmp_path,
+        f'#!/bin/sh\nexec {sys.executable} "$(dirname "$0")/program.py" "$@"\n',
+        "your_program.sh",
+    )
+    program.chmod(0o755)
+    script = ROOT / "fixtures" / "sessions" / "decide-modify-inject.json"
+    ours = run_learner_module(program, script)
+    assert ours["engine"] == "your loop (your_program.sh)"
+    assert differences(ours, run_session(load(script))) == []
