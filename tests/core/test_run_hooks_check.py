@@ -41,9 +41,9 @@ MISTAKES = {
         "only-matching-run",
     ),
     "post null when nothing matched after the tool": (
-        "    post: dict[str, JSValue] = {\n",
+        "    post = {\n",
         '    if not post_ran:\n        return {"pre": pre, "tool": ran, "post": None}\n'
-        "    post: dict[str, JSValue] = {\n",
+        "    post = {\n",
         "no-post-hooks",
     ),
 }
