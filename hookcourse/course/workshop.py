@@ -399,7 +399,10 @@ def solution_cell(
         if isinstance(node, ast.Import | ast.ImportFrom):
             cell_bound |= {alias.asname or alias.name.split(".")[0] for alias in node.names}
         elif isinstance(node, ast.Assign):
-            cell_bound |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+            # a, b = f() binds both: every name among the targets
+            cell_bound |= {
+                n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)
+            }
     needed = free_names(body, set(_parameters(solved)) | cell_bound)
     before = _prerequisites(module_source, needed, cell_bound)
     indent = " " * starter.body[0].col_offset

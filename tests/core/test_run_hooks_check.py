@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from hookcourse.course import workshop
 from hookcourse.course.exercises import CheckResult, check_run_hooks
 from hookcourse.stages.matcher_and_dispatch import solution as matcher_solution
 from hookcourse.stages.merge_decisions import solution as merge_solution
@@ -41,9 +42,9 @@ MISTAKES = {
         "only-matching-run",
     ),
     "post null when nothing matched after the tool": (
-        "    post: dict[str, JSValue] = {\n",
+        "    post = {\n",
         '    if not post_ran:\n        return {"pre": pre, "tool": ran, "post": None}\n'
-        "    post: dict[str, JSValue] = {\n",
+        "    post = {\n",
         "no-post-hooks",
     ),
 }
@@ -97,3 +98,18 @@ def test_each_mistake_fails_in_its_family(mistake: str) -> None:
 def test_the_course_function_is_refused() -> None:
     result = checked(course_run_hooks)
     assert result.refusal is not None and "course's own" in result.refusal
+
+
+def test_the_teacher_build_keeps_the_parts_the_cell_binds() -> None:
+    """Notebook 08's cell binds the learner's match_hook and merge_pre_tool_use; the
+    teacher build must not import the course's over them (the check would refuse it)."""
+    cell = (
+        'match_hook, merge_pre_tool_use = mine("match_hook", "merge_pre_tool_use")\n\n\n'
+        "def run_hooks(hooks, tool, results):\n"
+        '    """One tool call."""\n'
+        "    raise NotImplementedError\n"
+    )
+    text = workshop.solution_cell(cell, "run_hooks", solution.run_hooks)
+    compile(text, "<cell>", "exec")
+    assert "def handlers_that_run(" in text and "NotImplementedError" not in text
+    assert "import match_hook" not in text and "import merge_pre_tool_use" not in text

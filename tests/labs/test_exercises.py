@@ -406,7 +406,7 @@ def test_check_never_raises_on_bad_calls(tmp_path: Path) -> None:
     unknown = check("match", solutions.match_hook)
     assert unknown.text() == (
         "no exercise named 'match'; choose one of match_hook, interpret_exit_code, "
-        "apply_pre_tool_use, merge_pre_tool_use, run_stop_loop"
+        "apply_pre_tool_use, merge_pre_tool_use, run_stop_loop, run_hooks"
     )
     missing = check_matcher(solutions.match_hook, tmp_path)
     assert missing.problems[0].startswith("no fixtures for matcher-and-dispatch at ")

@@ -78,12 +78,12 @@ def read_post(result: Mapping[str, JSValue], feedback: list[str], contexts: list
 
 def run_hooks(
     hooks: Mapping[str, Any], tool: Mapping[str, Any], results: Mapping[str, Any]
-) -> dict[str, JSValue]:
+) -> dict[str, Any]:
     """``{pre, tool, post}`` for one tool call: its hooks, whether it runs, and what follows."""
     name = tool["name"]
     pre_ran = handlers_that_run(hooks.get("PreToolUse"), name)
     merged = merge_pre_tool_use(look_up(results, "PreToolUse", pre_ran), tool["input"])
-    pre: dict[str, JSValue] = {
+    pre = {
         "ran": list(pre_ran),
         "decision": merged["decision"],
         "reason": merged["reason"],
@@ -93,13 +93,13 @@ def run_hooks(
         return {"pre": pre, "tool": {"runs": False, "input": None, "response": None}, "post": None}
     # Read only now: a live loop runs the tool on this lookup.
     response = tool.get("response")
-    ran: dict[str, JSValue] = {"runs": True, "input": merged["input"], "response": response}
+    ran = {"runs": True, "input": merged["input"], "response": response}
     post_ran = handlers_that_run(hooks.get("PostToolUse"), name)
     feedback: list[str] = []
     contexts: list[str] = []
     for result in look_up(results, "PostToolUse", post_ran):
         read_post(result, feedback, contexts)
-    post: dict[str, JSValue] = {
+    post = {
         "ran": list(post_ran),
         "feedback": list(feedback),
         "contexts": list(contexts),
