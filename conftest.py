@@ -15,6 +15,16 @@ import time
 import pytest
 
 _PR_SET_CHILD_SUBREAPER = 36
+# The slow tests, left out by ``scripts/test.sh --quick`` (``-m "not slow"``): each entry is a
+# path prefix from the checkout's root, and why it is slow. A single slow test elsewhere
+# carries ``@pytest.mark.slow`` itself. Under CI nothing is marked, so nothing is left out.
+SLOW: dict[str, str] = {
+    "notebooks/": "nbval re-executes every notebook in a kernel",
+    "tests/lite/": "a browser runs the JupyterLite site",
+    "tests/claude_code/": "the real Claude Code runs each scenario",
+    "tests/workshop/test_hub.py": "a JupyterHub with its proxy starts",
+    "tests/entry/test_wheel.py": "a wheel is built and installed",
+}
 LEFTOVER_GRACE_S = 5.0  # a process killed at a test's end may take a moment to go
 
 
@@ -112,6 +122,17 @@ def pytest_testnodedown(node: object, error: object) -> None:
     config = getattr(node, "config", None)
     if message and config is not None:
         config._leftovers_reported = [*getattr(config, "_leftovers_reported", []), message]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark the tests under ``SLOW`` slow (none under CI, which runs everything)."""
+    if _under_ci():
+        return
+    root = config.rootpath
+    for item in items:
+        where = item.path.relative_to(root).as_posix() if item.path.is_relative_to(root) else ""
+        if any(where.startswith(prefix) for prefix in SLOW):
+            item.add_marker(pytest.mark.slow)
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -55,17 +55,6 @@ def _js_argument(exercise: Exercise, field: str) -> str:
     return f"x.{field}" if default is None else f"x.{field} ?? {json.dumps(default)}"
 
 
-def _js_command(stage: Stage) -> str:
-    lines = [f'  "{stage.command}": (c) => ({{']
-    for exercise in stage.exercises:
-        arguments = ", ".join(_js_argument(exercise, field) for field in exercise.fields)
-        call = f"{exercise.js_name}({arguments})"
-        lines.append(
-            f'    {exercise.output_key}: list(c, "{exercise.case_key}").map((x) => {call}),'
-        )
-    return "\n".join([*lines, "  }),"])
-
-
 def _python_literal(value: JSValue) -> str:
     if value is None or isinstance(value, bool):
         return repr(value)
@@ -79,15 +68,42 @@ def _python_argument(exercise: Exercise, field: str) -> str:
     return f"nullish({read}, {_python_literal(exercise.defaults[field])})"
 
 
-def _python_command(stage: Stage) -> str:
-    lines = [f'    "{stage.command}": lambda c: {{']
-    for exercise in stage.exercises:
-        arguments = ", ".join(_python_argument(exercise, field) for field in exercise.fields)
-        call = f"{exercise.function}({arguments})"
-        lines.append(
-            f'        "{exercise.output_key}": [{call} for x in cases(c, "{exercise.case_key}")],'
-        )
-    return "\n".join([*lines, "    },"])
+@dataclass(frozen=True)
+class CommandShape:
+    """How one language writes a command of its table: its first line, one line per
+    exercise (``{key}``, ``{cases}``, ``{call}``) and its last line."""
+
+    head: str
+    entry: str
+    tail: str
+    argument: Callable[[Exercise, str], str]
+    name: Callable[[Exercise], str]
+
+    def __call__(self, stage: Stage) -> str:
+        lines = [self.head.format(command=stage.command)]
+        for exercise in stage.exercises:
+            arguments = ", ".join(self.argument(exercise, field) for field in exercise.fields)
+            call = f"{self.name(exercise)}({arguments})"
+            lines.append(
+                self.entry.format(key=exercise.output_key, cases=exercise.case_key, call=call)
+            )
+        return "\n".join([*lines, self.tail])
+
+
+_JS_COMMAND: Final = CommandShape(
+    '  "{command}": (c) => ({{',
+    '    {key}: list(c, "{cases}").map((x) => {call}),',
+    "  }),",
+    _js_argument,
+    lambda e: e.js_name,
+)
+_PYTHON_COMMAND: Final = CommandShape(
+    '    "{command}": lambda c: {{',
+    '        "{key}": [{call} for x in cases(c, "{cases}")],',
+    "    },",
+    _python_argument,
+    lambda e: e.function,
+)
 
 
 def _names(stages: tuple[Stage, ...], name: Callable[[Exercise], str]) -> list[str]:
@@ -100,7 +116,7 @@ LANGUAGES: Final = {
         "src/hooks.ts",
         "\n",
         lambda e: e.js_name,
-        _js_command,
+        _JS_COMMAND,
         lambda stages: [f"  {name}," for name in _names(stages, lambda e: e.js_name)],
     ),
     "js": Language(
@@ -108,7 +124,7 @@ LANGUAGES: Final = {
         "src/hooks.mjs",
         "\n",
         lambda e: e.js_name,
-        _js_command,
+        _JS_COMMAND,
         lambda stages: [f"  {name}," for name in _names(stages, lambda e: e.js_name)],
     ),
     "py": Language(
@@ -116,7 +132,7 @@ LANGUAGES: Final = {
         "hooks.py",
         "\n\n",
         lambda e: e.function,
-        _python_command,
+        _PYTHON_COMMAND,
         lambda stages: [
             f"    {name}," for name in ["MISSING", *_names(stages, lambda e: e.function)]
         ],

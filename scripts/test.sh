@@ -3,12 +3,31 @@
 # then lints, type-checks and runs pytest (unit, differential against node,
 # engine, widget tests, and every notebook under nbval).
 #   scripts/test.sh               everything
+#   scripts/test.sh --quick       the inner loop: derived files, ruff, and the tests not
+#                                 marked slow (conftest.py's SLOW); ignored under CI=true
 #   scripts/test.sh -k matcher    extra arguments go to pytest
 #   HOOKCOURSE_TEST_WORKERS=1     fewer pytest workers (default: one per core)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
+quick=""
+if [ "${1:-}" = "--quick" ]; then
+  shift
+  case "$(printf '%s' "${CI:-}" | tr '[:upper:]' '[:lower:]')" in
+    1 | true | yes) echo "test.sh: CI runs every test; --quick is ignored" >&2 ;;
+    *) quick=1 ;;
+  esac
+fi
 scripts/bootstrap.sh test
+# Every file derived from the stage folders (starters, the oracle's command table...)
+# must be what `python -m hookcourse.dev update` writes.
+echo "== dev check" && .venv/bin/python -m hookcourse.dev check
+if [ -n "$quick" ]; then
+  echo "== ruff" && .venv/bin/ruff check . && .venv/bin/ruff format --check .
+  echo "== pytest (quick: not slow)"
+  exec .venv/bin/pytest -n "${HOOKCOURSE_TEST_WORKERS:-auto}" --dist loadscope -p no:nbval \
+    -o addopts="-ra --import-mode=importlib" -m "not slow" tests "$@"
+fi
 command -v node >/dev/null 2>&1 || {
   echo "test.sh: node is not on PATH; fix: install Node.js (the differential tests run the JavaScript reference)" >&2
   exit 1

@@ -8,7 +8,7 @@ fix. Kept to the standard library: this is on the grader's cold path.
 from __future__ import annotations
 
 from hookcourse.js import json as jsjson
-from hookcourse.js.values import UNDEFINED, Undefined, js_to_string, strict_equals_number
+from hookcourse.js.values import UNDEFINED, Undefined, js_to_string
 from hookcourse.record import Record
 
 TYPE_CHECKING = False  # typing alone would add half a node start-up to the grader
@@ -81,46 +81,8 @@ class Decoded(Record):
         self._fill(given, given if parsed is None else parsed)
 
 
-def _not_null(case: JSValue) -> JSValue:
+def not_null(case: JSValue) -> JSValue:
+    """``case`` itself; a null case is a CaseError (reading a property of null throws)."""
     if case is None:  # reading a property of null throws in JavaScript
         raise CaseError(None, "a case is null", "write the case as an object")
     return case
-
-
-def match_arguments(case: JSValue) -> Decoded:
-    """``(c.matcher, c.tool)`` for matchHook; None stands for an omitted matcher."""
-    matcher = member(_not_null(case), "matcher")
-    if not isinstance(matcher, str | Undefined):
-        raise CaseError(
-            "matcher",
-            f"matcher must be a string or left out, got {describe_value(matcher)}",
-            'write the matcher as a string such as "Bash", or leave the key out',
-        )
-    return Decoded((matcher if isinstance(matcher, str) else None, member(case, "tool")))
-
-
-def exit_arguments(case: JSValue) -> Decoded:
-    """``(e.code, e.stderr ?? "")`` for interpretExitCode: the seed's stderr is optional."""
-    code, stderr = member(_not_null(case), "code"), member(case, "stderr")
-    if isinstance(stderr, str):
-        return Decoded((code, stderr))
-    if stderr is None or stderr is UNDEFINED or strict_equals_number(code, 0):
-        return Decoded((code, ""))  # ?? reads null and a missing key as ""; code 0 never reads it
-    # JavaScript calls stderr.trim() on every code but 0, which throws for a non-string.
-    raise CaseError(
-        "stderr",
-        f"stderr must be a string or left out when code is not 0, got {describe_value(stderr)}",
-        'write "stderr" as a string (it may be ""), or leave the key out',
-    )
-
-
-def apply_arguments(case: JSValue) -> Decoded:
-    """``(x.output, x.input)`` for applyPreToolUse; a non-object output has none of its keys."""
-    output = member(_not_null(case), "output")
-    if output is None or isinstance(output, Undefined):
-        raise CaseError(
-            "output",
-            f"output must be the hook's JSON output, got {describe_value(output)}",
-            'give the case an "output" object, e.g. {}',
-        )
-    return Decoded((output if isinstance(output, dict) else {}, member(case, "input")))

@@ -72,7 +72,8 @@ def test_names_are_unique_and_found() -> None:
 
 
 def test_stderr_is_optional_as_the_seed_schema_says() -> None:
-    from hookcourse.stages.decoding import CaseError, exit_arguments
+    from hookcourse.stages.decoding import CaseError
+    from hookcourse.stages.matcher_and_dispatch.reference import exit_arguments
     from hookcourse.stages.matcher_and_dispatch.verdicts import interpret_exit_code
 
     for case in ({"code": 2}, {"code": 2, "stderr": None}):

@@ -22,9 +22,9 @@ import sys
 before = set(sys.modules)
 from hookcourse.grader import main
 sys.stdout = open("/dev/null", "w")
-for command, stage in [("hook-match", "matcher-and-dispatch"), ("hook-apply", "decide-and-modify"),
-                       ("hook-merge", "merge-decisions"), ("hook-stop", "stop-loop")]:
-    assert main([command, f"fixtures/{stage}/case.json"]) == 0, command
+from hookcourse.stages.registry import STAGES  # the grader imports it anyway
+for stage in STAGES:
+    assert main([stage.command, f"fixtures/{stage.slug}/case.json"]) == 0, stage.command
 sys.stdout = sys.__stdout__
 print(sorted(set(sys.modules) - before))
 """

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from hookcourse.js.values import UNDEFINED, nullish_or
+from hookcourse.js.values import UNDEFINED, Undefined, nullish_or
 from hookcourse.record import Record
-from hookcourse.stages.decoding import apply_arguments
+from hookcourse.stages.decoding import CaseError, Decoded, describe_value, member, not_null
 from hookcourse.stages.descriptor import Exercise, Stage
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from hookcourse.js.values import JSValue, Undefined
+    from hookcourse.js.values import JSValue
 
 
 class HookEffect(Record):
@@ -53,6 +53,18 @@ def apply_pre_tool_use(
     context = nullish_or(output.get("additionalContext", UNDEFINED), None)
     rewritten = nullish_or(output.get("updatedInput", UNDEFINED), tool_input)
     return HookEffect(allowed=True, input=rewritten, injected_context=context, reason=None)
+
+
+def apply_arguments(case: JSValue) -> Decoded:
+    """``(x.output, x.input)`` for applyPreToolUse; a non-object output has none of its keys."""
+    output = member(not_null(case), "output")
+    if output is None or isinstance(output, Undefined):
+        raise CaseError(
+            "output",
+            f"output must be the hook's JSON output, got {describe_value(output)}",
+            'give the case an "output" object, e.g. {}',
+        )
+    return Decoded((output if isinstance(output, dict) else {}, member(case, "input")))
 
 
 STAGE = Stage(

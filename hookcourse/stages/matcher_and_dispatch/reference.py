@@ -14,9 +14,9 @@ Two rule sets, never mixed:
 from __future__ import annotations
 
 from hookcourse.js.json import quote
-from hookcourse.js.values import js_to_string
+from hookcourse.js.values import UNDEFINED, Undefined, js_to_string, strict_equals_number
 from hookcourse.record import Choice, Record
-from hookcourse.stages.decoding import exit_arguments, match_arguments
+from hookcourse.stages.decoding import CaseError, Decoded, describe_value, member, not_null
 from hookcourse.stages.descriptor import Exercise, Stage
 from hookcourse.stages.matcher_and_dispatch.verdicts import interpret_exit_code
 
@@ -24,7 +24,7 @@ TYPE_CHECKING = False  # typing, enum and re would dominate the grader's cold st
 if TYPE_CHECKING:
     from typing import ClassVar, Final
 
-    from hookcourse.js.values import JSValue, Undefined
+    from hookcourse.js.values import JSValue
 
 
 class RuleSet(Choice):
@@ -140,6 +140,33 @@ def explain_match(
 def match_hook(matcher: str | None, tool_name: JSValue | Undefined) -> bool:
     """The course's ``matchHook(matcher, toolName)``; ``None`` is an omitted matcher."""
     return explain_match(matcher, tool_name, RuleSet.COURSE).matched
+
+
+def match_arguments(case: JSValue) -> Decoded:
+    """``(c.matcher, c.tool)`` for matchHook; None stands for an omitted matcher."""
+    matcher = member(not_null(case), "matcher")
+    if not isinstance(matcher, str | Undefined):
+        raise CaseError(
+            "matcher",
+            f"matcher must be a string or left out, got {describe_value(matcher)}",
+            'write the matcher as a string such as "Bash", or leave the key out',
+        )
+    return Decoded((matcher if isinstance(matcher, str) else None, member(case, "tool")))
+
+
+def exit_arguments(case: JSValue) -> Decoded:
+    """``(e.code, e.stderr ?? "")`` for interpretExitCode: the seed's stderr is optional."""
+    code, stderr = member(not_null(case), "code"), member(case, "stderr")
+    if isinstance(stderr, str):
+        return Decoded((code, stderr))
+    if stderr is None or stderr is UNDEFINED or strict_equals_number(code, 0):
+        return Decoded((code, ""))  # ?? reads null and a missing key as ""; code 0 never reads it
+    # JavaScript calls stderr.trim() on every code but 0, which throws for a non-string.
+    raise CaseError(
+        "stderr",
+        f"stderr must be a string or left out when code is not 0, got {describe_value(stderr)}",
+        'write "stderr" as a string (it may be ""), or leave the key out',
+    )
 
 
 STAGE = Stage(
