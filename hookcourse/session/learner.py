@@ -45,6 +45,7 @@ from hookcourse.stages.merge_decisions.solution import merge_pre_tool_use
 from . import turns as scripted
 from .loop import (
     MAX_REQUESTS,
+    _confined,
     _hooks,
     _label,
     _run,
@@ -54,7 +55,7 @@ from .loop import (
     _system_texts,
 )
 from .script import SessionScript, flag_settings, laid_out, load, script_env, substitute
-from .tools import ToolRun, hook_environment
+from .tools import Grant, ToolRun, hook_environment
 from .transcript import Transcript, differences, event_run, relative
 
 ENGINE: Final = "your loop"
@@ -139,8 +140,18 @@ class _Call:
             given = [answer for _, answer in self.handed.get("PreToolUse", [])]
             merged = merge_pre_tool_use(given, self.tool_input)
             self.ran_input = merged.get("input", self.tool_input)
+            # Confined as the engine's loop confines a call (a hook's allow grants it).
+            allowed = "PreToolUse hook allowed it" if merged.get("decision") == "allow" else None
+            grant = Grant("default", allowed, self.session.allow_outside)
+            refused = None
+            if "result" not in self.given:
+                refused = _confined(self.session, self.name, self.ran_input, grant)
             # A call whose script gives its result returns that result.
-            self.tool = _run(self.session, self.given, self.name, self.ran_input)
+            self.tool = (
+                ToolRun(refused, True, refused)
+                if refused is not None
+                else _run(self.session, self.given, self.name, self.ran_input, grant)
+            )
         return self.tool.response
 
 
