@@ -65,13 +65,13 @@ def test_the_teacher_build_solves_each_exercise_between_the_markers(teacher: Pat
 
 
 def test_every_check_in_the_teacher_build_passed(teacher: Path) -> None:
-    """All seven exercises, read from the checks' report data in the outputs."""
+    """All eight exercises, read from the checks' report data in the outputs."""
     own = []
     for path in sorted(teacher.glob("*.ipynb")):
         reports = workshop.check_reports(workshop.read_notebook(path))
         own += [r for r in reports if r["subject"] == r["exercise"]]
     assert [r["exercise"] for r in own] == [e.function for e in EXERCISES]
-    assert len(own) == 7 and all(r["passed"] for r in own), [r["summary"] for r in own]
+    assert len(own) == 8 and all(r["passed"] for r in own), [r["summary"] for r in own]
 
 
 def test_a_build_fails_naming_the_exercise_whose_check_did_not_pass() -> None:
