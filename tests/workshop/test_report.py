@@ -75,7 +75,7 @@ def test_each_learner_is_a_row_with_the_latest_run_per_exercise(klass: Path) -> 
 def test_every_exercise_of_the_registry_is_a_column_in_course_order(klass: Path) -> None:
     summary = build([str(klass)])
     every = [(exercise.stage, exercise.function) for exercise in EXERCISES]
-    assert len(every) == 7
+    assert len(every) == 8
     assert keys(summary) == every  # nobody ran a program: no program column
     labels = [column.label for column in summary.columns]
     assert labels == [
@@ -86,6 +86,7 @@ def test_every_exercise_of_the_registry_is_a_column_in_course_order(klass: Path)
         "05 merge_pre_tool_use",
         "06 run_stop_loop",
         "07 is_force_push",
+        "08 run_hooks",
     ]
     numbers = [label.split()[0] for label in labels]
     assert numbers == sorted(numbers)
