@@ -20,7 +20,9 @@ from collections.abc import Iterator
 from typing import Final
 
 COURSE: Final = "hookcourse"
-HELPERS: Final = ("hookcourse.js",)  # the JavaScript semantics the notebooks teach with
+# What the notebooks hand out: the JavaScript semantics they teach with, and notebook 07's
+# tokenizer of simple commands.
+HELPERS: Final = ("hookcourse.js", "hookcourse.course.labs.shell_words")
 TEACHER: Final = "hookcourse.solutions"  # and each graded stage's own solution module
 _MOST_OBJECTS: Final = 20_000  # a bound on the search, far above any notebook's reach
 

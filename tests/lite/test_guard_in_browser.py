@@ -142,8 +142,8 @@ def test_in_the_browser_a_guard_that_is_neither_needs_the_desktop(
 def test_in_the_browser_the_seed_runs_to_the_notebooks_verdicts(in_browser: None) -> None:
     hunt = try_guard(SEED_GUARD, ["git push origin main --force", "git push origin +main"])
     assert hunt.splitlines()[1:] == [
-        "let through  git push origin main --force",
-        "let through  git push origin +main",
+        "let through  'git push origin main --force'",
+        "let through  'git push origin +main'",
     ]
     run = seed_guard_run(json.dumps({"tool_input": {"command": "git push -f"}}))
     assert (run.exit_code, run.stderr) == (2, "Blocked: no force-push from Claude\n")
