@@ -5,7 +5,8 @@ fills in its ``...`` blanks and re-runs the cell below it. Unlike ``check_*`` it
 knows nothing of the fixtures: the notebook lists the calls and what each should
 return. Whatever the learner's function does, even raising, comes back as a line.
 While a blank is left, no call counts as right (a blank can return what one call
-expects by chance), and the summary says how many blanks are left.
+expects by chance), and the summary asks for the blanks; once none is left, it points
+at the wrong lines instead.
 It is drawn as a check report (``course/check_report.py``), without the report's JSON:
 a faded example is practice, not a check the teacher build or progress counts.
 """
@@ -15,7 +16,7 @@ from __future__ import annotations
 import ast
 import inspect
 import textwrap
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from types import CodeType
 from typing import Any, cast
@@ -54,8 +55,7 @@ class Tryout:
     def report(self) -> CheckReport:
         total = len(self.rows)
         if self.blanks:
-            left = "1 blank" if self.blanks == 1 else f"{self.blanks} blanks"
-            summary = f"{left} still ...: fill in every ..., then run both cells"
+            summary = f"{self.right} of {total} right: fill in the ... blanks, then run both cells"
         elif self.right == total:
             summary = f"all {total} right"
         else:
@@ -76,17 +76,20 @@ class Tryout:
         return render_html(self.report())
 
 
-def _holds_ellipsis(code: CodeType) -> bool:
+def _holds_ellipsis(constants: Iterable[object]) -> bool:
+    """Whether code constants hold ``...``: itself, in a folded tuple, or in nested code."""
     return any(
-        const is Ellipsis or (isinstance(const, CodeType) and _holds_ellipsis(const))
-        for const in code.co_consts
+        const is Ellipsis
+        or (isinstance(const, tuple | frozenset) and _holds_ellipsis(const))
+        or (isinstance(const, CodeType) and _holds_ellipsis(const.co_consts))
+        for const in constants
     )
 
 
 def blanks_left(fn: Callable[..., object]) -> int:
     """How many ``...`` blanks ``fn``'s source still holds (its docstring aside)."""
     code = getattr(fn, "__code__", None)
-    if not isinstance(code, CodeType) or not _holds_ellipsis(code):
+    if not isinstance(code, CodeType) or not _holds_ellipsis(code.co_consts):
         return 0
     try:
         tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))

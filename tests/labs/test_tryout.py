@@ -13,7 +13,7 @@ def test_a_function_with_blanks_shows_what_came_back_and_what_was_expected() -> 
 
     text = try_calls(block_or_not, [((2.0,), {"block": True})]).text()
     assert text.splitlines() == [
-        "1 blank still ...: fill in every ..., then run both cells",
+        "0 of 1 right: fill in the ... blanks, then run both cells",
         "  ✗ block_or_not(2.0)  -> {'block': Ellipsis}, expected {'block': True}",
     ]
 
@@ -24,10 +24,14 @@ def test_while_a_blank_is_left_no_call_is_right_even_by_chance() -> None:
         engine = ...  # fill in
         return subject is engine and False
 
+    def pick(goal: str) -> object:
+        return (..., "command")  # a blank inside a constant tuple
+
     result = try_calls(regex_branch, [(("(?i)bash", "Bash"), False)])
     assert (result.blanks, result.right, result.report().state) == (2, 0, FAILING)
+    assert try_calls(pick, [(("goal",), ("Stop", "command"))]).blanks == 1
     assert result.text().splitlines() == [
-        "2 blanks still ...: fill in every ..., then run both cells",
+        "0 of 1 right: fill in the ... blanks, then run both cells",
         "  ✗ regex_branch('(?i)bash', 'Bash')  -> False, while a blank is left",
     ]
 

@@ -226,6 +226,17 @@ def tour(page: Page, plan: dict[str, Any], shots: Path) -> dict[str, Any]:
         run_all(page)
         seen["errors"][name] = error_outputs(page)
         seen["not_run"][name] = not_run(page)
+        if name == first:  # what the first notebook's process cells printed in the browser
+            seen["first_cells"] = {
+                marker: [
+                    shown_text(output)
+                    for output in code_cells(page)
+                    .filter(has_text=marker)
+                    .first.locator(".jp-OutputArea-output")
+                    .all()
+                ]
+                for marker in plan.get("first_cells", [])
+            }
     page.screenshot(path=shots / "07_ran.png", full_page=True)
     seen["last_outputs"] = {}
     for marker in plan["read_cells"]:

@@ -47,7 +47,10 @@ def test_the_served_folder_is_a_git_ignored_copy_with_outputs_cleared(course: Co
     _, listing = course.get("/api/contents?content=1")
     served = {item["name"] for item in json.loads(listing)["content"]}
     course_files = {path.name for path in (course.checkout / "notebooks").iterdir()}
-    assert course_files <= served and served <= course_files | {"progress.jsonl"}
+    # Beside the notebooks, the server copies in what they name by path.
+    copied = {"fixtures", "solutions"}
+    assert course_files | copied <= served <= course_files | copied | {"progress.jsonl"}
+    assert (work / "fixtures" / "sessions" / "decide-modify-inject.json").is_file()
     for notebook in work.glob("*.ipynb"):
         cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
         assert all(c.get("outputs", []) == [] for c in cells), notebook.name
