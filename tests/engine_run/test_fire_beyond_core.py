@@ -120,3 +120,19 @@ def test_the_same_command_sync_and_async_runs_once_as_async(project: Project) ->
     fired = project.fire("PostToolUse", payload, "--settings", json.dumps(flag))
     assert [hook["async"] for hook in fired.hooks] == [True]
     assert fired.report["printMode"]["systemReminders"] == []
+
+
+def test_the_text_report_says_what_becomes_of_a_refused_skill_line(project: Project) -> None:
+    project.hooks("PreSkillShellCommand", {"type": "command", "command": "echo no >&2; exit 2"})
+    payload = project.payload(
+        "PreSkillShellCommand",
+        tool_name="Bash",
+        tool_input={"command": "echo hi"},
+        tool_use_id="toolu_1:preamble-0",
+        command_name="status",
+        command_source="projectSettings",
+        invoked_by="claude",
+    )
+    text = project.fire("PreSkillShellCommand", payload, json_out=False).stdout
+    assert "the user is shown: Not run in /status: echo hi (blocked by hook: no)" in text
+    assert "the skill's text reads instead: [not run: blocked by hook: no]" in text
