@@ -199,6 +199,8 @@ class _Ran:
     plans: tuple[GroupPlan, ...]
     hooks: tuple[HookReport, ...]
     env_file: EnvFileWrites | None
+    managed_denied: bool = False
+    """The managed tier denied the call (so the others did not run)."""
 
 
 def fire(request: FireRequest) -> FireReport:
@@ -243,7 +245,15 @@ def fire(request: FireRequest) -> FireReport:
         if hook.reading.classification is Classification.NON_BLOCKING_ERROR
     ]
     shown = print_mode(
-        spec, payload, outcome, permission, removed, reformatted, _last_turn(request), failures
+        spec,
+        payload,
+        outcome,
+        permission,
+        removed,
+        reformatted,
+        _last_turn(request),
+        failures,
+        managed_denied=ran.managed_denied,
     )
     if spec.name == PERMISSION_EVENT and shown.tool_runs is not False:
         shell = settings.setting(SKILL_SHELL_OFF) is not True
@@ -437,10 +447,12 @@ def _run_tiers(
     if env_file is not None:
         setting = replace(setting, exports={**setting.exports, ENV_FILE_VARIABLE: env_file})
     hooks: list[HookReport] = []
+    denied = False
     try:
         for tier in tiers:
             if hooks and managed and _managed_denied(spec, hooks, payload, setting.cwd):
                 plans = _not_run(plans, set(map(id, tier)), MANAGED_DENIED)
+                denied = True
                 break
             jobs = [
                 Job(p.handler, p.timeout_s or spec.default_timeout_s(p.handler.type)) for p in tier
@@ -453,7 +465,7 @@ def _run_tiers(
                 hooks.append(HookReport(p, execution, read_hook_result(spec, execution.run)))
     finally:
         env_writes = collect_env_file(env_file) if env_file is not None else None
-    return _Ran(plans, tuple(hooks), env_writes)
+    return _Ran(plans, tuple(hooks), env_writes, denied)
 
 
 def _managed_denied(

@@ -343,6 +343,9 @@ def _render_print_mode(mode: PrintMode | None, system_messages: Sequence[str]) -
         lines.append(f"  the turn {'goes on' if mode.turn_continues else 'ends'}")
     if mode.user_message is not None:
         lines.append("  the user is shown: " + mode.user_message.replace("\n", "\n" + " " * 4))
+    lines.extend(f"  the user is shown: {note}" for note in mode.user_notes)
+    if mode.skill_line is not None:
+        lines.append(f"  the line does not run; the skill's text reads instead: {mode.skill_line}")
     if mode.run_stops:
         lines.append(f"  the run stops (terminal_reason {mode.terminal_reason or 'none'})")
     return lines

@@ -59,6 +59,9 @@ ENV_FILE_EVENTS: Final = frozenset({"SessionStart", "Setup", "CwdChanged", "File
 
 T = TypeVar("T")
 
+HELD_OUTPUT_GRACE_S = 0.1
+"""How long output is read after a hook exits while something still holds its pipes."""
+
 
 # --- evaluators for prompt and agent hooks ---------------------------------------------------
 
@@ -469,9 +472,10 @@ async def _run_command(
             cwd=setting.cwd,
             timeout_s=job.timeout_s,
             cap=setting.output_cap,
-            # Claude Code 2.1.332 reads a hook's output when the hook exits, not when its
-            # pipes close: what a background child writes afterwards is never read.
-            linger_s=0.0,
+            # Claude Code 2.1.332 does not wait for pipes a process the hook left running
+            # holds open (x-background-*); a moment's grace lets a child that is about to
+            # let go of them (a redirect just after its fork) do so.
+            linger_s=HELD_OUTPUT_GRACE_S,
         )
     except CannotStart as error:
         return _Outcome(hook_run(job, start_error=str(error)), sent, notes=notes)

@@ -239,12 +239,16 @@ def print_mode(
     reformatted: str | None = None,
     last_turn: bool = False,
     failures: Sequence[str] = (),
+    *,
+    managed_denied: bool = False,
 ) -> PrintMode:
     """What ``claude -p`` does after ``spec``'s hooks merged into ``outcome``;
     ``reformatted``: the file an Edit or Write wrote that its PostToolUse hooks changed;
     ``last_turn``: ``--max-turns`` allows no further model response, so a Stop
     continuation or the response after tool calls ends the run (``max_turns``);
-    ``failures``: the trimmed stderr of each hook that failed without blocking."""
+    ``failures``: the trimmed stderr of each hook that failed without blocking;
+    ``managed_denied``: the denial came from managed settings' hooks, which Claude Code
+    reports as a tool error (``<tool_use_error>...</tool_use_error>``)."""
     name = hook_name(spec, payload)
     tool = payload.get("tool_name")
     tool_name = tool if isinstance(tool, str) else ""
@@ -253,6 +257,8 @@ def print_mode(
     runs, result, terminal = (None, None, None)
     if spec.name == "PreToolUse":
         runs, result, terminal = _tool_call(spec, name, tool_name, outcome, step)
+        if managed_denied and result is not None and outcome.blocked:
+            result = ToolResult(model_text("tool_use_error", text=result.text), result.is_error)
     if spec.name == PERMISSION_REQUEST:
         runs, result, terminal = _dialog_answer(outcome)
     dialog = (

@@ -4,8 +4,9 @@ One loop, as Claude Code 2.1.332 in print mode goes: SessionStart, then for each
 prompt UserPromptSubmit (a block skips that prompt: it never reaches the model)
 and request after request, the turns continuing from the prompt before: the
 scripted model plays a turn; each tool call fires PreToolUse (with the
-permission step), runs if allowed (for real, in the scratch project), then fires
-PostToolUse or PostToolUseFailure; a turn with tool calls ends with PostToolBatch
+permission step, and PermissionRequest where a dialog would be shown), runs if
+allowed (for real, in the scratch project), then fires PostToolUse or
+PostToolUseFailure; a turn with tool calls ends with PostToolBatch
 and the next request; a turn without one fires Stop, with ``stop_hook_active``
 and the consecutive-block count (reset when a continuation ran a tool, capped by
 ``CLAUDE_CODE_STOP_HOOK_BLOCK_CAP``, default 8). Every event goes through
@@ -329,6 +330,23 @@ def _tool_turn(
         round_["events"].append(event_run("PreToolUse", _label(pre), _hooks(pre), call=call_id))
         texts.extend(_system_texts(pre))
         mode = pre.print_mode
+        effects = None if mode is None else mode.when_run
+        asked = None
+        if mode is not None and mode.permission_request:
+            # Where a dialog would be shown, PermissionRequest hooks may answer it.
+            asked = session.fire(
+                "PermissionRequest",
+                session.payload(
+                    "PermissionRequest",
+                    tool_name=name,
+                    tool_input=tool_input,
+                    permission_suggestions=[],
+                ),
+            )
+            round_["events"].append(event_run("PermissionRequest", _label(asked), _hooks(asked)))
+            answer = asked.print_mode
+            if answer is not None and answer.tool_runs is not None:
+                mode = answer
         runs = mode is None or mode.tool_runs is not False
         entry: dict[str, Any] = {
             "id": call_id,
@@ -337,10 +355,14 @@ def _tool_turn(
             "inputText": jsjson.stringify(tool_input),
             "runs": runs,
         }
-        if not isinstance(pre.outcome.updated_input, Undefined) and runs:
-            # What runs is the hooks' rewrite; the model's call stays as it wrote it.
-            tool_input = pre.outcome.updated_input
-            entry["ranInput"] = tool_input
+        rewrites = [pre.outcome.updated_input]
+        if asked is not None and mode is asked.print_mode:
+            rewrites.append(asked.outcome.updated_input)
+        for rewrite in rewrites:
+            if not isinstance(rewrite, Undefined) and runs:
+                # What runs is the hooks' rewrite; the model's call stays as it wrote it.
+                tool_input = rewrite
+                entry["ranInput"] = tool_input
         round_["calls"].append(entry)
         if not runs:
             session.record({"type": "tool_result", "tool_use_id": call_id, "is_error": True})
@@ -364,16 +386,15 @@ def _tool_turn(
             entry["runs"] = False
             results.append({"kind": "tool_result", "id": call_id, "text": refusal, "isError": True})
             continue
-        if mode is not None and mode.when_run is not None:
-            for step in mode.when_run.events:
+        if effects is not None:
+            for step in effects.events:
                 report = session.set_off(step)
-                if report is not None:
-                    round_["events"].append(event_run(report.event, _label(report), _hooks(report)))
+                round_["events"].append(event_run(report.event, _label(report), _hooks(report)))
         tool = _run(session, call, name, tool_input, grant)
-        if mode is not None and mode.when_run is not None:
-            session.cwd = mode.when_run.cwd or session.cwd
-            if mode.when_run.skill is not None and mode.when_run.skill not in session.skills:
-                session.skills.append(mode.when_run.skill)
+        if effects is not None:
+            session.cwd = effects.cwd or session.cwd
+            if effects.skill is not None and effects.skill not in session.skills:
+                session.skills.append(effects.skill)
         results.append(
             {"kind": "tool_result", "id": call_id, "text": tool.text, "isError": tool.is_error}
         )
