@@ -8,7 +8,7 @@ import re
 from tests.support.paths import ROOT
 
 PAGE = ROOT / "docs" / "ARCHITECTURE.md"
-ENTRY = re.compile(r"^(?P<indent> *)(?P<name>[\w.-]+/?)(?:\s{2,}(?P<text>.*))?$")
+ENTRY = re.compile(r"^(?P<indent> *)(?P<name>[\w.<>-]+/?)(?:\s{2,}(?P<text>.*))?$")
 
 
 def _tree() -> tuple[dict[str, str], dict[str, str]]:
@@ -58,13 +58,24 @@ def test_every_named_module_exists() -> None:
 
 
 def test_every_module_is_named() -> None:
+    """Named as an entry, or in the text of a folder above it (a folder written
+    ``<stage>/`` stands for each of its siblings' kind)."""
     modules, folders = _tree()
-    unnamed = []
-    for module in sorted(_real_modules()):
-        if module in modules:
-            continue
-        folder, _, name = module.rpartition("/")
-        text = folders.get(folder + "/", "")
-        if not any(fnmatch.fnmatch(name, word.strip("(),;:`")) for word in text.split()):
-            unnamed.append(module)
+    unnamed = [m for m in sorted(_real_modules()) if m not in modules and not _in_text(m, folders)]
     assert unnamed == []
+
+
+def _in_text(module: str, folders: dict[str, str]) -> bool:
+    parts = module.split("/")
+    for depth in range(len(parts) - 1, 0, -1):
+        folder = "/".join(parts[:depth]) + "/"
+        below = "/".join(parts[depth:])
+        texts = [text for key, text in folders.items() if fnmatch.fnmatch(folder, _pattern(key))]
+        words = [word.strip("(),;:`") for text in texts for word in text.split()]
+        if any(fnmatch.fnmatch(below, word) for word in words):
+            return True
+    return False
+
+
+def _pattern(folder: str) -> str:
+    return re.sub(r"<[^>]+>", "*", folder)
