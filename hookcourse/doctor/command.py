@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from hookcourse.errors import InputError
+from hookcourse.errors import InputError, visible
 
 if TYPE_CHECKING:  # the parser is built on every hookcourse call: nothing heavy at import
     from .diagnose import Diagnosis, Question
@@ -167,7 +167,8 @@ def _as_text(diagnosis: Diagnosis) -> str:
             f"   why: {finding.why}",
             f"   fix: {finding.fix}",
         ]
-    return "\n".join(lines)
+    # what a file or hook holds is shown escaped: no NUL or terminal escape reaches the screen
+    return "\n".join(visible(line) for line in lines)
 
 
 def _as_json(diagnosis: Diagnosis) -> str:

@@ -317,6 +317,16 @@ def test_doctor_survives(
     assert not causes & set(attack.never), causes
 
 
+def test_text_output_shows_control_characters_escaped(
+    project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _settings(project, "ls\x00\x1bc")
+    monkeypatch.chdir(project)
+    assert main(["doctor", "--home", str(project / "home")]) == 1  # ls\0\33c: not found
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x00" not in out and "\\x1b" in out, out
+
+
 def _capture_command(settings: Path) -> str:
     document = json.loads(settings.read_text(encoding="utf-8"))
     command: str = document["hooks"]["Stop"][-1]["hooks"][0]["command"]
