@@ -1,6 +1,7 @@
 """The capture hook ``hookcourse record`` installs: ``python -m hookcourse.doctor.capture DIR``.
 
-It saves the payload Claude Code sends on stdin as ``DIR/NNNN-<event>.json`` and prints
+It saves the payload Claude Code sends on stdin as ``DIR/NNNN-<event>.json`` (none larger
+than ``PAYLOAD_CAP``: a cut payload would not replay) and prints
 nothing, exiting 0 whatever happens, so it never changes what the session does. Standard
 library only: it starts on every event of a recorded session.
 """
@@ -39,8 +40,11 @@ def capture(folder: str, data: bytes) -> str | None:
 def main(argv: list[str]) -> int:
     """Save stdin; always 0."""
     try:
-        data = sys.stdin.buffer.read(PAYLOAD_CAP)
-        if len(argv) == 1:
+        data = sys.stdin.buffer.read(PAYLOAD_CAP + 1)
+        whole = len(data) <= PAYLOAD_CAP
+        while sys.stdin.buffer.read(1_048_576):
+            pass  # read to the end, so the sender never meets a closed pipe
+        if len(argv) == 1 and whole:  # a cut payload would replay as broken JSON
             capture(argv[0], data)
     except (OSError, ValueError, KeyboardInterrupt):
         pass  # a capture that fails must not turn into a hook error in the user's session

@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from hookcourse.errors import InputError
+from hookcourse.errors import InputError, visible
 
 if TYPE_CHECKING:  # the parser is built on every hookcourse call: nothing heavy at import
     from .diagnose import Diagnosis, Question
@@ -92,12 +92,32 @@ def _question(args: argparse.Namespace) -> Question:
             "a payload needs its event",
             "name it, such as: hookcourse doctor PreToolUse --payload p.json",
         )
-    log = (
-        read_bounded(args.debug_log, DEBUG_LOG_CAP, what="the debug log").text
-        if args.debug_log
-        else None
-    )
-    return Question(machine, event, payload, name, log)
+    if event is not None:
+        from hookcourse.engine.catalogue import load_catalogue
+
+        if event not in load_catalogue():
+            raise InputError(
+                "EVENT", f"{event!r} is not a hook event", "run `hookcourse events` for the list"
+            )
+    return Question(machine, event, payload, name, _debug_log(args.debug_log))
+
+
+def _debug_log(name: str | None) -> str | None:
+    """The debug log's text; a log too large is refused with how to cut it."""
+    from hookcourse.engine.inputs import read_bounded
+
+    if not name:
+        return None
+    try:
+        return read_bounded(name, DEBUG_LOG_CAP, what="the debug log").text
+    except InputError as error:
+        if "larger than" not in error.problem:
+            raise
+        raise InputError(
+            error.where,
+            error.problem,
+            f"pass the part around the failure, such as: tail -c 60M {name} > part.log",
+        ) from None
 
 
 def _tool_payload(tool: str, text: str | None, machine: Machine) -> str:
@@ -115,17 +135,21 @@ def _tool_payload(tool: str, text: str | None, machine: Machine) -> str:
             "the tool input is not a JSON object",
             'pass an object such as \'{"command": "ls"}\'',
         )
-    return jsjson.stringify(
-        {
-            "session_id": "doctor",
-            "transcript_path": "",
-            "cwd": str(machine.project_dir),
-            "hook_event_name": "PreToolUse",
-            "tool_name": tool,
-            "tool_input": tool_input,
-            "tool_use_id": "toolu_doctor",
-        }
-    )
+    payload = {
+        "session_id": "doctor",
+        "transcript_path": "",
+        "cwd": str(machine.project_dir),
+        "hook_event_name": "PreToolUse",
+        "tool_name": tool,
+        "tool_input": tool_input,
+        "tool_use_id": "toolu_doctor",
+    }
+    try:
+        return jsjson.stringify(payload)
+    except RecursionError:  # parse takes deeper nesting than a payload may hold
+        raise InputError(
+            "--input", "the tool input is nested too deeply", "pass an input nested less deeply"
+        ) from None
 
 
 def _as_text(diagnosis: Diagnosis) -> str:
@@ -143,7 +167,8 @@ def _as_text(diagnosis: Diagnosis) -> str:
             f"   why: {finding.why}",
             f"   fix: {finding.fix}",
         ]
-    return "\n".join(lines)
+    # what a file or hook holds is shown escaped: no NUL or terminal escape reaches the screen
+    return "\n".join(visible(line) for line in lines)
 
 
 def _as_json(diagnosis: Diagnosis) -> str:

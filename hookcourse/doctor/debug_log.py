@@ -14,7 +14,7 @@ from typing import Final
 _PREFIX: Final = re.compile(r"^\S+ \[(?P<level>[A-Z]+)\] (?P<text>.*)$")
 _FINISHED: Final = re.compile(
     r"^Hooks: (?P<event>[A-Za-z]+)(?::(?P<query>[^ \[]*))? \[(?P<command>.*)\] finished with "
-    r"status (?P<status>-?\d+)"
+    r"status (?P<status>-?\d{1,4000})\b"  # int() refuses longer
 )
 _RESULT: Final = re.compile(
     r"^Hook (?P<event>[A-Za-z]+)(?::[^ ]*)? \([A-Za-z]+\) (?P<kind>success|error):"

@@ -66,6 +66,11 @@ def start(settings: Path, out: Path, events: tuple[str, ...] = ()) -> list[str]:
     chosen = list(events) or [
         name for name, spec in catalogue.items() if "command" in spec.handler_types
     ]
+    if out.exists() and not out.is_dir():
+        raise InputError(
+            str(out), "--out is not a folder", "name a folder for the payloads (it may be new)"
+        )
+    settings = _target(settings)
     original = settings.read_bytes() if settings.is_file() else None
     if original is None and settings.exists():
         raise InputError(
@@ -120,6 +125,7 @@ def stop(settings: Path) -> Recording:
             "the recording's state file is damaged",
             f"restore {settings} by hand, then delete {state}",
         ) from None
+    settings = _target(settings)
     current = settings.read_bytes() if settings.is_file() else b""
     if hashlib.sha256(current).hexdigest() != recording.written_sha256:
         raise InputError(
@@ -133,6 +139,16 @@ def stop(settings: Path) -> Recording:
         _write(settings, recording.original)
     state.unlink()
     return recording
+
+
+def _target(settings: Path) -> Path:
+    """The file a symbolic link names, so writing it keeps the link."""
+    try:
+        return settings.resolve(strict=False) if settings.is_symlink() else settings
+    except (OSError, RuntimeError):  # a loop of links
+        raise InputError(
+            str(settings), "is a loop of symbolic links", "point the link at a real file"
+        ) from None
 
 
 def _document(settings: Path) -> dict[str, object]:

@@ -57,6 +57,8 @@ POSIX_ENVIRONMENT: Final = frozenset(
     {"HOME", "PATH", "USER", "LOGNAME", "SHELL", "PWD", "OLDPWD", "TMPDIR", "LANG", "TERM", "IFS"}
 )
 """Variables any process here has, whatever the environment doctor itself was given."""
+SHEBANG_BYTES: Final = 256
+"""How much of a ``#!`` line Linux reads (BINPRM_BUF_SIZE)."""
 _ASSIGNMENT: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 _VARIABLE_IN_VALUE: Final = re.compile(r"\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|^~(?=/|$)")
 
@@ -157,11 +159,11 @@ def _shebang_program(script: Path) -> tuple[str, bool] | None:
     """The interpreter a ``#!`` line names, and whether it is looked up on PATH (env)."""
     try:
         with script.open("rb") as file:
-            first = file.readline(512)
+            first = file.readline(SHEBANG_BYTES + 1)
     except OSError:
         return None
-    if not first.startswith(b"#!"):
-        return None
+    if not first.startswith(b"#!") or not first.endswith(b"\n") or b"\0" in first:
+        return None  # a #! line longer than the kernel reads: it is not read as one
     words = first[2:].decode("utf-8", "replace").rstrip("\n").split()
     if not words or words[0].endswith("\r"):
         return None  # a CRLF shebang: validate's script-crlf says so
@@ -169,6 +171,13 @@ def _shebang_program(script: Path) -> tuple[str, bool] | None:
         named = [w for w in words[1:] if not w.startswith("-")]
         return (named[0].rstrip("\r"), True) if named else None
     return words[0], False
+
+
+def _is_file(name: str) -> bool:
+    try:
+        return Path(name).is_file()
+    except (OSError, ValueError):  # a name too long for the file system
+        return False
 
 
 def start_problems(
@@ -195,7 +204,7 @@ def start_problems(
                 machine,
                 f"{script.name}'s #! line runs {interpreter} through env",
             )
-        elif not on_path and not Path(interpreter).is_file():
+        elif not on_path and not _is_file(interpreter):
             yield Finding(
                 "shebang-interpreter-missing",
                 Reach.STOPS_HOOK,

@@ -145,7 +145,8 @@ def probe_file(path: PurePath) -> FileFacts:
     except (OSError, ValueError):
         return FileFacts(False, False)
     if not stat.S_ISREG(mode):
-        return FileFacts(False, False)
+        # something is there (a folder, a FIFO): neither "missing" nor "chmod +x" is the cause
+        return FileFacts(True, True)
     try:
         with open(path, "rb") as script:  # a regular file: no FIFO can hold the read
             head = script.read(SCRIPT_TEXT_BYTES)
