@@ -24,6 +24,20 @@ SLOW: dict[str, str] = {
     "tests/claude_code/": "the real Claude Code runs each scenario",
     "tests/workshop/test_hub.py": "a JupyterHub with its proxy starts",
     "tests/entry/test_wheel.py": "a wheel is built and installed",
+    "tests/entry/test_fresh_clone.py": "a clone bootstraps its own .venv",
+    "tests/ui/": "a browser drives JupyterLab",
+    "tests/tester/": "learners' programs run under node, npm and Python, case file by case file",
+    "tests/workshop/": "workshop builds execute notebooks and start servers",
+    "tests/labs/test_notebooks.py": "it executes notebooks",
+    "tests/labs/test_merge_stop_exercises.py": "every check runs on drawn cases (87 s on 2 cores)",
+    "tests/core/test_new_stage.py": "a copy of the repository runs every command (24 s)",
+    "tests/core/test_differential.py": "node answers the whole differential corpus",
+    "tests/core/test_merge_stop_differential.py": "node answers the whole differential corpus",
+    "tests/core/test_generators.py": "node answers 20 seeds of drawn case files per stage",
+    "tests/session/": "scripted sessions start hook processes turn by turn",
+    "tests/engine_run/test_hostile.py": "hostile hooks run to their time limits",
+    "tests/engine_run/test_interrupts.py": "signals are sent to running hook processes",
+    "tests/engine_run/test_concurrent_batches.py": "many hook processes run at once",
 }
 LEFTOVER_GRACE_S = 5.0  # a process killed at a test's end may take a moment to go
 
