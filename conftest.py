@@ -38,6 +38,13 @@ SLOW: dict[str, str] = {
     "tests/engine_run/test_hostile.py": "hostile hooks run to their time limits",
     "tests/engine_run/test_interrupts.py": "signals are sent to running hook processes",
     "tests/engine_run/test_concurrent_batches.py": "many hook processes run at once",
+    "tests/engine_run/test_fire_cli.py": "hookcourse fire runs real hook processes",
+    "tests/engine_run/test_outside_scenarios.py": "hookcourse fire runs real hook processes",
+    "tests/engine_run/test_session_facts.py": "hookcourse fire runs real hook processes",
+    "tests/engine_run/test_fidelity.py": "hookcourse fire runs real hook processes",
+    "tests/lessons/test_driven_cells.py": "it runs each notebook's cells in a kernel (8-11 s each)",
+    "tests/lessons/test_returning_learner.py": "it runs notebook cells in kernels",
+    "tests/labs/test_chapter_labs.py": "learners' functions run as real hook scripts",
 }
 LEFTOVER_GRACE_S = 5.0  # a process killed at a test's end may take a moment to go
 
