@@ -16,6 +16,8 @@ from hookcourse.engine.lint.facts import load_facts
 from hookcourse.engine.lint.rules_command import misspelling_of
 from hookcourse.engine.lint.shell import (
     Base,
+    Quoting,
+    quoting_at,
     script_call,
     simple_commands,
     variable_uses,
@@ -95,6 +97,23 @@ def program_of(handler: CommandHandler) -> str | None:
     if "/" in word or "$" in word or word in SHELL_WORDS or not word:
         return None
     return word
+
+
+def _eaten_backslashes(handler: CommandHandler) -> tuple[str, str] | None:
+    """The first word of a shell-form command with a backslash outside quotes before a
+    letter or a dot, and that word as sh reads it; None when there is none."""
+    command = handler.command
+    if handler.args is not None or "\\" not in command:
+        return None
+    quoting = quoting_at(command)
+    for index, char in enumerate(command[:-1]):
+        after = command[index + 1]
+        if char == "\\" and quoting[index] is Quoting.NONE and (after.isalnum() or after in "._"):
+            start = max(command.rfind(" ", 0, index), command.rfind('"', 0, index)) + 1
+            end = min(i for i in (command.find(" ", index), len(command)) if i >= 0)
+            word = command[start:end]
+            return word, re.sub(r"\\(.)", r"\1", word)
+    return None
 
 
 def where_else(program: str, home: Path) -> Path | None:
@@ -187,6 +206,19 @@ def start_problems(
     path = machine.hook_path
     for layer, handler in command_handlers(read):
         place = f"{layer.file}: {json_path(handler.origin.path)}.command"
+        eaten = _eaten_backslashes(handler)
+        if eaten is not None:
+            yield Finding(
+                "backslashes-eaten",
+                Reach.STOPS_HOOK,
+                "sh removes the backslashes of an unquoted Windows path",
+                place,
+                f"outside quotes a backslash only escapes the next character, so sh reads "
+                f"{eaten[0]!r} as {eaten[1]!r}, which names nothing: exit 127, a non-blocking "
+                "error, so the hook does nothing",
+                "write the path with forward slashes (C:/Users/...), or inside single quotes",
+            )
+            continue
         program = program_of(handler)
         if program is not None and shutil.which(program, path=path) is None:
             yield _missing(program, place, machine, f"the command runs {program}")

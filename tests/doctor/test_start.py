@@ -64,3 +64,12 @@ def test_the_home_folder_as_project_reads_its_settings_once(tmp_path: Path) -> N
     diagnosis = diagnose(Question(at_home))
     assert len(diagnosis.files) == 1
     assert "duplicate-handler" not in {finding.cause for finding in diagnosis.findings}
+
+
+def test_backslashes_outside_quotes_are_eaten_and_inside_quotes_kept(tmp_path: Path) -> None:
+    eaten = diagnose(Question(_machine(tmp_path / "a", _stop("C:\\Users\\me\\hook.cmd go"))))
+    assert eaten.findings[0].cause == "backslashes-eaten"
+    assert "'C:Usersmehook.cmd'" in eaten.findings[0].why
+    for quoted in ("'C:\\Users\\me\\hook.cmd' go", 'echo "C:\\Users\\me"'):
+        kept = diagnose(Question(_machine(tmp_path / str(len(quoted)), _stop(quoted))))
+        assert "backslashes-eaten" not in {finding.cause for finding in kept.findings}
