@@ -26,7 +26,8 @@ started = {Path(m.__file__) for m in list(sys.modules.values()) if getattr(m, "_
 wanted = {path for path in started if path.is_relative_to("/wheels")}
 for name in whole:
     package = Path(sys.modules[name].__file__).parent
-    wanted |= {path for path in package.rglob("*.py") if "tests" not in path.parts}
+    # data/ holds files, not modules: the starters and their templates (not Python until filled)
+    wanted |= {path for path in package.rglob("*.py") if not {"tests", "data"} & set(path.parts)}
 site_packages = site.getsitepackages()[0]
 for path in sorted(wanted):
     inside = path.relative_to(next(w for w in wheels if path.is_relative_to(w)))
