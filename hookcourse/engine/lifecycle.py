@@ -152,7 +152,7 @@ def _command_source(name: str, place: CallPlace) -> str | None:
     if any(part in ("", ".", "..") for part in name.split(":")):
         return None
     for base, source in ((place.project_dir, "projectSettings"), (place.home, "userSettings")):
-        if Path(base, ".claude", "commands", relative.with_suffix(".md")).is_file():
+        if _is_file(Path(base, ".claude", "commands", relative.with_suffix(".md"))):
             return source
     skill = find_skill(place, name)
     return skill.source if skill is not None else None
@@ -246,7 +246,7 @@ def loaded_before(calls: Iterable[DoneCall], place: CallPlace) -> frozenset[str]
 def instructions_at_start(place: CallPlace) -> tuple[SetOff, ...]:
     """InstructionsLoaded at session start: the project's CLAUDE.md (``session_start``)."""
     memory = Path(place.project_dir, "CLAUDE.md")
-    if not memory.is_file():
+    if not _is_file(memory):
         return ()
     fields: dict[str, JSValue] = {
         "file_path": str(memory),
@@ -272,7 +272,7 @@ def instructions_loaded(path: str, place: CallPlace) -> tuple[SetOff, ...]:
         folder = folder / part
         for file_name, memory_type in MEMORY_FILES:
             memory = folder / file_name
-            if memory.is_file():
+            if _is_file(memory):
                 loaded.append(_loaded(memory, memory_type, "nested_traversal", target))
     for base, memory_type in ((project, "Project"), (Path(place.home), "User")):
         loaded.extend(_rules_matching(base.joinpath(*RULES_FOLDER), memory_type, relative, target))
@@ -385,3 +385,12 @@ def _skill_effects(name: str, tool_use_id: str, place: CallPlace, skill_shell: b
         for number, command in enumerate(lines)
     )
     return CallEffects(events=commands, skill=name if skill.hooks is not None else None)
+
+
+def _is_file(path: Path) -> bool:
+    """Whether ``path`` is a regular file; a name the system refuses (too long, a NUL) is
+    none, as Claude Code's own lookups find nothing there."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False

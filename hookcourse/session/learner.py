@@ -688,9 +688,13 @@ class LoopCheck:
 
 def check_loop(run_hooks: RunHooks, run_stop_loop: RunStopLoop) -> LoopCheck:
     """Play two sessions the notebook does not show with the learner's two functions and
-    compare each transcript with the recorded Claude Code 2.1.332 run; never raises."""
+    compare each transcript with the recorded Claude Code 2.1.332 run; never raises, but
+    says in one paragraph that it needs the desktop in the browser (its hooks are processes)."""
+    from hookcourse.browser import require_desktop
+
     from .recorded import load_recorded, script_path
 
+    require_desktop("the whole-loop check", "whether your loop gives the recorded runs")
     loop = LearnerLoop(run_hooks, run_stop_loop)
     found: list[tuple[str, tuple[str, ...]]] = []
     for name in CHECK_SESSIONS:

@@ -10,6 +10,7 @@ import pytest
 from hookcourse.engine.frontmatter import split_frontmatter
 from hookcourse.engine.lifecycle import (
     call_effects,
+    instructions_loaded,
     prompt_expansion,
     shell_folder_after,
     startup_events,
@@ -218,3 +219,10 @@ def test_setup_and_prompt_expansion(tmp_path: Path) -> None:
     assert deploy is not None and deploy.fields["command_source"] == "userSettings"
     for prompt in ("/nothing here", "greet world", "/../greet", "/team::deploy"):
         assert prompt_expansion(prompt, place) is None
+
+
+@pytest.mark.parametrize("path", ["/".join(["d" * 250] * 20) + "/x.md", "a\0b/x.md"])
+def test_a_path_the_system_refuses_loads_nothing(tmp_path: Path, path: str) -> None:
+    """A Write's path too long for the file system, or with a NUL: no instruction file
+    there, and no OSError or ValueError out of the lookup."""
+    assert instructions_loaded(path, _place(tmp_path)) == ()

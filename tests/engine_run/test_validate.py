@@ -18,6 +18,7 @@ from tests.support.paths import ROOT as REPO
 BAD = REPO / "fixtures" / "validate" / "bad-settings.json"
 PLUGIN = REPO / "fixtures" / "validate" / "plugin" / "hooks" / "hooks.json"
 MISTAKES = REPO / "fixtures" / "validate" / "mistakes" / ".claude" / "settings.json"
+SCRIPTS = REPO / "fixtures" / "validate" / "scripts" / ".claude" / "settings.json"
 GUARD = REPO / "fixtures" / "force-push-guard"
 SEED_002 = REPO / "fixtures" / "validate" / "seed-002-settings.json"
 HOOKCOURSE = [sys.executable, "-m", "hookcourse"]
@@ -26,6 +27,10 @@ PRE = "$.hooks.PreToolUse"
 
 # rule id -> (file, JSON path of the finding, words of the reference line it rests on)
 EXPECTED = {
+    "script-crlf": (SCRIPTS, "$.hooks.PreToolUse[0].hooks[0].command", "§3a"),
+    "script-no-shebang": (SCRIPTS, "$.hooks.PreToolUse[1].hooks[0].command", "POSIX sh"),
+    "guard-exits-1": (SCRIPTS, "$.hooks.PreToolUse[2].hooks[0].command", "§3a"),
+    "exit-2-cannot-block": (SCRIPTS, "$.hooks.SessionStart[0].hooks[0].command", "§3a"),
     "unknown-event": (BAD, "$.hooks.PreTooluse", "§6"),
     "settings-shape": (BAD, "$.hooks.UserPromptSubmit[0].hooks[5].command", "§6"),
     "guard-entry-voids-file": (MISTAKES, "$.hooks.PermissionRequest[0]", "2.1.332 §10.1"),
@@ -73,7 +78,7 @@ def _run(project: Project, *argv: str) -> Any:
 
 @pytest.fixture(scope="module")
 def findings() -> list[dict[str, Any]]:
-    report = validate_files([BAD, PLUGIN, MISTAKES])
+    report = validate_files([BAD, PLUGIN, MISTAKES, SCRIPTS])
     return [finding.to_json() for finding in report.findings]
 
 

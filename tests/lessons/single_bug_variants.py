@@ -515,9 +515,9 @@ _RUN_HOOKS_VARIANTS: tuple[Variant, ...] = (
         "post null when no PostToolUse hook matched",
         "no-post-hooks",
         (
-            "    post: dict[str, JSValue] = {\n",
+            "    post = {\n",
             '    if not post_ran:\n        return {"pre": pre, "tool": ran, "post": None}\n'
-            "    post: dict[str, JSValue] = {\n",
+            "    post = {\n",
         ),
     ),
     _v(
@@ -556,9 +556,9 @@ GATE_AND_GUARD: tuple[Variant, ...] = (
     ),
     _v(
         "pick_hook",
-        "every edit goal before the tool runs",
+        "a success logged before the tool runs",
         "deterministic",
-        ('    ("after claude edits", "PostToolUse"),\n', ""),
+        ('    ("succeeded", "PostToolUse"),\n', ""),
     ),
     _v(
         "pick_hook",

@@ -19,6 +19,7 @@ import pytest
 from hookcourse.course.labs.guard import BEYOND, load_corpus
 from hookcourse.course.labs.parsons import _puzzles, parsons
 from hookcourse.course.labs.stop_loop import MARKS, stop_readout
+from tests.support.prose import BUDGET, prose_words
 
 ROOT = Path(__file__).resolve().parents[2]
 CHAPTER = ["04_events", "05_several_hooks", "06_stop_loop", "07_a_guard_that_holds"]
@@ -238,25 +239,7 @@ def test_the_guard_notebook_shows_every_family_before_its_exercise() -> None:
     assert all(form in further for form in ("--mirror", "--delete", "remote.origin.push"))
 
 
-BUDGET = 950  # about 900 words of prose, counted as notebooks 00-03 count theirs
-
-
-def prose_words(stem: str) -> int:
-    """Markdown words outside tables, checklist lines, <details> answers and comments."""
-    words = 0
-    for cell in cells(stem):
-        if cell["cell_type"] != "markdown":
-            continue
-        lines = [
-            line
-            for line in text(cell).splitlines()
-            if "rule:" not in line and not line.lstrip().startswith("|")
-        ]
-        kept = re.sub(r"<details>.*?</details>|<!--.*?-->", "", "\n".join(lines), flags=re.S)
-        words += len(kept.split())
-    return words
-
-
 @pytest.mark.parametrize("stem", CHAPTER)
 def test_the_prose_keeps_to_its_budget(stem: str) -> None:
-    assert prose_words(stem) <= BUDGET
+    markdown = [text(cell) for cell in cells(stem) if cell["cell_type"] == "markdown"]
+    assert prose_words(markdown) <= BUDGET

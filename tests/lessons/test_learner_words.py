@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.prose import BUDGET, prose_words
+
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9]*.ipynb"))
 GLOSSARY = ROOT / "notebooks" / "glossary.md"
@@ -20,7 +22,6 @@ PROJECT_WORDS = re.compile(
 )
 # About 900 words of prose: markdown outside tables, checklists of graded rules,
 # <details> answers and comments.
-BUDGET = 950
 EARLY = [path for path in NOTEBOOKS if path.name[:2] in {"00", "01", "02", "03"}]
 
 
@@ -62,24 +63,10 @@ def test_the_first_notebook_links_the_glossary_and_the_glossary_is_in_the_course
     assert "](glossary.md)" in first
 
 
-def prose_words(path: Path) -> int:
-    words = 0
-    for cell in cells(path):
-        if cell["cell_type"] != "markdown":
-            continue
-        lines = [
-            line
-            for line in source(cell).splitlines()
-            if "rule:" not in line and not line.lstrip().startswith("|")
-        ]
-        text = re.sub(r"<details>.*?</details>|<!--.*?-->", "", "\n".join(lines), flags=re.S)
-        words += len(text.split())
-    return words
-
-
 @pytest.mark.parametrize("path", EARLY, ids=lambda path: path.stem)
 def test_the_prose_keeps_to_its_budget(path: Path) -> None:
-    assert prose_words(path) <= BUDGET
+    markdown = [source(cell) for cell in cells(path) if cell["cell_type"] == "markdown"]
+    assert prose_words(markdown) <= BUDGET
 
 
 @pytest.mark.parametrize("path", EARLY[1:], ids=lambda path: path.stem)
