@@ -20,7 +20,6 @@ import pytest
 
 from hookcourse.course.learner_module import read_sections
 from hookcourse.course.workshop import (
-    _solution,
     bound_before,
     course_notebooks,
     exercise_cells,
@@ -29,7 +28,7 @@ from hookcourse.course.workshop import (
     solution_cell,
     source,
 )
-from hookcourse.stages.registry import EXERCISES, STAGES
+from hookcourse.stages.registry import EXERCISES, STAGES, exercise_named, resolve
 
 if TYPE_CHECKING:
     from conftest import Course
@@ -46,7 +45,7 @@ def teacher_answers(course: Path) -> list[dict[str, str]]:
         notebook = read_notebook(path)
         for index, name in exercise_cells(notebook, exercise_names()):
             starter = source(notebook["cells"][index])
-            solution = _solution(name, path, index)
+            solution = resolve(exercise_named(name).solution)  # type: ignore[union-attr]
             text = solution_cell(starter, name, solution, bound_before(notebook, index))
             answers.append({"notebook": path.stem, "function": name, "text": text})
     return answers
