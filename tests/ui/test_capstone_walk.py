@@ -52,6 +52,7 @@ def teacher_answers(course: Path) -> list[dict[str, str]]:
 
 
 @pytest.mark.slow
+@pytest.mark.walk
 def test_a_learner_walks_from_01_to_08_and_hookcourse_test_passes_on_their_code(
     browser_tools: tuple[str, str], course: Course, tmp_path: Path
 ) -> None:
