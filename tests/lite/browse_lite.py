@@ -14,7 +14,7 @@ the regex corpus in the kernel, then runs each notebook of ``run_all`` in full
 as a new learner, asks notebook 00's kernel for the bytes of ``bytes_path``, follows
 each notebook's Next link to the last one (the seconds until each is usable, the
 notebooks open and the kernels running), running each to the end, then reads the
-outputs of the last notebook's cells that contain ``read_cells``, and, the page closed,
+outputs of the cells that contain ``read_cells`` (wherever they are), and, the page closed,
 follows a ``?path=`` link to ``return_to`` in the same profile
 (what opened: its tabs, sessions and kernels); ``timing`` opens the site's root, runs
 notebook 00's first cell and follows every Next link, with the phases of each kernel
@@ -202,7 +202,7 @@ def usable(page: Page, name: str, start: float) -> float:
 
 
 def tour(page: Page, plan: dict[str, Any], shots: Path) -> dict[str, Any]:
-    seen: dict[str, Any] = {"opened": [], "errors": {}, "not_run": {}}
+    seen: dict[str, Any] = {"opened": [], "errors": {}, "not_run": {}, "last_outputs": {}}
     start = time.monotonic()
     page.goto(f"{plan['url']}/")
     first, *others = plan["notebooks"]
@@ -226,6 +226,11 @@ def tour(page: Page, plan: dict[str, Any], shots: Path) -> dict[str, Any]:
         run_all(page)
         seen["errors"][name] = error_outputs(page)
         seen["not_run"][name] = not_run(page)
+        for marker in plan["read_cells"]:  # in whichever notebook holds the cell
+            cell = code_cells(page).filter(has_text=marker)
+            if cell.count():
+                outputs = cell.first.locator(".jp-OutputArea-output").all()
+                seen["last_outputs"][marker] = [shown_text(output) for output in outputs]
         if name == first:  # what the first notebook's process cells printed in the browser
             seen["first_cells"] = {
                 marker: [
@@ -238,10 +243,6 @@ def tour(page: Page, plan: dict[str, Any], shots: Path) -> dict[str, Any]:
                 for marker in plan.get("first_cells", [])
             }
     page.screenshot(path=shots / "07_ran.png", full_page=True)
-    seen["last_outputs"] = {}
-    for marker in plan["read_cells"]:
-        outputs = code_cells(page).filter(has_text=marker).first.locator(".jp-OutputArea-output")
-        seen["last_outputs"][marker] = [shown_text(output) for output in outputs.all()]
     seen["returning"] = come_back(page, plan)
     return seen
 

@@ -28,7 +28,7 @@ from hookcourse import browser
 from hookcourse.course import progress, report
 from hookcourse.course.exercises import check_matcher
 from hookcourse.course.generators import SEED_ENV
-from hookcourse.course.labs.guard import SEED_GUARD, check_guard, try_guard
+from hookcourse.course.labs.guard import SEED_GUARD, bypass_scoreboard, try_guard
 from hookcourse.course.labs.logic import matcher_readout
 from tests.support.ports import free_port
 
@@ -275,8 +275,7 @@ BYTES_FILE = "data/pre_tool_use.json"
 BYTES_CODE = f"import base64; print(base64.b64encode(open({BYTES_FILE!r}, 'rb').read()).decode())"
 # Notebook 07's hands-on cells, found by what they contain.
 BUG_HUNT = 'try_guard(SEED_GUARD, ["git push origin main --force", "git push origin +main"])'
-BYPASSES = "print(try_guard(SEED_GUARD, my_bypasses))"
-SCRIPT_CHECK = 'check_guard("hooks/no_force_push.py")'
+BYPASSES = "print(bypass_scoreboard(my_commands))"
 # A returning learner's link.
 RETURN_TO = "03_decide_modify_inject.ipynb"
 
@@ -311,7 +310,7 @@ def test_a_new_learner_follows_the_course_from_the_site_root(
         browser_tools,
         mode="tour",
         bytes_code=BYTES_CODE,
-        read_cells=[BUG_HUNT, BYPASSES, SCRIPT_CHECK],
+        read_cells=[BUG_HUNT, BYPASSES],
         first_cells=list(CONTRACT_PROCESS_CELLS),
         kernel_setup=KERNEL_SETUP,
         return_to=RETURN_TO,
@@ -334,23 +333,19 @@ def test_a_new_learner_follows_the_course_from_the_site_root(
     for marker in CONTRACT_PROCESS_CELLS:
         shown = "".join(seen["first_cells"][marker])
         assert shown == stored_text(ROOT / "notebooks" / CONTRACT, marker), marker
-    assert seen["errors"][notebooks[-1]] == []  # 07 needs no desktop now
+    assert seen["errors"]["07_a_guard_that_holds.ipynb"] == []  # 07 needs no desktop now
 
-    # Back in the same profile, whose saved layout has all eight open: the link opens
+    # Back in the same profile, whose saved layout has every notebook open: the link opens
     # only the notebook it names, with one kernel.
     back = seen["returning"]
     assert (back["tabs"], back["sessions"], back["kernels"]) == ([RETURN_TO], [RETURN_TO], 1)
 
     monkeypatch.setattr(browser, "IN_BROWSER", True)
     hunt = try_guard(SEED_GUARD, ["git push origin main --force", "git push origin +main"])
-    bypasses = ["git  push --force", "git push -uf origin main", 'echo "never git push -f"']
     outputs = seen["last_outputs"]
-    # Both cells print their verdicts: print's own newline ends the shown text.
+    # 07's bug hunt and scoreboard print their verdicts: print's own newline ends the text.
     assert outputs[BUG_HUNT] == [f"{hunt}\n"]
-    assert outputs[BYPASSES] == [f"{try_guard(SEED_GUARD, bypasses)}\n"]
-    monkeypatch.chdir(ROOT / "notebooks")  # the notebook's own call, from its folder
-    report = check_guard("hooks/no_force_push.py", seed=SEED)
-    assert outputs[SCRIPT_CHECK][0].splitlines()[0] == report.summary()
+    assert outputs[BYPASSES] == [f"{bypass_scoreboard(['git  push --force'])}\n"]
 
 
 EDIT = "# my note\n"
