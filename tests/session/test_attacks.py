@@ -553,7 +553,9 @@ def leftovers(marker: str) -> list[int]:
             continue
         with contextlib.suppress(OSError):
             environ = Path(f"/proc/{entry}/environ").read_bytes()
-            if any(part.startswith(wanted) for part in environ.split(b"\0")):
+            state = Path(f"/proc/{entry}/stat").read_text().rpartition(")")[2].split()[0]
+            # A killed process the kernel has not reaped yet (state Z) runs nothing.
+            if state != "Z" and any(part.startswith(wanted) for part in environ.split(b"\0")):
                 found.append(int(entry))
     return found
 
