@@ -17,6 +17,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections import Counter
 from collections.abc import Collection
 from typing import Final
@@ -178,13 +179,38 @@ def kill_traced(traces: Collection[str] | None = None) -> Counter[str]:
     inherited its parent's environment. Linux only (``/proc``); elsewhere nothing is found.
     ``traces`` limits the sweep to those traces: a batch that ends must not kill the
     processes of another batch still running in the same program (a thread of its own).
+    The sweep repeats until one finds nothing: a process can fork between the listing and
+    its kill, and a killed one holds its environment until the kernel has taken it down.
     """
-    wanted = f"{TRACE_VARIABLE}={_RUN}.".encode()
     killed: Counter[str] = Counter()
+    seen: set[int] = set()
+    for _ in range(SWEEPS):
+        found = _traced(traces)
+        if not found:
+            break
+        for pid, trace in found.items():
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+                if pid not in seen:
+                    seen.add(pid)
+                    killed[trace] += 1
+        time.sleep(SWEEP_PAUSE_S)
+    return killed
+
+
+SWEEPS = 200
+SWEEP_PAUSE_S = 0.005
+"""At most 200 sweeps 5 ms apart: a second at worst, one listing when nothing is left."""
+
+
+def _traced(traces: Collection[str] | None) -> dict[int, str]:
+    """Each live process (not a zombie) carrying one of this run's traces, with its trace."""
+    wanted = f"{TRACE_VARIABLE}={_RUN}.".encode()
     try:
         entries = os.listdir("/proc")
     except OSError:
-        return killed
+        return {}
+    found = {}
     for entry in entries:
         if not entry.isdigit() or int(entry) == os.getpid():
             continue
@@ -196,12 +222,19 @@ def kill_traced(traces: Collection[str] | None = None) -> Counter[str]:
         for variable in environ.split(b"\0"):
             if variable.startswith(wanted):
                 trace = variable[len(TRACE_VARIABLE) + 1 :].decode()
-                if traces is None or _within(trace, traces):
-                    with contextlib.suppress(OSError):
-                        os.kill(int(entry), signal.SIGKILL)
-                        killed[trace] += 1
+                if (traces is None or _within(trace, traces)) and not _zombie(entry):
+                    found[int(entry)] = trace
                 break
-    return killed
+    return found
+
+
+def _zombie(pid: str) -> bool:
+    """Whether the process has ended and waits only to be reaped (or is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            return handle.read().rpartition(b")")[2].split()[:1] in ([b"Z"], [b"X"])
+    except OSError:
+        return True
 
 
 def _within(trace: str, traces: Collection[str]) -> bool:
