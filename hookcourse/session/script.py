@@ -262,8 +262,8 @@ def _check_hooks(data: Mapping[str, Any], where: str) -> None:
     for name, body in hooks.items():
         path: list[str | int] = ["hooks", name]
         _check_name(where, name, path, "the hook name")
-        if "/" in name or name.startswith(".") or any(c.isspace() for c in name):
-            raise _fail(where, path, "a hook name is a plain file name", "rename it")
+        if HOOK_NAME.fullmatch(name) is None or name.startswith("."):
+            raise _fail(where, path, "a hook name is letters, digits, _ . and -", "rename it")
         if isinstance(body, dict):
             _check_object(where, body, path, HOOK_FIELDS)
             _number(where, body, path, "exit", 255, whole=True)
@@ -545,14 +545,17 @@ def script_env(script: SessionScript, layout: Layout) -> dict[str, str]:
     }
 
 
+HOOK_REFERENCE = re.compile(r"@hook:([A-Za-z0-9_.-]+)")
+"""``@hook:NAME``: the name runs to the first character a hook name cannot hold (a quote
+or a newline in a file's text, a space before arguments)."""
+HOOK_NAME = re.compile(r"[A-Za-z0-9_.-]+")
+"""What a hook name may hold: what ``@hook:NAME`` can name inside any text."""
+
+
 def substitute(value: Any, layout: Layout) -> Any:
     """``@hook:NAME`` -> ``sh <hooks>/NAME``; ``@project`` and ``@home`` -> the folders."""
     if isinstance(value, str):
-        text = value
-        while "@hook:" in text:
-            head, _, name = text.partition("@hook:")
-            script, space, rest = name.partition(" ")
-            text = head + layout.hook_command(script) + space + rest
+        text = HOOK_REFERENCE.sub(lambda m: layout.hook_command(m.group(1)), value)
         return text.replace("@project", str(layout.project)).replace("@home", str(layout.home))
     if isinstance(value, list):
         return [substitute(item, layout) for item in value]

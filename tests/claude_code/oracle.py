@@ -3,9 +3,10 @@
     python tests/claude_code/oracle.py list
     python tests/claude_code/oracle.py check [ID ...] [--jobs 2] [--full] [--keep] [--out FILE]
         observed vs predicted; without ids, the whole corpus
-    python tests/claude_code/oracle.py record [--jobs 2] [--from CHECKED.jsonl]
-        write observations/<version>.json (what Claude Code did, per scenario); --from
-        updates the scenarios of a `check --out` file and keeps the rest
+    python tests/claude_code/oracle.py record [ID ...] [--jobs 2] [--from CHECKED.jsonl]
+        write observations/<version>.json (what Claude Code did, per scenario, with the
+        scenario's fingerprint); with ids, or --from the scenarios of a `check --out`
+        file, only those are updated and the rest kept
     python tests/claude_code/oracle.py summary CHECKED.jsonl [--write-open]
         counts, seconds, and each disagreement of a `check --out` file (compared
         again with the current comparison); --write-open
@@ -111,6 +112,7 @@ def main(argv: list[str]) -> int:
         "--out", help="write every result to this file, one JSON line each, as they come"
     )
     record = sub.add_parser("record")
+    record.add_argument("ids", nargs="*", help="only these scenarios (the rest stay as recorded)")
     record.add_argument(
         "--from", dest="source", help="take the observations from a `check --out` file (JSON lines)"
     )
@@ -173,23 +175,24 @@ def main(argv: list[str]) -> int:
         total = time.monotonic() - started
         print(f"{len(ids)} scenarios: {counts} in {total:.0f} s", file=sys.stderr)
         return 0 if set(counts) <= {"agree", "exception"} else 1
+    target = OBSERVATIONS / f"{pinned_version()}.json"
+    kept = json.loads(target.read_text(encoding="utf-8")) if target.exists() else {}
     if args.command == "record" and args.source:
         lines = Path(args.source).read_text(encoding="utf-8").splitlines()
         checked = {item["id"]: item for item in map(json.loads, lines) if "error" not in item}
-        # A partial check updates its scenarios in the record; the others stay as recorded.
-        target = OBSERVATIONS / f"{pinned_version()}.json"
-        kept = json.loads(target.read_text(encoding="utf-8")) if target.exists() else {}
-        observed = {sid: kept[sid] for sid in corpus if sid in kept}
-        observed.update({sid: stable(checked[sid]["observed"]) for sid in corpus if sid in checked})
+        fresh = {sid: stable(checked[sid]["observed"], corpus[sid]) for sid in checked}
     else:
-        observed = _each(
-            list(corpus),
+        ids = getattr(args, "ids", None) or list(corpus)
+        fresh = _each(
+            ids,
             args.jobs,
-            lambda sid, _server: stable(observe_scenario(binary, corpus[sid])),
+            lambda sid, _server: stable(observe_scenario(binary, corpus[sid]), corpus[sid]),
             servers=False,
         )
+    # A partial record updates its scenarios; the others stay as recorded.
+    observed = {sid: kept[sid] for sid in corpus if sid in kept}
+    observed.update({sid: fresh[sid] for sid in corpus if sid in fresh})
     if args.command == "record":
-        target = OBSERVATIONS / f"{pinned_version()}.json"
         target.write_text(json.dumps(observed, indent=1, sort_keys=True) + "\n", encoding="utf-8")
         print(f"wrote {target} ({len(observed)} scenarios, {time.monotonic() - started:.0f} s)")
         return 0

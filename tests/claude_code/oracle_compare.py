@@ -14,6 +14,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from oracle_record import stable
+
 HERE = Path(__file__).resolve().parent
 EXCEPTIONS: dict[str, dict[str, Any]] = json.loads(
     (HERE / "exceptions.json").read_text(encoding="utf-8")
@@ -166,7 +168,9 @@ FIELDS: dict[str, Side] = {
 def compare(
     scenario: Mapping[str, Any], predicted: Mapping[str, Any], observed: Mapping[str, Any]
 ) -> dict[str, Any]:
-    """``{"verdict": agree|disagree|exception, "fields": {name: {...}}}``."""
+    """``{"verdict": agree|disagree|exception, "fields": {name: {...}}}``. ``observed`` is a
+    live observation or its recorded form (``oracle_record.stable``): both compare alike."""
+    observed = stable(observed)
     exception = scenario.get("exception")
     excused = set(EXCEPTIONS[exception]["fields"]) if exception else set()
     fields: dict[str, Any] = {}
@@ -211,8 +215,16 @@ Check = Callable[[Mapping[str, Any], Mapping[str, Any], Mapping[str, Any]], tupl
 
 
 def _env_names(s: Mapping[str, Any], p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
-    """The Claude Code variables a hook's environment holds (names; values differ per run)."""
-    return p.get("envNames"), sorted(o["hooks"][0]["env"]) if o["hooks"] else None
+    """Per event, the Claude Code variables its first hook's environment holds (names;
+    values differ per run)."""
+    return _first_per_event(p["hookRuns"], "env"), _first_per_event(o["hooks"], "env")
+
+
+def _first_per_event(runs: list[Mapping[str, Any]], key: str) -> dict[str, Any]:
+    first: dict[str, Any] = {}
+    for run in runs:
+        first.setdefault(str(run["event"]), run[key])
+    return first
 
 
 PROJECT = "$ROOT/project"
@@ -221,32 +233,34 @@ RESET_RACE = "<the folder cd went to, or the project: the shell reset races the 
 
 
 def _cwd(s: Mapping[str, Any], p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
-    """The folder each hook ran in. A CwdChanged hook for a cd out of the project starts
-    while Claude Code resets its shell to the project: 2.1.332 runs it in either folder
-    from one run to the next (seen in CI), so there either one agrees."""
-    predicted = p.get("hookCwds")
-    observed = [r["cwd"] for r in o["hooks"]]
-    if not isinstance(predicted, list) or len(predicted) != len(observed):
-        return predicted, observed
-    predicted, observed = list(predicted), list(observed)
-    for i, run in enumerate(o["hooks"]):
+    return _cwd_rows(p["hookRuns"]), _cwd_rows(o["hooks"])
+
+
+def _cwd_rows(runs: list[Mapping[str, Any]]) -> list[list[Any]]:
+    """Event, hook and the folder it ran in, sorted. A CwdChanged hook for a cd out of the
+    project starts while Claude Code resets its shell to the project: 2.1.332 runs it in
+    either folder from one run to the next (seen in CI), so there either one agrees."""
+    rows = []
+    for run in runs:
         payload = run["payload"] if isinstance(run["payload"], dict) else {}
         went = str(payload.get("new_cwd"))
         left = went != PROJECT and not went.startswith(PROJECT + "/")
-        either = {went, PROJECT}
-        if run["event"] == "CwdChanged" and left and {predicted[i], observed[i]} <= either:
-            predicted[i] = observed[i] = RESET_RACE
-    return predicted, observed
+        cwd = run["cwd"]
+        if run["event"] == "CwdChanged" and left and cwd in (went, PROJECT):
+            cwd = RESET_RACE
+        rows.append([run["event"], run["hook"], cwd])
+    return sorted(rows, key=json.dumps)
 
 
 def _payload_keys(
     s: Mapping[str, Any], p: Mapping[str, Any], o: Mapping[str, Any]
 ) -> tuple[Any, Any]:
     """The payload fields per event: the catalogue's (required and optional) vs what arrived."""
-    observed: dict[str, list[str]] = {}
-    for run in o["hooks"]:
-        if isinstance(run["payload"], dict):
-            observed.setdefault(str(run["event"]), sorted(run["payload"]))
+    observed = {
+        event: sorted(payload)
+        for event, payload in _first_per_event(o["hooks"], "payload").items()
+        if isinstance(payload, dict)
+    }
     predicted = {}
     for event, keys in observed.items():
         known = p["payloadKeys"].get(event, {"required": [], "optional": []})

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from oracle_observe import _normal, hook_runs
+from oracle_record import stable_runs
 from oracle_scenario import DEFAULT_PROMPT, PROBE, claude_env, flag_settings
 
 from hookcourse.engine.lifecycle import (
@@ -376,8 +377,7 @@ class Prediction:
         # command line that fails before its script starts (exit 127) started nothing.
         for run in runs:
             predicted["hooks"].setdefault(str(run["event"]), []).append(run["hook"])
-        predicted["envNames"] = sorted(runs[0]["env"]) if runs else None
-        predicted["hookCwds"] = [r["cwd"] for r in runs]
+        predicted["hookRuns"] = stable_runs(runs)
         predicted["payloadKeys"] = payload_keys()
         predicted["fired"] = [
             {

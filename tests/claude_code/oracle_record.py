@@ -8,6 +8,7 @@ value differs between two recordings (a new release is then a diff).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Mapping
@@ -23,10 +24,17 @@ PORT = re.compile(r"127\.0\.0\.1:\d+")
 """The mock's port, which some notices name."""
 
 
-def stable(observation: Mapping[str, Any]) -> dict[str, Any]:
-    """The recorded form of one observation."""
+def digest(scenario: Mapping[str, Any]) -> str:
+    """A short fingerprint of a scenario as written: a record made before it changed is stale."""
+    text = json.dumps(scenario, sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def stable_runs(runs: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Hook runs in recorded form: environment names, volatile payload fields masked, and
+    in one order (hooks of one event start in parallel, in either order)."""
     hooks = []
-    for run in observation["hooks"]:
+    for run in runs:
         payload = run["payload"] if isinstance(run["payload"], dict) else {}
         hooks.append(
             {
@@ -40,10 +48,17 @@ def stable(observation: Mapping[str, Any]) -> dict[str, Any]:
                 },
             }
         )
-    # Hooks of one event start in parallel, in either order.
     hooks.sort(key=lambda h: (str(h["event"]), h["hook"], json.dumps(h, sort_keys=True)))
-    return {
-        "hooks": hooks,
+    return hooks
+
+
+def stable(
+    observation: Mapping[str, Any], scenario: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """The recorded form of one observation (of a record too: it is its own recorded form);
+    with ``scenario``, the fingerprint of the scenario it was observed on."""
+    recorded = {
+        "hooks": stable_runs(observation["hooks"]),
         # Parallel calls finish in either order.
         "probe": sorted(observation["probe"], key=lambda p: json.dumps(p, sort_keys=True)),
         "tools": observation["tools"],
@@ -53,6 +68,9 @@ def stable(observation: Mapping[str, Any]) -> dict[str, Any]:
         "toolsOffered": observation["toolsOffered"],
         "result": {k: v for k, v in observation["result"].items()},
     }
+    if scenario is not None:
+        recorded["scenario"] = digest(scenario)
+    return recorded
 
 
 def changes(

@@ -1,12 +1,20 @@
-"""The differential suite: every corpus scenario run on the real Claude Code and on ``fire``.
+"""The differential suite: ``fire`` against what the real Claude Code did, every scenario.
 
-Each scenario runs Claude Code once in a loopback-only network namespace (at most
-one per pytest-xdist worker, so two at a time in CI) and ``fire`` on the same
-settings; every compared field must agree, or be a named exception. Scenarios
-listed in ``open_disagreements.json`` are known to disagree today: they are
-expected to fail (strictly: one that starts to agree must be taken off the list).
-Without the binary or the namespace these tests skip with the reason, except under
-CI=true, where that is a failure.
+Every corpus scenario is checked twice over:
+
+- **against the record**: ``fire`` runs the scenario and is compared with what the pinned
+  Claude Code did on it, as recorded in ``observations/<version>.json`` by
+  ``oracle.py record`` (the real binary, run on that very scenario: a record older than
+  its scenario fails ``test_every_scenario_is_recorded_as_it_is_now``);
+- **live**, one scenario in ``LIVE_EVERY`` (spread over the corpus by id) and every one
+  with ``"live": true``: Claude Code runs it now in a loopback-only network namespace (at
+  most one per pytest-xdist worker) while ``fire`` runs it, and the two are compared.
+
+Every compared field must agree, or be a named exception. Scenarios listed in
+``open_disagreements.json`` are known to disagree today: they are expected to fail
+(strictly: one that starts to agree must be taken off the list). Without the binary or
+the namespace the live tests skip with the reason, except under CI=true, where that is a
+failure. ``oracle.py check`` runs the whole corpus live.
 """
 
 from __future__ import annotations
@@ -17,15 +25,27 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from oracle_binary import find_binary
-from oracle_compare import disagreements
+from oracle_binary import find_binary, pinned_version
+from oracle_compare import compare, disagreements
 from oracle_predict import FireServer
-from oracle_run import check_scenario
+from oracle_record import OBSERVATIONS, digest
+from oracle_run import check_scenario, predict_scenario
 from oracle_scenario import NamespaceUnavailable, load_corpus
 
 HERE = Path(__file__).resolve().parent
 CORPUS = load_corpus()
 OPEN = json.loads((HERE / "open_disagreements.json").read_text(encoding="utf-8"))
+RECORD_PATH = OBSERVATIONS / f"{pinned_version()}.json"
+RECORD = json.loads(RECORD_PATH.read_text(encoding="utf-8")) if RECORD_PATH.exists() else {}
+LIVE_EVERY = 4
+"""One scenario in four runs live in every test run (the whole corpus live is about 13
+minutes of a 2-core machine; the record makes the rest a fraction of that)."""
+LIVE = sorted(
+    sid
+    for number, sid in enumerate(sorted(CORPUS))
+    if number % LIVE_EVERY == 0 or CORPUS[sid].get("live")
+)
+RERECORD = "fix: python tests/claude_code/oracle.py record {sid}"
 
 
 def _under_ci() -> bool:
@@ -61,7 +81,11 @@ def check(sid: str, binary: str, fire_server: FireServer) -> None:
     except NamespaceUnavailable as error:
         _unavailable(f"no loopback-only network namespace: {error}")
         raise
-    differ = disagreements(checked["comparison"])
+    _judge(sid, checked["comparison"])
+
+
+def _judge(sid: str, comparison: dict[str, object]) -> None:
+    differ = disagreements(comparison)
     lines = [
         f"{name}: fire {json.dumps(f['fire'])} / claude {json.dumps(f['claude'])}"
         for name, f in differ.items()
@@ -73,16 +97,36 @@ def check(sid: str, binary: str, fire_server: FireServer) -> None:
     assert not differ, "\n".join(lines)
 
 
+def test_every_scenario_is_recorded_as_it_is_now() -> None:
+    assert RECORD, f"no record {RECORD_PATH.name}; fix: python tests/claude_code/oracle.py record"
+    stale = sorted(
+        sid for sid in CORPUS if RECORD.get(sid, {}).get("scenario") != digest(CORPUS[sid])
+    )
+    assert not stale, (
+        f"{len(stale)} scenarios changed since {RECORD_PATH.name} was recorded, or were never "
+        f"recorded: {', '.join(stale[:10])}; " + RERECORD.format(sid=" ".join(stale[:10]))
+    )
+    assert set(RECORD) <= set(CORPUS), "the record holds scenarios the corpus lost; re-record"
+
+
 SHARDS = 24
 """The corpus in classes: ``--dist loadscope`` (scripts/test.sh) spreads classes over the
 workers, so both workers run scenarios, each one Claude Code at a time."""
 
 
 def _shard(number: int) -> type:
-    ids = sorted(CORPUS)[number::SHARDS]
+    recorded = sorted(CORPUS)[number::SHARDS]
+    live = LIVE[number::SHARDS]
 
     class Shard:
-        @pytest.mark.parametrize("sid", ids)
+        @pytest.mark.parametrize("sid", recorded)
+        def test_fire_agrees_with_the_record(self, sid: str, fire_server: FireServer) -> None:
+            if RECORD.get(sid, {}).get("scenario") != digest(CORPUS[sid]):
+                pytest.fail(f"{sid} is not recorded as it is now; " + RERECORD.format(sid=sid))
+            predicted = predict_scenario(fire_server, CORPUS[sid])
+            _judge(sid, compare(CORPUS[sid], predicted, RECORD[sid]))
+
+        @pytest.mark.parametrize("sid", live)
         def test_fire_agrees_with_claude_code(
             self, sid: str, binary: str, fire_server: FireServer
         ) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from hookcourse.errors import InputError
-from hookcourse.session.script import load
+from hookcourse.session.script import Layout, load, substitute
 
 GOOD = {"prompt": "go", "turns": [{"text": "hi"}], "expect": [{"ends": "completed"}]}
 
@@ -32,7 +32,7 @@ def _write(tmp_path: Path, content: bytes | str) -> Path:
         (json.dumps({**GOOD, "expect": [{"sees": "a", "denied": "b"}]}), "exactly one of"),
         (json.dumps({**GOOD, "expect": ["denied git push"]}), "is not an object"),
         (json.dumps({**GOOD, "files": {"../outside": "x"}}), "inside the project"),
-        (json.dumps({**GOOD, "hooks": {"a/b": "exit 0"}}), "plain file name"),
+        (json.dumps({**GOOD, "hooks": {"a/b": "exit 0"}}), "a hook name is letters"),
         (json.dumps({**GOOD, "settings": {"global": {}}}), "unknown key 'global'"),
         (json.dumps({**GOOD, "prompts": ["a", "b"]}), "both prompt and prompts"),
         (json.dumps({"prompts": []}), "not a non-empty list"),
@@ -75,3 +75,12 @@ def test_a_good_script_loads_with_its_file_name(tmp_path: Path) -> None:
 def test_several_prompts_are_submitted_in_order(tmp_path: Path) -> None:
     script = load(_write(tmp_path, json.dumps({"prompts": ["one", "two"], "turns": []})))
     assert (script.prompts, script.prompt) == (["one", "two"], "one")
+
+
+def test_a_hook_reference_ends_where_a_hook_name_cannot_go_on(tmp_path: Path) -> None:
+    layout = Layout(tmp_path / "a dir")
+    hooks = layout.root / "hooks"
+    text = 'command: "@hook:guard"\n---\nUse it. @hook:b.sh --flag'
+    assert substitute(text, layout) == (
+        f"command: \"sh '{hooks}/guard'\"\n---\nUse it. sh '{hooks}/b.sh' --flag"
+    )
