@@ -7,6 +7,9 @@
         write observations/<version>.json (what Claude Code did, per scenario, with the
         scenario's fingerprint); with ids, or --from the scenarios of a `check --out`
         file, only those are updated and the rest kept
+    python tests/claude_code/oracle.py replay [ID ...] [--jobs 2]
+        fire against the record of the pinned version, without Claude Code (seconds
+        a scenario: the inner loop for engine work)
     python tests/claude_code/oracle.py summary CHECKED.jsonl [--write-open]
         counts, seconds, and each disagreement of a `check --out` file (compared
         again with the current comparison); --write-open
@@ -34,8 +37,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from oracle_binary import find_binary, pinned_version
 from oracle_compare import compare, disagreements
 from oracle_predict import FireServer
-from oracle_record import OBSERVATIONS, changes, stable
-from oracle_run import check_scenario, observe_scenario
+from oracle_record import OBSERVATIONS, changes, digest, stable
+from oracle_run import check_scenario, observe_scenario, predict_scenario
 from oracle_scenario import load_corpus
 
 
@@ -98,6 +101,40 @@ def _summary(source: Path, write_open: bool) -> int:
     return 0
 
 
+def _shown(comparison: dict[str, Any]) -> list[str]:
+    """Each disagreeing field, both sides, as printed under the scenario's line."""
+    return [
+        f"  {name}:\n    fire:   {json.dumps(f['fire'])}\n    claude: {json.dumps(f['claude'])}"
+        for name, f in disagreements(comparison).items()
+    ]
+
+
+def _replay(corpus: dict[str, Any], ids: list[str], jobs: int) -> int:
+    """``fire`` on each scenario against the record of the pinned version (no Claude Code)."""
+    started = time.monotonic()
+    recorded = json.loads((OBSERVATIONS / f"{pinned_version()}.json").read_text(encoding="utf-8"))
+    counts: dict[str, int] = {}
+    lock = threading.Lock()
+
+    def one(sid: str, server: FireServer | None) -> None:
+        assert server is not None
+        if recorded.get(sid, {}).get("scenario") != digest(corpus[sid]):
+            verdict, lines = "stale", [f"  not recorded as it is now: oracle.py record {sid}"]
+        else:
+            compared = compare(corpus[sid], predict_scenario(server, corpus[sid]), recorded[sid])
+            verdict = compared["verdict"]
+            lines = _shown(compared)
+        with lock:
+            counts[verdict] = counts.get(verdict, 0) + 1
+            if verdict not in ("agree", "exception"):
+                print(f"{sid}: {verdict}", *lines, sep="\n", flush=True)
+
+    _each(ids, jobs, one, servers=True)
+    total = time.monotonic() - started
+    print(f"{len(ids)} scenarios against the record: {counts} in {total:.0f} s", file=sys.stderr)
+    return 0 if set(counts) <= {"agree", "exception"} else 1
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="oracle", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -116,6 +153,9 @@ def main(argv: list[str]) -> int:
     record.add_argument(
         "--from", dest="source", help="take the observations from a `check --out` file (JSON lines)"
     )
+    replay = sub.add_parser("replay")
+    replay.add_argument("ids", nargs="*")
+    replay.add_argument("--jobs", type=int, default=2, help="fire predictions at once (2)")
     summary = sub.add_parser("summary")
     summary.add_argument("source")
     summary.add_argument("--write-open", action="store_true")
@@ -131,6 +171,8 @@ def main(argv: list[str]) -> int:
         return 0
     if args.command == "summary":
         return _summary(Path(args.source), args.write_open)
+    if args.command == "replay":
+        return _replay(corpus, args.ids or list(corpus), args.jobs)
     binary = "" if args.command == "record" and args.source else find_binary()
     started = time.monotonic()
     if args.command == "check":
@@ -161,11 +203,8 @@ def main(argv: list[str]) -> int:
                     f"{sid}: {verdict} ({checked['observed']['seconds']} s)"
                     + (f" {checked['error']}" if "error" in checked else "")
                 )
-                for name, field in disagreements(checked["comparison"]).items():
-                    print(
-                        f"  {name}:\n    fire:   {json.dumps(field['fire'])}\n"
-                        f"    claude: {json.dumps(field['claude'])}"
-                    )
+                for line in _shown(checked["comparison"]):
+                    print(line)
                 sys.stdout.flush()
                 if out is not None:
                     with out.open("a", encoding="utf-8") as sink:
