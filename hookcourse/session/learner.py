@@ -45,14 +45,14 @@ from hookcourse.stages.merge_decisions.solution import merge_pre_tool_use
 from . import turns as scripted
 from .loop import (
     MAX_REQUESTS,
+    Session,
     _confined,
     _hooks,
     _label,
     _run,
-    _Session,
     _start_texts,
-    _stop_block_cap,
     _system_texts,
+    script_session,
 )
 from .script import SessionScript, flag_settings, laid_out, load, script_env, substitute
 from .tools import Grant, ToolRun, hook_environment
@@ -93,7 +93,7 @@ class LearnerLoop:
 class _Call:
     """One tool call's lazy edges: the hooks it started, in order, and the tool's run."""
 
-    session: _Session
+    session: Session
     given: Mapping[str, Any]
     name: str
     call_id: str
@@ -208,7 +208,7 @@ class _Tool(Mapping[str, Any]):
 # -- the hooks, as the course's runner starts them ------------------------------------------------
 
 
-def _settings(session: _Session) -> tuple[dict[str, Any], dict[str, dict[str, Handler]]]:
+def _settings(session: Session) -> tuple[dict[str, Any], dict[str, dict[str, Handler]]]:
     """The settings' hook groups in the stage's shape, and each command's handler."""
     flag = flag_settings(session.script, session.layout)
     places = SettingsPlaces(
@@ -252,7 +252,7 @@ def _inline(handler: Handler) -> str:
 
 
 def _run_one(
-    session: _Session, event: str, handler: Handler, payload: Mapping[str, Any]
+    session: Session, event: str, handler: Handler, payload: Mapping[str, Any]
 ) -> FireReport:
     """Start one handler on ``payload`` through the engine, with the session's environment."""
     inline = _inline(handler).replace('"PreToolUse"', json.dumps(event), 1)
@@ -410,7 +410,7 @@ def _shape(value: object) -> str:
 
 def _tool_turn(
     loop: LearnerLoop,
-    session: _Session,
+    session: Session,
     round_: dict[str, Any],
     index: int,
     calls: list[Mapping[str, Any]],
@@ -491,7 +491,7 @@ class _Player:
     """The model's side of one prompt: plays turns until it tries to stop."""
 
     loop: LearnerLoop
-    session: _Session
+    session: Session
     next_index: int
     errors: list[bool] = field(default_factory=list)
 
@@ -522,7 +522,7 @@ class _Player:
         raise _Runaway
 
 
-def _requests(loop: LearnerLoop, session: _Session, next_index: int) -> tuple[dict[str, Any], int]:
+def _requests(loop: LearnerLoop, session: Session, next_index: int) -> tuple[dict[str, Any], int]:
     """One prompt: turns until the model stops, then the learner's Stop loop drives the rest."""
     player = _Player(loop, session, next_index)
     answers: list[tuple[str, dict[str, Any]]] = []  # each stop attempt's answer, and whose
@@ -613,13 +613,12 @@ def _session(script: SessionScript, loop: LearnerLoop, keep: bool) -> Transcript
     with laid_out(script, keep=keep) as layout:
         env = hook_environment(os.environ, layout.home, layout.tmp)
         env.update(script_env(script, layout))
-        cap = _stop_block_cap(script, env)
-        session = _Session(script, layout, env, cap, cwd=str(layout.project))
+        session = script_session(script, layout, env)
         transcript = _play(loop, session)
         return relative(transcript, str(layout.root), keep)
 
 
-def _play(loop: LearnerLoop, session: _Session) -> Transcript:
+def _play(loop: LearnerLoop, session: Session) -> Transcript:
     script = session.script
     start = session.fire("SessionStart", session.payload("SessionStart", source="startup"))
     transcript: Transcript = {

@@ -9,9 +9,17 @@ allowed (for real, in the scratch project), then fires PostToolUse or
 PostToolUseFailure; a turn with tool calls ends with PostToolBatch
 and the next request; a turn without one fires Stop, with ``stop_hook_active``
 and the consecutive-block count (reset when a continuation ran a tool, capped by
-``CLAUDE_CODE_STOP_HOOK_BLOCK_CAP``, default 8). Every event goes through
-``hookcourse.engine.api.fire``; what the model is shown comes from its
-``print_mode``; nothing here reads or merges a hook's answer.
+``CLAUDE_CODE_STOP_HOOK_BLOCK_CAP``, default 8). Around it: Setup (a startup flag)
+before SessionStart, the project's CLAUDE.md loading after it, the user turns a
+SessionStart hook asks for before the first prompt, SessionEnd at the end. What a
+running call sets off (``printMode.whenRun``) fires before its PostToolUse: a cd
+moves the shell, a skill registers its hooks, an Agent call runs a subagent
+(SubagentStart, SubagentStop until it may stop) whose completion, as print mode
+runs subagents in the background, is one more main turn after the model stops.
+Every event goes through ``hookcourse.engine.api.fire`` (``Session.fired`` keeps
+each report, in order); what the model is shown comes from its ``print_mode``;
+nothing here reads or merges a hook's answer. The oracle's predictor plays its
+scenarios through this same loop.
 """
 
 from __future__ import annotations
@@ -24,10 +32,16 @@ from typing import Any
 
 from hookcourse.engine.api import FireReport, FireRequest, fire
 from hookcourse.engine.catalogue import checked_against
-from hookcourse.engine.lifecycle import SetOff, prompt_expansion
+from hookcourse.engine.lifecycle import (
+    SetOff,
+    instructions_at_start,
+    prompt_expansion,
+    startup_events,
+)
 from hookcourse.engine.outcome import DEFAULT_STOP_BLOCK_CAP
 from hookcourse.engine.permission_rule import CallPlace
-from hookcourse.engine.settings import SettingsPlaces
+from hookcourse.engine.settings import STANDARD_SOURCES, SettingsPlaces, SettingsSource
+from hookcourse.engine.transcript import PrintMode
 from hookcourse.errors import InputError
 from hookcourse.js import json as jsjson
 from hookcourse.js.values import Undefined
@@ -47,14 +61,32 @@ def engine_name() -> str:
     return f"hookcourse's engine (model of Claude Code {checked_against()})"
 
 
+@dataclass(frozen=True)
+class CommandLine:
+    """What claude's command line sets for every event, in ``fire``'s terms."""
+
+    flags: tuple[str, ...] = ()
+    """claude's own words (a startup flag such as ``--init`` fires Setup)."""
+    permission_mode: str | None = None
+    allowed_tools: tuple[str, ...] = ()
+    disallowed_tools: tuple[str, ...] = ()
+    added_dirs: tuple[str, ...] = ()
+    max_turns: int | None = None
+    """Model responses a prompt may get; a subagent's SubagentStop is not counted against it."""
+    sources: frozenset[SettingsSource] = STANDARD_SOURCES
+    settings: str | None = None
+    """The ``--settings`` JSON text."""
+
+
 @dataclass
-class _Session:
+class Session:
     """The state one session carries from request to request."""
 
     script: SessionScript
     layout: Layout
     env: dict[str, str]
     cap: int
+    command_line: CommandLine = CommandLine()
     shown: list[dict[str, Any]] = field(default_factory=list)
     rounds: list[dict[str, Any]] = field(default_factory=list)
     cwd: str = ""
@@ -63,6 +95,14 @@ class _Session:
     """Skills launched so far: their frontmatter hooks run too."""
     allow_outside: bool = False
     """File tools may run outside the project where Claude Code would let them."""
+    fired: list[FireReport] = field(default_factory=list)
+    """Every event's report, in the order fired."""
+    results: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Every tool_result the model is shown, by call id."""
+    requests: int = 0
+    """Model requests, a subagent's included."""
+    background: int = 0
+    """Subagents finished in the background whose completion has not started a turn yet."""
 
     def place(self) -> CallPlace:
         return CallPlace(str(self.layout.project), self.cwd, str(self.layout.home))
@@ -102,12 +142,17 @@ class _Session:
         """An event the session fires on its own."""
         return self.fire(step.event, self.payload(step.event, **dict(step.fields)))
 
-    def fire(self, event: str, payload: Mapping[str, Any], blocks: int = 0) -> FireReport:
-        flag = flag_settings(self.script, self.layout)
+    def fire(
+        self, event: str, payload: Mapping[str, Any], blocks: int = 0, turn: int = 1
+    ) -> FireReport:
+        """``event`` through the engine; ``blocks``: consecutive Stop blocks before it;
+        ``turn``: which model response of the prompt it follows."""
+        line = self.command_line
         places = SettingsPlaces(
             project_dir=self.layout.project,
             home=self.layout.home,
-            extra=(flag,) if flag is not None else (),
+            extra=(line.settings,) if line.settings is not None else (),
+            sources=line.sources,
             skills=tuple(self.skills),
         )
         request = FireRequest(
@@ -118,9 +163,16 @@ class _Session:
             consecutive_stop_blocks=blocks,
             stop_block_cap=self.cap,
             base_env=self.env,
-            permission_mode=self.script.data.get("permissionMode"),
+            permission_mode=line.permission_mode,
+            added_dirs=line.added_dirs,
+            allowed_tools=line.allowed_tools,
+            disallowed_tools=line.disallowed_tools,
+            max_turns=None if event == "SubagentStop" else line.max_turns,
+            turn=turn,
         )
-        return fire(request)
+        report = fire(request)
+        self.fired.append(report)
+        return report
 
 
 def _hooks(report: FireReport) -> list[dict[str, Any]]:
@@ -158,21 +210,30 @@ def run_session(
     with laid_out(script, keep=keep) as layout:
         env = hook_environment(os.environ, layout.home, layout.tmp)
         env.update(script_env(script, layout))
-        cap = _stop_block_cap(script, env)
-        session = _Session(script, layout, env, cap, cwd=str(layout.project))
+        session = script_session(script, layout, env)
         session.allow_outside = allow_outside
-        transcript = _play(session)
+        transcript = play(session)
         return relative(transcript, str(layout.root), keep)
 
 
-def _stop_block_cap(script: SessionScript, env: Mapping[str, str]) -> int:
+def script_session(script: SessionScript, layout: Layout, env: dict[str, str]) -> Session:
+    """A session script's state at its start, in the folders of ``layout``."""
+    line = CommandLine(
+        permission_mode=script.data.get("permissionMode"),
+        settings=flag_settings(script, layout),
+    )
+    cap = stop_block_cap(script.name, env)
+    return Session(script, layout, env, cap, line, cwd=str(layout.project))
+
+
+def stop_block_cap(where: str, env: Mapping[str, str]) -> int:
     """``CLAUDE_CODE_STOP_HOOK_BLOCK_CAP`` as Claude Code reads it: unset is 8, 0 no cap."""
     raw = env.get(CAP_VARIABLE, "").strip()
     if not raw:
         return DEFAULT_STOP_BLOCK_CAP
     if not raw.isdigit():
         raise InputError(
-            script.name,
+            where,
             f"{CAP_VARIABLE} is {raw!r}, not a whole number",
             "give 0 (no cap) or more",
             ["env", CAP_VARIABLE],
@@ -180,20 +241,28 @@ def _stop_block_cap(script: SessionScript, env: Mapping[str, str]) -> int:
     return int(raw)
 
 
-def _play(session: _Session) -> Transcript:
+def play(session: Session) -> Transcript:
+    """The whole session: its prompts, each to its end, then SessionEnd."""
     script = session.script
+    start_runs = [_set_off(session, step) for step in startup_events(session.command_line.flags)]
     start = session.fire("SessionStart", session.payload("SessionStart", source="startup"))
+    start_runs.append(event_run("SessionStart", _label(start), _hooks(start)))
+    start_runs += [_set_off(session, step) for step in instructions_at_start(session.place())]
     transcript: Transcript = {
         "script": script.name,
         "engine": engine_name(),
-        "start": [event_run("SessionStart", _label(start), _hooks(start))],
+        "start": start_runs,
         "rounds": session.rounds,
         "end": {},
     }
     session.shown = _start_texts(start)
+    user_turns = [] if start.print_mode is None else list(start.print_mode.user_turns)
+    # The scripted model plays in the conversation its first prompt begins; one a hook's
+    # user turn begins gets the fallback text throughout.
+    turns = [] if user_turns else script.turns
     end: dict[str, Any] = {}
     next_turn = 0
-    for number, text in enumerate(script.prompts):
+    for number, text in enumerate([*user_turns, *script.prompts]):
         expansion = prompt_expansion(text, session.place())
         expanded = None if expansion is None else session.set_off(expansion)
         reports = [] if expanded is None else [expanded]
@@ -218,10 +287,18 @@ def _play(session: _Session) -> Transcript:
             end = {"reason": "prompt_blocked", "notes": [said]}
             continue
         session.shown = session.shown + _system_texts(prompt)
-        end, next_turn = _requests(session, next_turn)
+        end, next_turn = _requests(session, turns, next_turn)
         session.shown = []
     transcript["end"] = end
+    closing = session.fire("SessionEnd", session.payload("SessionEnd", reason="other"))
+    transcript["closing"] = [event_run("SessionEnd", _label(closing), _hooks(closing))]
     return transcript
+
+
+def _set_off(session: Session, step: SetOff) -> dict[str, Any]:
+    """An event the session sets off on its own, as the transcript shows it."""
+    report = session.set_off(step)
+    return event_run(report.event, _label(report), _hooks(report))
 
 
 def _start_texts(report: FireReport) -> list[dict[str, Any]]:
@@ -239,11 +316,16 @@ def _start_texts(report: FireReport) -> list[dict[str, Any]]:
     return texts
 
 
-def _requests(session: _Session, next_index: int) -> tuple[dict[str, Any], int]:
-    """One prompt's loop, from the turn at ``next_index``: how it ended, and the next turn."""
-    turns = session.script.turns
+def _requests(
+    session: Session, turns: list[dict[str, Any]], next_index: int
+) -> tuple[dict[str, Any], int]:
+    """One prompt's loop, from the turn at ``next_index``: how it ended, and the next turn.
+
+    The only loop over model turns: a tool turn goes on to the next request; a turn
+    without a call fires Stop, which ends the prompt, ends the run, or continues it
+    (a block, or a background subagent's completion)."""
     errors: list[bool] = []
-    blocks, in_stop_chain = 0, False
+    blocks, in_stop_chain, response = 0, False, 0
     while len(session.rounds) < MAX_REQUESTS:
         index = scripted.choose(turns, next_index, errors)
         turn: Mapping[str, Any] = {} if index is None else turns[index]
@@ -258,8 +340,10 @@ def _requests(session: _Session, next_index: int) -> tuple[dict[str, Any], int]:
             "events": [],
         }
         session.rounds.append(round_)
+        session.requests += 1
+        response += 1
         if calls:
-            ended, errors = _tool_turn(session, round_, index or 0, calls)
+            ended, errors = _tool_turn(session, round_, index or 0, calls, response)
             if ended is not None:
                 return ended, next_index
             blocks = 0  # a continuation that ran a tool resets the consecutive count
@@ -275,6 +359,7 @@ def _requests(session: _Session, next_index: int) -> tuple[dict[str, Any], int]:
                 session_crons=[],
             ),
             blocks,
+            response,
         )
         round_["events"].append(
             event_run(
@@ -290,6 +375,11 @@ def _requests(session: _Session, next_index: int) -> tuple[dict[str, Any], int]:
             # continue: false ends the run, whatever else the hooks said (stop_hook_prevented).
             return {"reason": mode.terminal_reason or "stop_hook_prevented"}, next_index
         if mode is None or not mode.turn_continues:
+            if session.background:
+                # A background subagent's completion notification starts one more turn.
+                session.background -= 1
+                session.shown = []
+                continue
             return {"reason": "completed"}, next_index
         blocks, in_stop_chain = blocks + 1, True
         session.shown = _system_texts(stop)
@@ -298,8 +388,20 @@ def _requests(session: _Session, next_index: int) -> tuple[dict[str, Any], int]:
     return {"reason": "runaway", "notes": [f"stopped after {MAX_REQUESTS} requests"]}, next_index
 
 
+def _ending(modes: list[PrintMode | None]) -> dict[str, Any] | None:
+    """The end of the run when one of ``modes`` (the first that says so) stops it."""
+    for mode in modes:
+        if mode is not None and mode.run_stops:
+            return {"reason": mode.terminal_reason or "hook_stopped"}
+    return None
+
+
 def _tool_turn(
-    session: _Session, round_: dict[str, Any], index: int, calls: list[Mapping[str, Any]]
+    session: Session,
+    round_: dict[str, Any],
+    index: int,
+    calls: list[Mapping[str, Any]],
+    response: int,
 ) -> tuple[dict[str, Any] | None, list[bool]]:
     """The calls of one turn and PostToolBatch; the end of the session if it ends here."""
     results: list[dict[str, Any]] = []
@@ -344,10 +446,10 @@ def _tool_turn(
                 ),
             )
             round_["events"].append(event_run("PermissionRequest", _label(asked), _hooks(asked)))
-            answer = asked.print_mode
-            if answer is not None and answer.tool_runs is not None:
-                mode = answer
-        runs = mode is None or mode.tool_runs is not False
+            if asked.print_mode is None or asked.print_mode.tool_runs is None:
+                asked = None  # no answer: the call goes as PreToolUse left it
+        decided = mode if asked is None else asked.print_mode
+        runs = decided is None or decided.tool_runs is not False
         entry: dict[str, Any] = {
             "id": call_id,
             "name": name,
@@ -356,7 +458,7 @@ def _tool_turn(
             "runs": runs,
         }
         rewrites = [pre.outcome.updated_input]
-        if asked is not None and mode is asked.print_mode:
+        if asked is not None:
             rewrites.append(asked.outcome.updated_input)
         for rewrite in rewrites:
             if not isinstance(rewrite, Undefined) and runs:
@@ -364,19 +466,15 @@ def _tool_turn(
                 tool_input = rewrite
                 entry["ranInput"] = tool_input
         round_["calls"].append(entry)
+        # Which answer ends the run when several could: the dialog's, then PreToolUse's.
+        stopping = [None if asked is None else asked.print_mode, mode]
         if not runs:
             session.record({"type": "tool_result", "tool_use_id": call_id, "is_error": True})
-            if mode is not None and mode.tool_result is not None:
-                results.append(
-                    {
-                        "kind": "tool_result",
-                        "id": call_id,
-                        "text": mode.tool_result.text,
-                        "isError": mode.tool_result.is_error,
-                    }
-                )
-            if mode is not None and mode.run_stops:
-                ended = {"reason": mode.terminal_reason or "hook_stopped"}
+            if decided is not None and decided.tool_result is not None:
+                shown = decided.tool_result
+                _result(session, results, call_id, shown.text, shown.is_error)
+            ended = _ending(stopping)
+            if ended is not None:
                 break
             continue
         grant = _grant(session, pre)
@@ -384,20 +482,19 @@ def _tool_turn(
         if refusal is not None:
             # Refused as a permission is: the tool does not run, no PostToolUse fires.
             entry["runs"] = False
-            results.append({"kind": "tool_result", "id": call_id, "text": refusal, "isError": True})
+            _result(session, results, call_id, refusal, True)
             continue
         if effects is not None:
             for step in effects.events:
-                report = session.set_off(step)
-                round_["events"].append(event_run(report.event, _label(report), _hooks(report)))
+                round_["events"].append(_set_off(session, step))
         tool = _run(session, call, name, tool_input, grant)
         if effects is not None:
             session.cwd = effects.cwd or session.cwd
             if effects.skill is not None and effects.skill not in session.skills:
                 session.skills.append(effects.skill)
-        results.append(
-            {"kind": "tool_result", "id": call_id, "text": tool.text, "isError": tool.is_error}
-        )
+            if effects.subagent is not None:
+                _subagent(session, round_, effects.subagent)
+        _result(session, results, call_id, tool.text, tool.is_error)
         session.record({"type": "tool_result", "tool_use_id": call_id, "is_error": tool.is_error})
         batch.append(
             {
@@ -410,19 +507,59 @@ def _tool_turn(
         post = _after_tool(session, name, tool_input, call_id, tool)
         round_["events"].append(event_run(post.event, _label(post), _hooks(post), call=call_id))
         texts.extend(_system_texts(post))
-        stopping = [m for m in (mode, post.print_mode) if m is not None and m.run_stops]
-        if stopping:
-            ended = {"reason": stopping[0].terminal_reason or "hook_stopped"}
+        ended = _ending([post.print_mode, *stopping])
+        if ended is not None:
             break
     if ended is None:
-        after = session.fire("PostToolBatch", session.payload("PostToolBatch", tool_calls=batch))
+        after = session.fire(
+            "PostToolBatch", session.payload("PostToolBatch", tool_calls=batch), turn=response
+        )
         round_["events"].append(event_run("PostToolBatch", _label(after), _hooks(after)))
         texts.extend(_system_texts(after))
+        ended = _ending([after.print_mode])
     session.shown = results + texts
     return ended, [bool(item["isError"]) for item in results]
 
 
-def _grant(session: _Session, pre: FireReport) -> Grant:
+def _result(
+    session: Session, results: list[dict[str, Any]], call_id: str, text: str, is_error: bool
+) -> None:
+    """A tool_result the model is shown."""
+    shown = {"kind": "tool_result", "id": call_id, "text": text, "isError": is_error}
+    session.results[call_id] = shown
+    results.append(shown)
+
+
+def _subagent(session: Session, round_: dict[str, Any], agent_type: str) -> None:
+    """A subagent: SubagentStart, its requests (the scripted model's fallback text), and
+    SubagentStop until it lets the subagent stop. Print mode runs it in the background:
+    its completion starts one more main turn once the model stops."""
+    agent_id = f"a{len(session.fired):016x}"
+    fields = {"agent_id": agent_id, "agent_type": agent_type}
+    round_["events"].append(_set_off(session, SetOff("SubagentStart", fields)))
+    agents = session.transcript_path.parent / SESSION_ID / "subagents"
+    for blocks in range(MAX_REQUESTS):
+        session.requests += 1
+        stop = session.fire(
+            "SubagentStop",
+            session.payload(
+                "SubagentStop",
+                **fields,
+                stop_hook_active=blocks > 0,
+                agent_transcript_path=str(agents / f"agent-{agent_id}.jsonl"),
+                last_assistant_message=scripted.FALLBACK_TEXT,
+                background_tasks=[],
+                session_crons=[],
+            ),
+            blocks,
+        )
+        round_["events"].append(event_run("SubagentStop", _label(stop), _hooks(stop)))
+        if stop.print_mode is None or not stop.print_mode.turn_continues:
+            break
+    session.background += 1
+
+
+def _grant(session: Session, pre: FireReport) -> Grant:
     """What let the call past the permission step: a rule, a hook's allow, or the mode."""
     step = pre.permission
     mode = session.script.data.get("permissionMode", "default") if step is None else step.mode
@@ -436,26 +573,28 @@ def _grant(session: _Session, pre: FireReport) -> Grant:
     return Grant(mode, granted, session.allow_outside)
 
 
-def _confined(session: _Session, name: str, tool_input: Any, grant: Grant) -> str | None:
+def _confined(session: Session, name: str, tool_input: Any, grant: Grant) -> str | None:
     inputs = tool_input if isinstance(tool_input, dict) else {}
     cwd = Path(session.cwd or session.layout.project)
     return confinement(name, inputs, session.layout.project, cwd, grant)
 
 
 def _run(
-    session: _Session, call: Mapping[str, Any], name: str, tool_input: Any, grant: Grant
+    session: Session, call: Mapping[str, Any], name: str, tool_input: Any, grant: Grant
 ) -> ToolRun:
     given = call.get("result")
     if isinstance(given, dict):
         text = str(substitute(given.get("text", ""), session.layout))
-        return ToolRun(text, given.get("isError") is True, text)
+        # A given result may carry the tool's structured response (PostToolUse's field).
+        response = substitute(given["response"], session.layout) if "response" in given else text
+        return ToolRun(text, given.get("isError") is True, response)
     inputs = tool_input if isinstance(tool_input, dict) else {}
     cwd = Path(session.cwd or session.layout.project)
     return run_tool(name, inputs, cwd, session.env, grant, session.layout.project)
 
 
 def _after_tool(
-    session: _Session, name: str, tool_input: Any, call_id: str, tool: ToolRun
+    session: Session, name: str, tool_input: Any, call_id: str, tool: ToolRun
 ) -> FireReport:
     if tool.is_error:
         payload = session.payload(
