@@ -50,10 +50,11 @@ from .loop import (
     _hooks,
     _label,
     _run,
-    _start_texts,
     _system_texts,
+    requests,
     script_session,
 )
+from .loop import play as play_session
 from .script import SessionScript, flag_settings, laid_out, load, script_env, substitute
 from .tools import Grant, ToolRun, hook_environment
 from .transcript import Transcript, differences, event_run, relative
@@ -414,8 +415,10 @@ def _tool_turn(
     round_: dict[str, Any],
     index: int,
     calls: list[Mapping[str, Any]],
-) -> list[bool]:
-    """One turn's calls through the learner's ``run_hooks``, then PostToolBatch."""
+    response: int,
+) -> tuple[None, list[bool]]:
+    """One turn's calls through the learner's ``run_hooks``, then PostToolBatch (the run
+    goes on: the course's loop has no hook that ends it here)."""
     hooks, handlers = _settings(session)
     results: list[dict[str, Any]] = []
     texts: list[dict[str, Any]] = []
@@ -483,48 +486,55 @@ def _tool_turn(
     round_["events"].append(event_run("PostToolBatch", _label(after), _hooks(after)))
     texts.extend(_system_texts(after))
     session.shown = results + texts
-    return [bool(item["isError"]) for item in results]
+    return None, [bool(item["isError"]) for item in results]
+
+
+MODEL_STOPPED: Final = "model stopped"
+"""How ``requests`` ends when the learner's stop loop takes over at a turn end."""
+
+
+def _handed_back(
+    session: Session, round_: dict[str, Any], blocks: int, active: bool, response: int
+) -> dict[str, Any]:
+    """The model ended a turn: the learner's ``run_stop_loop`` decides what follows."""
+    session.shown = []
+    return {"reason": MODEL_STOPPED}
 
 
 @dataclass
 class _Player:
-    """The model's side of one prompt: plays turns until it tries to stop."""
+    """The model's side of one prompt, played by the session loop: turns until it stops."""
 
     loop: LearnerLoop
     session: Session
+    turns: list[dict[str, Any]]
     next_index: int
-    errors: list[bool] = field(default_factory=list)
 
-    def until_it_stops(self) -> dict[str, Any]:
-        """Play turns (tool turns through the learner's hooks) until a turn ends without a
-        tool call; that turn's round."""
-        turns = self.session.script.turns
-        while len(self.session.rounds) < MAX_REQUESTS:
-            index = scripted.choose(turns, self.next_index, self.errors)
-            turn: Mapping[str, Any] = {} if index is None else turns[index]
-            self.next_index = len(turns) if index is None else index + 1
-            calls = list(turn.get("tools") or [])
-            text = turn.get("text") or (None if calls else scripted.FALLBACK_TEXT)
-            round_: dict[str, Any] = {
-                "turn": index,
-                "text": text,
-                "shown": self.session.shown,
-                "calls": [],
-                "events": [],
-            }
-            self.session.rounds.append(round_)
-            if calls:
-                self.errors = _tool_turn(self.loop, self.session, round_, index or 0, calls)
-                continue
-            self.errors = []
-            self.session.shown = []
-            return round_
-        raise _Runaway
+    def until_it_stops(self) -> None:
+        """Play turns (tool turns through the learner's hooks) until one ends without a
+        tool call; _Runaway past the requests any script needs."""
+        ended, self.next_index = requests(
+            self.session, self.turns, self.next_index, self._tool_turn, _handed_back
+        )
+        if ended["reason"] != MODEL_STOPPED:
+            raise _Runaway
+
+    def _tool_turn(
+        self,
+        session: Session,
+        round_: dict[str, Any],
+        index: int,
+        calls: list[Mapping[str, Any]],
+        response: int,
+    ) -> tuple[None, list[bool]]:
+        return _tool_turn(self.loop, session, round_, index, calls, response)
 
 
-def _requests(loop: LearnerLoop, session: Session, next_index: int) -> tuple[dict[str, Any], int]:
+def _requests(
+    loop: LearnerLoop, session: Session, turns: list[dict[str, Any]], next_index: int
+) -> tuple[dict[str, Any], int]:
     """One prompt: turns until the model stops, then the learner's Stop loop drives the rest."""
-    player = _Player(loop, session, next_index)
+    player = _Player(loop, session, turns, next_index)
     answers: list[tuple[str, dict[str, Any]]] = []  # each stop attempt's answer, and whose
     after: list[int] = []  # the first round after each attempt the loop went on from
 
@@ -619,36 +629,14 @@ def _session(script: SessionScript, loop: LearnerLoop, keep: bool) -> Transcript
 
 
 def _play(loop: LearnerLoop, session: Session) -> Transcript:
-    script = session.script
-    start = session.fire("SessionStart", session.payload("SessionStart", source="startup"))
-    transcript: Transcript = {
-        "script": script.name,
-        "engine": loop.name,
-        "start": [event_run("SessionStart", _label(start), _hooks(start))],
-        "rounds": session.rounds,
-        "end": {},
-    }
-    session.shown = _start_texts(start)
-    end: dict[str, Any] = {}
-    next_turn = 0
-    for number, text in enumerate(script.prompts):
-        prompt = session.fire("UserPromptSubmit", session.payload("UserPromptSubmit", prompt=text))
-        runs = [event_run(prompt.event, _label(prompt), _hooks(prompt))]
-        if number == 0:
-            transcript["start"].extend(runs)
-        else:
-            entry = {"prompt": text, "round": len(session.rounds), "events": runs, "before": end}
-            transcript.setdefault("prompts", []).append(entry)
-        mode = prompt.print_mode
-        if mode is not None and mode.run_stops:
-            said = f"the user is shown: {mode.user_message or ''}"
-            end = {"reason": "prompt_blocked", "notes": [said]}
-            continue
-        session.shown = session.shown + _system_texts(prompt)
-        end, next_turn = _requests(loop, session, next_turn)
-        session.shown = []
-    transcript["end"] = end
-    return transcript
+    """The session through the one session loop, each prompt's requests the learner's."""
+
+    def per_prompt(
+        session: Session, turns: list[dict[str, Any]], next_index: int
+    ) -> tuple[dict[str, Any], int]:
+        return _requests(loop, session, turns, next_index)
+
+    return play_session(session, loop.name, per_prompt)
 
 
 # -- the check of the whole loop ---------------------------------------------------------------

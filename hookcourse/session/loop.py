@@ -25,7 +25,7 @@ scenarios through this same loop.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -55,6 +55,19 @@ SESSION_ID = "00000000-0000-4000-8000-0000005e5510"
 MAX_REQUESTS = 60
 """More model requests than any script needs: past it the session is a runaway loop."""
 CAP_VARIABLE = "CLAUDE_CODE_STOP_HOOK_BLOCK_CAP"
+
+
+ToolTurn = Callable[
+    ["Session", dict[str, Any], int, list[Mapping[str, Any]], int],
+    tuple[dict[str, Any] | None, list[bool]],
+]
+"""Plays one turn's calls (session, round, turn index, calls, response number): the end
+of the run if it ends there, and which tool_results were errors."""
+TurnEnd = Callable[["Session", dict[str, Any], int, bool, int], dict[str, Any] | None]
+"""The model stopped (session, round, consecutive blocks, stop_hook_active, response
+number): how the prompt ends, or None when the model goes back to work."""
+Prompt = Callable[["Session", list[dict[str, Any]], int], tuple[dict[str, Any], int]]
+"""Plays one prompt's requests from a turn: how it ended, and the next turn."""
 
 
 def engine_name() -> str:
@@ -241,16 +254,21 @@ def stop_block_cap(where: str, env: Mapping[str, str]) -> int:
     return int(raw)
 
 
-def play(session: Session) -> Transcript:
-    """The whole session: its prompts, each to its end, then SessionEnd."""
+def play(
+    session: Session, engine: str | None = None, per_prompt: Prompt | None = None
+) -> Transcript:
+    """The whole session: its prompts, each to its end, then SessionEnd. ``engine``: whose
+    decisions the transcript shows; ``per_prompt``: what plays one prompt's requests (a
+    learner's loop wraps ``requests``)."""
     script = session.script
+    prompt_requests = requests if per_prompt is None else per_prompt
     start_runs = [_set_off(session, step) for step in startup_events(session.command_line.flags)]
     start = session.fire("SessionStart", session.payload("SessionStart", source="startup"))
     start_runs.append(event_run("SessionStart", _label(start), _hooks(start)))
     start_runs += [_set_off(session, step) for step in instructions_at_start(session.place())]
     transcript: Transcript = {
         "script": script.name,
-        "engine": engine_name(),
+        "engine": engine or engine_name(),
         "start": start_runs,
         "rounds": session.rounds,
         "end": {},
@@ -287,7 +305,7 @@ def play(session: Session) -> Transcript:
             end = {"reason": "prompt_blocked", "notes": [said]}
             continue
         session.shown = session.shown + _system_texts(prompt)
-        end, next_turn = _requests(session, turns, next_turn)
+        end, next_turn = prompt_requests(session, turns, next_turn)
         session.shown = []
     transcript["end"] = end
     closing = session.fire("SessionEnd", session.payload("SessionEnd", reason="other"))
@@ -316,14 +334,22 @@ def _start_texts(report: FireReport) -> list[dict[str, Any]]:
     return texts
 
 
-def _requests(
-    session: Session, turns: list[dict[str, Any]], next_index: int
+def requests(
+    session: Session,
+    turns: list[dict[str, Any]],
+    next_index: int,
+    tool_turn: ToolTurn | None = None,
+    turn_end: TurnEnd | None = None,
 ) -> tuple[dict[str, Any], int]:
     """One prompt's loop, from the turn at ``next_index``: how it ended, and the next turn.
 
-    The only loop over model turns: a tool turn goes on to the next request; a turn
-    without a call fires Stop, which ends the prompt, ends the run, or continues it
-    (a block, or a background subagent's completion)."""
+    The only loop over model turns: a turn with calls goes to ``tool_turn`` (default:
+    each call through PreToolUse, the tool, PostToolUse) and on to the next request; a
+    turn without one goes to ``turn_end`` (default: Stop), which ends the prompt or,
+    returning None, sends the model back to work; a background subagent's completion
+    starts one more turn before the prompt completes."""
+    play_calls = _tool_turn if tool_turn is None else tool_turn
+    stop = _stop if turn_end is None else turn_end
     errors: list[bool] = []
     blocks, in_stop_chain, response = 0, False, 0
     while len(session.rounds) < MAX_REQUESTS:
@@ -343,49 +369,60 @@ def _requests(
         session.requests += 1
         response += 1
         if calls:
-            ended, errors = _tool_turn(session, round_, index or 0, calls, response)
+            ended, errors = play_calls(session, round_, index or 0, calls, response)
             if ended is not None:
                 return ended, next_index
             blocks = 0  # a continuation that ran a tool resets the consecutive count
             continue
         errors = []
-        stop = session.fire(
-            "Stop",
-            session.payload(
-                "Stop",
-                stop_hook_active=in_stop_chain,
-                last_assistant_message=text,
-                background_tasks=[],
-                session_crons=[],
-            ),
-            blocks,
-            response,
-        )
-        round_["events"].append(
-            event_run(
-                "Stop",
-                "Stop",
-                _hooks(stop),
-                stopHookActive=in_stop_chain,
-                notes=list(stop.outcome.notices),
-            )
-        )
-        mode = stop.print_mode
-        if mode is not None and mode.run_stops:
-            # continue: false ends the run, whatever else the hooks said (stop_hook_prevented).
-            return {"reason": mode.terminal_reason or "stop_hook_prevented"}, next_index
-        if mode is None or not mode.turn_continues:
-            if session.background:
-                # A background subagent's completion notification starts one more turn.
-                session.background -= 1
-                session.shown = []
-                continue
-            return {"reason": "completed"}, next_index
-        blocks, in_stop_chain = blocks + 1, True
-        session.shown = _system_texts(stop)
-        if mode.stop_feedback is not None:
-            session.shown.append({"kind": "reminder", "text": mode.stop_feedback})
+        ended = stop(session, round_, blocks, in_stop_chain, response)
+        if ended is None:
+            blocks, in_stop_chain = blocks + 1, True
+        elif ended["reason"] == "completed" and session.background:
+            # A background subagent's completion notification starts one more turn.
+            session.background -= 1
+            session.shown = []
+        else:
+            return ended, next_index
     return {"reason": "runaway", "notes": [f"stopped after {MAX_REQUESTS} requests"]}, next_index
+
+
+def _stop(
+    session: Session, round_: dict[str, Any], blocks: int, active: bool, response: int
+) -> dict[str, Any] | None:
+    """Stop at the end of a turn: how the prompt ends, or None when a hook sends the model
+    back to work (what it is shown then is the next request's)."""
+    stop = session.fire(
+        "Stop",
+        session.payload(
+            "Stop",
+            stop_hook_active=active,
+            last_assistant_message=round_["text"],
+            background_tasks=[],
+            session_crons=[],
+        ),
+        blocks,
+        response,
+    )
+    round_["events"].append(
+        event_run(
+            "Stop",
+            "Stop",
+            _hooks(stop),
+            stopHookActive=active,
+            notes=list(stop.outcome.notices),
+        )
+    )
+    mode = stop.print_mode
+    if mode is not None and mode.run_stops:
+        # continue: false ends the run, whatever else the hooks said (stop_hook_prevented).
+        return {"reason": mode.terminal_reason or "stop_hook_prevented"}
+    if mode is None or not mode.turn_continues:
+        return {"reason": "completed"}
+    session.shown = _system_texts(stop)
+    if mode.stop_feedback is not None:
+        session.shown.append({"kind": "reminder", "text": mode.stop_feedback})
+    return None
 
 
 def _ending(modes: list[PrintMode | None]) -> dict[str, Any] | None:
