@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import importlib.util
 import json
 import os
@@ -46,13 +47,13 @@ from . import turns as scripted
 from .loop import (
     MAX_REQUESTS,
     Session,
-    _confined,
-    _hooks,
-    _label,
-    _run,
-    _system_texts,
+    confined,
+    event_label,
+    hooks_run,
     requests,
+    run_call,
     script_session,
+    system_texts,
 )
 from .loop import play as play_session
 from .script import SessionScript, flag_settings, laid_out, load, script_env, substitute
@@ -129,7 +130,7 @@ class _Call:
                 tool_response=self.tool.response,
             )
         report = _run_one(self.session, event, handler, payload)
-        (self.pre_runs if event == "PreToolUse" else self.post_runs).extend(_hooks(report))
+        (self.pre_runs if event == "PreToolUse" else self.post_runs).extend(hooks_run(report))
         answer = _answer(report)
         self.handed.setdefault(event, []).append((command, answer))
         return dict(answer)
@@ -146,12 +147,12 @@ class _Call:
             grant = Grant("default", allowed, self.session.allow_outside)
             refused = None
             if "result" not in self.given:
-                refused = _confined(self.session, self.name, self.ran_input, grant)
+                refused = confined(self.session, self.name, self.ran_input, grant)
             # A call whose script gives its result returns that result.
             self.tool = (
                 ToolRun(refused, True, refused)
                 if refused is not None
-                else _run(self.session, self.given, self.name, self.ran_input, grant)
+                else run_call(self.session, self.given, self.name, self.ran_input, grant)
             )
         return self.tool.response
 
@@ -483,8 +484,8 @@ def _tool_turn(
                 )
             )
     after = session.fire("PostToolBatch", session.payload("PostToolBatch", tool_calls=batch))
-    round_["events"].append(event_run("PostToolBatch", _label(after), _hooks(after)))
-    texts.extend(_system_texts(after))
+    round_["events"].append(event_run("PostToolBatch", event_label(after), hooks_run(after)))
+    texts.extend(system_texts(after))
     session.shown = results + texts
     return None, [bool(item["isError"]) for item in results]
 
@@ -513,21 +514,12 @@ class _Player:
     def until_it_stops(self) -> None:
         """Play turns (tool turns through the learner's hooks) until one ends without a
         tool call; _Runaway past the requests any script needs."""
+        tool_turn = functools.partial(_tool_turn, self.loop)
         ended, self.next_index = requests(
-            self.session, self.turns, self.next_index, self._tool_turn, _handed_back
+            self.session, self.turns, self.next_index, tool_turn, _handed_back
         )
         if ended["reason"] != MODEL_STOPPED:
             raise _Runaway
-
-    def _tool_turn(
-        self,
-        session: Session,
-        round_: dict[str, Any],
-        index: int,
-        calls: list[Mapping[str, Any]],
-        response: int,
-    ) -> tuple[None, list[bool]]:
-        return _tool_turn(self.loop, session, round_, index, calls, response)
 
 
 def _requests(
@@ -551,7 +543,7 @@ def _requests(
             session_crons=[],
         )
         report = session.fire("Stop", payload)
-        event = event_run("Stop", "Stop", _hooks(report), stopHookActive=active, notes=[])
+        event = event_run("Stop", "Stop", hooks_run(report), stopHookActive=active, notes=[])
         round_["events"].append(event)
         answers.append(_stop_answer(report))
         return answers[-1][1]

@@ -188,7 +188,7 @@ class Session:
         return report
 
 
-def _hooks(report: FireReport) -> list[dict[str, Any]]:
+def hooks_run(report: FireReport) -> list[dict[str, Any]]:
     return [
         {
             "command": hook.planned.handler.describe(),
@@ -201,12 +201,12 @@ def _hooks(report: FireReport) -> list[dict[str, Any]]:
     ]
 
 
-def _label(report: FireReport) -> str:
+def event_label(report: FireReport) -> str:
     subject = report.matcher_subject
     return f"{report.event}:{subject}" if isinstance(subject, str) else report.event
 
 
-def _system_texts(report: FireReport) -> list[dict[str, Any]]:
+def system_texts(report: FireReport) -> list[dict[str, Any]]:
     mode = report.print_mode
     texts = [] if mode is None else list(mode.system_reminders)
     return [{"kind": "system", "text": text} for text in texts]
@@ -264,7 +264,7 @@ def play(
     prompt_requests = requests if per_prompt is None else per_prompt
     start_runs = [_set_off(session, step) for step in startup_events(session.command_line.flags)]
     start = session.fire("SessionStart", session.payload("SessionStart", source="startup"))
-    start_runs.append(event_run("SessionStart", _label(start), _hooks(start)))
+    start_runs.append(event_run("SessionStart", event_label(start), hooks_run(start)))
     start_runs += [_set_off(session, step) for step in instructions_at_start(session.place())]
     transcript: Transcript = {
         "script": script.name,
@@ -290,38 +290,38 @@ def play(
                 session.fire("UserPromptSubmit", session.payload("UserPromptSubmit", prompt=text))
             )
         prompt = reports[-1]
-        runs = [event_run(r.event, _label(r), _hooks(r)) for r in reports]
+        runs = [event_run(r.event, event_label(r), hooks_run(r)) for r in reports]
         if number == 0:
             transcript["start"].extend(runs)
         else:
             entry = {"prompt": text, "round": len(session.rounds), "events": runs, "before": end}
             transcript.setdefault("prompts", []).append(entry)
         for report in reports[:-1]:
-            session.shown = session.shown + _system_texts(report)
+            session.shown = session.shown + system_texts(report)
         mode = prompt.print_mode
         if mode is not None and mode.run_stops:
             # The prompt never reaches the model; the next one is read as usual.
             said = f"the user is shown: {mode.user_message or ''}"
             end = {"reason": "prompt_blocked", "notes": [said]}
             continue
-        session.shown = session.shown + _system_texts(prompt)
+        session.shown = session.shown + system_texts(prompt)
         end, next_turn = prompt_requests(session, turns, next_turn)
         session.shown = []
     transcript["end"] = end
     closing = session.fire("SessionEnd", session.payload("SessionEnd", reason="other"))
-    transcript["closing"] = [event_run("SessionEnd", _label(closing), _hooks(closing))]
+    transcript["closing"] = [event_run("SessionEnd", event_label(closing), hooks_run(closing))]
     return transcript
 
 
 def _set_off(session: Session, step: SetOff) -> dict[str, Any]:
     """An event the session sets off on its own, as the transcript shows it."""
     report = session.set_off(step)
-    return event_run(report.event, _label(report), _hooks(report))
+    return event_run(report.event, event_label(report), hooks_run(report))
 
 
 def _start_texts(report: FireReport) -> list[dict[str, Any]]:
     """SessionStart: context and plain stdout reach the model as system texts."""
-    texts = _system_texts(report)
+    texts = system_texts(report)
     success = session_texts()["session_start_success"]
     mode = report.print_mode
     if mode is not None and not mode.system_reminders:
@@ -329,7 +329,7 @@ def _start_texts(report: FireReport) -> list[dict[str, Any]]:
             out = hook.execution.run.stdout.strip()
             if hook.execution.run.exit_code == 0 and out and not out.startswith("{"):
                 texts.append(
-                    {"kind": "system", "text": success.format(hook=_label(report), text=out)}
+                    {"kind": "system", "text": success.format(hook=event_label(report), text=out)}
                 )
     return texts
 
@@ -408,7 +408,7 @@ def _stop(
         event_run(
             "Stop",
             "Stop",
-            _hooks(stop),
+            hooks_run(stop),
             stopHookActive=active,
             notes=list(stop.outcome.notices),
         )
@@ -419,7 +419,7 @@ def _stop(
         return {"reason": mode.terminal_reason or "stop_hook_prevented"}
     if mode is None or not mode.turn_continues:
         return {"reason": "completed"}
-    session.shown = _system_texts(stop)
+    session.shown = system_texts(stop)
     if mode.stop_feedback is not None:
         session.shown.append({"kind": "reminder", "text": mode.stop_feedback})
     return None
@@ -466,8 +466,10 @@ def _tool_turn(
                 "PreToolUse", tool_name=name, tool_input=tool_input, tool_use_id=call_id
             ),
         )
-        round_["events"].append(event_run("PreToolUse", _label(pre), _hooks(pre), call=call_id))
-        texts.extend(_system_texts(pre))
+        round_["events"].append(
+            event_run("PreToolUse", event_label(pre), hooks_run(pre), call=call_id)
+        )
+        texts.extend(system_texts(pre))
         mode = pre.print_mode
         effects = None if mode is None else mode.when_run
         asked = None
@@ -482,7 +484,9 @@ def _tool_turn(
                     permission_suggestions=[],
                 ),
             )
-            round_["events"].append(event_run("PermissionRequest", _label(asked), _hooks(asked)))
+            round_["events"].append(
+                event_run("PermissionRequest", event_label(asked), hooks_run(asked))
+            )
             if asked.print_mode is None or asked.print_mode.tool_runs is None:
                 asked = None  # no answer: the call goes as PreToolUse left it
         decided = mode if asked is None else asked.print_mode
@@ -515,7 +519,7 @@ def _tool_turn(
                 break
             continue
         grant = _grant(session, pre)
-        refusal = None if "result" in call else _confined(session, name, tool_input, grant)
+        refusal = None if "result" in call else confined(session, name, tool_input, grant)
         if refusal is not None:
             # Refused as a permission is: the tool does not run, no PostToolUse fires.
             entry["runs"] = False
@@ -524,7 +528,7 @@ def _tool_turn(
         if effects is not None:
             for step in effects.events:
                 round_["events"].append(_set_off(session, step))
-        tool = _run(session, call, name, tool_input, grant)
+        tool = run_call(session, call, name, tool_input, grant)
         if effects is not None:
             session.cwd = effects.cwd or session.cwd
             if effects.skill is not None and effects.skill not in session.skills:
@@ -542,8 +546,10 @@ def _tool_turn(
             }
         )
         post = _after_tool(session, name, tool_input, call_id, tool)
-        round_["events"].append(event_run(post.event, _label(post), _hooks(post), call=call_id))
-        texts.extend(_system_texts(post))
+        round_["events"].append(
+            event_run(post.event, event_label(post), hooks_run(post), call=call_id)
+        )
+        texts.extend(system_texts(post))
         ended = _ending([post.print_mode, *stopping])
         if ended is not None:
             break
@@ -551,8 +557,8 @@ def _tool_turn(
         after = session.fire(
             "PostToolBatch", session.payload("PostToolBatch", tool_calls=batch), turn=response
         )
-        round_["events"].append(event_run("PostToolBatch", _label(after), _hooks(after)))
-        texts.extend(_system_texts(after))
+        round_["events"].append(event_run("PostToolBatch", event_label(after), hooks_run(after)))
+        texts.extend(system_texts(after))
         ended = _ending([after.print_mode])
     session.shown = results + texts
     return ended, [bool(item["isError"]) for item in results]
@@ -590,7 +596,7 @@ def _subagent(session: Session, round_: dict[str, Any], agent_type: str) -> None
             ),
             blocks,
         )
-        round_["events"].append(event_run("SubagentStop", _label(stop), _hooks(stop)))
+        round_["events"].append(event_run("SubagentStop", event_label(stop), hooks_run(stop)))
         if stop.print_mode is None or not stop.print_mode.turn_continues:
             break
     session.background += 1
@@ -610,13 +616,13 @@ def _grant(session: Session, pre: FireReport) -> Grant:
     return Grant(mode, granted, session.allow_outside)
 
 
-def _confined(session: Session, name: str, tool_input: Any, grant: Grant) -> str | None:
+def confined(session: Session, name: str, tool_input: Any, grant: Grant) -> str | None:
     inputs = tool_input if isinstance(tool_input, dict) else {}
     cwd = Path(session.cwd or session.layout.project)
     return confinement(name, inputs, session.layout.project, cwd, grant)
 
 
-def _run(
+def run_call(
     session: Session, call: Mapping[str, Any], name: str, tool_input: Any, grant: Grant
 ) -> ToolRun:
     given = call.get("result")
