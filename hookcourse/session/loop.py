@@ -18,8 +18,9 @@ moves the shell, a skill registers its hooks, an Agent call runs a subagent
 runs subagents in the background, is one more main turn after the model stops.
 Every event goes through ``hookcourse.engine.api.fire`` (``Session.fired`` keeps
 each report, in order); what the model is shown comes from its ``print_mode``;
-nothing here reads or merges a hook's answer. The oracle's predictor plays its
-scenarios through this same loop.
+nothing here reads or merges a hook's answer. ``requests`` is the one loop over
+model turns: a learner's loop plugs its own tool turn and turn end into it, and the
+Claude Code scenarios of tests/claude_code are predicted by playing them through it.
 """
 
 from __future__ import annotations
