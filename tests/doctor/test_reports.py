@@ -24,13 +24,13 @@ NEEDS = {"continue-true-on-stop": "node"}
 
 def lay_out(case: dict[str, Any], root: Path) -> Question:
     """The case's files under ``root`` (project/, home/, managed/) and its question."""
-    for folder in ("project", "home", "managed", "emptybin"):
+    for folder in ("project", "home", "managed", "emptybin", "bin"):
         (root / folder).mkdir(parents=True, exist_ok=True)
     for relative, spec in case["files"].items():
         path = root / relative
         path.parent.mkdir(parents=True, exist_ok=True)
         if "json" in spec:
-            path.write_text(json.dumps(spec["json"], indent=1), encoding="utf-8")
+            path.write_text(_placed(json.dumps(spec["json"], indent=1), root), encoding="utf-8")
         else:
             path.write_bytes(spec["text"].encode("utf-8"))
             path.chmod(int(spec.get("mode", "0644"), 8))
@@ -40,7 +40,7 @@ def lay_out(case: dict[str, Any], root: Path) -> Question:
         root / "project",
         root / "home",
         root / "managed",
-        str(root / "emptybin") if uses_interpreter else SYSTEM_PATH,
+        str(root / "emptybin") if uses_interpreter else f"{root / 'bin'}:{SYSTEM_PATH}",
     )
     event, payload = question.get("event"), question.get("payload")
     payload_text = None if payload is None else _placed(json.dumps(payload), root)
