@@ -29,12 +29,14 @@ from hookcourse.engine.validate import Report, ValidateOptions, validate_files
 from hookcourse.errors import json_path
 
 from .answers import Answer, NamedScript, not_found_path, shape_problems
+from .conditions import event_conditions
 from .debug_log import LoggedRun, read_debug_log
 from .findings import Finding, Reach, ranked
 from .places import Machine, SettingsFile, layers, never_read, policy, read_settings
 from .plugins import Plugin, disabled, installed_plugins, plugin_layers
 from .scripts import bare_placeholders, stop_loops
 from .start import script_of, start_problems
+from .transcript import read_transcript
 
 _VOIDS_FILE: Final = frozenset(
     {"json-syntax", "guard-entry-voids-file", "unreadable", "event-outside-hooks"}
@@ -64,6 +66,9 @@ class Question:
     payload_text: str | None = None
     payload_name: str = "the payload"
     debug_log: str | None = None
+    transcript: str | None = None
+    mode: str | None = None
+    """interactive or print, when the author says how Claude Code was started."""
 
 
 @dataclass(frozen=True)
@@ -94,17 +99,27 @@ def diagnose(question: Question) -> Diagnosis:
         *stop_loops(read, partial(_script, machine=machine)),
     ]
     runs: list[str] = []
+    if question.event is not None:
+        findings += event_conditions(question.event, question.mode)
     if question.event is not None and question.payload_text is not None:
         fired, described = _fired(question, read)
         findings += _explained_by_matchers(fired, findings, question.event)
         runs += described
     if question.debug_log is not None:
         logged = read_debug_log(question.debug_log)
-        findings += _logged(logged, question.event, read, machine)
+        findings += _logged(logged, question.event, "debug log")
         runs += [
             f"debug log line {run.line}: {run.event} [{run.command}] exit {run.status}"
             for run in logged
         ]
+    if question.transcript is not None:
+        transcript = read_transcript(question.transcript)
+        findings += _logged(list(transcript.runs), question.event, "transcript")
+        runs += [
+            f"transcript line {run.line}: {run.event} [{run.command}] exit {run.status}"
+            for run in transcript.runs
+        ]
+        runs += transcript.said
     return Diagnosis(tuple(files), tuple(runs), tuple(ranked(findings)))
 
 
@@ -218,17 +233,15 @@ def _nothing_matched(event: str, groups: tuple[GroupPlan, ...], subject: object)
     )
 
 
-def _logged(
-    logged: list[LoggedRun], event: str | None, read: list[SettingsLayer], machine: Machine
-) -> Iterator[Finding]:
-    """What the runs the debug log recorded say, each run's answer checked."""
+def _logged(logged: list[LoggedRun], event: str | None, source: str) -> Iterator[Finding]:
+    """What the runs a debug log or transcript recorded say, each run's answer checked."""
     catalogue = load_catalogue()
     if event is not None and not any(run.event == event for run in logged):
         yield Finding(
             "never-ran",
             Reach.STOPS_ALL,
-            f"the debug log shows no {event} hook starting",
-            "debug log",
+            f"the {source} shows no {event} hook running",
+            source,
             f"Claude Code never ran a {event} hook in that session: the hook was not loaded "
             "(see the other findings), its matcher never selected the call, or the event never "
             "fired",
@@ -238,7 +251,7 @@ def _logged(
         spec = catalogue.get(run.event)
         if spec is None:
             continue
-        place = f"debug log line {run.line} ({run.event} [{run.command}])"
+        place = f"{source} line {run.line} ({run.event} [{run.command}])"
         answer = Answer(run.command, run.status, run.stdout, run.stderr)
         yield from shape_problems(spec, answer, place, _named(answer))
 

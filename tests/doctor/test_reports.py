@@ -85,7 +85,7 @@ def test_doctor_names_the_established_cause_first(case: dict[str, Any], tmp_path
 def test_the_corpus_is_real_and_varied() -> None:
     """Every report names its source and who established the cause, and the causes span
     the kinds the doctor is for (start failures, answer shapes, unread files, policy)."""
-    assert len(REPORTS) >= 20
+    assert len(REPORTS) >= 40
     assert all(case["url"].startswith("https://github.com/") for case in REPORTS)
     assert all(case["established"] for case in REPORTS)
     causes = {case["cause"] for case in REPORTS}
@@ -98,7 +98,13 @@ def test_the_corpus_is_real_and_varied() -> None:
         "managed-hooks-only",
         "stderr-on-exit-0",
         "continue-true-on-stop",
+        "relative-script-path",
+        "permission-rule-matcher",
+        "placeholder-without-dollar",
+        "stop-hook-ignores-active",
     } <= causes
+    plugin_registry = "home/.claude/plugins/installed_plugins.json"
+    assert sum(plugin_registry in case["files"] for case in REPORTS) >= 2
 
 
 def _explain(diagnosis: Diagnosis) -> str:
