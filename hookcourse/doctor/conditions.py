@@ -95,3 +95,21 @@ def event_conditions(event: str, mode: str | None) -> list[Finding]:
             fix,
         )
     ]
+
+
+def trust_note(mode: str | None) -> list[Finding]:
+    """In an interactive session, settings hooks wait for the folder's trust dialog."""
+    if mode != "interactive":
+        return []
+    return [
+        Finding(
+            "workspace-trust",
+            Reach.NOTE,
+            "settings hooks wait for the workspace-trust dialog",
+            "interactive session",
+            "in an interactive session Claude Code holds back settings hooks, the user's too, "
+            "until the trust dialog for this folder is accepted (claude -p treats the folder as "
+            "trusted): check that the dialog was accepted when Claude Code started here",
+            "start Claude Code in this folder and accept the trust dialog",
+        )
+    ]

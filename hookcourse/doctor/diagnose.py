@@ -29,7 +29,7 @@ from hookcourse.engine.validate import Report, ValidateOptions, validate_files
 from hookcourse.errors import json_path
 
 from .answers import Answer, NamedScript, not_found_path, shape_problems
-from .conditions import event_conditions
+from .conditions import event_conditions, trust_note
 from .debug_log import LoggedRun, read_debug_log
 from .findings import Finding, Reach, ranked
 from .places import Machine, SettingsFile, layers, never_read, policy, read_settings
@@ -99,6 +99,8 @@ def diagnose(question: Question) -> Diagnosis:
         *stop_loops(read, partial(_script, machine=machine)),
     ]
     runs: list[str] = []
+    if any(layer.groups for layer in read):
+        findings += trust_note(question.mode)
     if question.event is not None:
         findings += event_conditions(question.event, question.mode)
     if question.event is not None and question.payload_text is not None:

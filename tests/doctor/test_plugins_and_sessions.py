@@ -147,3 +147,14 @@ def test_post_tool_use_says_to_check_the_call_succeeded(tmp_path: Path) -> None:
     finding = diagnose(Question(_machine(tmp_path), event="PostToolUse")).findings[0]
     assert finding.cause == "event-needs-condition"
     assert "PostToolUseFailure" in finding.why and "check" in finding.why
+
+
+def test_an_interactive_session_notes_the_trust_dialog_only_when_hooks_exist(
+    tmp_path: Path,
+) -> None:
+    machine = _machine(tmp_path)
+    assert _causes(Question(machine, mode="interactive")) == []
+    hooks = {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}
+    _write(tmp_path / "project/.claude/settings.json", {"hooks": hooks})
+    assert _causes(Question(machine, mode="interactive")) == ["workspace-trust"]
+    assert _causes(Question(machine, mode="print")) == []
