@@ -239,16 +239,7 @@ def _logged(logged: list[LoggedRun], event: str | None, source: str) -> Iterator
     """What the runs a debug log or transcript recorded say, each run's answer checked."""
     catalogue = load_catalogue()
     if event is not None and not any(run.event == event for run in logged):
-        yield Finding(
-            "never-ran",
-            Reach.STOPS_ALL,
-            f"the {source} shows no {event} hook running",
-            source,
-            f"Claude Code never ran a {event} hook in that session: the hook was not loaded "
-            "(see the other findings), its matcher never selected the call, or the event never "
-            "fired",
-            "fix the first finding above; hookcourse fire shows which groups match a payload",
-        )
+        yield _not_recorded(event, source)
     for run in logged:
         spec = catalogue.get(run.event)
         if spec is None:
@@ -256,6 +247,31 @@ def _logged(logged: list[LoggedRun], event: str | None, source: str) -> Iterator
         place = f"{source} line {run.line} ({run.event} [{run.command}])"
         answer = Answer(run.command, run.status, run.stdout, run.stderr)
         yield from shape_problems(spec, answer, place, _named(answer))
+
+
+def _not_recorded(event: str, source: str) -> Finding:
+    """No run of the event in a debug log (which records every run) or a transcript (which
+    records none that exited 0 and printed nothing)."""
+    if source == "transcript":
+        return Finding(
+            "not-in-transcript",
+            Reach.NOTE,
+            f"the transcript records no {event} hook",
+            source,
+            "Claude Code 2.1.332 writes no transcript entry for a hook that exits 0 and prints "
+            f"nothing, so this does not show that no {event} hook ran: check with a debug log",
+            "run claude --debug-file FILE, then hookcourse doctor EVENT --debug-log FILE",
+        )
+    return Finding(
+        "never-ran",
+        Reach.STOPS_ALL,
+        f"the {source} shows no {event} hook running",
+        source,
+        f"Claude Code never ran a {event} hook in that session: the hook was not loaded "
+        "(see the other findings), its matcher never selected the call, or the event never "
+        "fired",
+        "fix the first finding above; hookcourse fire shows which groups match a payload",
+    )
 
 
 def _named(answer: Answer) -> NamedScript | None:

@@ -3,7 +3,9 @@ hooks did. Claude Code 2.1.332 writes each hook's outcome as an ``attachment`` e
 (``tests/doctor/transcripts`` holds real ones): ``hook_success`` and
 ``hook_non_blocking_error`` with the command, exit code, stdout and stderr;
 ``hook_blocking_error`` with the reason and command; ``hook_cancelled``;
-``hook_additional_context`` with the text the model was given. Pure.
+``hook_additional_context`` with the text the model was given. A hook that exits 0 and
+prints nothing leaves no entry at all, so a transcript cannot show that a hook never ran.
+Pure.
 """
 
 from __future__ import annotations
