@@ -104,23 +104,31 @@ def _enabled(plugin_id: str, files: list[SettingsFile]) -> tuple[bool, str | Non
 
 
 def _hook_files(root: Path) -> tuple[Path, ...]:
-    """hooks/hooks.json, then each other file the manifest's ``hooks`` names (once each)."""
+    """hooks/hooks.json, then each other file inside the plugin its manifest's ``hooks``
+    names (each file once)."""
+    folder = _resolved(root)
     standard = root / "hooks" / "hooks.json"
     found = [standard] if standard.is_file() else []
+    seen = {_resolved(standard)}
     manifest = read_document(root / ".claude-plugin" / "plugin.json")
     named = manifest.get("hooks") if isinstance(manifest, dict) else None
     names = [named] if isinstance(named, str) else named if isinstance(named, list) else []
     for name in names[:PLUGIN_CAP]:
-        if not isinstance(name, str):
+        path = _resolved(root / name) if isinstance(name, str) else None
+        if path is None or folder is None or path in seen or not path.is_relative_to(folder):
             continue
-        path = (root / name).resolve()
-        if path.is_file() and path not in [p.resolve() for p in found] and _inside(path, root):
+        if path.is_file():
+            seen.add(path)
             found.append(path)
     return tuple(found)
 
 
-def _inside(path: Path, root: Path) -> bool:
-    return path.is_relative_to(root.resolve())
+def _resolved(path: Path) -> Path | None:
+    """The path with links followed; None for a loop of links or a name too long."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError, ValueError):
+        return None
 
 
 def plugin_root_of(file: str) -> Path | None:

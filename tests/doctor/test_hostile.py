@@ -317,6 +317,17 @@ ATTACKS = [
         ),
         None,
     ),
+    Attack(
+        "a plugin manifest naming a loop of links",
+        _then(
+            _plugin(b'{"hooks": {}}', b'{"name": "p", "hooks": "./hooks/loop.json"}'),
+            lambda p: (p / "home/plugin/hooks/loop.json").symlink_to(
+                p / "home/plugin/hooks/loop.json"
+            ),
+            lambda p: BASH_CALL,
+        ),
+        None,
+    ),
     # transcripts
     Attack("a transcript over 64 MiB", _transcript(b"x" * (64 * MiB + 1)), 1, "tail -c"),
     Attack("a binary transcript", _transcript(bytes(range(256)) * 1000), 1, "not UTF-8"),
