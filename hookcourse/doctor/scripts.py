@@ -17,7 +17,7 @@ from hookcourse.errors import InputError, json_path
 from .findings import Finding, Reach
 
 _BARE_PLACEHOLDER: Final = re.compile(
-    r"(?<![$\w{])(CLAUDE_PLUGIN_ROOT|CLAUDE_PLUGIN_DATA|CLAUDE_PROJECT_DIR|PLUGIN_ROOT|PROJECT_DIR)/"
+    r"(?<![$\w{:%])(CLAUDE_PLUGIN_ROOT|CLAUDE_PLUGIN_DATA|CLAUDE_PROJECT_DIR|PLUGIN_ROOT|PROJECT_DIR)/"
 )
 _BLOCKS: Final = re.compile(r"""["']?decision["']?\s*[:=]\s*["']block["']|\bexit\s+2\b|exit\(2\)""")
 SCRIPT_CAP: Final = 1_048_576
@@ -68,11 +68,12 @@ def stop_loops(read: list[SettingsLayer], script_of: ScriptFinder) -> Iterator[F
                 yield Finding(
                     "stop-hook-ignores-active",
                     Reach.CHANGES,
-                    f"{script.name} can block {group.event} but never reads stop_hook_active",
+                    f"{script.name} can block {group.event} and nowhere mentions stop_hook_active",
                     f"{layer.file}: {json_path(handler.origin.path)}.command",
                     f"after a block Claude Code runs {group.event} again with stop_hook_active "
                     "true; a hook that blocks again each time keeps the turn going until Claude "
-                    "Code overrides it after 8 blocks in a row (CLAUDE_CODE_STOP_HOOK_BLOCK_CAP)",
+                    "Code overrides it after 8 blocks in a row (CLAUDE_CODE_STOP_HOOK_BLOCK_CAP); "
+                    "check that the hook lets Claude stop when the flag is true",
                     "read stop_hook_active from the input and exit 0 without blocking when it is "
                     "true",
                 )

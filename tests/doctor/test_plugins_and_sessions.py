@@ -160,3 +160,15 @@ def test_an_interactive_session_notes_the_trust_dialog_only_when_hooks_exist(
     _write(tmp_path / "project/.claude/settings.json", {"hooks": hooks})
     assert _causes(Question(machine, mode="interactive")) == ["workspace-trust"]
     assert _causes(Question(machine, mode="print")) == []
+
+
+def test_placeholders_with_their_dollar_or_powershell_env_are_fine(tmp_path: Path) -> None:
+    commands = [
+        '"$CLAUDE_PROJECT_DIR"/x.sh',
+        '"${CLAUDE_PROJECT_DIR}/x.sh"',
+        "& $env:CLAUDE_PROJECT_DIR/x.ps1",
+        "node $MY_PROJECT_DIR/x.js",
+    ]
+    hooks = {"Stop": [{"hooks": [{"type": "command", "command": c} for c in commands]}]}
+    _write(tmp_path / "project/.claude/settings.json", {"hooks": hooks})
+    assert "placeholder-without-dollar" not in _causes(Question(_machine(tmp_path)))
