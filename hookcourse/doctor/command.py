@@ -29,6 +29,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tool", metavar="NAME", help="a PreToolUse payload for this tool")
     parser.add_argument("--input", metavar="JSON", help="with --tool: the tool's input object")
     parser.add_argument("--debug-log", metavar="FILE", help="Claude Code's --debug-file output")
+    parser.add_argument(
+        "--transcript",
+        metavar="FILE",
+        help="a session's transcript (~/.claude/projects/<folder>/<session>.jsonl)",
+    )
+    parser.add_argument(
+        "--mode",
+        choices=("interactive", "print"),
+        help="how Claude Code was started: a terminal session, or claude -p",
+    )
     parser.add_argument("--project-dir", metavar="DIR", default=".", help="default: .")
     parser.add_argument("--home", metavar="DIR", help="the user's home (default: $HOME)")
     parser.add_argument(
@@ -99,17 +109,25 @@ def _question(args: argparse.Namespace) -> Question:
             raise InputError(
                 "EVENT", f"{event!r} is not a hook event", "run `hookcourse events` for the list"
             )
-    return Question(machine, event, payload, name, _debug_log(args.debug_log))
+    return Question(
+        machine,
+        event,
+        payload,
+        name,
+        _session_file(args.debug_log, "the debug log"),
+        _session_file(args.transcript, "the transcript"),
+        args.mode,
+    )
 
 
-def _debug_log(name: str | None) -> str | None:
-    """The debug log's text; a log too large is refused with how to cut it."""
+def _session_file(name: str | None, what: str) -> str | None:
+    """A debug log's or transcript's text; one too large is refused with how to cut it."""
     from hookcourse.engine.inputs import read_bounded
 
     if not name:
         return None
     try:
-        return read_bounded(name, DEBUG_LOG_CAP, what="the debug log").text
+        return read_bounded(name, DEBUG_LOG_CAP, what=what).text
     except InputError as error:
         if "larger than" not in error.problem:
             raise

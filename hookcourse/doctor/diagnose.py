@@ -10,7 +10,8 @@ answer's shape checked; given a debug log, the runs Claude Code itself recorded.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 from typing import Final
 
@@ -18,20 +19,41 @@ from hookcourse.engine.api import FireRequest, fire
 from hookcourse.engine.catalogue import event_spec, load_catalogue
 from hookcourse.engine.lint import Severity
 from hookcourse.engine.plan import GroupPlan
-from hookcourse.engine.settings import SettingsLayer, SettingsPlaces, merge_layers
-from hookcourse.engine.validate import ValidateOptions, validate_files
+from hookcourse.engine.settings import (
+    CommandHandler,
+    SettingsLayer,
+    SettingsPlaces,
+    merge_layers,
+)
+from hookcourse.engine.validate import Report, ValidateOptions, validate_files
 from hookcourse.errors import json_path
 
 from .answers import Answer, NamedScript, not_found_path, shape_problems
+from .conditions import event_conditions, trust_note
 from .debug_log import LoggedRun, read_debug_log
 from .findings import Finding, Reach, ranked
 from .places import Machine, SettingsFile, layers, never_read, policy, read_settings
-from .start import start_problems
+from .plugins import Plugin, disabled, installed_plugins, plugin_layers
+from .scripts import bare_placeholders, stop_loops
+from .start import script_of, start_problems
+from .transcript import read_transcript
 
 _VOIDS_FILE: Final = frozenset(
     {"json-syntax", "guard-entry-voids-file", "unreadable", "event-outside-hooks"}
 )
 """validate rules whose finding means no hook of the file runs."""
+_MATCHER_RULES: Final = frozenset(
+    {
+        "permission-rule-matcher",
+        "bare-mcp-server",
+        "invalid-regex",
+        "regex-matches-no-tool",
+        "matcher-value-never-sent",
+        "spaces-around-pipe",
+        "unknown-tool",
+    }
+)
+"""validate rules about a matcher that selects nothing the author meant."""
 
 
 @dataclass(frozen=True)
@@ -44,6 +66,9 @@ class Question:
     payload_text: str | None = None
     payload_name: str = "the payload"
     debug_log: str | None = None
+    transcript: str | None = None
+    mode: str | None = None
+    """interactive or print, when the author says how Claude Code was started."""
 
 
 @dataclass(frozen=True)
@@ -60,27 +85,56 @@ def diagnose(question: Question) -> Diagnosis:
     machine = question.machine
     catalogue = load_catalogue()
     files = read_settings(machine)
-    read = layers(files)
+    plugins = installed_plugins(machine, files)
+    read = layers(files) + plugin_layers(plugins)
     merged = merge_layers(read)
     findings: list[Finding] = [
         *never_read(machine, frozenset(catalogue)),
+        *bare_placeholders(read),
         *_validated(files, machine),
+        *_validated_plugins(plugins),
+        *disabled(plugins),
         *policy(read),
         *start_problems(merged, read, machine),
+        *stop_loops(read, partial(_script, machine=machine)),
     ]
     runs: list[str] = []
+    if any(layer.groups for layer in read):
+        findings += trust_note(question.mode)
+    if question.event is not None:
+        findings += event_conditions(question.event, question.mode)
     if question.event is not None and question.payload_text is not None:
         fired, described = _fired(question, read)
-        findings += fired
+        findings += _explained_by_matchers(fired, findings, question.event)
         runs += described
     if question.debug_log is not None:
         logged = read_debug_log(question.debug_log)
-        findings += _logged(logged, question.event, read, machine)
+        findings += _logged(logged, question.event, "debug log")
         runs += [
             f"debug log line {run.line}: {run.event} [{run.command}] exit {run.status}"
             for run in logged
         ]
+    if question.transcript is not None:
+        transcript = read_transcript(question.transcript)
+        findings += _logged(list(transcript.runs), question.event, "transcript")
+        runs += [
+            f"transcript line {run.line}: {run.event} [{run.command}] exit {run.status}"
+            for run in transcript.runs
+        ]
+        runs += transcript.said
     return Diagnosis(tuple(files), tuple(runs), tuple(ranked(findings)))
+
+
+def _script(layer: SettingsLayer, handler: CommandHandler, machine: Machine) -> Path | None:
+    return script_of(layer, handler, machine)
+
+
+def _validated_plugins(plugins: list[Plugin]) -> Iterator[Finding]:
+    """validate's findings on the hook files of every enabled plugin, each with its root."""
+    for plugin in plugins:
+        if plugin.enabled and plugin.hook_files:
+            options = ValidateOptions(plugin_root=plugin.root)
+            yield from _as_causes(validate_files(list(plugin.hook_files), options))
 
 
 def _validated(files: list[SettingsFile], machine: Machine) -> Iterator[Finding]:
@@ -98,29 +152,27 @@ def _validated(files: list[SettingsFile], machine: Machine) -> Iterator[Finding]
         if not paths:
             continue
         options = ValidateOptions(project_dir=machine.project_dir, managed=managed)
-        report = validate_files(paths, options)
-        for finding in report.findings:
-            if finding.severity is Severity.INFO:
-                continue
-            reach = (
-                Reach.STOPS_ALL
-                if finding.rule in _VOIDS_FILE
-                else Reach.STOPS_HOOK
-                if finding.severity is Severity.ERROR
-                else Reach.CHANGES
-            )
-            line = report.line_of(finding)
-            where = f"{finding.file}:{line}" if line else finding.file
-            if finding.path:
-                where += f": {json_path(finding.path)}"
-            yield Finding(
-                finding.rule,
-                reach,
-                finding.message.split(":", 1)[0],
-                where,
-                finding.message,
-                finding.fix,
-            )
+        yield from _as_causes(validate_files(paths, options))
+
+
+def _as_causes(report: Report) -> Iterator[Finding]:
+    """A validate report's warnings and errors as doctor's findings."""
+    for finding in report.findings:
+        if finding.severity is Severity.INFO:
+            continue
+        reach = (
+            Reach.STOPS_ALL
+            if finding.rule in _VOIDS_FILE
+            else Reach.STOPS_HOOK
+            if finding.severity is Severity.ERROR
+            else Reach.CHANGES
+        )
+        line = report.line_of(finding)
+        where = f"{finding.file}:{line}" if line else finding.file
+        if finding.path:
+            where += f": {json_path(finding.path)}"
+        what, _, why = finding.message.partition(": ")
+        yield Finding(finding.rule, reach, what, where, why or finding.message, finding.fix)
 
 
 def _fired(question: Question, read: list[SettingsLayer]) -> tuple[list[Finding], list[str]]:
@@ -150,6 +202,27 @@ def _fired(question: Question, read: list[SettingsLayer]) -> tuple[list[Finding]
     return findings, described
 
 
+def _explained_by_matchers(fired: list[Finding], found: list[Finding], event: str) -> list[Finding]:
+    """Nothing matched is what a matcher finding under the event causes: then it is a note
+    beside that cause, not a cause of its own."""
+    cause = next(
+        (
+            finding
+            for finding in found
+            if finding.cause in _MATCHER_RULES and f"$.hooks.{event}[" in finding.where
+        ),
+        None,
+    )
+    if cause is None:
+        return fired
+    return [
+        replace(finding, reach=Reach.NOTE, fix=f"see [{cause.cause}] above")
+        if finding.cause == "nothing-matched"
+        else finding
+        for finding in fired
+    ]
+
+
 def _nothing_matched(event: str, groups: tuple[GroupPlan, ...], subject: object) -> Finding:
     reasons = "; ".join(plan.why for plan in groups) or f"no group is under {event}"
     return Finding(
@@ -162,29 +235,43 @@ def _nothing_matched(event: str, groups: tuple[GroupPlan, ...], subject: object)
     )
 
 
-def _logged(
-    logged: list[LoggedRun], event: str | None, read: list[SettingsLayer], machine: Machine
-) -> Iterator[Finding]:
-    """What the runs the debug log recorded say, each run's answer checked."""
+def _logged(logged: list[LoggedRun], event: str | None, source: str) -> Iterator[Finding]:
+    """What the runs a debug log or transcript recorded say, each run's answer checked."""
     catalogue = load_catalogue()
     if event is not None and not any(run.event == event for run in logged):
-        yield Finding(
-            "never-ran",
-            Reach.STOPS_ALL,
-            f"the debug log shows no {event} hook starting",
-            "debug log",
-            f"Claude Code never ran a {event} hook in that session: the hook was not loaded "
-            "(see the other findings), its matcher never selected the call, or the event never "
-            "fired",
-            "fix the first finding above; hookcourse fire shows which groups match a payload",
-        )
+        yield _not_recorded(event, source)
     for run in logged:
         spec = catalogue.get(run.event)
         if spec is None:
             continue
-        place = f"debug log line {run.line} ({run.event} [{run.command}])"
+        place = f"{source} line {run.line} ({run.event} [{run.command}])"
         answer = Answer(run.command, run.status, run.stdout, run.stderr)
         yield from shape_problems(spec, answer, place, _named(answer))
+
+
+def _not_recorded(event: str, source: str) -> Finding:
+    """No run of the event in a debug log (which records every run) or a transcript (which
+    records none that exited 0 and printed nothing)."""
+    if source == "transcript":
+        return Finding(
+            "not-in-transcript",
+            Reach.NOTE,
+            f"the transcript records no {event} hook",
+            source,
+            "Claude Code 2.1.332 writes no transcript entry for a hook that exits 0 and prints "
+            f"nothing, so this does not show that no {event} hook ran: check with a debug log",
+            "run claude --debug-file FILE, then hookcourse doctor EVENT --debug-log FILE",
+        )
+    return Finding(
+        "never-ran",
+        Reach.STOPS_ALL,
+        f"the {source} shows no {event} hook running",
+        source,
+        f"Claude Code never ran a {event} hook in that session: the hook was not loaded "
+        "(see the other findings), its matcher never selected the call, or the event never "
+        "fired",
+        "fix the first finding above; hookcourse fire shows which groups match a payload",
+    )
 
 
 def _named(answer: Answer) -> NamedScript | None:

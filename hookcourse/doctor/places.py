@@ -76,11 +76,12 @@ def read_settings(machine: Machine) -> list[SettingsFile]:
     for path, scope, is_managed in places:
         if path.is_file() and path.resolve() not in seen:  # run in ~: one file, read once
             seen.add(path.resolve())
-            found.append(SettingsFile(path, scope, is_managed, _document(path)))
+            found.append(SettingsFile(path, scope, is_managed, read_document(path)))
     return found
 
 
-def _document(path: Path) -> JSValue | None:
+def read_document(path: Path) -> JSValue | None:
+    """A JSON file's document; None when it is missing, too large or not JSON."""
     try:
         return jsjson.parse(read_bounded(str(path), FILE_CAP).text)
     except (InputError, jsjson.JSONSyntaxError):
@@ -130,7 +131,7 @@ def never_read(machine: Machine, events: frozenset[str]) -> Iterator[Finding]:
     for root, label in ((machine.project_dir, ""), (machine.home, "~/")):
         for relative, why, fix in _NEVER_READ:
             path = root / relative
-            if path.is_file() and _looks_like_hooks(_document(path), events):
+            if path.is_file() and _looks_like_hooks(read_document(path), events):
                 yield Finding(
                     "file-never-read",
                     Reach.STOPS_ALL,
@@ -140,7 +141,7 @@ def never_read(machine: Machine, events: frozenset[str]) -> Iterator[Finding]:
                     fix,
                 )
     config = machine.home / ".claude.json"
-    if config.is_file() and _looks_like_hooks(_document(config), events):
+    if config.is_file() and _looks_like_hooks(read_document(config), events):
         yield Finding(
             "file-never-read",
             Reach.STOPS_ALL,

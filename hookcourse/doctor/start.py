@@ -28,6 +28,7 @@ from hookcourse.errors import json_path
 
 from .findings import Finding, Reach
 from .places import Machine
+from .plugins import plugin_root_of
 
 SHELL_WORDS: Final = frozenset(
     {
@@ -157,8 +158,9 @@ def _missing(program: str, place: str, machine: Machine, how: str) -> Finding:
     )
 
 
-def _script_of(handler: CommandHandler, machine: Machine) -> Path | None:
-    """The script file the command runs, where doctor can place it."""
+def script_of(layer: SettingsLayer, handler: CommandHandler, machine: Machine) -> Path | None:
+    """The script file the command runs, where doctor can place it (a plugin's hooks resolve
+    ${CLAUDE_PLUGIN_ROOT} to the plugin's folder)."""
     if handler.args is not None:
         return None
     facts = load_facts()
@@ -166,6 +168,9 @@ def _script_of(handler: CommandHandler, machine: Machine) -> Path | None:
     if call is None or (call.after_cd and call.cd_base is None):
         return None
     roots = {Base.PROJECT: machine.project_dir, Base.HOME: machine.home}
+    plugin = plugin_root_of(layer.file)
+    if plugin is not None:
+        roots[Base.PLUGIN] = plugin
     if call.base is Base.ABSOLUTE:
         return Path(call.rest)
     if call.base is Base.RELATIVE:
@@ -222,7 +227,7 @@ def start_problems(
         program = program_of(handler)
         if program is not None and shutil.which(program, path=path) is None:
             yield _missing(program, place, machine, f"the command runs {program}")
-        script = _script_of(handler, machine)
+        script = script_of(layer, handler, machine)
         if script is None or not script.is_file():
             continue
         shebang = _shebang_program(script)

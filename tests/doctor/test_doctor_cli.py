@@ -82,3 +82,29 @@ def test_the_documented_walk_through_says_what_the_page_shows() -> None:
     assert shown == block[1:]
     assert done.returncode == 1
     assert "script-missing" not in done.stdout
+
+
+def test_a_transcript_and_a_mode_from_the_command_line(tmp_path: Path) -> None:
+    """A real 2.1.332 transcript read through --transcript, with --mode and --json."""
+    (tmp_path / "home").mkdir()
+    recorded = Path(__file__).resolve().parent / "transcripts" / "exit2-json.jsonl"
+    transcript = tmp_path / "session.jsonl"
+    transcript.write_text(recorded.read_text(encoding="utf-8").replace("@ROOT@", str(tmp_path)))
+    done = _doctor(
+        "--home",
+        str(tmp_path / "home"),
+        "--json",
+        "--mode",
+        "print",
+        "--transcript",
+        str(transcript),
+        "PreToolUse",
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    document = json.loads(done.stdout)
+    assert any(run.startswith("transcript line ") for run in document["runs"])
+    assert "json-on-exit-2" in [finding["cause"] for finding in document["findings"]]
+    missing = _doctor("--transcript", str(tmp_path / "none.jsonl"), cwd=tmp_path)
+    assert missing.returncode == 1 and missing.stdout == ""
+    assert len(missing.stderr.strip().splitlines()) == 1

@@ -123,6 +123,48 @@ def _hook(body: bytes) -> Callable[[Path], tuple[str, ...]]:
     return build
 
 
+def _registry(data: bytes) -> Callable[[Path], tuple[str, ...]]:
+    """~/.claude/plugins/installed_plugins.json holding ``data``."""
+
+    def build(project: Path) -> tuple[str, ...]:
+        _good(project)
+        folder = project / "home" / ".claude" / "plugins"
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "installed_plugins.json").write_bytes(data)
+        return ()
+
+    return build
+
+
+def _plugin(hooks: bytes, manifest: bytes = b'{"name": "p"}') -> Callable[[Path], tuple[str, ...]]:
+    """An installed, enabled plugin whose hooks/hooks.json and manifest hold these bytes."""
+
+    def build(project: Path) -> tuple[str, ...]:
+        root = project / "home" / "plugin"
+        (root / "hooks").mkdir(parents=True)
+        (root / ".claude-plugin").mkdir()
+        (root / "hooks" / "hooks.json").write_bytes(hooks)
+        (root / ".claude-plugin" / "plugin.json").write_bytes(manifest)
+        record = {"scope": "user", "installPath": str(root)}
+        registry = {"version": 2, "plugins": {"p@m": [record]}}
+        _registry(json.dumps(registry).encode())(project)
+        (project / "home" / ".claude" / "settings.json").write_text(
+            json.dumps({"enabledPlugins": {"p@m": True}})
+        )
+        return BASH_CALL
+
+    return build
+
+
+def _transcript(data: bytes) -> Callable[[Path], tuple[str, ...]]:
+    def build(project: Path) -> tuple[str, ...]:
+        _good(project)
+        (project / "t.jsonl").write_bytes(data)
+        return ("PreToolUse", "--transcript", str(project / "t.jsonl"))
+
+    return build
+
+
 @dataclass(frozen=True)
 class Attack:
     name: str
@@ -240,6 +282,72 @@ ATTACKS = [
     Attack("a hook that prints 50 MB", _hook(b"head -c 52428800 /dev/zero | tr '\\0' x\n"), 0),
     Attack(
         "a hook that prints binary and exits 2", _hook(b"head -c 100000 /dev/urandom\nexit 2\n"), 0
+    ),
+    # installed plugins
+    Attack("a registry that is not JSON", _registry(b"{nope"), 0),
+    Attack("a registry nested 100k deep", _registry(NESTED), 0),
+    Attack(
+        "a registry that is a FIFO",
+        _then(_good, _fifo("home/.claude/plugins/installed_plugins.json")),
+        0,
+    ),
+    Attack(
+        "a registry of odd shapes",
+        _registry(
+            b'{"plugins": {"a": 5, "b": [null, {"installPath": 7}], "c": {"installPath": "rel"}}}'
+        ),
+        0,
+    ),
+    Attack(
+        "a registry whose installPath is /dev/null",
+        _registry(b'{"plugins": {"a@m": [{"scope": "user", "installPath": "/dev/null"}]}}'),
+        0,
+    ),
+    Attack(
+        "a registry of 100k plugins",
+        _registry(json.dumps({"plugins": {f"p{n}@m": [] for n in range(100_000)}}).encode()),
+        0,
+    ),
+    Attack("a plugin hooks.json that is binary", _plugin(bytes(range(256)) * 100), None),
+    Attack("a plugin hooks.json nested 100k deep", _plugin(NESTED), None),
+    Attack(
+        "a plugin manifest naming files outside the plugin",
+        _plugin(
+            b'{"hooks": {}}', b'{"name": "p", "hooks": ["../../../../etc/passwd", 5, "/dev/zero"]}'
+        ),
+        None,
+    ),
+    Attack(
+        "a plugin manifest naming a loop of links",
+        _then(
+            _plugin(b'{"hooks": {}}', b'{"name": "p", "hooks": "./hooks/loop.json"}'),
+            lambda p: (p / "home/plugin/hooks/loop.json").symlink_to(
+                p / "home/plugin/hooks/loop.json"
+            ),
+            lambda p: BASH_CALL,
+        ),
+        None,
+    ),
+    # transcripts
+    Attack("a transcript over 64 MiB", _transcript(b"x" * (64 * MiB + 1)), 1, "tail -c"),
+    Attack("a binary transcript", _transcript(bytes(range(256)) * 1000), 1, "not UTF-8"),
+    Attack(
+        "a transcript line nested 100k deep",
+        _transcript(b'{"attachment": ' + NESTED + b"}\n"),
+        None,
+    ),
+    Attack(
+        "transcript entries of odd shapes",
+        _transcript(
+            b'{"attachment": {"type": "hook_success", "hookEvent": 5, "exitCode": "x"}}\n'
+            b'{"attachment": {"type": "hook_success", "hookEvent": "PreToolUse", "exitCode": true,'
+            b' "stdout": {"a": 1}, "stderr": null}}\n'
+            b'{"attachment": {"type": "hook_blocking_error", "hookEvent": "Stop",'
+            b' "blockingError": 3}}\n'
+            b"[1, 2]\n"
+            b'{"attachment": "x"}\n'
+        ),
+        None,
     ),
     # debug logs
     Attack("a debug log over 64 MiB", _log(b"x" * (64 * MiB + 1)), 1, "tail -c"),

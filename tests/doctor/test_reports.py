@@ -24,13 +24,13 @@ NEEDS = {"continue-true-on-stop": "node"}
 
 def lay_out(case: dict[str, Any], root: Path) -> Question:
     """The case's files under ``root`` (project/, home/, managed/) and its question."""
-    for folder in ("project", "home", "managed", "emptybin"):
+    for folder in ("project", "home", "managed", "emptybin", "bin"):
         (root / folder).mkdir(parents=True, exist_ok=True)
     for relative, spec in case["files"].items():
         path = root / relative
         path.parent.mkdir(parents=True, exist_ok=True)
         if "json" in spec:
-            path.write_text(json.dumps(spec["json"], indent=1), encoding="utf-8")
+            path.write_text(_placed(json.dumps(spec["json"], indent=1), root), encoding="utf-8")
         else:
             path.write_bytes(spec["text"].encode("utf-8"))
             path.chmod(int(spec.get("mode", "0644"), 8))
@@ -40,7 +40,7 @@ def lay_out(case: dict[str, Any], root: Path) -> Question:
         root / "project",
         root / "home",
         root / "managed",
-        str(root / "emptybin") if uses_interpreter else SYSTEM_PATH,
+        str(root / "emptybin") if uses_interpreter else f"{root / 'bin'}:{SYSTEM_PATH}",
     )
     event, payload = question.get("event"), question.get("payload")
     payload_text = None if payload is None else _placed(json.dumps(payload), root)
@@ -85,7 +85,7 @@ def test_doctor_names_the_established_cause_first(case: dict[str, Any], tmp_path
 def test_the_corpus_is_real_and_varied() -> None:
     """Every report names its source and who established the cause, and the causes span
     the kinds the doctor is for (start failures, answer shapes, unread files, policy)."""
-    assert len(REPORTS) >= 20
+    assert len(REPORTS) >= 40
     assert all(case["url"].startswith("https://github.com/") for case in REPORTS)
     assert all(case["established"] for case in REPORTS)
     causes = {case["cause"] for case in REPORTS}
@@ -98,7 +98,13 @@ def test_the_corpus_is_real_and_varied() -> None:
         "managed-hooks-only",
         "stderr-on-exit-0",
         "continue-true-on-stop",
+        "relative-script-path",
+        "permission-rule-matcher",
+        "placeholder-without-dollar",
+        "stop-hook-ignores-active",
     } <= causes
+    plugin_registry = "home/.claude/plugins/installed_plugins.json"
+    assert sum(plugin_registry in case["files"] for case in REPORTS) >= 2
 
 
 def _explain(diagnosis: Diagnosis) -> str:
