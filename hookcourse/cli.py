@@ -370,8 +370,8 @@ def _run(arguments: list[str]) -> int:
     if arguments[:1] == ["test"]:
         # Before the tester's own imports (the script did so before importing this one,
         # hookcourse.entry): a signal while it starts is handled the same way.
+        from hookcourse.course.grading import TEST_INTERRUPTS
         from hookcourse.engine.interrupts import install_interrupt_handlers
-        from hookcourse.entry import TEST_INTERRUPTS
 
         install_interrupt_handlers(TEST_INTERRUPTS)
         from hookcourse.course.tester import main as test_main
@@ -394,7 +394,7 @@ def _run(arguments: list[str]) -> int:
         if args.command == "events":
             return _events(args.name)
         if args.command in ("workshop", "reset"):
-            from hookcourse.course.workshop import run_command
+            from hookcourse.course.workshop_command import run_command
 
             return run_command(args)
         if args.command == "session":

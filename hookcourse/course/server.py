@@ -70,7 +70,8 @@ def strip_on_save(model: dict[str, Any], **_context: Any) -> None:
 
 def prepare_hub_copy(root: Path) -> list[str]:
     """Make or complete ``root/my-notebooks`` from the course; what was added."""
-    from hookcourse.course.workshop import COURSE, prepare_work
+    from hookcourse.course.notebook_files import COURSE
+    from hookcourse.course.working_copy import prepare_work
 
     return prepare_work(COURSE, root / WORK_FOLDER)
 

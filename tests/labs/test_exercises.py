@@ -10,8 +10,9 @@ import pytest
 
 from hookcourse import solutions
 from hookcourse.course import exercises
+from hookcourse.course.case_runs import run_case
 from hookcourse.course.cases import exercise_cases as load_cases
-from hookcourse.course.exercises import check, check_apply, check_exit_code, check_matcher, run_case
+from hookcourse.course.exercises import check, check_apply, check_exit_code, check_matcher
 from hookcourse.course.hints import hints
 from hookcourse.js.regex import RegexEngine, regex_test
 from hookcourse.js.values import (

@@ -9,9 +9,10 @@ from typing import Any, TypeVar
 import pytest
 
 from hookcourse import solutions
+from hookcourse.course.case_runs import run_case
 from hookcourse.course.cases import exercise_cases
 from hookcourse.course.diagnosis import hint_keys
-from hookcourse.course.exercises import check_merge, check_stop, run_case
+from hookcourse.course.exercises import check_merge, check_stop
 from hookcourse.course.hints import hints
 from hookcourse.js import json as jsjson
 from hookcourse.js.values import js_trim

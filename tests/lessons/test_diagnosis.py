@@ -8,9 +8,10 @@ from typing import Any
 
 import pytest
 
-from hookcourse.course import diagnosis, program_hints, tester
+from hookcourse.course import diagnosis, judging, program_hints
+from hookcourse.course.case_runs import returned_json
 from hookcourse.course.cases import CaseFile, exercise_cases
-from hookcourse.course.exercises import check, returned_json
+from hookcourse.course.exercises import check
 from hookcourse.course.generators import draw
 from hookcourse.course.hints import hints
 from hookcourse.stages.decoding import CaseError, Decoded
@@ -166,5 +167,5 @@ def test_hookcourse_test_names_the_mistake_too() -> None:
     function, case, variant, _ = LEARNERS_MET[0]
     wrong = answered(function, case, variant)
     file = CaseFile("case.json", "", {"cases": [case]}, {"merged": [wrong.expected]})
-    lines = tester._hint_lines(stage, file, ("merged", 0, "input", "a"), {"merged": [wrong.got]})
+    lines = judging._hint_lines(stage, file, ("merged", 0, "input", "a"), {"merged": [wrong.got]})
     assert any(line.startswith("hint (mergePreToolUse, hook-specific-output): ") for line in lines)

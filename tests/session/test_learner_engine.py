@@ -176,7 +176,7 @@ def test_a_graded_program_plays_as_an_engine_too(tmp_path: Path) -> None:
     functions, started with this interpreter."""
     import sys
 
-    from hookcourse.course.learner_module import PROGRAM
+    from hookcourse.course.my_program import PROGRAM
 
     teacher = (
         "from hookcourse.stages.merge_decisions.solution import merge_pre_tool_use\n"

@@ -173,7 +173,8 @@ def test_a_failing_program_records_its_failing_case_files(work: Path) -> None:
 
 def test_the_gate_and_guard_checks_record_too(work: Path) -> None:
     from hookcourse.course.labs.events import check_gate
-    from hookcourse.course.labs.guard import check_guard, load_corpus
+    from hookcourse.course.labs.guard import check_guard
+    from hookcourse.course.labs.guard_corpus import load_corpus
 
     def is_force_push(command: str) -> bool:
         return "--force" in command
