@@ -14,7 +14,7 @@ import os
 import stat
 import sys
 
-from hookcourse.course.grading import GRADING
+from hookcourse.course.grading.mark import GRADING
 from hookcourse.engine.inputs import INPUT_CAP_BYTES, read_descriptor, special_kind
 from hookcourse.errors import InputError, json_syntax_fix, run_at_edge
 from hookcourse.js import json as jsjson

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from hookcourse.course.live_stop import LiveStopHook
+from hookcourse.course.labs.live_stop import LiveStopHook
 from hookcourse.engine.api import FireReport, FireRequest, fire, load_catalogue
 from hookcourse.engine.catalogue import event_spec, model_text
 from hookcourse.engine.settings import CommandHandler, Handler, SettingsPlaces, load_settings

@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
-from hookcourse.course import exercises
-from hookcourse.course.case_runs import WrongReturn, returned_json
-from hookcourse.course.cases import exercise_cases, first_difference
-from hookcourse.course.generators import (
+from hookcourse.course.checks import exercises
+from hookcourse.course.checks.case_runs import WrongReturn, returned_json
+from hookcourse.course.checks.cases import exercise_cases, first_difference
+from hookcourse.course.checks.generators import (
     choose_seed,
     draw,
     drawn_case_file,
@@ -348,7 +348,7 @@ PITFALLS = {
         (
             "Python's re for the regex",
             "return regex_test(matcher, js_to_string(tool_name), RegexEngine.NODE)",
-            "from hookcourse.course.pitfalls import python_re_search\n"
+            "from hookcourse.course.checks.pitfalls import python_re_search\n"
             "    return python_re_search(matcher, js_to_string(tool_name))",
         ),
     ],

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from hookcourse.course import solution_cells
-from hookcourse.course.check_result import CheckResult
-from hookcourse.course.exercises import check_run_hooks
+from hookcourse.course.checks.check_result import CheckResult
+from hookcourse.course.checks.exercises import check_run_hooks
+from hookcourse.course.teaching import solution_cells
 from hookcourse.stages.matcher_and_dispatch import solution as matcher_solution
 from hookcourse.stages.merge_decisions import solution as merge_solution
 from hookcourse.stages.run_hooks import solution

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hookcourse import browser
-from hookcourse.course import calling
+from hookcourse.course.checks import calling
 from hookcourse.course.labs import chapter_views
 from hookcourse.course.labs import guard as guard_module
 from hookcourse.course.labs.events import (

@@ -8,12 +8,13 @@ from typing import Any
 
 import pytest
 
-from hookcourse.course import diagnosis, judging, program_hints
-from hookcourse.course.case_runs import returned_json
-from hookcourse.course.cases import CaseFile, exercise_cases
-from hookcourse.course.exercises import check
-from hookcourse.course.generators import draw
-from hookcourse.course.hints import hints
+from hookcourse.course.checks import diagnosis
+from hookcourse.course.checks.case_runs import returned_json
+from hookcourse.course.checks.cases import CaseFile, exercise_cases
+from hookcourse.course.checks.exercises import check
+from hookcourse.course.checks.generators import draw
+from hookcourse.course.checks.hints import hints
+from hookcourse.course.grading import judging, program_hints
 from hookcourse.stages.decoding import CaseError, Decoded
 from hookcourse.stages.registry import Exercise, exercise_named, stage_named
 from tests.lessons.single_bug_variants import VARIANTS

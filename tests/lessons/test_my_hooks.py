@@ -12,7 +12,8 @@ import nbclient
 import nbformat
 import pytest
 
-from hookcourse.course import learner_module, notebook_files, progress, working_copy
+from hookcourse.course.checks import learner_module
+from hookcourse.course.teaching import notebook_files, progress, working_copy
 from hookcourse.stages.matcher_and_dispatch.reference import match_hook as course_match_hook
 from hookcourse.stages.matcher_and_dispatch.solution import match_hook as teacher_match_hook
 
@@ -171,7 +172,7 @@ def test_a_real_kernel_keeps_the_checked_function_and_a_restart_imports_it(
         notebook(
             "def tidy(text):\n    return text.strip()",
             MATCH_HOOK,
-            "from hookcourse.course.exercises import check_matcher\n"
+            "from hookcourse.course.checks.exercises import check_matcher\n"
             "print(check_matcher(match_hook, seed=1).all_pass)",
         ),
         tmp_path,

@@ -12,14 +12,14 @@ import nbclient
 import nbformat
 import pytest
 
-from hookcourse.course import server
-from hookcourse.course.exercises import check_matcher
-from hookcourse.course.kernel_hook import (
+from hookcourse.course.checks.exercises import check_matcher
+from hookcourse.course.checks.kernel_hook import (
     defining_line,
     missing_cells,
     missing_exercise,
     missing_name,
 )
+from hookcourse.course.teaching import server
 from hookcourse.stages.registry import EXERCISES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -91,7 +91,8 @@ def test_the_server_extension_saves_notebooks_without_views(tmp_path: Path) -> N
 
 def test_a_check_before_its_exercise_is_one_line_other_name_errors_a_traceback() -> None:
     cells = [
-        "from hookcourse.course.exercises import check_merge\n\ncheck_merge(merge_pre_tool_use)",
+        "from hookcourse.course.checks.exercises import check_merge\n\n"
+        "check_merge(merge_pre_tool_use)",
         "print(undefined_thing)",
     ]
     notebook = nbformat.v4.new_notebook()
@@ -187,7 +188,7 @@ def test_a_cell_run_out_of_order_names_every_cell_it_needs_at_once() -> None:
     assert said.startswith("run_hook_script, payload_text, jsjson, lab and Path are not defined")
     assert "run these 3 cells first, top to bottom" in said
     order = [
-        "`from hookcourse.course.hook_script import run_hook_script`",
+        "`from hookcourse.course.checks.hook_script import run_hook_script`",
         '`payload_text = Path("data/pre_tool_use.json")',
         "`lab = answer_lab()`",
     ]

@@ -25,12 +25,12 @@ from typing import Any
 import pytest
 
 from hookcourse import browser
-from hookcourse.course import progress, report_sources
-from hookcourse.course.exercises import check_matcher
-from hookcourse.course.generators import SEED_ENV
+from hookcourse.course.checks.exercises import check_matcher
+from hookcourse.course.checks.generators import SEED_ENV
 from hookcourse.course.labs.guard import SEED_GUARD, bypass_scoreboard
 from hookcourse.course.labs.guard_runs import try_guard
 from hookcourse.course.labs.logic import matcher_readout
+from hookcourse.course.teaching import progress, report_sources
 from tests.support.ports import free_port
 
 HERE = Path(__file__).resolve().parent

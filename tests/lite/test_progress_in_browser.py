@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from hookcourse import browser, solutions
-from hookcourse.course import progress, report, report_sources
-from hookcourse.course.exercises import check_exit_code, check_matcher
+from hookcourse.course.checks.exercises import check_exit_code, check_matcher
+from hookcourse.course.teaching import progress, report, report_sources
 
 
 @pytest.fixture

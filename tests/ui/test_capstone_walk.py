@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from hookcourse.course.learner_module import read_sections
-from hookcourse.course.notebook_files import course_notebooks, read_notebook, source
-from hookcourse.course.solution_cells import (
+from hookcourse.course.checks.learner_module import read_sections
+from hookcourse.course.teaching.notebook_files import course_notebooks, read_notebook, source
+from hookcourse.course.teaching.solution_cells import (
     bound_before,
     exercise_cells,
     exercise_names,

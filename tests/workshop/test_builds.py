@@ -14,10 +14,11 @@ from pathlib import Path
 import pytest
 
 from hookcourse import solutions
-from hookcourse.course import exercises, notebook_files, solution_cells, workshop
-from hookcourse.course.check_report import MIME_TYPE
-from hookcourse.course.progress import MARKER
-from hookcourse.course.server import WIDGET_VIEW
+from hookcourse.course.checks import exercises
+from hookcourse.course.checks.check_report import MIME_TYPE
+from hookcourse.course.teaching import notebook_files, solution_cells, workshop
+from hookcourse.course.teaching.progress import MARKER
+from hookcourse.course.teaching.server import WIDGET_VIEW
 from hookcourse.errors import InputError
 from hookcourse.stages.registry import EXERCISES, exercise_named
 from tests.support.paths import ROOT

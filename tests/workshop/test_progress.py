@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from hookcourse import solutions
-from hookcourse.course import progress, tester
-from hookcourse.course.exercises import check, check_apply, check_exit_code, check_matcher
+from hookcourse.course.checks.exercises import check, check_apply, check_exit_code, check_matcher
+from hookcourse.course.grading import tester
+from hookcourse.course.teaching import progress
 from tests.support.paths import ROOT
 
 

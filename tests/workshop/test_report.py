@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from hookcourse.course import progress, report, report_sources
+from hookcourse.course.teaching import progress, report, report_sources
 from hookcourse.stages.registry import EXERCISES, STAGES
 from tests.support.paths import ROOT
 

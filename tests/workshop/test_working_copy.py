@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from hookcourse.course import notebook_files, progress, working_copy
+from hookcourse.course.teaching import notebook_files, progress, working_copy
 from hookcourse.errors import InputError
 from tests.support.paths import ROOT
 

@@ -25,9 +25,9 @@ from pathlib import Path
 from typing import Final
 
 from hookcourse import browser
-from hookcourse.course import calling, learner_module
-from hookcourse.course.exercises import record_check
-from hookcourse.course.generators import choose_seed
+from hookcourse.course.checks import calling, learner_module
+from hookcourse.course.checks.exercises import record_check
+from hookcourse.course.checks.generators import choose_seed
 from hookcourse.course.labs.guard_corpus import (
     ALLOW,
     BEYOND,

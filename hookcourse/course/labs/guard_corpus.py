@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from hookcourse.course.cases import FIXTURES
-from hookcourse.course.generators import drawn_cases
+from hookcourse.course.checks.cases import FIXTURES
+from hookcourse.course.checks.generators import drawn_cases
 
 CORPUS: Final = FIXTURES / "force-push-guard" / "corpus.json"
 PAYLOAD: Final = FIXTURES / "payloads" / "PreToolUse.json"

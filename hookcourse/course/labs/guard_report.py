@@ -6,7 +6,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hookcourse.course.check_report import FAILING, NOT_YET, PASSED, CheckReport, Reported, Row
+from hookcourse.course.checks.check_report import (
+    FAILING,
+    NOT_YET,
+    PASSED,
+    CheckReport,
+    Reported,
+    Row,
+)
 from hookcourse.course.labs.guard_corpus import (
     ALLOW,
     BEYOND,

@@ -10,14 +10,14 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Final
 
-from hookcourse.course.check_report import (
+from hookcourse.course.checks.check_report import (
     FAILING,
     NEUTRAL,
     CheckReport,
     render_html,
     render_text,
 )
-from hookcourse.course.pitfalls import python_re_search, python_thinks_name_list
+from hookcourse.course.checks.pitfalls import python_re_search, python_thinks_name_list
 from hookcourse.engine.api import HookReading, HookRun, event_spec, read_hook_result, recipient_text
 from hookcourse.js import json as jsjson
 from hookcourse.js.regex import RegexEngine, engine_dependent, regex_test

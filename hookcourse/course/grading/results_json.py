@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Final
 
-from hookcourse.course.judging import Report
-from hookcourse.course.tester_text import summary
+from hookcourse.course.grading.judging import Report
+from hookcourse.course.grading.tester_text import summary
 from hookcourse.stages.registry import STAGES, Stage
 
 RESULTS_OUTPUT_CHARACTERS: Final = 500  # Exercism v3's limit on a test's output

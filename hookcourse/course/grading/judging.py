@@ -11,15 +11,15 @@ import signal
 from dataclasses import dataclass, field
 from typing import Final
 
-from hookcourse.course import program_hints
-from hookcourse.course.cases import (
+from hookcourse.course.checks.cases import (
     CaseFile,
     clip,
     first_difference,
     shown,
 )
-from hookcourse.course.cases import visible as escaped
-from hookcourse.course.program_runs import OUTPUT_CAP, NotStarted, Program, Run
+from hookcourse.course.checks.cases import visible as escaped
+from hookcourse.course.grading import program_hints
+from hookcourse.course.grading.program_runs import OUTPUT_CAP, NotStarted, Program, Run
 from hookcourse.js import json as jsjson
 from hookcourse.js.values import JSValue, Undefined
 from hookcourse.stages.decoding import CaseError, member
@@ -119,7 +119,7 @@ def _hint_lines(
     case_family = program_hints.hinted_family(
         exercise.function, exercise.family(decoded), decoded, field
     )
-    from hookcourse.course import diagnosis  # only once an answer differs
+    from hookcourse.course.checks import diagnosis  # only once an answer differs
 
     expected, answer = (
         diagnosis.value_at(file.expected, path[:2]),

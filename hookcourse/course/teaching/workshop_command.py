@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from hookcourse.course.notebook_files import COURSE, WORK, course_notebooks
-from hookcourse.course.working_copy import reset, reset_module
-from hookcourse.course.workshop import build, execute_build
+from hookcourse.course.teaching.notebook_files import COURSE, WORK, course_notebooks
+from hookcourse.course.teaching.working_copy import reset, reset_module
+from hookcourse.course.teaching.workshop import build, execute_build
 from hookcourse.errors import EXIT_INTERRUPTED, InputError
 from hookcourse.stages import registry
 
@@ -82,7 +82,7 @@ def _reset_command(names: list[str], every: bool, module: bool = False) -> int:
 
 
 def _report_command(paths: list[str], html_file: str | None, csv_file: str | None) -> int:
-    from hookcourse.course import report, report_sources
+    from hookcourse.course.teaching import report, report_sources
 
     sources, warnings = report_sources.find_sources(paths)
     runs, unreadable = report_sources.read_sources(sources)

@@ -4,12 +4,12 @@ Every self-check the registry names is an attribute here (``check_matcher(match_
 ``check_exit_code``, ``check_apply``, ``check_merge``, ``check_stop``, and the gate's and
 guard's own ``check_gate``, ``check_guard``). A stage exercise's check runs every case
 of the stage's case files, then fresh cases drawn with a seed it prints
-(``hookcourse.course.generators``; ``check_matcher(fn, seed=N)`` draws them again),
+(``hookcourse.course.checks.generators``; ``check_matcher(fn, seed=N)`` draws them again),
 through the learner's function, exactly as the grader feeds the course's own, and
-compares with the reference as ``hookcourse test`` does (``hookcourse.course.cases``).
+compares with the reference as ``hookcourse test`` does (``hookcourse.course.checks.cases``).
 Nothing the learner's function does escapes as a traceback or hangs the check
-(``hookcourse.course.calling``), and neither the course's own functions nor a wrapper
-around one ever passes (``hookcourse.course.authorship``): a check is about the
+(``hookcourse.course.checks.calling``), and neither the course's own functions nor a wrapper
+around one ever passes (``hookcourse.course.checks.authorship``): a check is about the
 learner's code.
 """
 
@@ -19,23 +19,24 @@ import inspect
 from collections.abc import Callable
 from pathlib import Path
 
-from hookcourse.course import learner_module, progress
-from hookcourse.course.authorship import course_function, handed_to, watch_for
-from hookcourse.course.case_runs import CaseOutcome, run_case
-from hookcourse.course.cases import (
+from hookcourse.course.checks import learner_module
+from hookcourse.course.checks.authorship import course_function, handed_to, watch_for
+from hookcourse.course.checks.case_runs import CaseOutcome, run_case
+from hookcourse.course.checks.cases import (
     FIXTURES,
     FixtureCase,
     clip,
     exercise_cases,
     visible,
 )
-from hookcourse.course.check_report import (
+from hookcourse.course.checks.check_report import (
     NOT_YET,
     CheckReport,
     Reported,
 )
-from hookcourse.course.check_result import CheckResult
-from hookcourse.course.generators import choose_seed, draw
+from hookcourse.course.checks.check_result import CheckResult
+from hookcourse.course.checks.generators import choose_seed, draw
+from hookcourse.course.teaching import progress
 from hookcourse.stages.decoding import CaseError
 from hookcourse.stages.registry import (
     EXERCISES,

@@ -9,9 +9,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Final
 
-from hookcourse.course import calling, diagnosis
-from hookcourse.course.authorship import Watch
-from hookcourse.course.cases import (
+from hookcourse.course.checks import calling, diagnosis
+from hookcourse.course.checks.authorship import Watch
+from hookcourse.course.checks.cases import (
     Difference,
     FixtureCase,
     first_difference,

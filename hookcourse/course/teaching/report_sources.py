@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from hookcourse.course.progress import FILE_NAME, Progress, parse_line
+from hookcourse.course.teaching.progress import FILE_NAME, Progress, parse_line
 
 WORK_FOLDER_NAME: Final = "my-notebooks"
 # How deep a folder is searched for progress files: a hub's /home holds

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final, cast
 
-from hookcourse.course.learner_module import module_path
+from hookcourse.course.checks.learner_module import module_path
 from hookcourse.errors import InputError
 
 PROGRAM_HOOKS: Final = '''"""The program's hook functions: my_hooks.py, written in the notebooks."""
@@ -62,7 +62,7 @@ printed is one of your functions'.
 import sys
 
 import hooks
-from hookcourse.course.my_program import run_program
+from hookcourse.course.grading.my_program import run_program
 
 sys.exit(run_program(hooks, sys.argv[1:]))
 '''

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Final
 
-from hookcourse.course.mistakes import Mistake, member_or_undefined, stream_text
-from hookcourse.course.mistakes_single import (
+from hookcourse.course.checks.mistakes import Mistake, member_or_undefined, stream_text
+from hookcourse.course.checks.mistakes_single import (
     STDOUT_MISTAKES,
     match_model,
     mistaken_trim,

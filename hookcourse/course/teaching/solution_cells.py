@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Final, cast
 
-from hookcourse.course.notebook_files import Notebook, source
+from hookcourse.course.teaching.notebook_files import Notebook, source
 from hookcourse.errors import InputError
 from hookcourse.stages import registry
 from hookcourse.stages.registry import exercise_named, resolve

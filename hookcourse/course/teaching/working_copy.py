@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Final
 
-from hookcourse.course.notebook_files import (
+from hookcourse.course.teaching.notebook_files import (
     COURSE,
     MY_HOOKS,
     WORK,
@@ -23,7 +23,7 @@ from hookcourse.course.notebook_files import (
     read_notebook,
     write_notebook,
 )
-from hookcourse.course.progress import MARKER
+from hookcourse.course.teaching.progress import MARKER
 from hookcourse.errors import InputError
 
 BACKUPS: Final = "backups"

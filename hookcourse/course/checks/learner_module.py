@@ -31,11 +31,11 @@ from pathlib import Path
 from typing import Final, cast
 
 from hookcourse import browser
-from hookcourse.course import progress
-from hookcourse.course.authorship import course_function, handed_to
-from hookcourse.course.notebook_files import COURSE, read_notebook, source
-from hookcourse.course.notebook_files import MY_HOOKS as FILE_NAME
-from hookcourse.course.solution_cells import exercise_cells, free_names, solution_cell
+from hookcourse.course.checks.authorship import course_function, handed_to
+from hookcourse.course.teaching import progress
+from hookcourse.course.teaching.notebook_files import COURSE, read_notebook, source
+from hookcourse.course.teaching.notebook_files import MY_HOOKS as FILE_NAME
+from hookcourse.course.teaching.solution_cells import exercise_cells, free_names, solution_cell
 from hookcourse.stages.registry import EXERCISES, Exercise, exercise_named, resolve
 
 MODULE_NAME: Final = "my_hooks"
@@ -133,7 +133,7 @@ def _kept(node: ast.stmt) -> bool:
 
 def _from_package(fn: types.FunctionType) -> bool:
     """True for code in an installed file of hookcourse (the teacher's solutions too)."""
-    package = Path(__file__).resolve().parents[1]
+    package = Path(__file__).resolve().parents[2]
     try:
         return Path(fn.__code__.co_filename).resolve().is_relative_to(package)
     except (OSError, ValueError):

@@ -22,9 +22,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from hookcourse.course.cases import FixtureCase, first_difference, same_json
-from hookcourse.course.mistakes import Answer, Mistake, Model, Path, as_json
-from hookcourse.course.mistakes_several import (
+from hookcourse.course.checks.cases import FixtureCase, first_difference, same_json
+from hookcourse.course.checks.mistakes import Answer, Mistake, Model, Path, as_json
+from hookcourse.course.checks.mistakes_several import (
     MERGE_MISTAKES,
     RUN_MISTAKES,
     STOP_MISTAKES,
@@ -32,7 +32,7 @@ from hookcourse.course.mistakes_several import (
     run_model,
     stop_model,
 )
-from hookcourse.course.mistakes_single import (
+from hookcourse.course.checks.mistakes_single import (
     APPLY_MISTAKES,
     EXIT_MISTAKES,
     MATCH_MISTAKES,

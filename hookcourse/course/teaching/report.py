@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Final
 
-from hookcourse.course.progress import PROGRAM_TASK, Progress
+from hookcourse.course.teaching.progress import PROGRAM_TASK, Progress
 
 # nbgrader's `nbgrader export` CSV columns, in its order.
 GRADES_COLUMNS: Final = (

@@ -7,14 +7,14 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from hookcourse.course import diagnosis
-from hookcourse.course import hints as hint_data
-from hookcourse.course.case_runs import CELL_ERRORS, CaseOutcome
-from hookcourse.course.cases import (
+from hookcourse.course.checks import diagnosis
+from hookcourse.course.checks import hints as hint_data
+from hookcourse.course.checks.case_runs import CELL_ERRORS, CaseOutcome
+from hookcourse.course.checks.cases import (
     shown,
     visible,
 )
-from hookcourse.course.check_report import (
+from hookcourse.course.checks.check_report import (
     FAILING,
     NOT_YET,
     PASSED,

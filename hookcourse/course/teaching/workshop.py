@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hookcourse.course.check_report import reports_in
-from hookcourse.course.notebook_files import (
+from hookcourse.course.checks.check_report import reports_in
+from hookcourse.course.teaching.notebook_files import (
     COURSE,
     Notebook,
     cleared,
@@ -23,14 +23,14 @@ from hookcourse.course.notebook_files import (
     source,
     write_notebook,
 )
-from hookcourse.course.solution_cells import (
+from hookcourse.course.teaching.solution_cells import (
     bound_before,
     exercise_cells,
     exercise_names,
     solution_cell,
     teachers_solution,
 )
-from hookcourse.course.working_copy import LEFTOVERS, copy_item, mark_work
+from hookcourse.course.teaching.working_copy import LEFTOVERS, copy_item, mark_work
 from hookcourse.errors import InputError
 
 # -- teacher and student builds ------------------------------------------------------------------
@@ -118,7 +118,7 @@ def execute_build(built: Iterable[Built], timeout: int = 300) -> None:
             "the lab tools (nbclient) are not installed",
             "run scripts/bootstrap.sh lab, then .venv/bin/hookcourse",
         ) from None
-    from hookcourse.course.server import without_widget_views
+    from hookcourse.course.teaching.server import without_widget_views
 
     notebooks = list(built)
     problems: list[str] = []

@@ -11,7 +11,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from hookcourse.course.judging import Report, Verdict, one_line
+from hookcourse.course.grading.judging import Report, Verdict, one_line
 from hookcourse.stages.registry import Stage
 
 STAGE_LINES: Final = 80  # at most this many lines for one stage, however many cases fail

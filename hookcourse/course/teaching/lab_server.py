@@ -1,6 +1,6 @@
 """``scripts/lab.sh``'s helpers: the working copy prepared, a JupyterLab already serving it
 found, and the address of a notebook on the server it starts
-(``python -m hookcourse.course.lab_server prepare|running|url``).
+(``python -m hookcourse.course.teaching.lab_server prepare|running|url``).
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from hookcourse.course.progress import MARKER
-from hookcourse.course.working_copy import prepare_work
+from hookcourse.course.teaching.progress import MARKER
+from hookcourse.course.teaching.working_copy import prepare_work
 from hookcourse.errors import EXIT_INTERRUPTED, InputError
 
 # -- scripts/lab.sh's helpers --------------------------------------------------------------------
@@ -111,7 +111,7 @@ def _lab_main(argv: list[str]) -> int:
         print(f"hookcourse: your notebooks are at {server_url(info, argv[2])}", flush=True)
         return 0
     commands = "prepare COURSE WORK | running WORK NOTEBOOK | url PID NOTEBOOK"
-    print(f"usage: python -m hookcourse.course.workshop {commands}", file=sys.stderr)
+    print(f"usage: python -m hookcourse.course.teaching.workshop {commands}", file=sys.stderr)
     return 2
 
 

@@ -19,7 +19,7 @@ OUTPUT_CAP: Final = 1 << 20  # bytes of stdout or stderr kept per run; the rest 
 DRAIN_SECONDS: Final = 0.2  # after it exits, how long its output may still arrive
 # The course's own grader entry is the reference; any other program gets GRADING set, and
 # the course's entry it might start then refuses to answer for it.
-COURSE_ENTRY: Final = Path(__file__).resolve().parents[2] / "your_program.sh"
+COURSE_ENTRY: Final = Path(__file__).resolve().parents[3] / "your_program.sh"
 
 
 # -- running one program -----------------------------------------------------------------------

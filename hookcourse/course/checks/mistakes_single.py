@@ -8,14 +8,14 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Final
 
-from hookcourse.course.mistakes import (
+from hookcourse.course.checks.mistakes import (
     Mistake,
     loose_equals_number,
     python_equals_number,
     python_loads,
     python_str,
 )
-from hookcourse.course.pitfalls import python_re_search
+from hookcourse.course.checks.pitfalls import python_re_search
 from hookcourse.js.regex import RegexEngine, regex_test
 from hookcourse.js.values import (
     UNDEFINED,

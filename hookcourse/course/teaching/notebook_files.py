@@ -11,10 +11,10 @@ from typing import Any, Final
 
 from hookcourse.errors import InputError
 
-CHECKOUT: Final = Path(__file__).resolve().parents[2]
+CHECKOUT: Final = Path(__file__).resolve().parents[3]
 COURSE: Final = CHECKOUT / "notebooks"
 WORK: Final = CHECKOUT / "my-notebooks"
-MY_HOOKS: Final = "my_hooks.py"  # the learner's module (hookcourse.course.learner_module)
+MY_HOOKS: Final = "my_hooks.py"  # the learner's module (hookcourse.course.checks.learner_module)
 
 Notebook = dict[str, Any]
 

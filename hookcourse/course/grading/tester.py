@@ -4,7 +4,7 @@ course's tester does.
 Each case file of a stage (the seed's first, then every ``extra/<name>``) is written to
 its own temporary file, the program runs on each (in parallel, one per core), and its
 stdout must be one JSON document equal to ``expected.json`` under JavaScript semantics
-(``hookcourse.course.cases``). Every way a program can fail is named with its fix.
+(``hookcourse.course.checks.cases``). Every way a program can fail is named with its fix.
 Exit status: 0 every stage passes, 1 anything fails, 2 a usage error.
 """
 
@@ -23,19 +23,19 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Final, NoReturn
 
-from hookcourse.course import progress
-from hookcourse.course.cases import (
+from hookcourse.course.checks.cases import (
     FIXTURES,
     SEED,
     CaseFile,
     stage_files,
 )
-from hookcourse.course.generators import SEED_ENV, SEED_RANGE, choose_seed, drawn_case_file
-from hookcourse.course.grading import GRADING
-from hookcourse.course.judging import Report, Verdict, judge
-from hookcourse.course.program_runs import COURSE_ENTRY, Program, run_program
-from hookcourse.course.results_json import results_document, results_file_problem
-from hookcourse.course.tester_text import Style, stage_lines, summary
+from hookcourse.course.checks.generators import SEED_ENV, SEED_RANGE, choose_seed, drawn_case_file
+from hookcourse.course.grading.judging import Report, Verdict, judge
+from hookcourse.course.grading.mark import GRADING
+from hookcourse.course.grading.program_runs import COURSE_ENTRY, Program, run_program
+from hookcourse.course.grading.results_json import results_document, results_file_problem
+from hookcourse.course.grading.tester_text import Style, stage_lines, summary
+from hookcourse.course.teaching import progress
 from hookcourse.engine.interrupts import remove_on_interrupt
 from hookcourse.js import json as jsjson
 from hookcourse.stages.registry import STAGES, Stage, stage_named
