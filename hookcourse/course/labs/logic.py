@@ -95,8 +95,8 @@ def shown(value: JSValue | Undefined) -> str:
 # -- pitfalls: where the obvious Python reading differs from JavaScript's --------------------
 
 
-# python_re_search and python_thinks_name_list live in course/pitfalls.py (the hints use
-# them too); notebook 01 imports python_re_search from here.
+# python_re_search and python_thinks_name_list live in course/checks/pitfalls.py (the hints
+# use them too); notebook 01 imports python_re_search through course/notebook.py.
 
 
 # -- answer lab (notebook 00): one hook's three channels, read as Claude Code reads them ------
