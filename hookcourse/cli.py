@@ -371,7 +371,7 @@ def _run(arguments: list[str]) -> int:
         # Before the tester's own imports (the script did so before importing this one,
         # hookcourse.entry): a signal while it starts is handled the same way.
         from hookcourse.course.grading.mark import TEST_INTERRUPTS
-        from hookcourse.engine.interrupts import install_interrupt_handlers
+        from hookcourse.system.interrupts import install_interrupt_handlers
 
         install_interrupt_handlers(TEST_INTERRUPTS)
         from hookcourse.course.grading.tester import main as test_main
@@ -387,7 +387,7 @@ def _run(arguments: list[str]) -> int:
             "fix: see `hookcourse --help`\n",
         )
     if args.command in ("fire", "events", "validate", "session", "doctor"):
-        from hookcourse.engine.interrupts import install_interrupt_handlers
+        from hookcourse.system.interrupts import install_interrupt_handlers
 
         install_interrupt_handlers()
     try:
@@ -587,7 +587,7 @@ def _record(args: argparse.Namespace) -> int:
 
 
 def _read_payload(name: str) -> str:
-    from hookcourse.engine.inputs import read_bounded, read_stdin
+    from hookcourse.system.inputs import read_bounded, read_stdin
 
     if name == "-":
         return read_stdin().text

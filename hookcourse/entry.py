@@ -15,7 +15,7 @@ def main() -> int:
     """``hookcourse ARGS``: the command line of ``hookcourse.cli``, handlers first."""
     if sys.argv[1:2] == ["test"]:
         from hookcourse.course.grading.mark import TEST_INTERRUPTS
-        from hookcourse.engine.interrupts import install_interrupt_handlers
+        from hookcourse.system.interrupts import install_interrupt_handlers
 
         install_interrupt_handlers(TEST_INTERRUPTS)
     from hookcourse.cli import main as command_line

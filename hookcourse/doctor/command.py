@@ -55,7 +55,7 @@ def run_command(args: argparse.Namespace) -> int:
 
 
 def _question(args: argparse.Namespace) -> Question:
-    from hookcourse.engine.inputs import read_bounded, read_stdin
+    from hookcourse.system.inputs import read_bounded, read_stdin
 
     from .diagnose import Question
     from .places import Machine, hook_path
@@ -104,7 +104,7 @@ def _question(args: argparse.Namespace) -> Question:
 
 def _debug_log(name: str | None) -> str | None:
     """The debug log's text; a log too large is refused with how to cut it."""
-    from hookcourse.engine.inputs import read_bounded
+    from hookcourse.system.inputs import read_bounded
 
     if not name:
         return None

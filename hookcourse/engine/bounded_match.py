@@ -26,8 +26,7 @@ from hookcourse.stages.matcher_and_dispatch.reference import (
     RuleSet,
     explain_match,
 )
-
-from .interrupts import REGISTRY
+from hookcourse.system.interrupts import REGISTRY
 
 MATCH_LIMIT_S: Final = 2.0
 _PLAIN_EXTRA: Final = "|_- ,"

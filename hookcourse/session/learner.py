@@ -838,7 +838,7 @@ class ProgramLoop:
         """The program's answer to one case of ``command``; LearnerError when it has none."""
         import tempfile
 
-        from hookcourse.engine.processes import CannotStart, run
+        from hookcourse.system.processes import CannotStart, run
 
         with tempfile.TemporaryDirectory(prefix="hookcourse-program-") as folder:
             file = Path(folder) / "case.json"
@@ -956,7 +956,7 @@ def run_learner_module(
 ) -> Transcript:
     """The transcript of ``script`` played by the learner's module file, run in a child
     process for at most ``timeout_s``; LearnerError (one line) when it cannot be."""
-    from hookcourse.engine.processes import CannotStart, run
+    from hookcourse.system.processes import CannotStart, run
 
     argv = [sys.executable, "-m", "hookcourse.session.learner", str(module), str(script)]
     try:

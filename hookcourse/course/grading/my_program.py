@@ -41,7 +41,7 @@ def hookcourse_command(*arguments: str, cwd: Path | None = None) -> int:
     """Run ``hookcourse ARGUMENTS`` with this kernel's Python (first on PATH, so a program's
     ``python3`` is it too) and print what it says; its exit status."""
     from hookcourse.browser import require_desktop
-    from hookcourse.engine.processes import run
+    from hookcourse.system.processes import run
 
     require_desktop(f"hookcourse {' '.join(arguments)}", "the command's output")
     bin_folder = str(Path(sys.executable).parent)

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, TypeAlias
 
-from hookcourse.engine import processes
 from hookcourse.stages.registry import Stage
+from hookcourse.system import processes
 
 OUTPUT_CAP: Final = 1 << 20  # bytes of stdout or stderr kept per run; the rest is counted only
 DRAIN_SECONDS: Final = 0.2  # after it exits, how long its output may still arrive

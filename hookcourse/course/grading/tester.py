@@ -36,9 +36,9 @@ from hookcourse.course.grading.program_runs import COURSE_ENTRY, Program, run_pr
 from hookcourse.course.grading.results_json import results_document, results_file_problem
 from hookcourse.course.grading.tester_text import Style, stage_lines, summary
 from hookcourse.course.teaching import progress
-from hookcourse.engine.interrupts import remove_on_interrupt
 from hookcourse.js import json as jsjson
 from hookcourse.stages.registry import STAGES, Stage, stage_named
+from hookcourse.system.interrupts import remove_on_interrupt
 
 EXIT_PASSED: Final = 0
 EXIT_FAILED: Final = 1
