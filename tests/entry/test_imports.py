@@ -8,6 +8,7 @@ Imports under ``if TYPE_CHECKING:`` are left out: they never run.
 from __future__ import annotations
 
 import ast
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -24,30 +25,40 @@ def module_name(path: Path) -> str:
     return ".".join(parts)
 
 
+def package_files() -> list[Path]:
+    """Every module of the package; the data folders (fixtures, starters) left unwalked."""
+    found = []
+    for folder, subfolders, names in os.walk(PACKAGE):
+        subfolders[:] = [name for name in subfolders if name not in ("fixtures", "data")]
+        found += [Path(folder) / name for name in names if name.endswith(".py")]
+    return sorted(found)
+
+
 def package_modules() -> dict[str, Path]:
-    return {
-        module_name(path): path
-        for path in sorted(PACKAGE.rglob("*.py"))
-        if "fixtures" not in path.relative_to(PACKAGE).parts
-        and "data" not in path.relative_to(PACKAGE).parts
-    }
+    return {module_name(path): path for path in package_files()}
 
 
-def _runtime_nodes(tree: ast.AST) -> Iterator[ast.AST]:
-    """Every node below ``tree`` except the bodies of ``if TYPE_CHECKING:``."""
-    for child in ast.iter_child_nodes(tree):
-        if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
-            yield from (node for branch in child.orelse for node in ast.walk(branch))
-            continue
-        yield child
-        yield from _runtime_nodes(child)
+def _runtime_imports(statements: list[ast.stmt]) -> Iterator[ast.Import | ast.ImportFrom]:
+    """Every import statement at any depth of ``statements`` (imports are statements, so
+    only statement bodies are walked), except in the bodies of ``if TYPE_CHECKING:``."""
+    for node in statements:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            yield node
+        elif isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            yield from _runtime_imports(node.orelse)
+        else:
+            for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+                for child in getattr(node, field, ()):
+                    yield from _runtime_imports(
+                        [child] if isinstance(child, ast.stmt) else child.body
+                    )
 
 
 def imported_names(name: str, path: Path) -> set[str]:
     """The dotted names ``path`` imports (a ``from X import Y`` gives ``X`` and ``X.Y``)."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
-    for node in _runtime_nodes(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+    for node in _runtime_imports(ast.parse(path.read_text(encoding="utf-8"), str(path)).body):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
