@@ -3,8 +3,9 @@
 Every process the package starts goes through ``system/processes.py`` (its own session,
 output caps, the group killed at the limit and on a signal), so nothing else may import
 ``subprocess``/``multiprocessing`` or call ``os.fork``, ``os.exec*``, ``os.spawn*``,
-``os.posix_spawn``, ``os.system``, ``pty.fork`` or ``asyncio.create_subprocess_*``. The one
-exception is listed below with its reason.
+``os.posix_spawn``, ``os.system``, ``pty.fork`` or ``asyncio.create_subprocess_*``; a forked
+child for bounded work is ``processes.call_in_child``. An exception would be listed below
+with its reason; there is none.
 """
 
 from __future__ import annotations
@@ -20,12 +21,7 @@ SYSTEM = PACKAGE / "system"
 MODULES = frozenset({"subprocess", "multiprocessing", "pty", "_posixsubprocess"})
 CALLS = frozenset({"fork", "forkpty", "system", "posix_spawn", "posix_spawnp"})
 CALL_PREFIXES = ("exec", "spawn", "create_subprocess")
-EXCEPTIONS = {
-    # A matcher regex is matched in a forked child killed at its time limit: regress holds
-    # the interpreter lock while it backtracks, so no thread can bound it. The child joins
-    # system/interrupts' registry, so a signal kills it with the rest.
-    "hookcourse/engine/bounded_match.py": ["os.fork"],
-}
+EXCEPTIONS: dict[str, list[str]] = {}  # path -> what it uses, with the reason beside it
 
 
 def process_starts(path: Path) -> list[str]:
