@@ -148,3 +148,22 @@ def test_no_course_module_over_the_limit() -> None:
         if (lines := len(path.read_text(encoding="utf-8").splitlines())) > COURSE_LIMIT
     }
     assert long == {}
+
+
+def test_course_is_four_rooms_and_the_notebook_facade() -> None:
+    """``course/`` holds its rooms by audience and the notebooks' façade, nothing else; each
+    room's ``__init__`` is empty, so importing one module of a room loads only what it names
+    (the grader's cold path passes through ``grading/``)."""
+    course = PACKAGE / "course"
+    top = sorted(p.name for p in course.iterdir() if p.name != "__pycache__")
+    assert top == ["__init__.py", "checks", "grading", "labs", "notebook.py", "teaching"]
+    filled = [
+        str(init.relative_to(ROOT))
+        for init in sorted([course / "__init__.py", *course.glob("*/__init__.py")])
+        if any(not _docstring(node) for node in ast.parse(init.read_text(encoding="utf-8")).body)
+    ]
+    assert filled == []
+
+
+def _docstring(node: ast.stmt) -> bool:
+    return isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
