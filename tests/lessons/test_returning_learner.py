@@ -187,7 +187,7 @@ def test_a_cell_run_out_of_order_names_every_cell_it_needs_at_once() -> None:
     assert said.startswith("run_hook_script, payload_text, jsjson, lab and Path are not defined")
     assert "run these 3 cells first, top to bottom" in said
     order = [
-        "`from hookcourse.course.checks.hook_script import run_hook_script`",
+        "`from hookcourse.course.notebook import run_hook_script`",
         '`payload_text = Path("data/pre_tool_use.json")',
         "`lab = answer_lab()`",
     ]
