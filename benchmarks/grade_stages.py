@@ -19,7 +19,7 @@ import sys
 import time
 from pathlib import Path
 
-from hookcourse.course.cases import stage_files
+from hookcourse.course.checks.cases import stage_files
 from hookcourse.stages.registry import STAGES
 
 ROOT = Path(__file__).resolve().parent.parent

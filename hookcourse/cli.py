@@ -301,7 +301,7 @@ def _parser() -> argparse.ArgumentParser:
     from hookcourse.session.command import add_arguments as session_arguments
 
     session_arguments(session)
-    # Listed for --help only: main() hands `test` to hookcourse.course.tester, which has its
+    # Listed for --help only: main() hands `test` to hookcourse.course.grading.tester, which has its
     # own options and exit statuses (2 for a usage error).
     commands.add_parser("test", help="grade a program (./your_program.sh) on the course's stages")
     init = commands.add_parser(
@@ -370,11 +370,11 @@ def _run(arguments: list[str]) -> int:
     if arguments[:1] == ["test"]:
         # Before the tester's own imports (the script did so before importing this one,
         # hookcourse.entry): a signal while it starts is handled the same way.
-        from hookcourse.engine.interrupts import install_interrupt_handlers
-        from hookcourse.entry import TEST_INTERRUPTS
+        from hookcourse.course.grading.mark import TEST_INTERRUPTS
+        from hookcourse.system.interrupts import install_interrupt_handlers
 
         install_interrupt_handlers(TEST_INTERRUPTS)
-        from hookcourse.course.tester import main as test_main
+        from hookcourse.course.grading.tester import main as test_main
 
         return test_main(arguments[1:])
     parser = _parser()
@@ -387,14 +387,14 @@ def _run(arguments: list[str]) -> int:
             "fix: see `hookcourse --help`\n",
         )
     if args.command in ("fire", "events", "validate", "session", "doctor"):
-        from hookcourse.engine.interrupts import install_interrupt_handlers
+        from hookcourse.system.interrupts import install_interrupt_handlers
 
         install_interrupt_handlers()
     try:
         if args.command == "events":
             return _events(args.name)
         if args.command in ("workshop", "reset"):
-            from hookcourse.course.workshop import run_command
+            from hookcourse.course.teaching.workshop_command import run_command
 
             return run_command(args)
         if args.command == "session":
@@ -402,7 +402,7 @@ def _run(arguments: list[str]) -> int:
 
             return run_session(args)
         if args.command == "init":
-            from hookcourse.course.starter import run_init
+            from hookcourse.course.grading.starter import run_init
 
             return run_init(args.lang, Path(args.folder))
         if args.command == "validate":
@@ -587,7 +587,7 @@ def _record(args: argparse.Namespace) -> int:
 
 
 def _read_payload(name: str) -> str:
-    from hookcourse.engine.inputs import read_bounded, read_stdin
+    from hookcourse.system.inputs import read_bounded, read_stdin
 
     if name == "-":
         return read_stdin().text

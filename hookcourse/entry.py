@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import sys
 
-# Who speaks in the one line a signal to `hookcourse test` prints, and what it killed.
-TEST_INTERRUPTS = ("hookcourse test", "run of your program", "runs of your program")
-
 
 def main() -> int:
     """``hookcourse ARGS``: the command line of ``hookcourse.cli``, handlers first."""
     if sys.argv[1:2] == ["test"]:
-        from hookcourse.engine.interrupts import install_interrupt_handlers
+        from hookcourse.course.grading.mark import TEST_INTERRUPTS
+        from hookcourse.system.interrupts import install_interrupt_handlers
 
         install_interrupt_handlers(TEST_INTERRUPTS)
     from hookcourse.cli import main as command_line

@@ -14,12 +14,12 @@ import os
 import stat
 import sys
 
-from hookcourse.course.grading import GRADING
-from hookcourse.engine.inputs import INPUT_CAP_BYTES, read_descriptor, special_kind
+from hookcourse.course.grading.mark import GRADING
 from hookcourse.errors import InputError, json_syntax_fix, run_at_edge
 from hookcourse.js import json as jsjson
 from hookcourse.stages.decoding import CaseError, describe_value, member
 from hookcourse.stages.registry import STAGES, stage_for_command
+from hookcourse.system.inputs import INPUT_CAP_BYTES, read_descriptor, special_kind
 
 TYPE_CHECKING = False  # typing alone would add half a node start-up to the grader
 if TYPE_CHECKING:

@@ -11,7 +11,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/scripts/bootstrap.sh" lab
 venv="$root/.venv"
 work="$root/my-notebooks"
-"$venv/bin/python" -m hookcourse.course.workshop prepare "$root/notebooks" "$work"
+"$venv/bin/python" -m hookcourse.course.teaching.lab_server prepare "$root/notebooks" "$work"
 first=""
 for notebook in "$root"/notebooks/[0-9]*.ipynb; do
   first="${notebook##*/}"
@@ -19,7 +19,7 @@ for notebook in "$root"/notebooks/[0-9]*.ipynb; do
 done
 
 # A second start while the first still serves: its address again, not a second server.
-if "$venv/bin/python" -m hookcourse.course.workshop running "$work" "$first"; then
+if "$venv/bin/python" -m hookcourse.course.teaching.lab_server running "$work" "$first"; then
   exit 0
 fi
 
@@ -38,7 +38,7 @@ cd "$work"
 "$venv/bin/jupyter-lab" --ServerApp.root_dir="$work" ${as_root[@]+"${as_root[@]}"} ${first:+"$first"} "$@" &
 server=$!
 trap 'kill -TERM "$server" 2>/dev/null || true' INT TERM HUP
-"$venv/bin/python" -m hookcourse.course.workshop url "$server" "$first" || true
+"$venv/bin/python" -m hookcourse.course.teaching.lab_server url "$server" "$first" || true
 status=0
 wait "$server" || status=$?
 # A signal ends `wait` early: the trap passed it on, so wait for the server to stop.

@@ -44,13 +44,13 @@ import zipfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout's hookcourse
-from hookcourse.course.workshop import (
-    LEFTOVERS,
+from hookcourse.course.teaching.notebook_files import (
     cleared,
     course_notebooks,
     read_notebook,
     write_notebook,
 )
+from hookcourse.course.teaching.working_copy import LEFTOVERS
 
 PYODIDE_CORE = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
 LOCKED = ["ipywidgets>=8.1,<9", "micropip", "hookcourse"]

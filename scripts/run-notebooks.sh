@@ -15,4 +15,4 @@ for notebook in "$@"; do
   HOOKCOURSE_PROGRESS=off HOOKCOURSE_SEED="${HOOKCOURSE_SEED:-2026}" "$root/.venv/bin/jupyter" nbconvert --to notebook --execute \
     --inplace --ExecutePreprocessor.timeout=300 "$notebook"
 done
-"$root/.venv/bin/python" -m hookcourse.course.server strip "$@"
+"$root/.venv/bin/python" -m hookcourse.course.teaching.server strip "$@"

@@ -65,7 +65,7 @@ def run_command(args: argparse.Namespace) -> int:
 
 
 def _question(args: argparse.Namespace) -> Question:
-    from hookcourse.engine.inputs import read_bounded, read_stdin
+    from hookcourse.system.inputs import read_bounded, read_stdin
 
     from .diagnose import Question
     from .places import Machine, hook_path
@@ -122,7 +122,7 @@ def _question(args: argparse.Namespace) -> Question:
 
 def _session_file(name: str | None, what: str) -> str | None:
     """A debug log's or transcript's text; one too large is refused with how to cut it."""
-    from hookcourse.engine.inputs import read_bounded
+    from hookcourse.system.inputs import read_bounded
 
     if not name:
         return None

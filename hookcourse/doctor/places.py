@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Final
 
 from hookcourse.engine.catalogue import load_catalogue
-from hookcourse.engine.inputs import read_bounded
 from hookcourse.engine.settings import (
     PRECEDENCE,
     SettingsLayer,
@@ -23,6 +22,7 @@ from hookcourse.engine.settings import (
 from hookcourse.errors import InputError
 from hookcourse.js import json as jsjson
 from hookcourse.js.values import JSValue
+from hookcourse.system.inputs import read_bounded
 
 from .findings import Finding, Reach
 

@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hookcourse.engine.catalogue import load_catalogue
-from hookcourse.engine.inputs import read_bounded
 from hookcourse.errors import InputError
 from hookcourse.js import json as jsjson
+from hookcourse.system.inputs import read_bounded
 
 STATE_SUFFIX = ".hookcourse-record"
 CAPTURE_MARK = "hookcourse.doctor.capture"

@@ -10,9 +10,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Final
 
-from hookcourse.engine.inputs import read_bounded
 from hookcourse.engine.settings import CommandHandler, SettingsLayer
 from hookcourse.errors import InputError, json_path
+from hookcourse.system.inputs import read_bounded
 
 from .findings import Finding, Reach
 

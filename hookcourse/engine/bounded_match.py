@@ -10,12 +10,8 @@ hang on it. Exact and match-all matchers never need the child.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import pickle
-import select
-import signal
-import time
 from typing import Final
 
 from hookcourse.js.json import quote
@@ -26,8 +22,7 @@ from hookcourse.stages.matcher_and_dispatch.reference import (
     RuleSet,
     explain_match,
 )
-
-from .interrupts import REGISTRY
+from hookcourse.system.processes import call_in_child
 
 MATCH_LIMIT_S: Final = 2.0
 _PLAIN_EXTRA: Final = "|_- ,"
@@ -51,37 +46,15 @@ def bounded_explain(
     """``explain_match`` under the ``claude-code`` rules, stopped after ``limit_s`` seconds."""
     if _is_plain(matcher) or not hasattr(os, "fork"):
         return explain_match(matcher, value, RuleSet.CLAUDE_CODE, narrow=narrow)
-    reader, writer = os.pipe()
-    REGISTRY.begin_start()  # an interrupt now waits until the child is registered
+
+    def work() -> bytes:
+        result = explain_match(matcher, value, RuleSet.CLAUDE_CODE, narrow=narrow)
+        return pickle.dumps((result.matched, str(result.branch), result.why))
+
     try:
-        child = os.fork()
+        data = call_in_child(work, limit_s)
     except OSError:  # no process to spare: match here, unbounded, as where fork is missing
-        REGISTRY.after_start()
-        os.close(reader)
-        os.close(writer)
         return explain_match(matcher, value, RuleSet.CLAUDE_CODE, narrow=narrow)
-    if child == 0:  # pragma: no cover - runs in the child, which leaves through os._exit
-        os.setpgid(0, 0)
-        os.close(reader)
-        try:
-            result = explain_match(matcher, value, RuleSet.CLAUDE_CODE, narrow=narrow)
-            os.write(writer, pickle.dumps((result.matched, str(result.branch), result.why)))
-        finally:
-            os._exit(0)
-    with contextlib.suppress(OSError):  # the child may have done it, or exited already
-        os.setpgid(child, child)
-    REGISTRY.add(child)
-    REGISTRY.after_start()
-    os.close(writer)
-    try:
-        data = _read_until(reader, time.monotonic() + limit_s)
-    finally:
-        os.close(reader)
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(child, signal.SIGKILL)
-        with contextlib.suppress(ChildProcessError):
-            os.waitpid(child, 0)
-        REGISTRY.discard(child)
     if data is None:
         why = (
             f"{quote(matcher or '')} is a JavaScript regex that did not finish within "
@@ -93,19 +66,3 @@ def bounded_explain(
         return explain_match(matcher, value, RuleSet.CLAUDE_CODE, narrow=narrow)
     matched, branch, why = pickle.loads(data)
     return MatchResult(bool(matched), MatchBranch(branch), str(why))
-
-
-def _read_until(descriptor: int, deadline: float) -> bytes | None:
-    """Everything the child writes before it closes the pipe, or None past the deadline."""
-    chunks: list[bytes] = []
-    while True:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            return None
-        ready, _, _ = select.select([descriptor], [], [], left)
-        if not ready:
-            return None
-        chunk = os.read(descriptor, 65_536)
-        if not chunk:
-            return b"".join(chunks)
-        chunks.append(chunk)

@@ -16,9 +16,8 @@ from dataclasses import dataclass
 from typing import Final
 
 from hookcourse.errors import InputError
-
-from .inputs import read_bounded
-from .interrupts import remove_on_interrupt
+from hookcourse.system.inputs import read_bounded
+from hookcourse.system.interrupts import remove_on_interrupt
 
 ENV_FILE_VARIABLE: Final = "CLAUDE_ENV_FILE"
 ENV_FILE_CAP_BYTES: Final = 1_048_576

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -35,7 +34,7 @@ from hookcourse.js import json as jsjson
 from hookcourse.js.values import JSValue
 
 from .frontmatter import split_frontmatter
-from .permission_rule import CallPlace, glob_regex, has_pipe, simple_commands
+from .permission_rule import CallPlace, command_words, glob_regex, has_pipe, simple_commands
 from .skill_files import find_skill, read_markdown
 from .transcript_reads import DoneCall
 
@@ -207,9 +206,8 @@ def shell_folder_after(command: str, place: CallPlace) -> str | None:
     folder = place.cwd
     stack: list[str] = []
     for part in parts or ():
-        try:
-            words = shlex.split(part)
-        except ValueError:
+        words = command_words(part)
+        if words is None:
             return None
         if not words or words[0] not in ("cd", "pushd", "popd"):
             continue

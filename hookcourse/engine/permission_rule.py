@@ -23,12 +23,18 @@ What the specifier is compared with depends on the tool:
 * ``mcp__server`` (or ``mcp__server__*``) covers every tool of that MCP server.
 
 Any other specifier cannot be checked here, so the hook runs (best-effort).
+
+This is one of three shell readers, each answering another question on purpose
+(docs/ARCHITECTURE.md, "Three shell readers"): this one splits a Bash command as Claude
+Code's permission rules do (``split_command``, ``simple_commands``; ``command_words`` for
+one part's words) and gives up, as Claude Code does, on what a text split cannot judge.
 """
 
 from __future__ import annotations
 
 import posixpath
 import re
+import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -507,6 +513,15 @@ def simple_commands(command: str, keep_assignments: bool = False) -> list[str] |
     try:
         return split_command(command, keep_assignments)
     except _Unsplittable:
+        return None
+
+
+def command_words(part: str) -> list[str] | None:
+    """The words of one simple command (quotes removed, as ``sh`` reads them), or None when
+    its quoting is unbalanced. ``simple_commands`` splits the line; this reads one part."""
+    try:
+        return shlex.split(part)
+    except ValueError:
         return None
 
 

@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import posixpath
 import re
-import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -54,6 +53,7 @@ from .permission_rule import (
     CallPlace,
     RuleSyntaxError,
     check_rule,
+    command_words,
     has_pipe,
     parse_rule,
     path_matches,
@@ -567,10 +567,7 @@ def _unsplittable_need(command: str) -> _Need:
 @lru_cache(maxsize=16)
 def _verb(part: str) -> str:
     """The command word of a simple command ("" when it has none)."""
-    try:
-        words = shlex.split(part)
-    except ValueError:
-        return ""
+    words = command_words(part)
     return words[0] if words else ""
 
 

@@ -39,11 +39,17 @@ from dataclasses import dataclass, replace
 from typing import Any, Final, Protocol, TypeVar
 
 from hookcourse.browser import require_desktop
+from hookcourse.system.interrupts import kill_traced
+from hookcourse.system.processes import (
+    OUTPUT_CAP_BYTES,
+    REAP_GRACE_S,
+    CannotStart,
+    Finished,
+    run_process,
+)
 
 from .catalogue import hook_env_facts
-from .interrupts import kill_traced
 from .placeholders import substitute
-from .processes import OUTPUT_CAP_BYTES, REAP_GRACE_S, CannotStart, Finished, run_process
 from .reading import HookRun
 from .settings import CommandHandler, EvaluatorHandler, Handler, HttpHandler, McpToolHandler
 

@@ -31,8 +31,8 @@ from hookcourse.js import json as jsjson
 from hookcourse.js.json import quote
 from hookcourse.js.values import UNDEFINED, JSValue, is_js_number
 from hookcourse.stages.decoding import describe_value
+from hookcourse.system.inputs import is_present, read_bounded
 
-from .inputs import is_present, read_bounded
 from .permission_rule import CallPlace, PermissionRule, RuleSyntaxError, parse_rule
 from .skill_files import find_skill
 

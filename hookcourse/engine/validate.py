@@ -22,10 +22,10 @@ from typing import Final
 from hookcourse.errors import InputError, json_path, json_syntax_fix
 from hookcourse.js import json as jsjson
 from hookcourse.js.values import JSValue
+from hookcourse.system.inputs import read_bounded
 
 from .catalogue import load_catalogue
 from .frontmatter import FrontmatterError, frontmatter
-from .inputs import read_bounded
 from .lint import (
     RULES,
     FileFacts,

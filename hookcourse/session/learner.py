@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from hookcourse.course.live_stop import LiveStopHook
+from hookcourse.course.labs.live_stop import LiveStopHook
 from hookcourse.engine.api import FireReport, FireRequest, fire, load_catalogue
 from hookcourse.engine.catalogue import event_spec, model_text
 from hookcourse.engine.settings import CommandHandler, Handler, SettingsPlaces, load_settings
@@ -817,7 +817,7 @@ class ProgramLoop:
         """The program's answer to one case of ``command``; LearnerError when it has none."""
         import tempfile
 
-        from hookcourse.engine.processes import CannotStart, run
+        from hookcourse.system.processes import CannotStart, run
 
         with tempfile.TemporaryDirectory(prefix="hookcourse-program-") as folder:
             file = Path(folder) / "case.json"
@@ -935,7 +935,7 @@ def run_learner_module(
 ) -> Transcript:
     """The transcript of ``script`` played by the learner's module file, run in a child
     process for at most ``timeout_s``; LearnerError (one line) when it cannot be."""
-    from hookcourse.engine.processes import CannotStart, run
+    from hookcourse.system.processes import CannotStart, run
 
     argv = [sys.executable, "-m", "hookcourse.session.learner", str(module), str(script)]
     try:

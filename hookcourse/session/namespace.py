@@ -31,8 +31,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from hookcourse.engine import processes
-from hookcourse.engine.processes import Answer, CannotStart, Reply
+from hookcourse.system import processes
+from hookcourse.system.processes import Answer, CannotStart, Reply
 
 from .mock_api import MockAPI
 

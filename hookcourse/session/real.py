@@ -24,8 +24,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from hookcourse.engine.processes import CannotStart, Finished, run_process
 from hookcourse.errors import InputError
+from hookcourse.system.processes import CannotStart, Finished, run_process
 
 from . import namespace
 from .mock_api import is_main

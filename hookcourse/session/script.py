@@ -38,10 +38,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hookcourse.engine.inputs import read_bounded, read_descriptor, special_kind
-from hookcourse.engine.interrupts import kill_traced
 from hookcourse.engine.settings import PERMISSION_MODES
 from hookcourse.errors import InputError, json_path, visible
+from hookcourse.system.inputs import read_bounded, read_descriptor, special_kind
+from hookcourse.system.interrupts import kill_traced
 
 SETTINGS_SCOPES = ("user", "project", "local", "flag")
 TOOL_FIELDS = ("name", "input", "result", "id")
@@ -521,7 +521,7 @@ def scratch(prefix: str) -> Layout:
 @contextlib.contextmanager
 def laid_out(script: SessionScript, suffix: str = "", keep: bool = False) -> Iterator[Layout]:
     """A scratch folder with ``script`` laid out in it, removed afterwards unless ``keep``."""
-    from hookcourse.engine.interrupts import remove_on_interrupt
+    from hookcourse.system.interrupts import remove_on_interrupt
 
     layout = scratch(script.name + suffix)
     # An interrupt exits at once (os._exit); the registry deletes the folder then.

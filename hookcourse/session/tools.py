@@ -20,11 +20,11 @@ from pathlib import Path
 from typing import Any
 
 from hookcourse.engine.catalogue import permission_facts
-from hookcourse.engine.inputs import special_kind
-from hookcourse.engine.interrupts import kill_traced
 from hookcourse.engine.permission_rule import CallPlace
 from hookcourse.engine.permissions import permission_step
-from hookcourse.engine.processes import CannotStart, run
+from hookcourse.system.inputs import special_kind
+from hookcourse.system.interrupts import kill_traced
+from hookcourse.system.processes import CannotStart, run
 
 BASH_TIMEOUT_MS = 120_000
 """Claude Code's default Bash timeout (``BASH_DEFAULT_TIMEOUT_MS`` changes it)."""

@@ -1,7 +1,7 @@
 """The teacher's solutions to the notebook exercises, in the shapes the learner writes.
 
 No notebook imports this package: learners write these functions themselves and
-``hookcourse.course.exercises`` checks them. Each exercise of the registry names its
+``hookcourse.course.checks.exercises`` checks them. Each exercise of the registry names its
 solution by path (``Exercise.solution``); the teacher build writes them into the
 exercise cells. A teacher can run ``check_matcher(match_hook)`` and friends with
 these to see a green table.

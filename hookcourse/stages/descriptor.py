@@ -54,7 +54,7 @@ class Exercise(Record):
     slug its progress is recorded under (a graded stage's, filled in by its ``Stage``, or
     its own); ``notebook`` (without ``.ipynb``) holds its exercise cell, and the notebooks'
     order is the course order; ``check`` is the name of its self-check in
-    ``hookcourse.course.exercises``. ``reference`` is the course's answer, called on
+    ``hookcourse.course.checks.exercises``. ``reference`` is the course's answer, called on
     ``decode(case).parsed``; the learner's function gets ``decode(case).given``.
     ``case_key`` and ``output_key`` ("" outside a graded stage) are its lists in the case
     file and the printed document, ``fields`` the keys of one case in argument order, and

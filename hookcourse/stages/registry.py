@@ -73,7 +73,7 @@ OWN_CHECKS: Final = (
         check="check_guard",
         reference="hookcourse.solutions.force_push_guard:is_force_push",
         families=("block", "allow"),
-        generate="hookcourse.course.generators:guard_commands",
+        generate="hookcourse.course.checks.generators:guard_commands",
         solution="hookcourse.solutions.force_push_guard:is_force_push",
         runner="hookcourse.course.labs.guard:check_guard",
     ),

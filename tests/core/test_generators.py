@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
-from hookcourse.course import exercises
-from hookcourse.course.cases import exercise_cases, first_difference
-from hookcourse.course.exercises import WrongReturn, returned_json
-from hookcourse.course.generators import (
+from hookcourse.course.checks import exercises
+from hookcourse.course.checks.case_runs import WrongReturn, returned_json
+from hookcourse.course.checks.cases import exercise_cases, first_difference
+from hookcourse.course.checks.generators import (
     choose_seed,
     draw,
     drawn_case_file,
@@ -211,7 +211,8 @@ def test_the_drawn_guard_commands_are_what_the_teachers_guard_says(seed: int) ->
 
 def test_a_guard_listing_the_visible_commands_fails_check_guard() -> None:
     """A guard that blocks exactly the corpus's force-pushes misses the drawn ones."""
-    from hookcourse.course.labs.guard import BLOCK, check_guard_in_process, load_corpus
+    from hookcourse.course.labs.guard import check_guard_in_process
+    from hookcourse.course.labs.guard_corpus import BLOCK, load_corpus
 
     blocked = {c for f in load_corpus() if f.expect == BLOCK for c in f.commands}
     for seed in (1, 2, 3):
@@ -347,7 +348,7 @@ PITFALLS = {
         (
             "Python's re for the regex",
             "return regex_test(matcher, js_to_string(tool_name), RegexEngine.NODE)",
-            "from hookcourse.course.pitfalls import python_re_search\n"
+            "from hookcourse.course.checks.pitfalls import python_re_search\n"
             "    return python_re_search(matcher, js_to_string(tool_name))",
         ),
     ],

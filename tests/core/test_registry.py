@@ -41,8 +41,8 @@ def test_every_stage_is_one_whole_folder() -> None:
     """Each stage's folder holds every file docs/contributing.md names, its hint texts
     cover its families and name nothing but a family or a mistake the diagnosis can name,
     and its JavaScript reference exports its command."""
-    from hookcourse.course.diagnosis import hint_keys
-    from hookcourse.course.hints import stage_hints
+    from hookcourse.course.checks.diagnosis import hint_keys
+    from hookcourse.course.checks.hints import stage_hints
     from hookcourse.dev import stage_folder
 
     for stage in STAGES:
@@ -99,10 +99,10 @@ def test_every_named_object_resolves_and_fits() -> None:
     its hint text and each hint text its family; a decoder's cases reach the reference."""
     import inspect
 
-    from hookcourse.course import exercises
-    from hookcourse.course.cases import exercise_cases
-    from hookcourse.course.diagnosis import hint_keys
-    from hookcourse.course.hints import hints
+    from hookcourse.course.checks import exercises
+    from hookcourse.course.checks.cases import exercise_cases
+    from hookcourse.course.checks.diagnosis import hint_keys
+    from hookcourse.course.checks.hints import hints
     from hookcourse.stages.registry import EXERCISES, resolve
 
     texts = hints()
@@ -132,7 +132,7 @@ def test_every_named_object_resolves_and_fits() -> None:
 
 
 def test_the_checks_module_offers_exactly_the_registry_checks() -> None:
-    from hookcourse.course import exercises
+    from hookcourse.course.checks import exercises
     from hookcourse.stages.registry import EXERCISES, OWN_CHECKS
 
     names = [e.check for e in EXERCISES]

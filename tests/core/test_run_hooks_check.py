@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
-from hookcourse.course import workshop
-from hookcourse.course.exercises import CheckResult, check_run_hooks
+from hookcourse.course.checks.check_result import CheckResult
+from hookcourse.course.checks.exercises import check_run_hooks
+from hookcourse.course.teaching import solution_cells
 from hookcourse.stages.matcher_and_dispatch import solution as matcher_solution
 from hookcourse.stages.merge_decisions import solution as merge_solution
 from hookcourse.stages.run_hooks import solution
@@ -109,7 +110,7 @@ def test_the_teacher_build_keeps_the_parts_the_cell_binds() -> None:
         '    """One tool call."""\n'
         "    raise NotImplementedError\n"
     )
-    text = workshop.solution_cell(cell, "run_hooks", solution.run_hooks)
+    text = solution_cells.solution_cell(cell, "run_hooks", solution.run_hooks)
     compile(text, "<cell>", "exec")
     assert "def handlers_that_run(" in text and "NotImplementedError" not in text
     assert "import match_hook" not in text and "import merge_pre_tool_use" not in text

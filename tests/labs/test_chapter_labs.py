@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hookcourse import browser
-from hookcourse.course import calling
+from hookcourse.course.checks import calling
 from hookcourse.course.labs import chapter_views
 from hookcourse.course.labs import guard as guard_module
 from hookcourse.course.labs.events import (
@@ -29,19 +29,16 @@ from hookcourse.course.labs.events import (
     gate_readout,
     rules_readout,
 )
-from hookcourse.course.labs.guard import (
+from hookcourse.course.labs.guard import SEED_GUARD, bypass_scoreboard, check_guard, corpus_preview
+from hookcourse.course.labs.guard_corpus import (
     ALLOW,
     BEYOND,
     BLOCK,
     CORPUS,
     FAMILY_HINTS,
-    SEED_GUARD,
-    bypass_scoreboard,
-    check_guard,
-    corpus_preview,
     load_corpus,
-    try_guard,
 )
+from hookcourse.course.labs.guard_runs import try_guard
 from hookcourse.course.labs.merge import course_format_readout, merge_readout, to_claude_code
 from hookcourse.course.labs.stop_loop import step_real_stop_hook, stop_readout
 from hookcourse.engine.catalogue import get_event

@@ -18,10 +18,15 @@ import pytest
 
 import hookcourse.solutions
 import hookcourse.stages.matcher_and_dispatch.reference
-from hookcourse.course import calling
-from hookcourse.course.authorship import handed_to
-from hookcourse.course.exercises import check_apply, check_exit_code, check_matcher, check_merge
-from hookcourse.course.hints import hints
+from hookcourse.course.checks import calling
+from hookcourse.course.checks.authorship import handed_to
+from hookcourse.course.checks.exercises import (
+    check_apply,
+    check_exit_code,
+    check_matcher,
+    check_merge,
+)
+from hookcourse.course.checks.hints import hints
 from hookcourse.stages.matcher_and_dispatch import reference as matcher_module
 from tests.support.paths import ROOT
 

@@ -9,10 +9,11 @@ from pathlib import Path
 import pytest
 
 from hookcourse import solutions
-from hookcourse.course import exercises
-from hookcourse.course.cases import exercise_cases as load_cases
-from hookcourse.course.exercises import check, check_apply, check_exit_code, check_matcher, run_case
-from hookcourse.course.hints import hints
+from hookcourse.course.checks import exercises
+from hookcourse.course.checks.case_runs import run_case
+from hookcourse.course.checks.cases import exercise_cases as load_cases
+from hookcourse.course.checks.exercises import check, check_apply, check_exit_code, check_matcher
+from hookcourse.course.checks.hints import hints
 from hookcourse.js.regex import RegexEngine, regex_test
 from hookcourse.js.values import (
     UNDEFINED,

@@ -79,7 +79,7 @@ def test_a_lab_imports_only_the_engine_entry(path: Path) -> None:
 
 def test_the_checks_load_no_lab_and_no_engine_code() -> None:
     probe = (
-        "import sys, hookcourse.course.exercises\n"
+        "import sys, hookcourse.course.checks.exercises\n"
         "print(' '.join(sorted(m for m in sys.modules if m.startswith("
         "('hookcourse.course.labs', 'hookcourse.engine')))))"
     )

@@ -9,10 +9,11 @@ from typing import Any, TypeVar
 import pytest
 
 from hookcourse import solutions
-from hookcourse.course.cases import exercise_cases
-from hookcourse.course.diagnosis import hint_keys
-from hookcourse.course.exercises import check_merge, check_stop, run_case
-from hookcourse.course.hints import hints
+from hookcourse.course.checks.case_runs import run_case
+from hookcourse.course.checks.cases import exercise_cases
+from hookcourse.course.checks.diagnosis import hint_keys
+from hookcourse.course.checks.exercises import check_merge, check_stop
+from hookcourse.course.checks.hints import hints
 from hookcourse.js import json as jsjson
 from hookcourse.js.values import js_trim
 from hookcourse.stages.merge_decisions import solution as merge_decisions

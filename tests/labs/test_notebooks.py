@@ -191,7 +191,7 @@ def quiz_problems(found: Cells) -> list[str]:
     ]
     if not quizzes:
         return ["no quiz(...) check question"]
-    imports = "from hookcourse.course.labs.quiz import quiz"
+    imports = "from hookcourse.course.notebook import quiz"
     return [
         f"a quiz cell does not import quiz itself: {text}"
         for text in quizzes
@@ -298,7 +298,7 @@ def edited(found: Cells, old: str, new: str) -> Cells:
         (lambda c: edited(c, ANSWER, "<details>"), "has no collapsed answer"),
         (lambda c: edited(c, "quiz(", "print("), "no quiz(...) check question"),
         (
-            lambda c: edited(c, "from hookcourse.course.labs.quiz import quiz", ""),
+            lambda c: edited(c, "from hookcourse.course.notebook import quiz", ""),
             "does not import quiz",
         ),
         (lambda c: without(c, "## Key points"), "needs exactly one '## Key points'"),

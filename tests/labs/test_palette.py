@@ -1,4 +1,4 @@
-"""Colours come from one palette (course/check_report.py's PALETTE), never typed in place."""
+"""Colours come from one palette (course/checks/check_report.py's PALETTE), never typed in place."""
 
 from __future__ import annotations
 

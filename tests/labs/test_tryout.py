@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from hookcourse.course.cases import same_json as same_value
-from hookcourse.course.check_report import FAILING, PALETTE
-from hookcourse.course.tryout import try_calls
+from hookcourse.course.checks.cases import same_json as same_value
+from hookcourse.course.checks.check_report import FAILING, PALETTE
+from hookcourse.course.checks.tryout import try_calls
 
 
 def test_a_function_with_blanks_shows_what_came_back_and_what_was_expected() -> None:

@@ -232,10 +232,10 @@ def test_the_journal_refuses_malformed_input_without_writing(tmp_path: Path) -> 
 def test_core_grader_exercises_and_lab_logic_never_import_ipywidgets() -> None:
     code = (
         "import sys\n"
-        "import hookcourse.grader, hookcourse.course.exercises, hookcourse.solutions\n"
+        "import hookcourse.grader, hookcourse.course.checks.exercises, hookcourse.solutions\n"
         "import hookcourse.course.labs, hookcourse.course.labs.logic\n"
         "import hookcourse.course.labs.journal, hookcourse.course.labs.question\n"
-        "import hookcourse.course.tryout\n"
+        "import hookcourse.course.checks.tryout\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('ipywidgets', 'IPython')))\n"
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from hookcourse.course.labs.guard import BEYOND, load_corpus
+from hookcourse.course.labs.guard_corpus import BEYOND, load_corpus
 from hookcourse.course.labs.parsons import _puzzles, parsons
 from hookcourse.course.labs.stop_loop import MARKS, stop_readout
 from tests.support.prose import BUDGET, prose_words

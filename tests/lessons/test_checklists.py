@@ -3,7 +3,7 @@
 Each graded exercise's notebook lists, in markdown before the exercise cell, every rule
 its check can hint at, one bullet line each, ending with ``<!-- rule: KEY -->``; KEY is
 one of the exercise's hint keys (its families and the mistakes its diagnosis names,
-``hookcourse.course.diagnosis.hint_keys``). Every tag names a real key.
+``hookcourse.course.checks.diagnosis.hint_keys``). Every tag names a real key.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any, Final
 
 import pytest
 
-from hookcourse.course.diagnosis import hint_keys
+from hookcourse.course.checks.diagnosis import hint_keys
 from hookcourse.stages.registry import EXERCISES, Exercise
 from tests.support.paths import NOTEBOOKS
 

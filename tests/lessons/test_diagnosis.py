@@ -8,11 +8,13 @@ from typing import Any
 
 import pytest
 
-from hookcourse.course import diagnosis, program_hints, tester
-from hookcourse.course.cases import CaseFile, exercise_cases
-from hookcourse.course.exercises import check, returned_json
-from hookcourse.course.generators import draw
-from hookcourse.course.hints import hints
+from hookcourse.course.checks import diagnosis
+from hookcourse.course.checks.case_runs import returned_json
+from hookcourse.course.checks.cases import CaseFile, exercise_cases
+from hookcourse.course.checks.exercises import check
+from hookcourse.course.checks.generators import draw
+from hookcourse.course.checks.hints import hints
+from hookcourse.course.grading import judging, program_hints
 from hookcourse.stages.decoding import CaseError, Decoded
 from hookcourse.stages.registry import Exercise, exercise_named, stage_named
 from tests.lessons.single_bug_variants import VARIANTS
@@ -166,5 +168,5 @@ def test_hookcourse_test_names_the_mistake_too() -> None:
     function, case, variant, _ = LEARNERS_MET[0]
     wrong = answered(function, case, variant)
     file = CaseFile("case.json", "", {"cases": [case]}, {"merged": [wrong.expected]})
-    lines = tester._hint_lines(stage, file, ("merged", 0, "input", "a"), {"merged": [wrong.got]})
+    lines = judging._hint_lines(stage, file, ("merged", 0, "input", "a"), {"merged": [wrong.got]})
     assert any(line.startswith("hint (mergePreToolUse, hook-specific-output): ") for line in lines)

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from hookcourse.course.tryout import Tryout
+from hookcourse.course.checks.tryout import Tryout
 
 ROOT = Path(__file__).resolve().parents[2]
 # Per notebook: the faded function, what its blanks need, and each trap's fill-in.

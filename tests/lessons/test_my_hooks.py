@@ -12,7 +12,8 @@ import nbclient
 import nbformat
 import pytest
 
-from hookcourse.course import learner_module, progress, workshop
+from hookcourse.course.checks import learner_module
+from hookcourse.course.teaching import notebook_files, progress, working_copy
 from hookcourse.stages.matcher_and_dispatch.reference import match_hook as course_match_hook
 from hookcourse.stages.matcher_and_dispatch.solution import match_hook as teacher_match_hook
 
@@ -126,13 +127,13 @@ def test_nothing_is_written_outside_a_working_copy(
 
 
 def test_reset_leaves_the_module_alone_unless_asked(tmp_path: Path) -> None:
-    course, work = workshop.COURSE, tmp_path / "work"
-    workshop.prepare_work(course, work)
+    course, work = notebook_files.COURSE, tmp_path / "work"
+    working_copy.prepare_work(course, work)
     kept = work / learner_module.FILE_NAME
     kept.write_text("def match_hook(matcher, tool_name):\n    return True\n", encoding="utf-8")
-    workshop.reset(["01"], course, work)
+    working_copy.reset(["01"], course, work)
     assert kept.exists()
-    done = workshop.reset_module(work)
+    done = working_copy.reset_module(work)
     assert not kept.exists() and done is not None and done.exists()
     assert "return True" in done.read_text(encoding="utf-8")
 
@@ -171,7 +172,7 @@ def test_a_real_kernel_keeps_the_checked_function_and_a_restart_imports_it(
         notebook(
             "def tidy(text):\n    return text.strip()",
             MATCH_HOOK,
-            "from hookcourse.course.exercises import check_matcher\n"
+            "from hookcourse.course.checks.exercises import check_matcher\n"
             "print(check_matcher(match_hook, seed=1).all_pass)",
         ),
         tmp_path,

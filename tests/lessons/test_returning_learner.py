@@ -12,14 +12,14 @@ import nbclient
 import nbformat
 import pytest
 
-from hookcourse.course import server
-from hookcourse.course.exercises import check_matcher
-from hookcourse.course.kernel_hook import (
+from hookcourse.course.checks.exercises import check_matcher
+from hookcourse.course.checks.kernel_hook import (
     defining_line,
     missing_cells,
     missing_exercise,
     missing_name,
 )
+from hookcourse.course.teaching import server
 from hookcourse.stages.registry import EXERCISES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -91,7 +91,7 @@ def test_the_server_extension_saves_notebooks_without_views(tmp_path: Path) -> N
 
 def test_a_check_before_its_exercise_is_one_line_other_name_errors_a_traceback() -> None:
     cells = [
-        "from hookcourse.course.exercises import check_merge\n\ncheck_merge(merge_pre_tool_use)",
+        "from hookcourse.course.notebook import check_merge\n\ncheck_merge(merge_pre_tool_use)",
         "print(undefined_thing)",
     ]
     notebook = nbformat.v4.new_notebook()
@@ -133,7 +133,7 @@ def test_a_name_another_cell_defines_is_found_in_that_cell() -> None:
     several = course_notebook("05_several_hooks")
     assert defining_line(several, "merge") == "merge = merge_lab(hooks=2)"
     assert defining_line(course_notebook("00_hook_contract"), "lab") == "lab = answer_lab()"
-    assert defining_line(several, "quiz") == "from hookcourse.course.labs.quiz import quiz"
+    assert defining_line(several, "quiz") == "from hookcourse.course.notebook import quiz"
     assert defining_line(several, "no_such_name") is None
     # The cell that is running does not count: its own later line is its own business.
     own = {"cells": [{"cell_type": "code", "source": "print(x)\nx = 1"}]}
@@ -187,7 +187,7 @@ def test_a_cell_run_out_of_order_names_every_cell_it_needs_at_once() -> None:
     assert said.startswith("run_hook_script, payload_text, jsjson, lab and Path are not defined")
     assert "run these 3 cells first, top to bottom" in said
     order = [
-        "`from hookcourse.course.hook_script import run_hook_script`",
+        "`from hookcourse.course.notebook import run_hook_script`",
         '`payload_text = Path("data/pre_tool_use.json")',
         "`lab = answer_lab()`",
     ]

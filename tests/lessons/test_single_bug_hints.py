@@ -7,8 +7,8 @@ from collections import Counter
 
 import pytest
 
-from hookcourse.course.exercises import check
-from hookcourse.course.hints import hints
+from hookcourse.course.checks.exercises import check
+from hookcourse.course.checks.hints import hints
 from hookcourse.course.labs.events import check_gate
 from hookcourse.course.labs.guard import check_guard_in_process
 from hookcourse.stages.registry import EXERCISES

@@ -14,8 +14,8 @@ import nbclient
 import nbformat
 import pytest
 
-from hookcourse.course import server
-from hookcourse.course.progress import MARKER
+from hookcourse.course.teaching import server
+from hookcourse.course.teaching.progress import MARKER
 
 ROOT = Path(__file__).resolve().parents[2]
 # A path a notebook's prose or code names for the learner to open or run.

@@ -14,7 +14,9 @@ from pathlib import Path
 import pytest
 
 from hookcourse import browser
-from hookcourse.course.labs.guard import CORPUS, SEED_GUARD, check_guard, load_corpus, try_guard
+from hookcourse.course.labs.guard import SEED_GUARD, check_guard
+from hookcourse.course.labs.guard_corpus import CORPUS, load_corpus
+from hookcourse.course.labs.guard_runs import try_guard
 from hookcourse.course.labs.kernel_script import run_in_kernel
 from hookcourse.course.labs.seed_guard import command_text, seed_guard_run, seed_patterns
 

@@ -25,11 +25,12 @@ from typing import Any
 import pytest
 
 from hookcourse import browser
-from hookcourse.course import progress, report
-from hookcourse.course.exercises import check_matcher
-from hookcourse.course.generators import SEED_ENV
-from hookcourse.course.labs.guard import SEED_GUARD, bypass_scoreboard, try_guard
+from hookcourse.course.checks.exercises import check_matcher
+from hookcourse.course.checks.generators import SEED_ENV
+from hookcourse.course.labs.guard import SEED_GUARD, bypass_scoreboard
+from hookcourse.course.labs.guard_runs import try_guard
 from hookcourse.course.labs.logic import matcher_readout
+from hookcourse.course.teaching import progress, report_sources
 from tests.support.ports import free_port
 
 HERE = Path(__file__).resolve().parent
@@ -267,7 +268,7 @@ def test_the_matcher_notebook_works_offline_in_the_browser(
     ]
     downloaded = tmp_path / "ada.jsonl"
     downloaded.write_text(seen["progress"], encoding="utf-8")
-    runs, warnings = report.read_sources(report.find_sources([str(downloaded)])[0])
+    runs, warnings = report_sources.read_sources(report_sources.find_sources([str(downloaded)])[0])
     assert warnings == [] and {learner for learner, _ in runs} == {"ada"}
 
 

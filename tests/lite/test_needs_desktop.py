@@ -17,9 +17,9 @@ import pytest
 from IPython.core.interactiveshell import InteractiveShell
 
 from hookcourse import browser
-from hookcourse.course import kernel_hook
-from hookcourse.course.hook_script import run_hook_script, run_in_process
-from hookcourse.course.shell import and_goes_on
+from hookcourse.course.checks import kernel_hook
+from hookcourse.course.checks.hook_script import run_hook_script, run_in_process
+from hookcourse.course.checks.shell import and_goes_on
 from hookcourse.engine.runner import run_jobs
 from hookcourse.kernel_exceptions import add_handler
 from tests.support.paths import ROOT

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from hookcourse import browser, solutions
-from hookcourse.course import progress, report
-from hookcourse.course.exercises import check_exit_code, check_matcher
+from hookcourse.course.checks.exercises import check_exit_code, check_matcher
+from hookcourse.course.teaching import progress, report, report_sources
 
 
 @pytest.fixture
@@ -48,10 +48,10 @@ def test_the_downloaded_file_is_one_the_class_report_reads(drive: Path, tmp_path
     downloaded = (drive / progress.FILE_NAME).read_bytes()
     (class_folder / "ada" / progress.FILE_NAME).write_bytes(downloaded)
     (class_folder / "grace.jsonl").write_bytes(downloaded)
-    sources, warnings = report.find_sources(
+    sources, warnings = report_sources.find_sources(
         [str(class_folder / "ada"), str(class_folder / "grace.jsonl")]
     )
-    runs, problems = report.read_sources(sources)
+    runs, problems = report_sources.read_sources(sources)
     assert warnings == problems == []
     made = report.ClassReport.build(runs, [])
     assert sorted(made.learners) == ["ada", "grace"]

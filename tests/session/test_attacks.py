@@ -27,8 +27,8 @@ from typing import Any
 
 import pytest
 
-from hookcourse.engine.interrupts import _RUN, TRACE_VARIABLE
 from hookcourse.session.command import ERROR_SHOWN, escape_property, main
+from hookcourse.system.interrupts import _RUN, TRACE_VARIABLE
 
 SECRET = "OUTSIDE-SECRET-7f3a"
 RUNS, BROKE = (0, 1), 2

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from hookcourse.course.live_stop import LiveStopHook, live_stop_loop
+from hookcourse.course.labs.live_stop import LiveStopHook, live_stop_loop
 from hookcourse.session import command
 from hookcourse.session.learner import (
     LearnerError,
@@ -176,7 +176,7 @@ def test_a_graded_program_plays_as_an_engine_too(tmp_path: Path) -> None:
     functions, started with this interpreter."""
     import sys
 
-    from hookcourse.course.learner_module import PROGRAM
+    from hookcourse.course.grading.my_program import PROGRAM
 
     teacher = (
         "from hookcourse.stages.merge_decisions.solution import merge_pre_tool_use\n"

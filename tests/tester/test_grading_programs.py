@@ -394,7 +394,7 @@ def test_the_new_stages_grade_a_program_with_their_hints(tmp_path: Path) -> None
 def test_a_wrong_field_gets_the_hint_that_explains_it(
     function: str, case: dict[str, object], field: str | int, family: str
 ) -> None:
-    from hookcourse.course.program_hints import hinted_family
+    from hookcourse.course.grading.program_hints import hinted_family
     from hookcourse.stages.registry import exercise_named
 
     exercise = exercise_named(function)
@@ -412,7 +412,7 @@ def test_a_wrong_field_gets_the_hint_that_explains_it(
     ],
 )
 def test_a_runtime_missing_from_path_is_named(stderr: str) -> None:
-    from hookcourse.course.program_hints import crash_hint
+    from hookcourse.course.grading.program_hints import crash_hint
 
     hint = crash_hint(stderr)
     assert hint is not None and "not on this machine's PATH" in hint

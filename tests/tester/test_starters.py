@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from hookcourse.course.starter import LANGUAGES, starter_files
+from hookcourse.course.grading.starter import LANGUAGES, starter_files
 from hookcourse.stages.registry import STAGES
 
 SOLUTION = Path(__file__).resolve().parent / "solutions" / "ts" / "hooks.ts"

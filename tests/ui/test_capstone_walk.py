@@ -18,15 +18,13 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from hookcourse.course.learner_module import read_sections
-from hookcourse.course.workshop import (
+from hookcourse.course.checks.learner_module import read_sections
+from hookcourse.course.teaching.notebook_files import course_notebooks, read_notebook, source
+from hookcourse.course.teaching.solution_cells import (
     bound_before,
-    course_notebooks,
     exercise_cells,
     exercise_names,
-    read_notebook,
     solution_cell,
-    source,
 )
 from hookcourse.stages.registry import EXERCISES, STAGES, exercise_named, resolve
 

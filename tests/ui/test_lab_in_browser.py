@@ -18,8 +18,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from hookcourse.course.exercises import check_matcher
-from hookcourse.course.kernel_hook import missing_exercise, missing_name
+from hookcourse.course.checks.exercises import check_matcher
+from hookcourse.course.checks.kernel_hook import missing_exercise, missing_name
 from hookcourse.course.labs.logic import decide_readout, matcher_readout
 from hookcourse.course.labs.widgets import RESTART_NOTE, decide_lab, matcher_lab
 from tests.support.paths import ROOT

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from hookcourse import solutions
-from hookcourse.course import progress, report
-from hookcourse.course.exercises import check_apply, check_matcher
+from hookcourse.course.checks.exercises import check_apply, check_matcher
+from hookcourse.course.teaching import progress, report
 
 DRIVER = Path(__file__).with_name("read_report.py")
 

@@ -14,10 +14,11 @@ from pathlib import Path
 import pytest
 
 from hookcourse import solutions
-from hookcourse.course import exercises, workshop
-from hookcourse.course.check_report import MIME_TYPE
-from hookcourse.course.progress import MARKER
-from hookcourse.course.server import WIDGET_VIEW
+from hookcourse.course.checks import exercises
+from hookcourse.course.checks.check_report import MIME_TYPE
+from hookcourse.course.teaching import notebook_files, solution_cells, workshop
+from hookcourse.course.teaching.progress import MARKER
+from hookcourse.course.teaching.server import WIDGET_VIEW
 from hookcourse.errors import InputError
 from hookcourse.stages.registry import EXERCISES, exercise_named
 from tests.support.paths import ROOT
@@ -41,20 +42,20 @@ def student(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def exercise_sources(folder: Path) -> dict[str, str]:
     found = {}
     for path in sorted(folder.glob("*.ipynb")):
-        notebook = workshop.read_notebook(path)
-        for index, name in workshop.exercise_cells(notebook, workshop.exercise_names()):
-            found[name] = workshop.source(notebook["cells"][index])
+        notebook = notebook_files.read_notebook(path)
+        for index, name in solution_cells.exercise_cells(notebook, solution_cells.exercise_names()):
+            found[name] = notebook_files.source(notebook["cells"][index])
     return found
 
 
 def test_every_exercise_of_the_course_is_found() -> None:
-    assert set(exercise_sources(ROOT / "notebooks")) == set(workshop.exercise_names())
+    assert set(exercise_sources(ROOT / "notebooks")) == set(solution_cells.exercise_names())
 
 
 def test_the_teacher_build_solves_each_exercise_between_the_markers(teacher: Path) -> None:
     starters = exercise_sources(ROOT / "notebooks")
     for name, text in exercise_sources(teacher).items():
-        assert text.count(workshop.BEGIN) == text.count(workshop.END) == 1
+        assert text.count(solution_cells.BEGIN) == text.count(solution_cells.END) == 1
         assert "NotImplementedError" not in text
         # The starter's signature and docstring stay as the learner saw them.
         starter = ast.parse(starters[name]).body[-1]
@@ -68,7 +69,7 @@ def test_every_check_in_the_teacher_build_passed(teacher: Path) -> None:
     """All eight exercises, read from the checks' report data in the outputs."""
     own = []
     for path in sorted(teacher.glob("*.ipynb")):
-        reports = workshop.check_reports(workshop.read_notebook(path))
+        reports = workshop.check_reports(notebook_files.read_notebook(path))
         own += [r for r in reports if r["subject"] == r["exercise"]]
     assert [r["exercise"] for r in own] == [e.function for e in EXERCISES]
     assert len(own) == 8 and all(r["passed"] for r in own), [r["summary"] for r in own]
@@ -96,7 +97,7 @@ def test_the_teacher_build_stores_no_widget_view_or_widget_state(teacher: Path) 
     # A stored view names a model that died with the build's kernel: the teacher who
     # opens the build reads the lab's "run this cell" text instead.
     for path in sorted(teacher.glob("*.ipynb")):
-        notebook = workshop.read_notebook(path)
+        notebook = notebook_files.read_notebook(path)
         assert "widgets" not in notebook["metadata"], path.name
         for cell in notebook["cells"]:
             for output in cell.get("outputs", []):
@@ -120,7 +121,7 @@ def write_cells(path: Path, *cells: str) -> workshop.Built:
         "nbformat": 4,
         "nbformat_minor": 5,
     }
-    workshop.write_notebook(path, notebook)
+    notebook_files.write_notebook(path, notebook)
     return workshop.Built(path, ("pick_hook",) if "pick_hook" in cells[0] else ())
 
 
@@ -146,10 +147,10 @@ def test_a_teacher_build_runs_every_notebook_and_names_each_check_that_did_not_p
 
 
 def test_a_constant_over_several_lines_is_indented_inside_the_solution() -> None:
-    notebook = workshop.read_notebook(ROOT / "notebooks" / "04_events.ipynb")
-    [(index, name)] = workshop.exercise_cells(notebook, ["pick_hook"])
-    text = workshop.solution_cell(
-        workshop.source(notebook["cells"][index]), name, solutions.pick_hook
+    notebook = notebook_files.read_notebook(ROOT / "notebooks" / "04_events.ipynb")
+    [(index, name)] = solution_cells.exercise_cells(notebook, ["pick_hook"])
+    text = solution_cells.solution_cell(
+        notebook_files.source(notebook["cells"][index]), name, solutions.pick_hook
     )
     lines = text.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("    MOMENTS = ["))
@@ -221,8 +222,8 @@ def match_hook(matcher, tool_name):
 
 
 def test_a_solution_brings_the_module_names_the_cell_does_not_import() -> None:
-    text = workshop.solution_cell(STARTER, "match_hook", solutions.match_hook)
-    region = text[text.index(workshop.BEGIN) : text.index(workshop.END)]
+    text = solution_cells.solution_cell(STARTER, "match_hook", solutions.match_hook)
+    region = text[text.index(solution_cells.BEGIN) : text.index(solution_cells.END)]
     # regex_test comes from the cell; re, NAME_LIST and the others from the solution module.
     assert "    import re\n" in region and "    NAME_LIST = re.compile(" in region
     assert "import regex_test" not in region and "import js_to_string" in region
@@ -236,7 +237,7 @@ def test_a_solution_brings_the_module_names_the_cell_does_not_import() -> None:
 def test_a_solution_with_other_parameters_is_refused_with_the_fix() -> None:
     starter = STARTER.replace("(matcher, tool_name)", "(pattern, tool)")
     with pytest.raises(InputError) as raised:
-        workshop.solution_cell(starter, "match_hook", solutions.match_hook)
+        solution_cells.solution_cell(starter, "match_hook", solutions.match_hook)
     assert "the starter takes (pattern, tool) but the solution takes (matcher, tool_name)" in str(
         raised.value
     )
@@ -249,4 +250,4 @@ def test_a_tagged_cell_is_the_exercise_even_when_another_defines_the_name() -> N
             {"cell_type": "code", "metadata": {"tags": ["exercise"]}, "source": STARTER},
         ]
     }
-    assert list(workshop.exercise_cells(notebook, ["match_hook"])) == [(1, "match_hook")]
+    assert list(solution_cells.exercise_cells(notebook, ["match_hook"])) == [(1, "match_hook")]

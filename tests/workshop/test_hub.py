@@ -293,7 +293,7 @@ CHECKS = {
 }
 PRELUDE = (
     "from hookcourse import solutions\n"
-    "from hookcourse.course.exercises import check_exit_code, check_matcher\n"
+    "from hookcourse.course.checks.exercises import check_exit_code, check_matcher\n"
 )
 
 

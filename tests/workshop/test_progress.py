@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from hookcourse import solutions
-from hookcourse.course import progress, tester
-from hookcourse.course.exercises import check, check_apply, check_exit_code, check_matcher
+from hookcourse.course.checks.exercises import check, check_apply, check_exit_code, check_matcher
+from hookcourse.course.grading import tester
+from hookcourse.course.teaching import progress
 from tests.support.paths import ROOT
 
 
@@ -173,7 +174,8 @@ def test_a_failing_program_records_its_failing_case_files(work: Path) -> None:
 
 def test_the_gate_and_guard_checks_record_too(work: Path) -> None:
     from hookcourse.course.labs.events import check_gate
-    from hookcourse.course.labs.guard import check_guard, load_corpus
+    from hookcourse.course.labs.guard import check_guard
+    from hookcourse.course.labs.guard_corpus import load_corpus
 
     def is_force_push(command: str) -> bool:
         return "--force" in command

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from hookcourse.course import progress, report
+from hookcourse.course.teaching import progress, report, report_sources
 from hookcourse.stages.registry import EXERCISES, STAGES
 from tests.support.paths import ROOT
 
@@ -54,8 +54,8 @@ NOW = datetime(2026, 12, 1, 10, 0, tzinfo=UTC)
 
 
 def build(paths: list[str]) -> report.ClassReport:
-    sources, warnings = report.find_sources(paths)
-    runs, problems = report.read_sources(sources)
+    sources, warnings = report_sources.find_sources(paths)
+    runs, problems = report_sources.read_sources(sources)
     return report.ClassReport.build(runs, warnings + problems, now=NOW)
 
 

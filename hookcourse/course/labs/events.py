@@ -17,11 +17,18 @@ from importlib import resources
 from pathlib import Path
 from typing import Final
 
-from hookcourse.course import calling, learner_module
-from hookcourse.course.cases import FIXTURES
-from hookcourse.course.check_report import FAILING, NOT_YET, PASSED, CheckReport, Reported, Row
-from hookcourse.course.exercises import record_check
-from hookcourse.course.generators import choose_seed
+from hookcourse.course.checks import calling, learner_module
+from hookcourse.course.checks.cases import FIXTURES
+from hookcourse.course.checks.check_report import (
+    FAILING,
+    NOT_YET,
+    PASSED,
+    CheckReport,
+    Reported,
+    Row,
+)
+from hookcourse.course.checks.exercises import record_check
+from hookcourse.course.checks.generators import choose_seed
 from hookcourse.course.labs.logic import Readout
 from hookcourse.engine.api import event_facts, get_event, load_catalogue, recipient_text
 from hookcourse.js import json as jsjson

@@ -10,14 +10,14 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Final
 
-from hookcourse.course.check_report import (
+from hookcourse.course.checks.check_report import (
     FAILING,
     NEUTRAL,
     CheckReport,
     render_html,
     render_text,
 )
-from hookcourse.course.pitfalls import python_re_search, python_thinks_name_list
+from hookcourse.course.checks.pitfalls import python_re_search, python_thinks_name_list
 from hookcourse.engine.api import HookReading, HookRun, event_spec, read_hook_result, recipient_text
 from hookcourse.js import json as jsjson
 from hookcourse.js.regex import RegexEngine, engine_dependent, regex_test
@@ -95,8 +95,8 @@ def shown(value: JSValue | Undefined) -> str:
 # -- pitfalls: where the obvious Python reading differs from JavaScript's --------------------
 
 
-# python_re_search and python_thinks_name_list live in course/pitfalls.py (the hints use
-# them too); notebook 01 imports python_re_search from here.
+# python_re_search and python_thinks_name_list live in course/checks/pitfalls.py (the hints
+# use them too); notebook 01 imports python_re_search through course/notebook.py.
 
 
 # -- answer lab (notebook 00): one hook's three channels, read as Claude Code reads them ------

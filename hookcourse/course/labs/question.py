@@ -15,7 +15,7 @@ from functools import cache
 from importlib import resources
 from typing import Any, Final
 
-from hookcourse.course.check_report import FAILING, PALETTE, PASSED
+from hookcourse.course.checks.check_report import FAILING, PALETTE, PASSED
 
 LETTERS: Final = "ABCD"
 _CODE: Final = re.compile(r"`([^`]+)`")

@@ -17,7 +17,7 @@ import re
 from pathlib import Path
 from typing import Final
 
-from hookcourse.course.cases import FIXTURES
+from hookcourse.course.checks.cases import FIXTURES
 from hookcourse.engine.api import HookRun
 
 SEED_GUARD: Final = FIXTURES / "force-push-guard" / ".claude" / "hooks" / "no-force-push.sh"

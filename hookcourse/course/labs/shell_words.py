@@ -7,6 +7,11 @@ newlines and parentheses, ``$(...)`` and backquotes come out as commands of thei
 in a shell's grammar: ``NAME=value`` assignments and keywords such as ``if`` or
 ``then``. What a command *runs* (``sudo``, ``sh -c``, ``git -C dir``) is left to the
 guard. Standard library only, so a hook script can import it cheaply.
+
+It is the course's own reader, not the engine's: Claude Code's permission-rule split
+(``engine/permission_rule.py``) refuses a ``$(...)`` a guard must look inside, and the
+lint's ``sh -c`` reader (``engine/lint/shell.py``) keeps quoting the learner does not need
+(docs/ARCHITECTURE.md, "Three shell readers").
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from hookcourse.course.cases import FIXTURES
+from hookcourse.course.checks.cases import FIXTURES
 from hookcourse.course.labs.logic import BoxError, Readout, read_json_box, unreadable_box
 from hookcourse.course.labs.real_hooks import fire_commands
 from hookcourse.engine.api import DEFAULT_STOP_BLOCK_CAP

@@ -14,8 +14,8 @@ from typing import Any, Protocol
 
 import ipywidgets as widgets
 
-from hookcourse.course import kernel_hook
-from hookcourse.course.check_report import FAILING, PALETTE
+from hookcourse.course.checks import kernel_hook
+from hookcourse.course.checks.check_report import FAILING, PALETTE
 from hookcourse.course.labs.logic import (
     answer_readout,
     decide_readout,

@@ -4,6 +4,11 @@ Enough of POSIX shell syntax for lint rules, no more: quotes and backslashes, va
 references, and the words of the first simple commands (split at ``;``, ``&&``, ``||``,
 ``|`` and newlines). Anything it cannot be sure of (command substitution, other variables,
 globs) makes it answer None rather than guess. Pure.
+
+Not ``permission_rule.split_command`` (Claude Code's reading for permission rules, which
+gives up on substitutions where Claude Code does) nor the course's
+``labs/shell_words.py`` (the learner's tokenizer): this one keeps each word's quoting and
+variables, which the lint's findings are about (docs/ARCHITECTURE.md, "Three shell readers").
 """
 
 from __future__ import annotations

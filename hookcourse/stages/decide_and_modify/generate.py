@@ -1,14 +1,14 @@
 """Fresh ``apply_pre_tool_use`` cases, drawn around each case family from a ``random.Random``.
 
 Named by the stage's ``Exercise.generate``; the shared draws (tool names, JavaScript's
-whitespace, JSON values) are ``hookcourse.course.generators``'.
+whitespace, JSON values) are ``hookcourse.course.checks.generators``'.
 """
 
 from __future__ import annotations
 
 import random
 
-from hookcourse.course.generators import case_with, json_object, maybe, some_text
+from hookcourse.course.checks.generators import case_with, json_object, maybe, some_text
 from hookcourse.js.values import JSValue
 
 

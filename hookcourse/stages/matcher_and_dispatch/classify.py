@@ -7,7 +7,7 @@ are ``hints.json`` beside it.
 
 from __future__ import annotations
 
-from hookcourse.course.pitfalls import python_re_search, python_thinks_name_list
+from hookcourse.course.checks.pitfalls import python_re_search, python_thinks_name_list
 from hookcourse.js.regex import RegexEngine, regex_error, regex_test
 from hookcourse.js.values import (
     is_js_number,

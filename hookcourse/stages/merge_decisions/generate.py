@@ -1,7 +1,7 @@
 """Fresh ``merge_pre_tool_use`` cases, drawn around each case family from a ``random.Random``.
 
 Named by the stage's ``Exercise.generate``; the shared draws (tool names, JavaScript's
-whitespace, JSON values) are ``hookcourse.course.generators``'.
+whitespace, JSON values) are ``hookcourse.course.checks.generators``'.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from hookcourse.course.generators import (
+from hookcourse.course.checks.generators import (
     ABSENT,
     Case,
     case_with,

@@ -7,7 +7,7 @@ are ``hints.json`` beside it.
 
 from __future__ import annotations
 
-from hookcourse.course.program_hints import parse_refuses_lead
+from hookcourse.course.grading.program_hints import parse_refuses_lead
 from hookcourse.js.values import (
     is_js_number,
     js_trim,

@@ -1,14 +1,14 @@
 """Fresh ``run_stop_loop`` cases, drawn around each case family from a ``random.Random``.
 
 Named by the stage's ``Exercise.generate``; the shared draws (tool names, JavaScript's
-whitespace, JSON values) are ``hookcourse.course.generators``'.
+whitespace, JSON values) are ``hookcourse.course.checks.generators``'.
 """
 
 from __future__ import annotations
 
 import random
 
-from hookcourse.course.generators import (
+from hookcourse.course.checks.generators import (
     ABSENT,
     JS_ONLY_SPACE,
     SHARED_SPACE,

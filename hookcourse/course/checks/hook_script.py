@@ -17,7 +17,7 @@ from typing import Final
 
 from hookcourse import browser
 from hookcourse.course.labs.kernel_script import run_in_kernel
-from hookcourse.engine.processes import TextRun, run
+from hookcourse.system.processes import TextRun, run
 
 TIMEOUT_S: Final = 30.0
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Final
 
 from hookcourse import browser
-from hookcourse.engine.processes import run
+from hookcourse.system.processes import run
 
 TIMEOUT_S: Final = 10.0
 

@@ -8,7 +8,8 @@ whole group gets SIGKILL; when the process exits, whatever it left running in it
 group is killed too. Every group alive is in the interrupt registry, so SIGINT,
 SIGTERM or SIGHUP at any moment kills them all (``interrupts``). ``run_process`` is
 the same call for asyncio code: it runs ``run`` in a thread of its own, and a
-cancelled caller kills the group at once.
+cancelled caller kills the group at once. ``call_in_child`` runs pure work a thread
+cannot bound in a forked child, killed at its limit (the engine's regex matcher).
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import select
 import selectors
+import signal
 import subprocess
 import threading
 import time
@@ -353,3 +356,61 @@ async def run_process(
     except asyncio.CancelledError:
         abandon.set()
         raise
+
+
+def call_in_child(work: Callable[[], bytes], limit_s: float) -> bytes | None:
+    """``work()`` run in a forked child of its own process group, killed after ``limit_s``
+    seconds: its bytes, ``b""`` when it failed before answering, None past the limit.
+
+    For pure work a thread cannot bound (a C extension that holds the interpreter lock).
+    The child is in the interrupt registry while it lives, so a signal kills it too.
+    Raises OSError where there is no fork, or no process to spare.
+    """
+    if not hasattr(os, "fork"):
+        raise OSError("no fork on this platform")
+    reader, writer = os.pipe()
+    REGISTRY.begin_start()  # an interrupt now waits until the child is registered
+    try:
+        child = os.fork()
+    except OSError:
+        REGISTRY.after_start()
+        os.close(reader)
+        os.close(writer)
+        raise
+    if child == 0:  # pragma: no cover - runs in the child, which leaves through os._exit
+        os.setpgid(0, 0)
+        os.close(reader)
+        try:
+            os.write(writer, work())
+        finally:
+            os._exit(0)
+    with contextlib.suppress(OSError):  # the child may have done it, or exited already
+        os.setpgid(child, child)
+    REGISTRY.add(child)
+    REGISTRY.after_start()
+    os.close(writer)
+    try:
+        return _read_until(reader, time.monotonic() + limit_s)
+    finally:
+        os.close(reader)
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(child, signal.SIGKILL)
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(child, 0)
+        REGISTRY.discard(child)
+
+
+def _read_until(descriptor: int, deadline: float) -> bytes | None:
+    """Everything the child writes before it closes the pipe, or None past the deadline."""
+    chunks: list[bytes] = []
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return None
+        ready, _, _ = select.select([descriptor], [], [], left)
+        if not ready:
+            return None
+        chunk = os.read(descriptor, 65_536)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)

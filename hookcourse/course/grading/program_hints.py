@@ -19,7 +19,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Final
 
-from hookcourse.course.hints import stage_hints
+from hookcourse.course.checks.hints import stage_hints
 from hookcourse.js.values import js_trim_start
 from hookcourse.stages import descriptor
 from hookcourse.stages.decoding import Decoded

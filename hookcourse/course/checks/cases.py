@@ -1,7 +1,7 @@
 """A stage's graded cases, and how an answer is compared with them and shown.
 
-One implementation for the notebook checks (``hookcourse.course.exercises``) and
-``hookcourse test`` (``hookcourse.course.tester``): the same case files, the same
+One implementation for the notebook checks (``hookcourse.course.checks.exercises``) and
+``hookcourse test`` (``hookcourse.course.grading.tester``): the same case files, the same
 JSON equality the course's tester uses (values equal under JavaScript semantics:
 ``1`` and ``1.0`` equal, ``true`` and ``1`` not, key order free), and the same
 "Expected …, got … at $.path" line with invisible characters escaped.
@@ -21,7 +21,7 @@ from hookcourse.stages.decoding import CaseError, Decoded, member
 from hookcourse.stages.registry import Exercise, Stage, stage_of
 
 # A link to the top-level fixtures/ in a checkout; a real folder inside an installed wheel.
-FIXTURES: Final = Path(__file__).resolve().parents[1] / "fixtures"
+FIXTURES: Final = Path(__file__).resolve().parents[2] / "fixtures"
 SEED: Final = "case.json"  # the seed's case file; its folder name in a scratch copy too
 
 Arguments: TypeAlias = "tuple[JSValue | Undefined, ...]"

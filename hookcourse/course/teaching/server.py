@@ -1,6 +1,6 @@
 """The course inside a Jupyter server: a hub user's working copy, and saves without stale views.
 
-A Jupyter server extension (``jupyter server extension enable hookcourse.course.server``;
+A Jupyter server extension (``jupyter server extension enable hookcourse.course.teaching.server``;
 scripts/lab.sh and workshop/install.sh enable it):
 
 - on a JupyterHub (``$JUPYTERHUB_USER`` set), each user's server makes or completes the
@@ -39,7 +39,7 @@ RUN_AGAIN: Final = "[a widget: run this cell to show it]"
 WORK_FOLDER: Final = "my-notebooks"
 # IPython kernels run this file before the first cell (the NameError line's handler).
 STARTUP_ENV: Final = "PYTHONSTARTUP"
-PACKAGE: Final = Path(__file__).resolve().parents[1]
+PACKAGE: Final = Path(__file__).resolve().parents[2]
 # Course files a notebook names by path, and where they go in the working copy.
 COURSE_FILES: Final = {
     "fixtures/sessions": (PACKAGE / "fixtures" / "sessions", "*.json"),
@@ -70,13 +70,14 @@ def strip_on_save(model: dict[str, Any], **_context: Any) -> None:
 
 def prepare_hub_copy(root: Path) -> list[str]:
     """Make or complete ``root/my-notebooks`` from the course; what was added."""
-    from hookcourse.course.workshop import COURSE, prepare_work
+    from hookcourse.course.teaching.notebook_files import COURSE
+    from hookcourse.course.teaching.working_copy import prepare_work
 
     return prepare_work(COURSE, root / WORK_FOLDER)
 
 
 def _jupyter_server_extension_points() -> list[dict[str, str]]:
-    return [{"module": "hookcourse.course.server"}]
+    return [{"module": "hookcourse.course.teaching.server"}]
 
 
 def start_kernels_with_the_name_hook(environ: MutableMapping[str, str] = os.environ) -> bool:
@@ -120,7 +121,7 @@ def add_course_files(work: Path) -> list[str]:
 def working_copy(root: Path) -> Path | None:
     """The learner's working copy a server at ``root`` serves: ``root`` itself
     (scripts/lab.sh) or its ``my-notebooks/`` (a hub); None when neither is one."""
-    from hookcourse.course.progress import MARKER
+    from hookcourse.course.teaching.progress import MARKER
 
     for folder in (root, root / WORK_FOLDER):
         if (folder / MARKER).is_file():
@@ -146,7 +147,7 @@ def _load_jupyter_server_extension(server: Any) -> None:
 
 
 def _strip_main(paths: list[str]) -> int:
-    """``python -m hookcourse.course.server strip NOTEBOOK...``: strip saved notebooks."""
+    """``python -m hookcourse.course.teaching.server strip NOTEBOOK...``: strip saved notebooks."""
     import json
 
     for name in paths:
@@ -163,6 +164,8 @@ if __name__ == "__main__":
     import sys
 
     if sys.argv[1:2] != ["strip"] or len(sys.argv) < 3:
-        print("usage: python -m hookcourse.course.server strip NOTEBOOK...", file=sys.stderr)
+        print(
+            "usage: python -m hookcourse.course.teaching.server strip NOTEBOOK...", file=sys.stderr
+        )
         sys.exit(2)
     sys.exit(_strip_main(sys.argv[2:]))

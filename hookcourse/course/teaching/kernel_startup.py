@@ -5,4 +5,4 @@ the first cell, so even a cell that imports nothing gets it after a restart.
 Written as one expression, so the learner's namespace gains no name.
 """
 
-__import__("hookcourse.course.kernel_hook", fromlist=["install"]).install()
+__import__("hookcourse.course.checks.kernel_hook", fromlist=["install"]).install()

@@ -20,7 +20,7 @@ from types import FrameType
 from typing import Final
 
 from hookcourse.browser import IN_BROWSER
-from hookcourse.course import kernel_hook
+from hookcourse.course.checks import kernel_hook
 
 # Every check calls through here, so its first import in a notebook kernel is the
 # moment to turn "check run before its exercise" into one line (kernel_hook).

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from types import CodeType
 from typing import Any, cast
 
-from hookcourse.course.cases import same_json
-from hookcourse.course.check_report import (
+from hookcourse.course.checks.cases import same_json
+from hookcourse.course.checks.check_report import (
     FAILING,
     PASSED,
     CheckReport,

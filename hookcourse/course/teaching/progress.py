@@ -37,9 +37,9 @@ LEARNER_ENV: Final = "HOOKCOURSE_LEARNER"
 HUB_USER_ENV: Final = "JUPYTERHUB_USER"
 # "off" records nothing (the test suite sets it, so no test writes a learner's file).
 SWITCH_ENV: Final = "HOOKCOURSE_PROGRESS"
-# Marks a learner's working copy (hookcourse.course.workshop writes it).
+# Marks a learner's working copy (hookcourse.course.teaching.workshop writes it).
 MARKER: Final = ".hookcourse-work"
-CHECKOUT_WORK: Final = Path(__file__).resolve().parents[2] / "my-notebooks"
+CHECKOUT_WORK: Final = Path(__file__).resolve().parents[3] / "my-notebooks"
 PROGRAM_TASK: Final = "program"
 # JupyterLite's kernel sees the browser's file store (what its file browser shows) here.
 BROWSER_DRIVE: Final = Path("/drive")
