@@ -37,8 +37,8 @@ CORPUS = load_corpus()
 OPEN = json.loads((HERE / "open_disagreements.json").read_text(encoding="utf-8"))
 RECORD_PATH = OBSERVATIONS / f"{pinned_version()}.json"
 RECORD = json.loads(RECORD_PATH.read_text(encoding="utf-8")) if RECORD_PATH.exists() else {}
-LIVE_EVERY = 4
-"""One scenario in four runs live in every test run (the whole corpus live is about 13
+LIVE_EVERY = 6
+"""One scenario in six runs live in every test run (the whole corpus live is about 13
 minutes of a 2-core machine; the record makes the rest a fraction of that)."""
 LIVE = sorted(
     sid
