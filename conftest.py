@@ -11,6 +11,7 @@ import os
 import signal
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -45,6 +46,8 @@ SLOW: dict[str, str] = {
     "tests/lessons/test_driven_cells.py": "it runs each notebook's cells in a kernel (8-11 s each)",
     "tests/lessons/test_returning_learner.py": "it runs notebook cells in kernels",
     "tests/labs/test_chapter_labs.py": "learners' functions run as real hook scripts",
+    "tests/lessons/test_capstone_notebook.py": "notebook 08's loop cells run in a kernel (8 s)",
+    "tests/entry/test_quick_loop.py": "it collects the suite in pytest subprocesses (6 s)",
 }
 LEFTOVER_GRACE_S = 5.0  # a process killed at a test's end may take a moment to go
 
@@ -143,6 +146,20 @@ def pytest_testnodedown(node: object, error: object) -> None:
     config = getattr(node, "config", None)
     if message and config is not None:
         config._leftovers_reported = [*getattr(config, "_leftovers_reported", []), message]
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """The quick loop (``-m "not slow"`` outside CI) does not even import the slow files:
+    importing them (nbformat's validator, jupyter_client, the oracle's record) was a
+    third of its time. A file named on the command line is still collected (pytest does
+    not ask this hook about those), and deselected as slow."""
+    if _under_ci() or config.getoption("markexpr", "") != "not slow":
+        return None
+    root = config.rootpath
+    if not collection_path.is_relative_to(root):
+        return None
+    where = collection_path.relative_to(root).as_posix() + ("/" if collection_path.is_dir() else "")
+    return True if any(where.startswith(prefix) for prefix in SLOW) else None
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

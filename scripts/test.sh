@@ -25,6 +25,9 @@ echo "== dev check" && .venv/bin/python -m hookcourse.dev check
 if [ -n "$quick" ]; then
   echo "== ruff" && .venv/bin/ruff check . && .venv/bin/ruff format --check .
   echo "== pytest (quick: not slow)"
+  # Bytecode is kept between runs here (__pycache__ is git-ignored): without it every run
+  # compiles and assertion-rewrites about 7,000 code objects again.
+  unset PYTHONDONTWRITEBYTECODE
   exec .venv/bin/pytest -n "${HOOKCOURSE_TEST_WORKERS:-auto}" --dist loadscope -p no:nbval \
     -o addopts="-ra --import-mode=importlib" -m "not slow" tests "$@"
 fi
