@@ -31,6 +31,7 @@ EXPECTED = {
     "script-no-shebang": (SCRIPTS, "$.hooks.PreToolUse[1].hooks[0].command", "POSIX sh"),
     "guard-exits-1": (SCRIPTS, "$.hooks.PreToolUse[2].hooks[0].command", "§3a"),
     "exit-2-cannot-block": (SCRIPTS, "$.hooks.SessionStart[0].hooks[0].command", "§3a"),
+    "stdin-read-twice": (SCRIPTS, "$.hooks.PreToolUse[3].hooks[0].command", "§2"),
     "unknown-event": (BAD, "$.hooks.PreTooluse", "§6"),
     "settings-shape": (BAD, "$.hooks.UserPromptSubmit[0].hooks[5].command", "§6"),
     "guard-entry-voids-file": (MISTAKES, "$.hooks.PermissionRequest[0]", "2.1.332 §10.1"),

@@ -114,3 +114,46 @@ def test_exit_2_where_nothing_can_be_blocked(tmp_path: Path) -> None:
 def test_a_misspelled_claude_variable_names_the_one_meant(tmp_path: Path) -> None:
     found = _findings(tmp_path, "Stop", "bash $CLAUDE_PROJCT_DIR/.claude/hooks/x.sh", b"exit 0\n")
     assert "misspelling of $CLAUDE_PROJECT_DIR" in found["invented-variable"]
+
+
+@pytest.mark.parametrize(
+    ("script", "fires"),
+    [
+        (b"#!/bin/bash\ntool=$(jq -r .tool_name)\ncmd=$(jq -r .tool_input.command)\n", True),
+        (b'#!/bin/bash\ninput=$(cat)\nname=$(jq -r .tool_name)\necho "$input"\n', True),
+        (
+            b'#!/bin/bash\ninput=$(cat)\ntool=$(echo "$input" | jq -r .tool_name)\n'
+            b'cmd=$(jq -r .tool_input.command <<< "$input")\n',
+            False,
+        ),
+        (b'#!/bin/bash\nif [ -n "$1" ]; then\n  jq .a\nelse\n  jq .b\nfi\n', False),
+        (b"#!/bin/bash\njq -n '{a: 1}'\njq -r .tool_name\n", False),
+        (b'#!/bin/bash\njq -r .x "$f"\njq -r .tool_name\n', False),
+        (b"#!/bin/bash\n# input=$(cat)\njq -r .tool_name\n", False),
+        (
+            b"#!/usr/bin/env python3\nimport json, sys\nevent = json.load(sys.stdin)\n"
+            b"raw = sys.stdin.read()\n",
+            True,
+        ),
+        (
+            b"#!/usr/bin/env python3\nimport json, sys\ndef read():\n"
+            b"    return json.load(sys.stdin)\nevent = json.load(sys.stdin)\n",
+            False,
+        ),
+    ],
+)
+def test_stdin_read_twice_on_the_main_path(tmp_path: Path, script: bytes, fires: bool) -> None:
+    command = DIRECT if script.startswith(b"#!/bin/bash") else DIRECT.replace(".sh", ".py")
+    found = _findings(tmp_path, "PreToolUse", command, script)
+    assert ("stdin-read-twice" in found) is fires, found
+
+
+def test_a_second_read_of_stdin_really_gets_nothing(tmp_path: Path) -> None:
+    """What the finding says, as bash does it (cat stands in for jq, not installed in CI)."""
+    script = tmp_path / "twice.sh"
+    script.write_text('#!/bin/bash\na=$(cat)\nb=$(cat)\necho "[$a][$b]"\n')
+    script.chmod(0o755)
+    ran = subprocess.run(
+        [str(script)], input='{"tool_name": "Bash"}', capture_output=True, text=True, check=False
+    )
+    assert ran.stdout.strip() == '[{"tool_name": "Bash"}][]'

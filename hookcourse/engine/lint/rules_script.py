@@ -167,3 +167,112 @@ def exit_2_cannot_block(site: HandlerSite) -> Iterator[Hit]:
         f"drop the exit 2 if it means to block; on {site.spec.name} use what the event "
         "reads instead (hookcourse events " + site.spec.name + ")",
     )
+
+
+_SHELL_READS_STDIN: Final = re.compile(
+    r"\$\(\s*cat\s*(?:-|/dev/stdin)?\s*\)|`\s*cat\s*(?:-|/dev/stdin)?\s*`|\$\(\s*<\s*/dev/stdin\s*\)"
+)
+"""``$(cat)`` and its kin: the whole of stdin, taken once."""
+_JQ: Final = re.compile(r"(?:^|[\s;&(`]|\$\()jq\b([^|;&)`\n]*)")
+_OPENS: Final = re.compile(r"^\s*(?:if|case|for|while|until|select)\b|\(\)\s*\{|^\s*\{\s*$")
+_CLOSES: Final = re.compile(r"^\s*(?:fi|esac|done|\})\b")
+_PYTHON_READS_STDIN: Final = re.compile(
+    r"\bsys\.stdin\.read(?:lines)?\(|\bjson\.load\(\s*sys\.stdin\s*\)|\bsys\.stdin\.buffer\.read\("
+)
+
+
+def _jq_reads_stdin(arguments: str) -> bool:
+    """Whether a jq call with these words after it reads stdin: no ``<`` or ``<<<`` and no
+    file after its filter (a filter and options only)."""
+    if "<" in arguments:
+        return False
+    words = re.findall(r"'[^']*'|\"(?:\\.|[^\"])*\"|\S+", arguments)
+    if {"-n", "--null-input"} & set(words):
+        return False  # jq -n reads no input
+    plain = [w for w in words if not w.startswith("-")]
+    return len(plain) <= 1  # the filter alone (or none): the input is stdin
+
+
+def _stdin_reads(text: str, shell: bool) -> list[int]:
+    """The line numbers (1-based) of the reads of the whole of stdin that always run: at the
+    top level of a shell script (not in an if, case, loop or function), or anywhere in a
+    Python script outside a ``def``."""
+    lines: list[int] = []
+    depth = 0
+    for number, line in enumerate(text.splitlines(), start=1):
+        code = line.split("#", 1)[0] if shell else line
+        if shell:
+            if _CLOSES.search(code):
+                depth = max(0, depth - 1)
+            if depth == 0:
+                reads = len(_SHELL_READS_STDIN.findall(code))
+                for found in _JQ.finditer(code):
+                    start = found.start()
+                    before = code[:start].rstrip()
+                    piped = before.endswith("|") or "<<<" in found.group(1)
+                    if not piped and _jq_reads_stdin(found.group(1)):
+                        reads += 1
+                lines.extend([number] * reads)
+            if _OPENS.search(code) and not re.search(r"\b(?:fi|esac|done)\b\s*$", code):
+                depth += 1
+        else:
+            if code.lstrip().startswith(("def ", "async def ")):
+                depth = len(code) - len(code.lstrip()) + 1
+                continue
+            indent = len(code) - len(code.lstrip())
+            if depth and code.strip() and indent < depth:
+                depth = 0
+            if not depth and not code.lstrip().startswith("#"):
+                lines.extend([number] * len(_PYTHON_READS_STDIN.findall(code)))
+    return lines
+
+
+def _language(call: ScriptCall, path: PurePath, text: str) -> str | None:
+    """``sh`` or ``python`` for a script this rule can read, else None."""
+    first = text.split("\n", 1)[0] if text.startswith("#!") else ""
+    program = call.program or ""
+    if program in SHELLS or (
+        not program and ("sh" in first.rsplit("/", 1)[-1] or path.suffix == ".sh")
+    ):
+        return "sh"
+    if program.startswith("python") or (
+        not program and ("python" in first or path.suffix == ".py")
+    ):
+        return "python"
+    return None
+
+
+@rule(
+    "stdin-read-twice",
+    Severity.WARNING,
+    "§2: the payload arrives once, on stdin; a second read of stdin finds it already taken",
+    Scope.HANDLER,
+    "a script that reads the whole of stdin twice on its main path (two jq calls without a "
+    "file, $(cat) then jq, json.load(sys.stdin) twice): the second read gets nothing",
+)
+def stdin_read_twice(site: HandlerSite) -> Iterator[Hit]:
+    found = _script(site)
+    if found is None:
+        return
+    call, path, text = found
+    language = _language(call, path, text)
+    if language is None:
+        return
+    reads = _stdin_reads(text, shell=language == "sh")
+    if len(reads) < 2:
+        return
+    first, second = reads[0], reads[1]
+    where = f"line {second}" if first != second else f"line {first}, twice"
+    fix = (
+        "read it once into a variable (input=$(cat)) and give each jq its copy (jq -r "
+        '".tool_name" <<< "$input")'
+        if language == "sh"
+        else "read it once (payload = json.load(sys.stdin)) and use that value everywhere"
+    )
+    yield site.hit(
+        "command",
+        f"{path.name} reads the whole payload from stdin more than once (line {first}, then "
+        f"{where}): the first read takes all of it, so the second gets empty input and its "
+        "fields come out empty or null",
+        fix,
+    )
