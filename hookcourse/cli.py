@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, NoReturn
 from hookcourse.errors import InputError, run_at_edge, visible
 
 if TYPE_CHECKING:
-    from hookcourse.engine.settings import SettingsSource
+    from hookcourse.engine.api import SettingsSource
 
 BAD_INPUT = 1
 USAGE = 2
@@ -421,23 +421,28 @@ def _run(arguments: list[str]) -> int:
 
 def _validate(args: argparse.Namespace) -> int:
     """``hookcourse validate``: print the report; exit by the highest severity left."""
-    from hookcourse.engine.lint import Severity, choose
-    from hookcourse.engine.lint.registry import table
-    from hookcourse.engine.validate import ValidateOptions, default_files, validate_files
-    from hookcourse.engine.validate_output import render
+    from hookcourse.engine.api import (
+        Severity,
+        ValidateOptions,
+        choose_rules,
+        default_files,
+        lint_rules,
+        render_findings,
+        validate_files,
+    )
 
     def usage(problem: str, fix: str) -> int:
         print(f"hookcourse validate: {problem}; fix: {fix}", file=sys.stderr)
         return USAGE
 
     if args.list_rules:
-        for entry in table():
+        for entry in lint_rules():
             print(f"{entry.id}\t{entry.severity}\t{entry.summary}\t{entry.reference}")
         return 0
     names = [name.strip() for value in args.select for name in value.split(",") if name.strip()]
     skipped = [name.strip() for value in args.ignore for name in value.split(",") if name.strip()]
     try:
-        rules = choose(names, skipped)
+        rules = choose_rules(names, skipped)
     except ValueError as error:
         return usage(
             f"no rule called {visible(str(error))}", "see `hookcourse validate --list-rules`"
@@ -466,7 +471,7 @@ def _validate(args: argparse.Namespace) -> int:
         rules=rules,
     )
     report = validate_files(paths, options)
-    for line in render(report, "json" if args.json else args.format or "text"):
+    for line in render_findings(report, "json" if args.json else args.format or "text"):
         print(line)
     highest = report.highest()
     threshold = Severity.WARNING if args.fail_on == "warning" else Severity.ERROR
@@ -474,7 +479,7 @@ def _validate(args: argparse.Namespace) -> int:
 
 
 def _events(name: str | None) -> int:
-    from hookcourse.engine.catalogue import (
+    from hookcourse.engine.api import (
         describe_event,
         describe_events,
         event_spec,
@@ -491,13 +496,14 @@ def _events(name: str | None) -> int:
 def _fire(args: argparse.Namespace) -> int:
     from hookcourse.engine.api import (
         DEFAULT_STOP_BLOCK_CAP,
+        MANAGED_SETTINGS_ENV,
         CommandEvaluator,
         FireRequest,
+        SettingsPlaces,
         fire,
         report_json,
         report_text,
     )
-    from hookcourse.engine.settings import MANAGED_SETTINGS_ENV, SettingsPlaces
     from hookcourse.js import json as jsjson
 
     project_dir = Path(args.project_dir or os.environ.get("CLAUDE_PROJECT_DIR") or ".")
@@ -595,7 +601,7 @@ def _read_payload(name: str) -> str:
 
 
 def _sources(text: str | None) -> frozenset[SettingsSource]:
-    from hookcourse.engine.settings import STANDARD_SOURCES, SettingsSource
+    from hookcourse.engine.api import STANDARD_SOURCES, SettingsSource
 
     if text is None:
         return STANDARD_SOURCES

@@ -1,90 +1,238 @@
-"""The engine's one entry: fire an event as Claude Code 2.1.332 would, and return data.
+"""The engine's front door: everything the rest of hookcourse uses of the Claude Code model.
 
-Modelled on Claude Code 2.1.332 in print mode (``claude -p``). ``fire`` is one short
-composition: read the payload and the settings, plan which hooks run (``plan``; on
-PreToolUse a bare ``permissions.deny`` rule for the tool removes it first), run them
-(``runner``; managed PreToolUse hooks first, as a tier of their own), read each
-(``reading``), merge them in the order they finished (``outcome``; a rewrite is
-checked against the tool's schema), then the permission step (``permissions``) and
-what the model is shown (``transcript``). It returns a ``FireReport``; ``report``
-renders it and ``cli.py`` prints it. ``fire_handlers`` runs given handlers through
-the same steps, for the labs, which import nothing else from the engine: the names
-they need are re-exported here.
+``cli.py``, ``session/``, ``course/`` and the doctor import the engine only from here
+(``tests/entry/test_front_door.py``), so the engine's modules can move without touching
+them. ``fire`` (in ``firing.py``) fires one event; ``validate_files`` lints settings;
+the catalogue answers ``hookcourse events``; ``lifecycle`` says what a session sets off
+on its own; the session loop (``session/loop.py``) is built on these.
+
+Each name is loaded when first asked for (PEP 562's module ``__getattr__``), so
+``hookcourse events`` loads the catalogue and not the process runner, and a lab that
+reads one hook's answer does not load the permission step. The ``TYPE_CHECKING`` block
+names every entry for the type checker; a test keeps it and ``PLACES`` the same.
 """
 
 from __future__ import annotations
 
-import os
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import Final
+import importlib
+from typing import TYPE_CHECKING, Final
 
-from hookcourse.errors import InputError, json_syntax_fix
-from hookcourse.js import json as jsjson
-from hookcourse.js.json import quote
-from hookcourse.js.values import UNDEFINED, JSValue, Undefined, js_trim
-from hookcourse.stages.matcher_and_dispatch.reference import MatchResult
-
-from .bounded_match import bounded_explain
-from .catalogue import (
-    EventSpec,
-    Recipient,
-    common_input_fields,
-    event_facts,
-    event_spec,
-    get_event,
-    load_catalogue,
-    model_text,
-    permission_facts,
-    recipient_text,
-)
-from .env_file import ENV_FILE_VARIABLE, EnvFileWrites, collect_env_file, make_env_file
-from .lifecycle import CallEffects, call_effects, loaded_before
-from .outcome import DEFAULT_STOP_BLOCK_CAP, Outcome, merge_readings
-from .permission_rule import CallPlace, check_rule, parse_rule
-from .permissions import (
-    PermissionStep,
-    ToolRefusal,
-    command_line_rules,
-    permission_step,
-    refused_before_hooks,
-)
-from .plan import GroupPlan, PlannedHandler, matcher_subject, plan_hooks
-from .reading import Classification, HookReading, HookRun, read_hook_result
-from .report import FireReport, HookReport, report_json, report_text
-from .runner import (
-    ENV_FILE_EVENTS,
-    CommandEvaluator,
-    Evaluator,
-    Execution,
-    Job,
-    RunSetting,
-    hook_exports,
-    run_jobs,
-)
-from .settings import (
-    PERMISSION_MODES,
-    CommandHandler,
-    Handler,
-    Origin,
-    PermissionEntry,
-    Settings,
-    SettingsPlaces,
-    SettingsSource,
-    folder_trusted,
-    load_settings,
-)
-from .skill_files import skill_has_hooks
-from .tool_input import known_keys_only, normalised, schema_problems, tool_refusal
-from .transcript import print_mode
-from .transcript_reads import files_read, tool_calls
-from .validate import fire_findings
+if TYPE_CHECKING:
+    from .catalogue import (
+        EventSpec as EventSpec,
+    )
+    from .catalogue import (
+        Recipient as Recipient,
+    )
+    from .catalogue import (
+        checked_against as checked_against,
+    )
+    from .catalogue import (
+        describe_event as describe_event,
+    )
+    from .catalogue import (
+        describe_events as describe_events,
+    )
+    from .catalogue import (
+        event_facts as event_facts,
+    )
+    from .catalogue import (
+        event_spec as event_spec,
+    )
+    from .catalogue import (
+        get_event as get_event,
+    )
+    from .catalogue import (
+        load_catalogue as load_catalogue,
+    )
+    from .catalogue import (
+        model_text as model_text,
+    )
+    from .catalogue import (
+        permission_facts as permission_facts,
+    )
+    from .catalogue import (
+        recipient_text as recipient_text,
+    )
+    from .firing import (
+        Fired as Fired,
+    )
+    from .firing import (
+        FireRequest as FireRequest,
+    )
+    from .firing import (
+        exec_handler as exec_handler,
+    )
+    from .firing import (
+        fire as fire,
+    )
+    from .firing import (
+        fire_handlers as fire_handlers,
+    )
+    from .lifecycle import (
+        SetOff as SetOff,
+    )
+    from .lifecycle import (
+        instructions_at_start as instructions_at_start,
+    )
+    from .lifecycle import (
+        prompt_expansion as prompt_expansion,
+    )
+    from .lifecycle import (
+        startup_events as startup_events,
+    )
+    from .lint import Severity as Severity
+    from .lint import choose as choose_rules
+    from .lint.registry import table as lint_rules
+    from .outcome import (
+        DEFAULT_STOP_BLOCK_CAP as DEFAULT_STOP_BLOCK_CAP,
+    )
+    from .outcome import (
+        Outcome as Outcome,
+    )
+    from .outcome import (
+        merge_readings as merge_readings,
+    )
+    from .permission_rule import (
+        CallPlace as CallPlace,
+    )
+    from .permission_rule import (
+        check_rule as check_rule,
+    )
+    from .permission_rule import (
+        parse_rule as parse_rule,
+    )
+    from .permissions import permission_step as permission_step
+    from .reading import (
+        Classification as Classification,
+    )
+    from .reading import (
+        HookReading as HookReading,
+    )
+    from .reading import (
+        HookRun as HookRun,
+    )
+    from .reading import (
+        read_hook_result as read_hook_result,
+    )
+    from .report import (
+        FireReport as FireReport,
+    )
+    from .report import (
+        report_json as report_json,
+    )
+    from .report import (
+        report_text as report_text,
+    )
+    from .runner import CommandEvaluator as CommandEvaluator
+    from .settings import (
+        MANAGED_SETTINGS_ENV as MANAGED_SETTINGS_ENV,
+    )
+    from .settings import (
+        PERMISSION_MODES as PERMISSION_MODES,
+    )
+    from .settings import (
+        STANDARD_SOURCES as STANDARD_SOURCES,
+    )
+    from .settings import (
+        CommandHandler as CommandHandler,
+    )
+    from .settings import (
+        Handler as Handler,
+    )
+    from .settings import (
+        SettingsPlaces as SettingsPlaces,
+    )
+    from .settings import (
+        SettingsSource as SettingsSource,
+    )
+    from .settings import (
+        load_settings as load_settings,
+    )
+    from .transcript import PrintMode as PrintMode
+    from .validate import (
+        ValidateOptions as ValidateOptions,
+    )
+    from .validate import (
+        default_files as default_files,
+    )
+    from .validate import (
+        validate_files as validate_files,
+    )
+    from .validate_output import render as render_findings
+_ENGINE = "hookcourse.engine."
+PLACES: Final[dict[str, str]] = {
+    # firing one event
+    "fire": "firing",
+    "FireRequest": "firing",
+    "fire_handlers": "firing",
+    "Fired": "firing",
+    "exec_handler": "firing",
+    "FireReport": "report",
+    "report_json": "report",
+    "report_text": "report",
+    "CommandEvaluator": "runner",
+    # one hook's answer, and several merged
+    "Classification": "reading",
+    "HookReading": "reading",
+    "HookRun": "reading",
+    "read_hook_result": "reading",
+    "Outcome": "outcome",
+    "merge_readings": "outcome",
+    "DEFAULT_STOP_BLOCK_CAP": "outcome",
+    # the events
+    "EventSpec": "catalogue",
+    "Recipient": "catalogue",
+    "checked_against": "catalogue",
+    "describe_event": "catalogue",
+    "describe_events": "catalogue",
+    "event_facts": "catalogue",
+    "event_spec": "catalogue",
+    "get_event": "catalogue",
+    "load_catalogue": "catalogue",
+    "model_text": "catalogue",
+    "permission_facts": "catalogue",
+    "recipient_text": "catalogue",
+    # what a session sets off on its own
+    "SetOff": "lifecycle",
+    "instructions_at_start": "lifecycle",
+    "prompt_expansion": "lifecycle",
+    "startup_events": "lifecycle",
+    "PrintMode": "transcript",
+    # permissions
+    "CallPlace": "permission_rule",
+    "check_rule": "permission_rule",
+    "parse_rule": "permission_rule",
+    "permission_step": "permissions",
+    # settings
+    "CommandHandler": "settings",
+    "Handler": "settings",
+    "MANAGED_SETTINGS_ENV": "settings",
+    "PERMISSION_MODES": "settings",
+    "STANDARD_SOURCES": "settings",
+    "SettingsPlaces": "settings",
+    "SettingsSource": "settings",
+    "load_settings": "settings",
+    # validate
+    "ValidateOptions": "validate",
+    "default_files": "validate",
+    "validate_files": "validate",
+    "render_findings": "validate_output:render",
+    "Severity": "lint",
+    "choose_rules": "lint:choose",
+    "lint_rules": "lint.registry:table",
+}
+"""Each name -> the engine module that defines it (``module:name`` where it is renamed)."""
 
 __all__ = [
     "DEFAULT_STOP_BLOCK_CAP",
+    "MANAGED_SETTINGS_ENV",
+    "PERMISSION_MODES",
+    "STANDARD_SOURCES",
     "CallPlace",
     "Classification",
     "CommandEvaluator",
+    "CommandHandler",
     "EventSpec",
     "FireReport",
     "FireRequest",
@@ -93,539 +241,51 @@ __all__ = [
     "HookReading",
     "HookRun",
     "Outcome",
+    "PrintMode",
     "Recipient",
+    "SetOff",
+    "SettingsPlaces",
+    "SettingsSource",
+    "Severity",
+    "ValidateOptions",
     "check_rule",
+    "checked_against",
+    "choose_rules",
+    "default_files",
+    "describe_event",
+    "describe_events",
     "event_facts",
     "event_spec",
     "exec_handler",
     "fire",
     "fire_handlers",
     "get_event",
+    "instructions_at_start",
+    "lint_rules",
     "load_catalogue",
+    "load_settings",
     "merge_readings",
+    "model_text",
     "parse_rule",
+    "permission_facts",
+    "permission_step",
+    "prompt_expansion",
     "read_hook_result",
     "recipient_text",
+    "render_findings",
     "report_json",
     "report_text",
+    "startup_events",
+    "validate_files",
 ]
-
-PERMISSION_EVENT: Final = "PreToolUse"
-"""The event after whose hooks the permission rules are read (reference §8)."""
-MANAGED_DENIED: Final = (
-    "a managed PreToolUse hook denied the call first, so the other hooks do not run"
-)
-
-
-@dataclass(frozen=True)
-class FireRequest:
-    """What to fire, with which payload, and where settings are found."""
-
-    event: str
-    payload_text: str
-    payload_name: str
-    places: SettingsPlaces
-    evaluator: Evaluator | None = None
-    consecutive_stop_blocks: int = 0
-    stop_block_cap: int = DEFAULT_STOP_BLOCK_CAP
-    plugin_root: str | None = None
-    plugin_data: str | None = None
-    base_env: Mapping[str, str] | None = None
-    permission_mode: str | None = None
-    """Overrides the payload's permission_mode and the settings' defaultMode."""
-    trusted: bool | None = None
-    """Whether the project folder is trusted; None reads ``~/.claude.json``."""
-    added_dirs: tuple[str, ...] = ()
-    """``claude --add-dir`` folders: working directories beside the project."""
-    allowed_tools: tuple[str, ...] = ()
-    """``claude --allowedTools`` values: allow rules for the session, comma or space separated."""
-    disallowed_tools: tuple[str, ...] = ()
-    """``claude --disallowedTools`` values: deny rules (a bare tool removes it)."""
-    max_turns: int | None = None
-    """``claude --max-turns``: model responses a prompt may get (None or 0: no limit)."""
-    turn: int = 1
-    """Which model response of the prompt the event follows (1: the first)."""
-
-
-def read_payload(
-    spec: EventSpec, text: str, name: str
-) -> tuple[dict[str, JSValue], tuple[str, ...]]:
-    """The payload object, ``hook_event_name`` filled in, and warnings about missing fields
-    (not ``permission_mode``: ``fire`` fills in the session's mode)."""
-    try:
-        payload = jsjson.parse(text)
-    except jsjson.JSONSyntaxError as error:
-        problem = f"the payload is not valid JSON ({error})"
-        raise InputError(name, problem, json_syntax_fix(text)) from None
-    if not isinstance(payload, dict):
-        raise InputError(
-            name,
-            "the payload is not a JSON object",
-            f'send an object such as {{"hook_event_name": "{spec.name}", ...}}',
-        )
-    warnings: list[str] = []
-    stated = payload.get("hook_event_name", UNDEFINED)
-    if not isinstance(stated, Undefined) and stated != spec.name:
-        warnings.append(
-            f"{name}: hook_event_name is {jsjson.stringify(stated)}, but {spec.name} is fired; "
-            f"the hooks receive {quote(spec.name)}"
-        )
-    payload["hook_event_name"] = spec.name
-    missing = [
-        field
-        for field in spec.required_payload_fields(common_input_fields())
-        if field not in payload and field != "permission_mode"
-    ]
-    if missing:
-        warnings.append(
-            f"{name}: the payload lacks {', '.join(missing)}, which Claude Code always sends "
-            f"on {spec.name}"
-        )
-    if spec.name == PERMISSION_EVENT:
-        tool = payload.get("tool_name")
-        tool_input, notes = normalised(
-            tool if isinstance(tool, str) else "", payload.get("tool_input")
-        )
-        if notes:
-            payload["tool_input"] = tool_input
-            warnings.extend(f"{name}: {note}" for note in notes)
-    return payload, tuple(warnings)
-
-
-@dataclass(frozen=True)
-class _Ran:
-    """The plans after running (a managed deny leaves the rest unrun) and each hook's report."""
-
-    plans: tuple[GroupPlan, ...]
-    hooks: tuple[HookReport, ...]
-    env_file: EnvFileWrites | None
-    managed_denied: bool = False
-    """The managed tier denied the call (so the others did not run)."""
-
-
-def fire(request: FireRequest) -> FireReport:
-    """Fire ``request.event``: raises InputError for a bad event, payload or settings file."""
-    spec = event_spec(request.event)
-    _check_mode(request.permission_mode)
-    payload, warnings = read_payload(spec, request.payload_text, request.payload_name)
-    settings = _load_settings(request.places)
-    mode = session_mode(request.permission_mode, payload, settings)
-    if spec.has_permission_mode:
-        # Claude Code sends the session's mode: hooks see the mode the step applies.
-        payload["permission_mode"] = mode
-    place = _call_place(request, payload)
-    rules = (
-        *settings.permissions,
-        *command_line_rules(request.allowed_tools, request.disallowed_tools),
-    )
-    removed = _refused_before_hooks(spec, rules, payload, place)
-    groups = () if removed else settings.groups_for(spec.name)
-    plans = plan_hooks(spec, groups, payload, place, _bounded)
-    written = _written_file(spec, payload, place)
-    before = _file_state(written)
-    ran = _run_tiers(spec, plans, payload, _run_setting(request, spec, payload, place, settings))
-    reformatted = written if written is not None and _file_state(written) != before else None
-    outcome = _merged(
-        spec,
-        ran.hooks,
-        payload,
-        place.cwd,
-        request.consecutive_stop_blocks,
-        request.stop_block_cap,
-    )
-    trusted = _trusted(request)
-    permission = (
-        _permission_step(rules, payload, outcome, place, mode, trusted)
-        if spec.name == PERMISSION_EVENT and not outcome.blocked and removed is None
-        else None
-    )
-    failures = [
-        js_trim(hook.execution.run.stderr)
-        for hook in sorted(ran.hooks, key=lambda h: h.execution.finish_index)
-        if hook.reading.classification is Classification.NON_BLOCKING_ERROR
-    ]
-    shown = print_mode(
-        spec,
-        payload,
-        outcome,
-        permission,
-        removed,
-        reformatted,
-        _last_turn(request),
-        failures,
-        managed_denied=ran.managed_denied,
-    )
-    if spec.name == PERMISSION_EVENT and shown.tool_runs is not False:
-        shell = settings.setting(SKILL_SHELL_OFF) is not True
-        # An instruction file loads once a session: the transcript tells which did.
-        loaded = loaded_before(tool_calls(payload.get("transcript_path")), place)
-        effects = _call_effects(payload, place, shell).without_loaded(loaded)
-        shown = replace(shown, when_run=effects)
-    return FireReport(
-        event=spec.name,
-        matcher_field=spec.matcher_field,
-        matcher_subject=matcher_subject(spec, payload),
-        settings=settings,
-        groups=ran.plans,
-        hooks=ran.hooks,
-        outcome=outcome,
-        cwd=place.cwd,
-        warnings=(
-            *map(str, settings.skipped),
-            *map(
-                str,
-                fire_findings(settings.layers, request.places.project_dir, request.plugin_root),
-            ),
-            *warnings,
-        ),
-        env_file=ran.env_file,
-        permission=permission,
-        print_mode=shown,
-        trusted=trusted,
-        removed_by=removed,
-    )
-
-
-WRITING_TOOLS: Final = frozenset({"Edit", "Write"})
-"""Tools after whose PostToolUse hooks 2.1.332 checks whether a hook changed the file."""
-
-
-SKILL_SHELL_OFF: Final = "disableSkillShellExecution"
-"""The setting that keeps a skill's `` !`command` `` lines from running (no hook fires)."""
-
-
-def _call_effects(
-    payload: Mapping[str, JSValue], place: CallPlace, skill_shell: bool
-) -> CallEffects:
-    """What the call sets off if it runs, with the input it runs with."""
-    tool, tool_id = payload.get("tool_name"), payload.get("tool_use_id")
-    return call_effects(
-        tool if isinstance(tool, str) else "",
-        payload.get("tool_input"),
-        tool_id if isinstance(tool_id, str) else "",
-        place,
-        skill_shell,
-    )
-
-
-def _written_file(spec: EventSpec, payload: Mapping[str, JSValue], place: CallPlace) -> str | None:
-    """The file an Edit or Write just wrote (its PostToolUse), as an absolute path."""
-    tool_input = payload.get("tool_input")
-    if spec.name != "PostToolUse" or payload.get("tool_name") not in WRITING_TOOLS:
-        return None
-    path = tool_input.get("file_path") if isinstance(tool_input, dict) else None
-    if not isinstance(path, str) or not path or "\0" in path:
-        return None
-    return os.path.join(place.cwd, path)
-
-
-def _file_state(path: str | None) -> tuple[int, int, int] | None:
-    """What tells a change apart: inode, size and modification time (None: no file)."""
-    if path is None:
-        return None
-    try:
-        stat = os.stat(path)
-    except (OSError, ValueError):
-        return None
-    return stat.st_ino, stat.st_size, stat.st_mtime_ns
-
-
-def _bounded(matcher: str | None, value: JSValue | Undefined, narrow: bool) -> MatchResult:
-    return bounded_explain(matcher, value, narrow=narrow)
-
-
-def _check_mode(mode: str | None) -> None:
-    if mode is not None and mode not in PERMISSION_MODES:
-        raise InputError(
-            "--permission-mode",
-            f"{quote(mode)} is not a permission mode",
-            "use one of " + ", ".join(PERMISSION_MODES),
-        )
-
-
-def _load_settings(places: SettingsPlaces) -> Settings:
-    catalogue = load_catalogue()
-    guards = [name for name, event in catalogue.items() if event.guard]
-    return load_settings(places, catalogue.keys(), guards)
-
-
-def _trusted(request: FireRequest) -> bool:
-    if request.trusted is not None:
-        return request.trusted
-    places = request.places
-    return folder_trusted(places.home, places.project_dir, permission_facts().trust_file)
-
-
-def _merged(
-    spec: EventSpec,
-    hooks: Sequence[HookReport],
-    payload: Mapping[str, JSValue],
-    cwd: str,
-    consecutive_stop_blocks: int = 0,
-    stop_block_cap: int = DEFAULT_STOP_BLOCK_CAP,
-) -> Outcome:
-    """Read hooks merged in finish order (async ones stay out), a rewrite checked against
-    the tool's schema."""
-    finished = sorted((h for h in hooks if not h.is_async), key=lambda h: h.execution.finish_index)
-    outcome = merge_readings(
-        spec,
-        [hook.reading for hook in finished],
-        payload,
-        consecutive_stop_blocks=consecutive_stop_blocks,
-        stop_block_cap=stop_block_cap,
-        in_background=len(hooks) - len(finished),
-    )
-    return checked_rewrite(spec, payload, outcome, cwd)
-
-
-def _call_place(request: FireRequest, payload: Mapping[str, JSValue]) -> CallPlace:
-    project_dir = str(request.places.project_dir.resolve())
-    stated_cwd = payload.get("cwd")
-    cwd = stated_cwd if isinstance(stated_cwd, str) and os.path.isdir(stated_cwd) else project_dir
-    home = str(request.places.home) if request.places.home else os.path.expanduser("~")
-    added = tuple(os.path.normpath(os.path.join(project_dir, d)) for d in request.added_dirs)
-    return CallPlace(project_dir, cwd, home, added)
-
-
-def _last_turn(request: FireRequest) -> bool:
-    """``--max-turns`` allows no further model response after this event's (2.1.332 checks
-    the next response's number against the limit before asking for it)."""
-    return bool(request.max_turns) and request.turn >= (request.max_turns or 0)
-
-
-def _refused_before_hooks(
-    spec: EventSpec,
-    rules: Sequence[PermissionEntry],
-    payload: Mapping[str, JSValue],
-    place: CallPlace,
-) -> ToolRefusal | None:
-    tool = payload.get("tool_name")
-    if spec.name != PERMISSION_EVENT or not isinstance(tool, str):
-        return None
-    read = files_read(payload.get("transcript_path"))
-    return refused_before_hooks(rules, tool, payload.get("tool_input"), place, read)
-
-
-def _run_setting(
-    request: FireRequest,
-    spec: EventSpec,
-    payload: Mapping[str, JSValue],
-    place: CallPlace,
-    settings: Settings,
-) -> RunSetting:
-    placeholders, exports = hook_exports(
-        place.project_dir, payload, request.plugin_root, request.plugin_data
-    )
-    return RunSetting(
-        cwd=place.cwd,
-        event=spec.name,
-        # The settings' env is Claude Code's own environment, so its hooks inherit it.
-        base_env={
-            **(os.environ if request.base_env is None else request.base_env),
-            **dict(settings.env),
-        },
-        placeholders=placeholders,
-        exports=exports,
-        evaluator=request.evaluator,
-        cancel_on_exit2=spec.exit2_cancels_siblings,
-    )
-
-
-def _run_tiers(
-    spec: EventSpec, plans: tuple[GroupPlan, ...], payload: dict[str, JSValue], setting: RunSetting
-) -> _Ran:
-    """Run the planned handlers: on PreToolUse managed ones first, as a tier of their own.
-
-    A managed deny ends the call before the other hooks run; a managed rewrite is the
-    input the other hooks see (Claude Code 2.1.332).
-    """
-    planned = [p for plan in plans for p in plan.handlers if p.runs]
-    managed = [p for p in planned if p.handler.is_managed] if spec.name == PERMISSION_EVENT else []
-    first = {id(p) for p in managed}
-    tiers = [managed, [p for p in planned if id(p) not in first]] if managed else [planned]
-    env_file = make_env_file() if spec.name in ENV_FILE_EVENTS and planned else None
-    if env_file is not None:
-        setting = replace(setting, exports={**setting.exports, ENV_FILE_VARIABLE: env_file})
-    hooks: list[HookReport] = []
-    denied = False
-    try:
-        for tier in tiers:
-            if hooks and managed and _managed_denied(spec, hooks, payload, setting.cwd):
-                plans = _not_run(plans, set(map(id, tier)), MANAGED_DENIED)
-                denied = True
-                break
-            jobs = [
-                Job(p.handler, p.timeout_s or spec.default_timeout_s(p.handler.type)) for p in tier
-            ]
-            offset = len(hooks)
-            for p, execution in zip(
-                tier, run_jobs(jobs, jsjson.stringify(payload), setting), strict=True
-            ):
-                execution = replace(execution, finish_index=execution.finish_index + offset)
-                hooks.append(HookReport(p, execution, read_hook_result(spec, execution.run)))
-    finally:
-        env_writes = collect_env_file(env_file) if env_file is not None else None
-    return _Ran(plans, tuple(hooks), env_writes, denied)
-
-
-def _managed_denied(
-    spec: EventSpec, hooks: Sequence[HookReport], payload: dict[str, JSValue], cwd: str
-) -> bool:
-    """After the managed tier: did it deny? If it rewrote the input, the others see that."""
-    readings = [h.reading for h in sorted(hooks, key=lambda h: h.execution.finish_index)]
-    outcome = checked_rewrite(spec, payload, merge_readings(spec, readings, payload), cwd)
-    if outcome.blocked:
-        return True
-    if not isinstance(outcome.updated_input, Undefined):
-        payload["tool_input"] = outcome.updated_input
-    return False
-
-
-def _not_run(plans: tuple[GroupPlan, ...], skipped: set[int], why: str) -> tuple[GroupPlan, ...]:
-    return tuple(
-        replace(
-            plan,
-            handlers=tuple(
-                replace(p, runs=False, skipped_because=why) if id(p) in skipped else p
-                for p in plan.handlers
-            ),
-        )
-        for plan in plans
-    )
-
-
-def checked_rewrite(
-    spec: EventSpec, payload: Mapping[str, JSValue], outcome: Outcome, cwd: str
-) -> Outcome:
-    """A PreToolUse rewrite that fails the tool's input schema, or the tool's own input
-    check (in ``cwd``), denies the call; a valid one is normalised (2.1.332)."""
-    tool = payload.get("tool_name")
-    if spec.name != PERMISSION_EVENT or outcome.blocked or not isinstance(tool, str):
-        return outcome
-    if isinstance(outcome.updated_input, Undefined):
-        return outcome
-    problems = schema_problems(tool, outcome.updated_input)
-    if not problems:
-        rewrite, _ = normalised(tool, known_keys_only(tool, outcome.updated_input))
-        refusal = tool_refusal(tool, rewrite, cwd)
-        if refusal is None:
-            return replace(outcome, updated_input=rewrite)
-        reason = model_text("updated_input_refused", event=spec.name, tool=tool, error=refusal)
-        problems = [refusal]
-    else:
-        reason = model_text(
-            "updated_input_invalid",
-            event=spec.name,
-            tool=tool,
-            issues="issue" if len(problems) == 1 else "issues",
-            errors="\n".join(problems),
-        )
-    return replace(
-        outcome,
-        blocked=True,
-        decision="deny",
-        reason=reason,
-        blocking_error=reason,
-        tool_result=reason,
-        updated_input=UNDEFINED,
-        explanation=[
-            *outcome.explanation,
-            f"The hooks' updatedInput fails the {tool} input check ({'; '.join(problems)}): "
-            "Claude Code denies the call.",
-        ],
-    )
-
-
-def session_mode(flag: str | None, payload: Mapping[str, JSValue], settings: Settings) -> str:
-    """The session's permission mode: ``--permission-mode``, else the payload's (what the
-    session had), else ``permissions.defaultMode`` of the settings, else default."""
-    stated = payload.get("permission_mode")
-    return (
-        flag
-        or (stated if isinstance(stated, str) and stated in PERMISSION_MODES else None)
-        or settings.default_mode
-        or "default"
-    )
-
-
-def _permission_step(
-    rules: Sequence[PermissionEntry],
-    payload: Mapping[str, JSValue],
-    outcome: Outcome,
-    place: CallPlace,
-    mode: str,
-    trusted: bool,
-) -> PermissionStep:
-    tool_name = payload.get("tool_name")
-    tool_input = outcome.updated_input
-    if isinstance(tool_input, Undefined):
-        tool_input = payload.get("tool_input", {})
-    skill = tool_input.get("skill") if isinstance(tool_input, dict) else None
-    hooked = tool_name == "Skill" and isinstance(skill, str) and skill_has_hooks(place, skill)
-    return permission_step(
-        outcome.decision,
-        rules,
-        tool_name if isinstance(tool_name, str) else "",
-        tool_input,
-        place,
-        mode,
-        trusted,
-        skill_hooks=hooked,
-    )
-
-
-# --- handlers given directly (the labs) ------------------------------------------------------
-
-
-NOTEBOOK_ORIGIN: Final = Origin(SettingsSource.PROJECT, "(the notebook)", ())
-
-
-def exec_handler(argv: Sequence[str], origin: Origin = NOTEBOOK_ORIGIN) -> Handler:
-    """A command handler in exec form: ``argv[0]`` runs with the rest as its arguments."""
-    return CommandHandler(origin=origin, command=argv[0], args=tuple(argv[1:]))
-
-
-@dataclass(frozen=True)
-class Fired:
-    """Handlers run on one event: each report, in the order they finished, and the outcome."""
-
-    hooks: tuple[HookReport, ...]
-    outcome: Outcome
-
-    @property
-    def executions(self) -> tuple[Execution, ...]:
-        return tuple(hook.execution for hook in self.hooks)
-
-    @property
-    def readings(self) -> tuple[HookReading, ...]:
-        return tuple(hook.reading for hook in self.hooks)
-
-
-def fire_handlers(
-    event: str,
-    handlers: Sequence[Handler],
-    payload: Mapping[str, JSValue],
-    cwd: str,
-    *,
-    timeout_s: float,
-    consecutive_stop_blocks: int = 0,
-    stop_block_cap: int = DEFAULT_STOP_BLOCK_CAP,
-) -> Fired:
-    """Run ``handlers`` for real on ``payload`` (no settings file is read) and merge them as
-    ``event`` does: the same run, read and merge steps as ``fire``."""
-    spec = event_spec(event)
-    full = {**payload, "hook_event_name": spec.name}
-    placeholders, exports = hook_exports(cwd, full)
-    setting = RunSetting(cwd, spec.name, dict(os.environ), placeholders, exports)
-    planned = [PlannedHandler(handler, True, timeout_s=timeout_s) for handler in handlers]
-    jobs = [Job(p.handler, timeout_s) for p in planned]
-    executions = run_jobs(jobs, jsjson.stringify(full), setting)
-    hooks = sorted(
-        (
-            HookReport(p, execution, read_hook_result(spec, execution.run))
-            for p, execution in zip(planned, executions, strict=True)
-        ),
-        key=lambda hook: hook.execution.finish_index,
-    )
-    outcome = _merged(spec, hooks, full, cwd, consecutive_stop_blocks, stop_block_cap)
-    return Fired(tuple(hooks), outcome)
+"""The names of ``PLACES``, for readers and tools (a test keeps the two the same)."""
+
+
+def __getattr__(name: str) -> object:
+    place = PLACES.get(name)
+    if place is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module, _, attribute = place.partition(":")
+    value = getattr(importlib.import_module(_ENGINE + module), attribute or name)
+    globals()[name] = value  # the next lookup is an ordinary one
+    return value

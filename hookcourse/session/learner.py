@@ -35,9 +35,18 @@ from pathlib import Path
 from typing import Any, Final
 
 from hookcourse.course.labs.live_stop import LiveStopHook
-from hookcourse.engine.api import FireReport, FireRequest, fire, load_catalogue
-from hookcourse.engine.catalogue import event_spec, model_text
-from hookcourse.engine.settings import CommandHandler, Handler, SettingsPlaces, load_settings
+from hookcourse.engine.api import (
+    CommandHandler,
+    FireReport,
+    FireRequest,
+    Handler,
+    SettingsPlaces,
+    event_spec,
+    fire,
+    load_catalogue,
+    load_settings,
+    model_text,
+)
 from hookcourse.errors import InputError, visible
 from hookcourse.js import json as jsjson
 from hookcourse.js.values import js_trim, strict_equals_number

@@ -31,18 +31,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hookcourse.engine.api import FireReport, FireRequest, fire
-from hookcourse.engine.catalogue import checked_against
-from hookcourse.engine.lifecycle import (
+from hookcourse.engine.api import (
+    DEFAULT_STOP_BLOCK_CAP,
+    STANDARD_SOURCES,
+    CallPlace,
+    FireReport,
+    FireRequest,
+    PrintMode,
     SetOff,
+    SettingsPlaces,
+    SettingsSource,
+    checked_against,
+    fire,
     instructions_at_start,
     prompt_expansion,
     startup_events,
 )
-from hookcourse.engine.outcome import DEFAULT_STOP_BLOCK_CAP
-from hookcourse.engine.permission_rule import CallPlace
-from hookcourse.engine.settings import STANDARD_SOURCES, SettingsPlaces, SettingsSource
-from hookcourse.engine.transcript import PrintMode
 from hookcourse.errors import InputError
 from hookcourse.js import json as jsjson
 from hookcourse.js.values import Undefined

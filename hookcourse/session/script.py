@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hookcourse.engine.settings import PERMISSION_MODES
+from hookcourse.engine.api import PERMISSION_MODES
 from hookcourse.errors import InputError, json_path, visible
 from hookcourse.system.inputs import read_bounded, read_descriptor, special_kind
 from hookcourse.system.interrupts import kill_traced

@@ -19,9 +19,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from hookcourse.engine.catalogue import permission_facts
-from hookcourse.engine.permission_rule import CallPlace
-from hookcourse.engine.permissions import permission_step
+from hookcourse.engine.api import CallPlace, permission_facts, permission_step
 from hookcourse.system.inputs import special_kind
 from hookcourse.system.interrupts import kill_traced
 from hookcourse.system.processes import CannotStart, run

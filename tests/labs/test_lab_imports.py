@@ -7,44 +7,16 @@ engine's modules can move without touching a lab.
 
 from __future__ import annotations
 
-import ast
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from tests.support.engine_imports import ENTRY, engine_imports
 from tests.support.paths import ROOT
 
 LABS = ROOT / "hookcourse" / "course" / "labs"
-ENTRY = "hookcourse.engine.api"
-
-
-def engine_imports(path: Path) -> list[tuple[int, str]]:
-    """Every engine module ``path`` imports, at any depth, with its line."""
-    package = "hookcourse.course.labs"
-    found: list[tuple[int, str]] = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
-        if isinstance(node, ast.Import):
-            names = [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                parent = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
-                base = f"{parent}.{base}" if base else parent
-            # ``from hookcourse import engine`` / ``from hookcourse.engine import x`` name
-            # modules in the import list.
-            names = [base, *(f"{base}.{alias.name}" for alias in node.names)]
-            if base.startswith("hookcourse.engine"):
-                names = [base]
-        else:
-            continue
-        found.extend(
-            (node.lineno, name)
-            for name in names
-            if name == "hookcourse.engine" or name.startswith("hookcourse.engine.")
-        )
-    return found
 
 
 def test_engine_imports_sees_every_form(tmp_path: Path) -> None:
@@ -58,7 +30,7 @@ def test_engine_imports_sees_every_form(tmp_path: Path) -> None:
         "    from hookcourse.engine.api import fire\n",
         encoding="utf-8",
     )
-    assert engine_imports(sample) == [
+    assert engine_imports(sample, "hookcourse.course.labs") == [
         (1, "hookcourse.engine.reading"),
         (2, "hookcourse.engine.outcome"),
         (3, "hookcourse.engine"),
@@ -69,7 +41,8 @@ def test_engine_imports_sees_every_form(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("path", sorted(LABS.glob("*.py")), ids=lambda path: path.name)
 def test_a_lab_imports_only_the_engine_entry(path: Path) -> None:
-    others = [f"line {line}: {name}" for line, name in engine_imports(path) if name != ENTRY]
+    found = engine_imports(path, "hookcourse.course.labs")
+    others = [f"line {line}: {name}" for line, name in found if name != ENTRY]
     assert not others, (
         f"{path.relative_to(ROOT)} imports engine modules other than {ENTRY}: "
         + ", ".join(others)
