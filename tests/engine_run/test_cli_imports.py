@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-HEAVY = ("asyncio", "urllib.request", "hookcourse.engine.runner", "hookcourse.engine.api")
+HEAVY = ("asyncio", "urllib.request", "hookcourse.engine.runner", "hookcourse.engine.firing")
 
 
 def imported_after(statement: str) -> set[str]:
