@@ -2,22 +2,11 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
+from tests.support.engine_imports import modules_loaded_after
+
 HEAVY = ("asyncio", "urllib.request", "hookcourse.engine.runner", "hookcourse.engine.firing")
-
-
-def imported_after(statement: str) -> set[str]:
-    """Which HEAVY modules are loaded after running `statement` in a fresh interpreter."""
-    loaded = f"' '.join(m for m in {HEAVY!r} if m in sys.modules)"
-    probe = f"import sys\n{statement}\nprint({loaded}, file=sys.stderr)"
-    done = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
-    )
-    return set(done.stderr.split())
 
 
 @pytest.mark.parametrize(
@@ -29,4 +18,4 @@ def imported_after(statement: str) -> set[str]:
     ],
 )
 def test_importing_the_cli_and_listing_events_leave_the_runner_unloaded(statement: str) -> None:
-    assert imported_after(statement) == set()
+    assert modules_loaded_after(statement) & set(HEAVY) == set()

@@ -4,14 +4,12 @@ package and the course reach the engine through it alone, and it loads lazily.""
 from __future__ import annotations
 
 import ast
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from hookcourse.engine import api
-from tests.support.engine_imports import ENTRY, engine_imports
+from tests.support.engine_imports import ENTRY, engine_imports, modules_loaded_after
 from tests.support.paths import ROOT
 
 PACKAGE = ROOT / "hookcourse"
@@ -38,8 +36,24 @@ def test_only_the_front_door_is_imported(path: Path) -> None:
     )
 
 
-def test_the_check_sees_a_module_behind_the_door(tmp_path: Path) -> None:
+def test_the_check_sees_every_form_of_import(tmp_path: Path) -> None:
     sample = tmp_path / "sample.py"
+    sample.write_text(
+        "import hookcourse.engine.reading\n"
+        "from hookcourse.engine.outcome import merge_readings\n"
+        "from hookcourse import engine\n"
+        "from ...engine import plan\n"
+        "def late():\n"
+        "    from hookcourse.engine.api import fire\n",
+        encoding="utf-8",
+    )
+    assert engine_imports(sample, "hookcourse.course.labs") == [
+        (1, "hookcourse.engine.reading"),
+        (2, "hookcourse.engine.outcome"),
+        (3, "hookcourse.engine"),
+        (4, "hookcourse.engine"),
+        (6, ENTRY),
+    ]
     sample.write_text("from ..engine.settings import Handler\n", encoding="utf-8")
     assert engine_imports(sample, "hookcourse.session") == [(1, "hookcourse.engine.settings")]
 
@@ -59,15 +73,9 @@ def test_every_name_is_typed_listed_and_found() -> None:
 
 
 def test_a_name_loads_only_its_own_module() -> None:
-    probe = (
-        "import sys\n"
-        "from hookcourse.engine.api import describe_events\n"
-        "print(' '.join(sorted(m for m in sys.modules if m.startswith('hookcourse.engine'))))"
-    )
-    loaded = subprocess.run(
-        [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True
-    ).stdout.split()
-    assert loaded == ["hookcourse.engine", "hookcourse.engine.api", "hookcourse.engine.catalogue"]
+    loaded = modules_loaded_after("from hookcourse.engine.api import describe_events")
+    engine = sorted(m for m in loaded if m.startswith("hookcourse.engine"))
+    assert engine == ["hookcourse.engine", "hookcourse.engine.api", "hookcourse.engine.catalogue"]
 
 
 def test_an_unknown_name_is_an_attribute_error() -> None:

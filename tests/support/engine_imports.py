@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
+
+from tests.support.paths import ROOT
 
 ENTRY = "hookcourse.engine.api"
 """The engine's front door."""
@@ -34,3 +38,17 @@ def engine_imports(path: Path, package: str) -> list[tuple[int, str]]:
             if name == "hookcourse.engine" or name.startswith("hookcourse.engine.")
         )
     return found
+
+
+def modules_loaded_after(statement: str) -> set[str]:
+    """Every module a fresh interpreter holds after running ``statement``."""
+    probe = f"import sys\n{statement}\nprint(' '.join(sys.modules), file=sys.stderr)"
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    return set(done.stderr.split())
