@@ -148,6 +148,15 @@ def test_stdin_read_twice_on_the_main_path(tmp_path: Path, script: bytes, fires:
     assert ("stdin-read-twice" in found) is fires, found
 
 
+def test_stdin_read_twice_names_the_lines(tmp_path: Path) -> None:
+    two_lines = b"#!/bin/bash\na=$(cat)\nb=$(jq -r .tool_name)\n"
+    found = _findings(tmp_path / "a", "PreToolUse", DIRECT, two_lines)
+    assert "(line 2, then line 3)" in found["stdin-read-twice"]
+    one_line = b"#!/bin/bash\na=$(jq .a); b=$(jq .b)\n"
+    found = _findings(tmp_path / "b", "PreToolUse", DIRECT, one_line)
+    assert "(line 2, twice)" in found["stdin-read-twice"]
+
+
 def test_a_second_read_of_stdin_really_gets_nothing(tmp_path: Path) -> None:
     """What the finding says, as bash does it (cat stands in for jq, not installed in CI)."""
     script = tmp_path / "twice.sh"

@@ -176,6 +176,8 @@ _SHELL_READS_STDIN: Final = re.compile(
 _JQ: Final = re.compile(r"(?:^|[\s;&(`]|\$\()jq\b([^|;&)`\n]*)")
 _OPENS: Final = re.compile(r"^\s*(?:if|case|for|while|until|select)\b|\(\)\s*\{|^\s*\{\s*$")
 _CLOSES: Final = re.compile(r"^\s*(?:fi|esac|done|\})\b")
+_CLOSED_ON_ITS_LINE: Final = re.compile(r"\b(?:fi|esac|done)\b\s*$")
+"""``if ...; then ...; fi`` on one line opens nothing."""
 _PYTHON_READS_STDIN: Final = re.compile(
     r"\bsys\.stdin\.read(?:lines)?\(|\bjson\.load\(\s*sys\.stdin\s*\)|\bsys\.stdin\.buffer\.read\("
 )
@@ -213,7 +215,7 @@ def _stdin_reads(text: str, shell: bool) -> list[int]:
                     if not piped and _jq_reads_stdin(found.group(1)):
                         reads += 1
                 lines.extend([number] * reads)
-            if _OPENS.search(code) and not re.search(r"\b(?:fi|esac|done)\b\s*$", code):
+            if _OPENS.search(code) and not _CLOSED_ON_ITS_LINE.search(code):
                 depth += 1
         else:
             if code.lstrip().startswith(("def ", "async def ")):
@@ -262,7 +264,7 @@ def stdin_read_twice(site: HandlerSite) -> Iterator[Hit]:
     if len(reads) < 2:
         return
     first, second = reads[0], reads[1]
-    where = f"line {second}" if first != second else f"line {first}, twice"
+    where = f"line {first}, then line {second}" if first != second else f"line {first}, twice"
     fix = (
         "read it once into a variable (input=$(cat)) and give each jq its copy (jq -r "
         '".tool_name" <<< "$input")'
@@ -271,8 +273,8 @@ def stdin_read_twice(site: HandlerSite) -> Iterator[Hit]:
     )
     yield site.hit(
         "command",
-        f"{path.name} reads the whole payload from stdin more than once (line {first}, then "
-        f"{where}): the first read takes all of it, so the second gets empty input and its "
-        "fields come out empty or null",
+        f"{path.name} reads the whole payload from stdin more than once ({where}): the "
+        "first read takes all of it, so the second gets empty input and its fields come out "
+        "empty or null",
         fix,
     )
