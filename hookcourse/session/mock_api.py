@@ -6,7 +6,8 @@ the next turn for each request) or ``session`` (``turns.TurnPlayer``: ``"if"``
 turns, and a retried request gets the same turn). Claude Code merges consecutive
 assistant messages, so counting the history's assistant messages would not say
 which turn is next; the players count requests instead. Side requests (titles,
-summaries) and subagents get a plain text. Streaming (SSE) and plain JSON answers
+summaries) and subagents get a plain text. A turn's ``pause`` (seconds, oracle
+scenarios only) holds its answer that long. Streaming (SSE) and plain JSON answers
 are both served. Standard library only (``namespace`` runs it without the rest of
 the package's imports).
 """
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Mapping, Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -40,6 +42,9 @@ class InOrder:
         index, self.played = self.played, self.played + 1
         return (index, self.turns[index]) if index < len(self.turns) else (None, {})
 
+
+MAX_PAUSE = 10.0
+"""The longest a turn's ``pause`` (seconds before its answer) may hold a request."""
 
 PLAYERS: dict[str, type[InOrder] | type[TurnPlayer]] = {"in-order": InOrder, "session": TurnPlayer}
 
@@ -154,6 +159,11 @@ class MockAPI:
             return _message([{"type": "text", "text": FALLBACK_TEXT}], model)
         with self._lock:
             index, turn = self.player.play(body.get("messages") or [])
+        pause = turn.get("pause")
+        if isinstance(pause, (int, float)) and not isinstance(pause, bool) and pause > 0:
+            # A model that takes its time: Claude Code's hooks that it does not wait for
+            # (InstructionsLoaded) then finish before the session ends, as they do in use.
+            time.sleep(min(float(pause), MAX_PAUSE))
         return _message(_blocks(turn, index), model)
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:

@@ -13,8 +13,10 @@ A scenario (one JSON object in ``corpus/*.json``) holds:
   environment, cwd and argv (and at exit its status) under ``$ORACLE_DUMPS``;
 - ``prompt``, ``turns`` (the scripted assistant turns: ``text`` and ``tools``,
   a list of ``{name, input}``, with ``fails: true`` on a call whose command exits
-  non-zero, so PostToolUseFailure follows it), ``flags`` (extra claude arguments), ``env``,
-  ``trust`` (the folder is trusted in ``~/.claude.json``), ``files`` (project files);
+  non-zero, so PostToolUseFailure follows it; ``pause``: seconds the mock holds that
+  turn's answer, so hooks Claude Code does not wait for finish first), ``flags`` (extra
+  claude arguments), ``env``, ``trust`` (the folder is trusted in ``~/.claude.json``),
+  ``files`` (project files);
 - ``exception``: a named reason when ``fire`` cannot be compared on a field
   (see ``oracle_compare.EXCEPTIONS``).
 
