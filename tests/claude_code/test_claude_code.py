@@ -8,7 +8,8 @@ Every corpus scenario is checked twice over:
   its scenario fails ``test_every_scenario_is_recorded_as_it_is_now``);
 - **live**, one scenario in ``LIVE_EVERY`` (spread over the corpus by id) and every one
   with ``"live": true``: Claude Code runs it now in a loopback-only network namespace (at
-  most one per pytest-xdist worker) while ``fire`` runs it, and the two are compared.
+  most one per pytest-xdist worker) while ``fire`` runs it, and the two are compared
+  (a disagreement is run again once, and counts only if it repeats).
 
 Every compared field must agree, or be a named exception. Scenarios listed in
 ``open_disagreements.json`` are known to disagree today: they are expected to fail
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import json
 import os
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -75,13 +77,23 @@ def fire_server() -> Iterator[FireServer]:
 
 
 def check(sid: str, binary: str, fire_server: FireServer) -> None:
-    """Run one scenario on both sides; every field agrees, or the scenario is listed as open."""
+    """Run one scenario on both sides; every field agrees, or the scenario is listed as open.
+
+    A disagreement is run once more before it counts: Claude Code races with itself
+    (hooks it does not wait for, a shell reset beside a CwdChanged hook), and a
+    loaded CI machine loses such a race now and then. One that agrees the second time
+    passes with a warning that names the first run's difference."""
     try:
-        checked = check_scenario(binary, fire_server, CORPUS[sid])
+        comparison = check_scenario(binary, fire_server, CORPUS[sid])["comparison"]
+        first = disagreements(comparison)
+        if first and sid not in OPEN:
+            comparison = check_scenario(binary, fire_server, CORPUS[sid])["comparison"]
+            if not disagreements(comparison):
+                warnings.warn(f"{sid} disagreed once, then agreed: {sorted(first)}", stacklevel=1)
     except NamespaceUnavailable as error:
         _unavailable(f"no loopback-only network namespace: {error}")
         raise
-    _judge(sid, checked["comparison"])
+    _judge(sid, comparison)
 
 
 def _judge(sid: str, comparison: dict[str, object]) -> None:
