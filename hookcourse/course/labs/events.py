@@ -144,7 +144,7 @@ def rules_readout(matcher: str, value: str, event: str = "PreToolUse") -> Readou
     real = explain_match(matcher, value, RuleSet.CLAUDE_CODE, narrow=narrow)
     rows = (
         ("course", f"{'fires' if course.matched else 'does not fire'}: {course.why}"),
-        ("claude-code", f"{'fires' if real.matched else 'does not fire'}: {real.why}"),
+        ("Claude Code", f"{'fires' if real.matched else 'does not fire'}: {real.why}"),
         (
             "so",
             "the two rule sets agree here"
