@@ -47,14 +47,20 @@ if TYPE_CHECKING:
 try:
     import regress
 except ModuleNotFoundError:  # Pyodide: the browser's RegExp is the backend
-    from hookcourse.js.browser_regex import BACKEND, compile_tester
+    from hookcourse.js.browser_regex import BACKEND, compile_tester, syntax_reason
 else:
+    from hookcourse.js.regress_errors import v8_reason
+
     BACKEND = "regress"
 
     def compile_tester(pattern: str, prepared: str, units: _StandIns) -> Tester:
         """regress on the pre-pass's rewrite, run over the subject's code units as stand-ins."""
         find = regress.Regex(prepared).find
         return lambda subject: find(units.text(subject)) is not None
+
+    def syntax_reason(pattern: str, error: Exception) -> str:
+        """regress's refusal of ``pattern`` in V8's words, as the browser backend gives it."""
+        return v8_reason(pattern, str(error).strip())
 
 
 class RegexEngine(Choice):
@@ -535,7 +541,7 @@ def _compile(pattern: str, engine: str) -> _Compiled:
     except _Invalid as error:
         result = (None, str(error))
     except Exception as error:  # the backend's SyntaxError, or a pattern it cannot take as text
-        result = (None, str(error).strip() or type(error).__name__)
+        result = (None, syntax_reason(pattern, error) or type(error).__name__)
     if len(_compiled) >= _CACHE_LIMIT:
         _compiled.clear()
     _compiled[key] = result
