@@ -208,13 +208,6 @@ PYTHON_RE_PAIRS = (("\\B", ""),)
 # The rows of check_matcher whose cases are sorted by what Python's re.search answers.
 PYTHON_RE_ROWS = ("regex", "js-not-python")
 MATCHER_CHECK = "01_matcher check_matcher: "
-# Cells whose output differs, and why; a fix in the product takes its entry out.
-KNOWN: dict[tuple[str, int], str] = {
-    (
-        "01_matcher.ipynb",
-        8,
-    ): "a RegExp error's wording: regress's on the desktop, V8's in the browser",
-}
 
 
 def python_re_attempts() -> list[dict[str, Any]]:
@@ -222,6 +215,15 @@ def python_re_attempts() -> list[dict[str, Any]]:
         {"id": f"python re {pattern!r} on {subject!r}", "kind": "python-re"}
         | {"pattern": pattern, "subject": subject}
         for pattern, subject in PYTHON_RE_PAIRS
+    ]
+
+
+def regex_error_attempts(corpus_pairs: list[list[str]]) -> list[dict[str, Any]]:
+    """The regex corpus's patterns, each with the reason the learner is shown if invalid."""
+    patterns = sorted({pattern for pattern, _ in corpus_pairs})
+    return [
+        {"id": f"01 regex_error: {len(patterns)} corpus patterns", "kind": "regex-errors"}
+        | {"patterns": patterns}
     ]
 
 
@@ -364,15 +366,16 @@ def desktop_verdicts_are_the_lessons(
 
 
 def test_notebooks_00_to_07_run_and_give_the_same_verdicts_in_the_browser(
-    tmp_path: Path, trap: Trap, browser_tools: tuple[str, str]
+    tmp_path: Path, trap: Trap, browser_tools: tuple[str, str], corpus_pairs: list[list[str]]
 ) -> None:
     attempts = check_attempts() + answer_attempts() + tryout_attempts() + python_re_attempts()
+    attempts += regex_error_attempts(corpus_pairs)
     desktop = on_the_desktop(attempts, tmp_path)
     desktop_verdicts_are_the_lessons(desktop, attempts)
     assert len([key for key in desktop if key.endswith(f": {SOLUTION}")]) == len(GRADED)
     seen = browse(tmp_path, trap, browser_tools, attempts, cells=True)
 
-    assert {where: KNOWN.get(where, got) for where, got in cells_differing(seen).items()} == KNOWN
+    assert cells_differing(seen) == {}
     assert verdicts_differing(desktop, json.loads(seen["probe"]), attempts) == {}
 
 

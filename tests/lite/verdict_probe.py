@@ -14,6 +14,8 @@ An attempt is a dict with ``id`` and ``kind``:
 - ``parsons``: ``puzzle`` answered with ``order``: what its check says.
 - ``tryout``: ``source`` defines a faded function; ``calls`` is the cell that tries it,
   its last line the ``try_calls(...)`` expression: what the tryout shows.
+- ``regex-errors``: the SyntaxError text ``regex_error`` gives for each of ``patterns``
+  (Node's profile), as ``matcher_lab`` and 01's cells show it.
 - ``python-re``: what this Python's ``re.search`` says of ``pattern`` on ``subject`` (the
   checks' case families depend on it), and the Python's version.
 """
@@ -86,12 +88,19 @@ def python_re(attempt: dict[str, Any]) -> dict[str, Any]:
     return {"answer": answer, "python": list(sys.version_info[:2])}
 
 
+def regex_errors(attempt: dict[str, Any]) -> dict[str, Any]:
+    from hookcourse.js.regex import RegexEngine, regex_error
+
+    return {"errors": [regex_error(pattern, RegexEngine.NODE) for pattern in attempt["patterns"]]}
+
+
 RUNS = {
     "check": graded,
     "quiz": answered,
     "parsons": answered,
     "tryout": tried,
     "python-re": python_re,
+    "regex-errors": regex_errors,
 }
 
 
