@@ -452,12 +452,14 @@ def not_run(page: Page) -> int:
     return sum(1 for prompt in prompts if not any(c.isdigit() for c in prompt))
 
 
-def offline_args(trap_port: int) -> list[str]:
-    """Chromium's arguments for the site offline: every request that is not to loopback
-    goes to the recording proxy on ``trap_port``, and no other host name resolves."""
-    return [
+def main(argv: list[str]) -> int:
+    plan = json.loads(Path(argv[0]).read_text(encoding="utf-8"))
+    shots = Path(plan["shots"])
+    args = [
         *CHROMIUM_ARGS,
-        f"--proxy-server=http://127.0.0.1:{trap_port}",
+        # Every request that is not to loopback goes to the test's recording proxy,
+        # and no other host name resolves.
+        f"--proxy-server=http://127.0.0.1:{plan['trap_port']}",
         # Chromium's own services (sign-in, autofill, updates) would call home as well.
         "--disable-features=AutofillServerCommunication,OptimizationHints,MediaRouter,"
         "Translate,SafeBrowsing,InterestFeedContentSuggestions,CertificateTransparencyComponentUpdater,"
@@ -470,12 +472,6 @@ def offline_args(trap_port: int) -> list[str]:
         "--no-service-autorun",
         "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
     ]
-
-
-def main(argv: list[str]) -> int:
-    plan = json.loads(Path(argv[0]).read_text(encoding="utf-8"))
-    shots = Path(plan["shots"])
-    args = offline_args(plan["trap_port"])
     requests: list[str] = []
     clock = RequestClock()
     with sync_playwright() as playwright:
