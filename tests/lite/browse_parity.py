@@ -1,30 +1,21 @@
-"""One Chromium page on the JupyterLite site: every notebook's stored cells run in one
-Pyodide kernel, then the checks on a list of learner attempts; print what came back.
+"""browse_lite.py's ``parity`` mode: one page on the JupyterLite site, every notebook's
+stored cells run in one Pyodide kernel, then the checks on a list of learner attempts.
 
-Run by tests/lite/test_verdict_parity.py with a Python that has Playwright:
-
-    python browse_parity.py PLAN_JSON
-
-PLAN_JSON names the site's URL, Chromium, the recording proxy's port, the notebook to
-open (``open``), the kernel's set-up code (the seed), ``notebooks`` (each a name and its
-code cells' sources, run in order, the kernel's names cleared between notebooks) and
-``probe`` (a cell that prints the attempts' verdicts as JSON). Prints one JSON document:
-each notebook's cells' outputs, the probe's output, the seconds each part took and every
-URL the page asked for. On failure prints one line on stderr and exits 1.
+Run by tests/lite/test_verdict_parity.py (``python browse_lite.py PLAN_JSON``). Its
+plan names, beside what browse_lite.py reads, the notebook to open (``open``), the
+kernel's set-up code (the seed), ``notebooks`` (each a name and its code cells'
+sources, run in order, the kernel's names cleared between notebooks) and ``probe`` (a
+cell that prints the attempts' verdicts as JSON). What it returns: each notebook's
+cells' outputs, the probe's output and the seconds each part took.
 """
 
 from __future__ import annotations
 
-import json
-import sys
 import time
-from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Error, Page, sync_playwright
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from browse_lite import KERNEL_RUN_JS, offline_args, usable  # this folder, put on the path above
+from browse_lite import KERNEL_RUN_JS, usable  # beside this file, which browse_lite.py runs
+from playwright.sync_api import Page
 
 # Each cell through the notebook's kernel, one after the other, as Run All sends them:
 # its reply's status and its outputs as the notebook would store them.
@@ -70,29 +61,3 @@ def parity(page: Page, plan: dict[str, Any]) -> dict[str, Any]:
     seen["probe"] = page.evaluate(KERNEL_RUN_JS, plan["probe"])
     seen["probe_s"] = time.monotonic() - begun
     return seen
-
-
-def main(argv: list[str]) -> int:
-    plan = json.loads(Path(argv[0]).read_text(encoding="utf-8"))
-    requests: list[str] = []
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=plan["chromium"], args=offline_args(plan["trap_port"])
-        )
-        context = browser.new_context(viewport={"width": 1400, "height": 900})
-        context.on("request", lambda request: requests.append(request.url))
-        try:
-            seen = parity(context.new_page(), plan)
-        except (Error, AssertionError) as error:
-            first_line = str(error).strip().splitlines()[0]
-            print(f"browse_parity.py: {first_line}", file=sys.stderr)
-            return 1
-        finally:
-            browser.close()
-    seen["requests"] = requests
-    print(json.dumps(seen))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

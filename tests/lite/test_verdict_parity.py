@@ -17,7 +17,8 @@ unreachable) and, in that notebook's Pyodide kernel:
    whole text for every attempt.
 
 Needs the built site (scripts/lite.sh), Chromium and a Python with Playwright
-(scripts/ui-prereqs.sh); tests/lite/browse_parity.py drives the browser.
+(scripts/ui-prereqs.sh); tests/lite/browse_lite.py drives the browser (its parity mode,
+tests/lite/browse_parity.py).
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from tests.lite.test_lite_in_browser import (
     Trap,
     built_site,
     chromium_service,
+    drive,
     serve,
     served_folder,
     trap,
@@ -54,7 +56,6 @@ __all__ = ["trap"]  # the proxy fixture, shared with the other browser tests
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 PROBE = HERE / "verdict_probe.py"
-DRIVER = HERE / "browse_parity.py"
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("0[0-7]_*.ipynb"))
 QUIZZES = sorted((ROOT / "hookcourse" / "data" / "quizzes").glob("0[0-7]_*.json"))
 # 01-07's exercises, and 08's run_hooks (its loop in the browser is tested elsewhere).
@@ -258,20 +259,12 @@ def browse(
         "notebooks": notebooks,
         "probe": PROBE_CELL.format(url=url),
     }
-    (tmp / "plan.json").write_text(json.dumps(plan), encoding="utf-8")
-    try:
-        run = subprocess.run(
-            [python, str(DRIVER), str(tmp / "plan.json")],
-            capture_output=True,
-            text=True,
-            timeout=900,  # a hang guard, far above a normal run
-        )
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
-    assert run.returncode == 0, run.stderr
-    (tmp / "seen.json").write_text(run.stdout, encoding="utf-8")  # to read a failure by
-    seen: dict[str, Any] = json.loads(run.stdout)
+    shots = tmp / "shots"
+    shots.mkdir()
+    seen: dict[str, Any] = drive(
+        python, plan | {"mode": "parity", "shots": str(shots)}, tmp, server
+    )
+    (tmp / "seen.json").write_text(json.dumps(seen), encoding="utf-8")  # to read a failure by
     print(
         f"browser: kernel ready {seen['ready_s']:.1f} s, notebooks' cells {seen['cells_s']:.1f} s,"
         f" {len(attempts)} attempts {seen['probe_s']:.1f} s"
