@@ -33,6 +33,7 @@ profile rejects is rejected on either backend, whatever the browser's engine acc
 
 from __future__ import annotations
 
+from hookcourse.js.pattern_text import outside_classes
 from hookcourse.record import Choice
 
 TYPE_CHECKING = False  # typing, enum, re and functools would triple the grader's cold start
@@ -280,23 +281,12 @@ def _capture_groups(pattern: str) -> tuple[dict[str, list[int]], int]:
     and the number of capturing groups."""
     groups: dict[str, list[int]] = {}
     count = 0
-    in_class = False
-    i = 0
-    while i < len(pattern):
-        ch = pattern[i]
-        if ch == "\\":
-            i += 2
-            continue
-        if in_class:
-            in_class = ch != "]"
-        elif ch == "[":
-            in_class = True
-        elif ch == "(" and not pattern.startswith("(?", i):
+    for i in outside_classes(pattern):
+        if pattern[i] == "(" and not pattern.startswith("(?", i):
             count += 1
         elif _opens_named_group(pattern, i):
             count += 1
             groups.setdefault(_group_name(pattern, i + 3) or "", []).append(count)
-        i += 1
     return groups, count
 
 

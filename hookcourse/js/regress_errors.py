@@ -9,6 +9,8 @@ holds every one of them to it); a text with no rule is kept as regress wrote it.
 
 from __future__ import annotations
 
+from hookcourse.js.pattern_text import outside_classes
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Final
@@ -31,26 +33,15 @@ def _groups(pattern: str) -> tuple[str | None, bool]:
     lookbehind (which V8 calls an invalid quantifier, not nothing to repeat)."""
     opened: list[bool] = []  # per open group: is it a lookbehind
     quantified_lookbehind = False
-    in_class = False
-    i = 0
-    while i < len(pattern):
-        ch = pattern[i]
-        if ch == "\\":
-            i += 2
-            continue
-        if in_class:
-            in_class = ch != "]"
-        elif ch == "[":
-            in_class = True
-        elif ch == "(":
+    for i in outside_classes(pattern):
+        if pattern[i] == "(":
             opened.append(pattern.startswith(("(?<=", "(?<!"), i))
-        elif ch == ")":
+        elif pattern[i] == ")":
             if not opened:
                 return "Unmatched ')'", quantified_lookbehind
             lookbehind = opened.pop()
             after = pattern[i + 1 : i + 2]
             quantified_lookbehind |= lookbehind and after != "" and after in _QUANTIFIERS
-        i += 1
     return ("Unterminated group" if opened else None), quantified_lookbehind
 
 
