@@ -298,12 +298,16 @@ class Replay:
         root = _root_in(payload_json, setting.cwd)
         answered = []
         for index, job in enumerate(jobs):
-            answer = self._next(self.trace.hooks, _hook_key(job, payload_json, root))
+            key = _hook_key(job, payload_json, root)
+            answer = self._next(self.trace.hooks, key)
             if answer is None:
                 payload = json.loads(payload_json)
                 event = payload.get("hook_event_name", setting.event)
                 about = _what_it_got(payload, root)
-                raise NotRecorded(f"your loop ran the {event} hook {_hook_name(job, root)} {about}")
+                again = _ordinal(self.asked[key] + 1) if key in self.trace.hooks else ""
+                raise NotRecorded(
+                    f"your loop ran the {event} hook {_hook_name(job, root)} {about}{again}"
+                )
             answered.append((answer.get("finish", index), index, job, answer))
         finishing = sorted(answered, key=lambda entry: (entry[0], entry[1]))
         order = {entry[1]: rank for rank, entry in enumerate(finishing)}
@@ -349,6 +353,13 @@ class Replay:
             bool(result["isError"]),
             _unrooted(result["response"], scratch),
         )
+
+
+def _ordinal(count: int) -> str:
+    """`` a 2nd time`` for a run past the recorded ones."""
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(count % 10 if count % 100 not in (11, 12, 13) else 0)
+    article = "an" if str(count).startswith("8") or count in (11, 18) else "a"
+    return f" {article} {count}{suffix or 'th'} time"
 
 
 def _what_it_got(payload: Mapping[str, Any], root: str) -> str:
