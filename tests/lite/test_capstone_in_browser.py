@@ -1,0 +1,207 @@
+"""Notebook 08 in the JupyterLite site, in Chromium: the learner's loop runs in the browser.
+
+A learner who did notebooks 01 to 07 in the browser has their functions in ``my_hooks.py``
+in the browser's file store (the seed runs each earlier exercise cell with the teacher's
+answer as a cell of its own and keeps it as its check does). They paste an answer into
+08's exercise and run the notebook: their ``run_hooks`` and ``run_stop_loop`` play the
+session with the hooks' and tools' answers the desktop's processes gave, and the
+transcripts and ``check_loop`` must say what the desktop says for the same functions,
+for the teacher's answer and for a ``run_hooks`` that reads a top-level
+``permissionDecision``. A third keeps notebook 01's function, restarts the kernel and
+opens notebook 02: ``my_hooks.py`` is still there. Needs the built site (scripts/lite.sh),
+Chromium and a Python with Playwright (scripts/ui-prereqs.sh); browse_lite.py drives
+the browser.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from hookcourse.session.learner import check_loop, play, three_ways
+from hookcourse.stages.stop_loop.solution import run_stop_loop
+from tests.lite.test_lite_in_browser import (
+    KERNEL_SETUP,
+    Trap,
+    built_site,
+    chromium_service,
+    drive,
+    serve,
+    trap,
+    trap_host,
+)
+from tests.ui.test_capstone_walk import teacher_answers
+
+__all__ = ["trap"]  # the fixture, used by name
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOK = "08_your_hooks_your_loop.ipynb"
+OTHER = "01_matcher.ipynb"
+LATER = "02_exit_codes.ipynb"
+BROWSER_NOTE = "(In the browser no process can start"
+MERGED = '    merged = merge_pre_tool_use(look_up(results, "PreToolUse", pre_ran), tool["input"])\n'
+# The mistake: the decision read from a top-level permissionDecision, where no hook of the
+# sessions writes it (they write it inside hookSpecificOutput), so no deny is seen.
+TOP_LEVEL = (
+    '    given = look_up(results, "PreToolUse", pre_ran)\n'
+    '    merged = merge_pre_tool_use(given, tool["input"])\n'
+    '    printed = [stdout_object(result.get("stdout")) or {} for result in given]\n'
+    '    merged["decision"] = next((out["permissionDecision"] for out in printed\n'
+    '                               if "permissionDecision" in out), None)\n'
+)
+SEED = """
+import json
+from hookcourse.course.checks.learner_module import keep
+for _answer in json.loads({answers!r}):
+    get_ipython().run_cell(_answer["text"], store_history=True)
+    print(_answer["function"], keep(_answer["function"], globals()[_answer["function"]]))
+"""
+TIMED = """
+import contextlib, io, json, time
+from hookcourse.course.notebook import check_loop, play, three_ways
+_took = {}
+with contextlib.redirect_stdout(io.StringIO()):
+    _start = time.perf_counter()
+    _ours = play(run_hooks, run_stop_loop, "guard-retry")
+    _took["play"] = time.perf_counter() - _start
+    _start = time.perf_counter()
+    three_ways(_ours)
+    _took["three_ways"] = time.perf_counter() - _start
+    _start = time.perf_counter()
+    check_loop(run_hooks, run_stop_loop)
+    _took["check_loop"] = time.perf_counter() - _start
+print(json.dumps({key: round(value, 2) for key, value in _took.items()}))
+"""
+AFTER_RESTART = """
+from my_hooks import match_hook
+print("my_hooks:", match_hook.__module__, match_hook("Edit|Write", "Write"))
+"""
+
+
+def desktop_says(run_hooks: Callable[..., Any]) -> tuple[str, str]:
+    """What the three-way comparison and check_loop print for ``run_hooks`` on the desktop,
+    with real processes."""
+    with contextlib.redirect_stdout(io.StringIO()):
+        ours = play(run_hooks, run_stop_loop, "guard-retry")
+    return str(three_ways(ours)), str(check_loop(run_hooks, run_stop_loop))
+
+
+def as_run_hooks(cell: str) -> Callable[..., Any]:
+    """The ``run_hooks`` an exercise cell's text defines (with the teacher's earlier functions)."""
+    from hookcourse.stages.matcher_and_dispatch.solution import match_hook
+    from hookcourse.stages.merge_decisions.solution import merge_pre_tool_use
+
+    namespace: dict[str, Any] = {
+        "match_hook": match_hook,
+        "merge_pre_tool_use": merge_pre_tool_use,
+    }
+    exec(cell, namespace)
+    function: Callable[..., Any] = namespace["run_hooks"]
+    return function
+
+
+def in_the_site(
+    tmp_path: Path, trap: Trap, browser_tools: tuple[str, str], **plan: Any
+) -> dict[str, Any]:
+    """browse_lite.py's ``capstone`` on ``plan`` in the served site; what the page showed,
+    after the checks every browser test makes (nothing left 127.0.0.1; each seeded
+    function kept in the browser's my_hooks.py)."""
+    site = built_site()
+    python, chromium = browser_tools
+    url, server = serve(site)
+    shots = tmp_path / "shots"
+    shots.mkdir()
+    seeded = plan.pop("seeded")
+    plan |= {
+        "mode": "capstone",
+        "url": url,
+        "chromium": chromium,
+        "trap_port": trap.server_address[1],
+        "shots": str(shots),
+        "kernel_setup": KERNEL_SETUP,
+        "seed": SEED.format(answers=json.dumps(seeded)),
+        "timed": TIMED,
+        "after_restart": AFTER_RESTART,
+    }
+    seen: dict[str, Any] = drive(python, plan, tmp_path, server)
+    (tmp_path / "seen.json").write_text(json.dumps(seen, indent=1), encoding="utf-8")
+    print(json.dumps({"steps": seen["steps"], "timed": seen.get("timed")}))  # for pytest -s
+    assert [line for line in trap.seen if not chromium_service(trap_host(line))] == []
+    assert not [u for u in seen["requests"] if not u.startswith((f"{url}/", "data:", "blob:"))]
+    kept = seen["seeded"].splitlines()
+    assert [line.split()[0] for line in kept] == [a["function"] for a in seeded]
+    assert all(line.endswith("/my_hooks.py") for line in kept), kept
+    return seen
+
+
+def walk_08(
+    tmp_path: Path, trap: Trap, browser_tools: tuple[str, str], exercise: str
+) -> dict[str, Any]:
+    """Notebook 08 run in the site with ``exercise`` in its exercise cell, 01-07 kept."""
+    earlier = teacher_answers(ROOT / "notebooks")[:-1]
+    seen = in_the_site(
+        tmp_path, trap, browser_tools, notebook=NOTEBOOK, seeded=earlier, exercise=exercise
+    )
+    assert seen["not_run"] == 0 and seen["tracebacks"] == [], seen["tracebacks"]
+    assert seen["mine"].startswith("from my_hooks.py: match_hook, merge_pre_tool_use")
+    assert "hookcourse test" in seen["program_tests"] and "desktop" in seen["program_tests"]
+    return seen
+
+
+def without_note(text: str) -> str:
+    return "\n".join(line for line in text.splitlines() if not line.startswith(BROWSER_NOTE))
+
+
+def test_the_teachers_answer_plays_the_loop_in_the_browser_as_on_the_desktop(
+    tmp_path: Path, trap: Trap, browser_tools: tuple[str, str]
+) -> None:
+    answer = teacher_answers(ROOT / "notebooks")[-1]["text"]
+    seen = walk_08(tmp_path, trap, browser_tools, answer)
+    assert seen["check"].startswith("run_hooks: passed"), seen["check"]
+    assert BROWSER_NOTE in seen["loop"]
+    assert "your loop, the engine and Claude Code 2.1.332 agree on every request" in seen["loop"]
+    _, desktop_check = desktop_says(as_run_hooks(answer))
+    assert without_note(seen["check_loop"]) == desktop_check
+    assert "check_loop: 2 of 2 sessions as Claude Code ran them" in desktop_check
+
+
+def test_my_hooks_outlives_a_kernel_restart_and_another_notebook_imports_it(
+    tmp_path: Path, trap: Trap, browser_tools: tuple[str, str]
+) -> None:
+    matcher = teacher_answers(ROOT / "notebooks")[:1]
+    seen = in_the_site(
+        tmp_path,
+        trap,
+        browser_tools,
+        notebook=OTHER,
+        seeded=matcher,
+        come_back=True,
+        other_notebook=LATER,
+    )
+    assert seen["after_restart"].strip() == "my_hooks: my_hooks True"
+    assert seen["other_notebook"].strip() == "my_hooks: my_hooks True"
+
+
+def test_a_run_hooks_reading_a_top_level_decision_shows_the_desktops_difference(
+    tmp_path: Path, trap: Trap, browser_tools: tuple[str, str]
+) -> None:
+    answer = teacher_answers(ROOT / "notebooks")[-1]["text"]
+    assert MERGED in answer
+    wrong = answer.replace(MERGED, TOP_LEVEL)
+    seen = walk_08(tmp_path, trap, browser_tools, wrong)
+    assert not seen["check"].startswith("run_hooks: passed"), seen["check"]
+    desktop_loop, desktop_check = desktop_says(as_run_hooks(wrong))
+    # The denied force-push and the denied read of .env run: the model sees their output.
+    assert without_note(seen["check_loop"]) == desktop_check
+    assert "✗ decide-modify-inject" in desktop_check and "'TOKEN=secret'" in desktop_check
+    assert "Bash toolu_t1c0 runs | only Claude Code 2.1.332: Bash toolu_t1c0 does not run" in (
+        desktop_check
+    )
+    explained = desktop_loop.split("\n\n", 1)[1].splitlines()
+    assert "≠ request 2: a bug in your loop (the engine and Claude Code agree here)" in explained
+    shown = seen["loop"].splitlines()
+    assert [line for line in explained if line.strip() not in map(str.strip, shown)] == []
