@@ -29,7 +29,7 @@ import shutil
 import sys
 import tempfile
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -209,8 +209,31 @@ def _folder_root(folder: Path | None) -> str:
     return "" if folder is None else _root_in(str(folder) + "/")
 
 
+class _ToolEdge:
+    """``tools.run_tool``'s place: a call's key in a trace, answered by ``answer``."""
+
+    def tool(
+        self,
+        name: str,
+        tool_input: Mapping[str, Any],
+        project: Path,
+        env: Mapping[str, str],
+        grant: Grant | None = None,
+        root: Path | None = None,
+    ) -> ToolRun:
+        scratch = _folder_root(root or project)
+
+        def for_real() -> ToolRun:
+            return run_tool.real(name, tool_input, project, env, grant, root)
+
+        return self.answer(_tool_key(name, tool_input, project, scratch), scratch, for_real)
+
+    def answer(self, key: ToolKey, scratch: str, for_real: Callable[[], ToolRun]) -> ToolRun:
+        raise NotImplementedError
+
+
 @dataclass
-class Recorder:
+class Recorder(_ToolEdge):
     """The process edges, run for real, each answer kept in a ``SessionTrace``."""
 
     trace: SessionTrace = field(default_factory=SessionTrace)
@@ -252,18 +275,8 @@ class Recorder:
         finally:
             shutil.rmtree(spare, ignore_errors=True)
 
-    def tool(
-        self,
-        name: str,
-        tool_input: Mapping[str, Any],
-        project: Path,
-        env: Mapping[str, str],
-        grant: Grant | None = None,
-        root: Path | None = None,
-    ) -> ToolRun:
-        ran = run_tool.real(name, tool_input, project, env, grant, root)
-        scratch = _folder_root(root or project)
-        key = _tool_key(name, tool_input, project, scratch)
+    def answer(self, key: ToolKey, scratch: str, for_real: Callable[[], ToolRun]) -> ToolRun:
+        ran = for_real()
         self.trace.tools.setdefault(key, []).append(_tool_answer(ran, scratch))
         return ran
 
@@ -279,7 +292,7 @@ def _said(value: object, root: str, limit: int = 120) -> str:
 
 
 @dataclass
-class Replay:
+class Replay(_ToolEdge):
     """The process edges answered from a ``SessionTrace``."""
 
     trace: SessionTrace
@@ -331,23 +344,13 @@ class Replay:
             for _finish, index, job, answer in answered
         ]
 
-    def tool(
-        self,
-        name: str,
-        tool_input: Mapping[str, Any],
-        project: Path,
-        env: Mapping[str, str],
-        grant: Grant | None = None,
-        root: Path | None = None,
-    ) -> ToolRun:
-        scratch = _folder_root(root or project)
-        key = _tool_key(name, tool_input, project, scratch)
+    def answer(self, key: ToolKey, scratch: str, for_real: Callable[[], ToolRun]) -> ToolRun:
         result = self._next(self.trace.tools, key)
         if result is None and key not in self.trace.tools:
             result = self.trace.if_run.get(key)
         if result is None:
-            given = _said(dict(tool_input), scratch)
-            raise NotRecorded(f"your loop ran the {name} call {given}")
+            given = _said(json.loads(key[1]), scratch)
+            raise NotRecorded(f"your loop ran the {key[0]} call {given}")
         return ToolRun(
             _unrooted(result["text"], scratch),
             bool(result["isError"]),
