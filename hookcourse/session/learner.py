@@ -66,7 +66,7 @@ from .loop import (
     system_texts,
 )
 from .loop import play as play_session
-from .replay import NotRecorded, replaying, trace_of
+from .replay import TRACED, NotRecorded, replaying, trace_of
 from .script import SessionScript, flag_settings, laid_out, load, script_env, substitute
 from .tools import Grant, ToolRun, hook_environment
 from .transcript import Transcript, differences, event_run, relative
@@ -660,6 +660,11 @@ def processes_for(name: str) -> Iterator[None]:
     if not browser.IN_BROWSER:
         yield
         return
+    if name not in TRACED:
+        browser.require_desktop(
+            f"the session {name}",
+            f"its transcript (this browser has the desktop's answers for {', '.join(TRACED)})",
+        )
     with replaying(trace_of(name)):
         yield
 
@@ -729,10 +734,10 @@ def play(
     hooks and tools give the desktop's recorded answers (a line says so)."""
     from .recorded import script_path
 
-    if browser.IN_BROWSER:
-        print(BROWSER_NOTE)
     try:
         with processes_for(name):
+            if browser.IN_BROWSER:
+                print(BROWSER_NOTE)
             return run_learner_session(
                 load(Path(str(script_path(name)))), LearnerLoop(run_hooks, run_stop_loop)
             )

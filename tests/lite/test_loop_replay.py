@@ -146,3 +146,9 @@ def test_a_session_without_a_trace_is_refused_in_one_line() -> None:
 def test_the_shipped_traces_are_what_the_desktop_gives_now() -> None:
     # About 15 s: each traced session played twice with real hooks, git and sh.
     assert replay.main(["check"]) == 0, "run: python -m hookcourse.session.replay update"
+
+
+@pytest.mark.usefixtures("no_processes")
+def test_in_the_browser_a_session_without_recorded_answers_needs_the_desktop() -> None:
+    with pytest.raises(browser.NeedsDesktop, match="the session events-tour cannot run"):
+        play(run_hooks, run_stop_loop, "events-tour")
