@@ -3,12 +3,13 @@
 browse_lite.py runs ``capstone(page, plan, shots)`` for a plan whose mode is
 ``capstone``. The kernel of ``plan["notebook"]`` first runs ``plan["seed"]``: each earlier
 exercise cell, run as a cell of its own, its function kept in ``my_hooks.py`` by the
-same call a check makes (the browser's file store). With ``plan["exercise"]`` the
-learner's text goes into 08's exercise cell, the whole notebook runs (Run All), the
-outputs of the cells that matter are read, and ``timed`` runs the loop once more in the
-kernel and prints its seconds. With ``plan["come_back"]``, the kernel restarts and
-``plan["after_restart"]`` runs, then ``plan["other_notebook"]`` opens in the same page
-and runs it too: ``my_hooks.py`` is still there.
+same call a check makes (the browser's file store); ``plan["checks"]``, if given, runs
+next (the checks of functions it defines, their reports printed as JSON). With
+``plan["exercise"]`` the learner's text goes into 08's exercise cell, the whole notebook
+runs (Run All), the outputs of the cells that matter are read, and ``timed`` runs the
+loop once more in the kernel and prints its seconds. With ``plan["come_back"]``, the
+kernel restarts and ``plan["after_restart"]`` runs, then ``plan["other_notebook"]``
+opens in the same page and runs it too: ``my_hooks.py`` is still there.
 """
 
 from __future__ import annotations
@@ -88,6 +89,10 @@ def capstone(page: Page, plan: dict[str, Any], shots: Path) -> dict[str, Any]:
     started = time.monotonic()
     seen["seeded"] = page.evaluate(KERNEL_RUN_JS, plan["kernel_setup"] + "\n" + plan["seed"])
     step("seed", started)
+    if plan.get("checks"):
+        started = time.monotonic()
+        seen["checks"] = page.evaluate(KERNEL_RUN_JS, plan["checks"])
+        step("checks", started)
     if plan.get("exercise") is not None:
         seen.update(run_08(page, plan, shots))
         started = time.monotonic()
