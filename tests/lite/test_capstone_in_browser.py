@@ -6,13 +6,13 @@ answer as a cell of its own and keeps it as its check does). They paste an answe
 08's exercise and run the notebook: their ``run_hooks`` and ``run_stop_loop`` play the
 session with the hooks' and tools' answers the desktop's processes gave, and the
 transcripts and ``check_loop`` must say what the desktop says for the same functions,
-for the teacher's answer and for a ``run_hooks`` that reads a top-level
-``permissionDecision``. A third keeps notebook 01's function, restarts the kernel and
-opens notebook 02: ``my_hooks.py`` is still there. A fourth runs every exercise's check in
-the browser on the teacher's answer and on one classic mistake each, and requires the
-desktop's verdicts. Needs the built site (scripts/lite.sh),
-Chromium and a Python with Playwright (scripts/ui-prereqs.sh); browse_lite.py drives
-the browser.
+for the teacher's answer and then, in the same kernel, for a ``run_hooks`` that reads a
+top-level ``permissionDecision``. Two more (marker ``walk``: each over a minute on a busy
+machine) keep notebook 01's function, restart the kernel and open notebook 02
+(``my_hooks.py`` is still there), and run every exercise's check in the browser on the
+teacher's answer and on one classic mistake each, requiring the desktop's verdicts.
+Needs the built site (scripts/lite.sh), Chromium and a Python with Playwright
+(scripts/ui-prereqs.sh); browse_lite.py drives the browser.
 """
 
 from __future__ import annotations
@@ -144,37 +144,50 @@ def in_the_site(
     return seen
 
 
-def walk_08(
-    tmp_path: Path, trap: Trap, browser_tools: tuple[str, str], exercise: str
-) -> dict[str, Any]:
-    """Notebook 08 run in the site with ``exercise`` in its exercise cell, 01-07 kept."""
-    earlier = teacher_answers(ROOT / "notebooks")[:-1]
-    seen = in_the_site(
-        tmp_path, trap, browser_tools, notebook=NOTEBOOK, seeded=earlier, exercise=exercise
-    )
-    assert seen["not_run"] == 0 and seen["tracebacks"] == [], seen["tracebacks"]
-    assert seen["mine"].startswith("from my_hooks.py: match_hook, merge_pre_tool_use")
-    assert "hookcourse test" in seen["program_tests"] and "desktop" in seen["program_tests"]
-    return seen
-
-
 def without_note(text: str) -> str:
     return "\n".join(line for line in text.splitlines() if not line.startswith(BROWSER_NOTE))
 
 
-def test_the_teachers_answer_plays_the_loop_in_the_browser_as_on_the_desktop(
+def test_08_plays_the_loop_in_the_browser_with_the_desktops_verdicts_right_or_wrong(
     tmp_path: Path, trap: Trap, browser_tools: tuple[str, str]
 ) -> None:
-    answer = teacher_answers(ROOT / "notebooks")[-1]["text"]
-    seen = walk_08(tmp_path, trap, browser_tools, answer)
-    assert seen["check"].startswith("run_hooks: passed"), seen["check"]
-    assert BROWSER_NOTE in seen["loop"]
-    assert "your loop, the engine and Claude Code 2.1.332 agree on every request" in seen["loop"]
+    *earlier, last = teacher_answers(ROOT / "notebooks")
+    answer = last["text"]
+    assert MERGED in answer
+    wrong = answer.replace(MERGED, TOP_LEVEL)
+    seen = in_the_site(
+        tmp_path, trap, browser_tools, notebook=NOTEBOOK, seeded=earlier, exercises=[answer, wrong]
+    )
+    right, mistaken = seen["runs"]
+    for run in (right, mistaken):  # 08 ran to its end: no cell raised, none was left unrun
+        assert run["not_run"] == 0 and run["tracebacks"] == [], run["tracebacks"]
+        assert run["mine"].startswith("from my_hooks.py: match_hook, merge_pre_tool_use")
+        assert "hookcourse test" in run["program_tests"] and "desktop" in run["program_tests"]
+
+    # The teacher's run_hooks: the loop agrees with the engine and Claude Code.
+    assert right["check"].startswith("run_hooks: passed"), right["check"]
+    assert BROWSER_NOTE in right["loop"]
+    assert "your loop, the engine and Claude Code 2.1.332 agree on every request" in right["loop"]
     _, desktop_check = desktop_says(as_run_hooks(answer))
-    assert without_note(seen["check_loop"]) == desktop_check
+    assert without_note(right["check_loop"]) == desktop_check
     assert "check_loop: 2 of 2 sessions as Claude Code ran them" in desktop_check
 
+    # A top-level permissionDecision: the denied force-push and read of .env run, and the
+    # model sees their output, word for word as on the desktop.
+    assert not mistaken["check"].startswith("run_hooks: passed"), mistaken["check"]
+    desktop_loop, desktop_check = desktop_says(as_run_hooks(wrong))
+    assert without_note(mistaken["check_loop"]) == desktop_check
+    assert "✗ decide-modify-inject" in desktop_check and "'TOKEN=secret'" in desktop_check
+    assert "Bash toolu_t1c0 runs | only Claude Code 2.1.332: Bash toolu_t1c0 does not run" in (
+        desktop_check
+    )
+    explained = desktop_loop.split("\n\n", 1)[1].splitlines()
+    assert "≠ request 2: a bug in your loop (the engine and Claude Code agree here)" in explained
+    shown = [line.strip() for line in mistaken["loop"].splitlines()]
+    assert [line for line in explained if line.strip() not in shown] == []
 
+
+@pytest.mark.walk  # two kernel starts and a restart: over a minute on a busy machine
 def test_my_hooks_outlives_a_kernel_restart_and_another_notebook_imports_it(
     tmp_path: Path, trap: Trap, browser_tools: tuple[str, str]
 ) -> None:
@@ -190,27 +203,6 @@ def test_my_hooks_outlives_a_kernel_restart_and_another_notebook_imports_it(
     )
     assert seen["after_restart"].strip() == "my_hooks: my_hooks True"
     assert seen["other_notebook"].strip() == "my_hooks: my_hooks True"
-
-
-def test_a_run_hooks_reading_a_top_level_decision_shows_the_desktops_difference(
-    tmp_path: Path, trap: Trap, browser_tools: tuple[str, str]
-) -> None:
-    answer = teacher_answers(ROOT / "notebooks")[-1]["text"]
-    assert MERGED in answer
-    wrong = answer.replace(MERGED, TOP_LEVEL)
-    seen = walk_08(tmp_path, trap, browser_tools, wrong)
-    assert not seen["check"].startswith("run_hooks: passed"), seen["check"]
-    desktop_loop, desktop_check = desktop_says(as_run_hooks(wrong))
-    # The denied force-push and the denied read of .env run: the model sees their output.
-    assert without_note(seen["check_loop"]) == desktop_check
-    assert "✗ decide-modify-inject" in desktop_check and "'TOKEN=secret'" in desktop_check
-    assert "Bash toolu_t1c0 runs | only Claude Code 2.1.332: Bash toolu_t1c0 does not run" in (
-        desktop_check
-    )
-    explained = desktop_loop.split("\n\n", 1)[1].splitlines()
-    assert "≠ request 2: a bug in your loop (the engine and Claude Code agree here)" in explained
-    shown = seen["loop"].splitlines()
-    assert [line for line in explained if line.strip() not in map(str.strip, shown)] == []
 
 
 CHECKS = """
@@ -265,6 +257,7 @@ def passed(report: str) -> bool:
     return ": passed," in first or " holds: 0 missed, 0 false alarms" in first
 
 
+@pytest.mark.walk  # fourteen checks in one kernel: over a minute on a busy machine
 def test_every_check_gives_the_desktops_verdict_in_the_browser(
     tmp_path: Path, trap: Trap, browser_tools: tuple[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -4,12 +4,13 @@ browse_lite.py runs ``capstone(page, plan, shots)`` for a plan whose mode is
 ``capstone``. The kernel of ``plan["notebook"]`` first runs ``plan["seed"]``: each earlier
 exercise cell, run as a cell of its own, its function kept in ``my_hooks.py`` by the
 same call a check makes (the browser's file store); ``plan["checks"]``, if given, runs
-next (the checks of functions it defines, their reports printed as JSON). With
-``plan["exercise"]`` the learner's text goes into 08's exercise cell, the whole notebook
-runs (Run All), the outputs of the cells that matter are read, and ``timed`` runs the
-loop once more in the kernel and prints its seconds. With ``plan["come_back"]``, the
-kernel restarts and ``plan["after_restart"]`` runs, then ``plan["other_notebook"]``
-opens in the same page and runs it too: ``my_hooks.py`` is still there.
+next (the checks of functions it defines, their reports printed as JSON). Then, for each
+text of ``plan["exercises"]`` in turn, the text goes into 08's exercise cell, the whole
+notebook runs (Run All) and the outputs of the cells that matter are read; after the
+first, ``timed`` runs the loop once more in the kernel and prints its seconds. With
+``plan["come_back"]``, the kernel restarts and ``plan["after_restart"]`` runs, then
+``plan["other_notebook"]`` opens in the same page and runs it too: ``my_hooks.py`` is
+still there.
 """
 
 from __future__ import annotations
@@ -54,12 +55,13 @@ def open_in_site(page: Page, url: str, notebook: str) -> float:
     return time.monotonic() - start
 
 
-def run_08(page: Page, plan: dict[str, Any], shots: Path) -> dict[str, Any]:
-    """The learner's text in 08's exercise cell, then Run All: what the cells showed."""
+def run_08(page: Page, text: str, shots: Path) -> dict[str, Any]:
+    """The learner's ``text`` in 08's exercise cell, then Run All: what the cells showed."""
     seen: dict[str, Any] = {}
+    shots.mkdir()
     exercise = code_cell(page, "def run_hooks(")
     exercise.scroll_into_view_if_needed()
-    replace_source(page, exercise, plan["exercise"])
+    replace_source(page, exercise, text)
     started = time.monotonic()
     run_all(page)
     seen["run_all_s"] = round(time.monotonic() - started, 1)
@@ -93,11 +95,13 @@ def capstone(page: Page, plan: dict[str, Any], shots: Path) -> dict[str, Any]:
         started = time.monotonic()
         seen["checks"] = page.evaluate(KERNEL_RUN_JS, plan["checks"])
         step("checks", started)
-    if plan.get("exercise") is not None:
-        seen.update(run_08(page, plan, shots))
-        started = time.monotonic()
-        seen["timed"] = page.evaluate(KERNEL_RUN_JS, plan["timed"])
-        step("timed", started)
+    seen["runs"] = []
+    for number, exercise in enumerate(plan.get("exercises", [])):
+        seen["runs"].append(run_08(page, exercise, shots / str(number)))
+        if not number:
+            started = time.monotonic()
+            seen["timed"] = page.evaluate(KERNEL_RUN_JS, plan["timed"])
+            step("timed", started)
     if plan.get("come_back"):
         started = time.monotonic()
         page.evaluate(RESTART_JS)
