@@ -239,7 +239,7 @@ def test_the_guard_notebook_shows_every_family_before_its_exercise() -> None:
     assert all(form in further for form in ("--mirror", "--delete", "remote.origin.push"))
 
 
-@pytest.mark.parametrize("stem", CHAPTER)
+@pytest.mark.parametrize("stem", [*CHAPTER, "08_your_hooks_your_loop"])
 def test_the_prose_keeps_to_its_budget(stem: str) -> None:
     markdown = [text(cell) for cell in cells(stem) if cell["cell_type"] == "markdown"]
     assert prose_words(markdown) <= BUDGET
