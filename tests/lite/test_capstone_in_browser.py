@@ -40,6 +40,7 @@ from tests.lite.test_lite_in_browser import (
     trap_host,
 )
 from tests.lite.test_lite_in_browser import SEED as DRAWN_WITH
+from tests.lite.test_loop_replay import MERGED, TOP_LEVEL
 from tests.ui.test_capstone_walk import teacher_answers
 
 __all__ = ["trap"]  # the fixture, used by name
@@ -49,16 +50,6 @@ NOTEBOOK = "08_your_hooks_your_loop.ipynb"
 OTHER = "01_matcher.ipynb"
 LATER = "02_exit_codes.ipynb"
 BROWSER_NOTE = "(In the browser no process can start"
-MERGED = '    merged = merge_pre_tool_use(look_up(results, "PreToolUse", pre_ran), tool["input"])\n'
-# The mistake: the decision read from a top-level permissionDecision, where no hook of the
-# sessions writes it (they write it inside hookSpecificOutput), so no deny is seen.
-TOP_LEVEL = (
-    '    given = look_up(results, "PreToolUse", pre_ran)\n'
-    '    merged = merge_pre_tool_use(given, tool["input"])\n'
-    '    printed = [stdout_object(result.get("stdout")) or {} for result in given]\n'
-    '    merged["decision"] = next((out["permissionDecision"] for out in printed\n'
-    '                               if "permissionDecision" in out), None)\n'
-)
 SEED = """
 import json
 from hookcourse.course.checks.learner_module import keep

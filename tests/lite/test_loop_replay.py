@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import io
 from collections.abc import Iterator, Mapping
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,10 +26,20 @@ from hookcourse.stages.run_hooks.solution import run_hooks
 from hookcourse.stages.stop_loop.solution import run_stop_loop
 from hookcourse.system.edge import Edge
 
+MERGED = '    merged = merge_pre_tool_use(look_up(results, "PreToolUse", pre_ran), tool["input"])\n'
+# A classic mistake: the decision read from a top-level permissionDecision, where the
+# sessions' hooks never write it (they write it inside hookSpecificOutput): no deny is seen.
+TOP_LEVEL = (
+    '    given = look_up(results, "PreToolUse", pre_ran)\n'
+    '    merged = merge_pre_tool_use(given, tool["input"])\n'
+    '    printed = [stdout_object(result.get("stdout")) or {} for result in given]\n'
+    '    merged["decision"] = next((out["permissionDecision"] for out in printed\n'
+    '                               if "permissionDecision" in out), None)\n'
+)
 
-@pytest.fixture
-def no_processes(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """The browser: IN_BROWSER, and any process start fails the test."""
+
+def in_the_browser(monkeypatch: pytest.MonkeyPatch) -> None:
+    """IN_BROWSER, and any process start fails the test."""
 
     def started(*arguments: Any, **options: Any) -> Any:
         raise AssertionError(f"a process started: {arguments[:1]}")
@@ -36,6 +47,12 @@ def no_processes(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setattr(browser, "IN_BROWSER", True)
     for name in ("run", "run_process", "call_in_child"):
         monkeypatch.setattr(processes, name, started)
+
+
+@pytest.fixture
+def no_processes(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The browser, for the whole test."""
+    in_the_browser(monkeypatch)
     yield
 
 
@@ -152,3 +169,35 @@ def test_the_shipped_traces_are_what_the_desktop_gives_now() -> None:
 def test_in_the_browser_a_session_without_recorded_answers_needs_the_desktop() -> None:
     with pytest.raises(browser.NeedsDesktop, match="the session events-tour cannot run"):
         play(run_hooks, run_stop_loop, "events-tour")
+
+
+def reading_top_level() -> Any:
+    """The teacher's run_hooks with the TOP_LEVEL mistake, as a learner's cell defines it."""
+    import hookcourse.stages.run_hooks.solution as solution
+
+    text = Path(solution.__file__).read_text(encoding="utf-8")
+    assert text.count(MERGED) == 1
+    scope: dict[str, Any] = {"__name__": "__main__"}
+    exec(compile(text.replace(MERGED, TOP_LEVEL), "<cell>", "exec"), scope)
+    return scope["run_hooks"]
+
+
+def test_a_wrong_run_hooks_shows_the_desktops_differences_in_the_browser(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    wrong = reading_top_level()
+
+    def both() -> tuple[str, str]:
+        ours, _ = quietly(play, wrong, run_stop_loop, "guard-retry")
+        return str(three_ways(ours)), str(check_loop(wrong, run_stop_loop))
+
+    desktop = both()
+    in_the_browser(monkeypatch)
+    in_browser = both()
+    assert in_browser[0] == desktop[0]
+    note, *rest = in_browser[1].splitlines()
+    assert (
+        note.startswith("(In the browser no process can start") and rest == desktop[1].splitlines()
+    )
+    # The denied read of .env ran, with what it gives when it runs (not an invented answer).
+    assert "only your loop: tool_result toolu_t1c0: 'TOKEN=secret'" in desktop[1]
