@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
+from hookcourse import browser
 from hookcourse.course.labs.live_stop import LiveStopHook
 from hookcourse.engine.api import (
     CommandHandler,
@@ -65,6 +66,7 @@ from .loop import (
     system_texts,
 )
 from .loop import play as play_session
+from .replay import TRACED, NotRecorded, replaying, trace_of
 from .script import SessionScript, flag_settings, laid_out, load, script_env, substitute
 from .tools import Grant, ToolRun, hook_environment
 from .transcript import Transcript, differences, event_run, relative
@@ -393,7 +395,7 @@ def _feedback(items: list[str], hook: str, call: _Call) -> list[dict[str, Any]]:
 def _learners_run(loop: LearnerLoop, call: _Call, hooks: dict[str, Any]) -> Mapping[str, Any]:
     try:
         run = loop.run_hooks(hooks, _Tool(call), _Results(call))
-    except (LearnerError, _Runaway):
+    except (LearnerError, _Runaway, NotRecorded):
         raise
     except Exception as error:
         raise LearnerError(
@@ -561,7 +563,7 @@ def _requests(
         player.until_it_stops()
         try:
             turns = loop.run_stop_loop(LiveStopHook(attempt), session.cap or MAX_REQUESTS)
-        except (_Runaway, LearnerError):
+        except (_Runaway, LearnerError, NotRecorded):
             raise
         except Exception as error:
             raise LearnerError(f"your run_stop_loop raised {_raised(error)}") from None
@@ -615,7 +617,10 @@ def run_learner_session(script: SessionScript, loop: LearnerLoop, keep: bool = F
 
 
 def _off_the_event_loop(play: Callable[..., Transcript], *arguments: Any) -> Transcript:
-    """``play(*arguments)`` in a thread of its own, where no event loop runs."""
+    """``play(*arguments)`` in a thread of its own, where no event loop runs (in the
+    browser, where no thread can start, here: its processes are replayed, not started)."""
+    if browser.IN_BROWSER:
+        return play(*arguments)
     with ThreadPoolExecutor(max_workers=1) as pool:
         return pool.submit(play, *arguments).result()
 
@@ -642,6 +647,28 @@ def _play(loop: LearnerLoop, session: Session) -> Transcript:
 
 # -- the check of the whole loop ---------------------------------------------------------------
 
+BROWSER_NOTE: Final = (
+    "(In the browser no process can start: each hook and tool gives the answer it gave on "
+    "the desktop for the same call. Your run_hooks and run_stop_loop decide live.)"
+)
+
+
+@contextlib.contextmanager
+def processes_for(name: str) -> Iterator[None]:
+    """Session ``name``'s hooks and tools: real processes on the desktop; in the browser,
+    the answers the desktop's processes gave (``replay``)."""
+    if not browser.IN_BROWSER:
+        yield
+        return
+    if name not in TRACED:
+        browser.require_desktop(
+            f"the session {name}",
+            f"its transcript (this browser has the desktop's answers for {', '.join(TRACED)})",
+        )
+    with replaying(trace_of(name)):
+        yield
+
+
 CHECK_SESSIONS: Final = ("decide-modify-inject", "stop-loop")
 """Sessions notebook 08 does not show, whose recorded Claude Code 2.1.332 run the teacher's
 loop reproduces exactly: a rewrite, a denial and a context (run_hooks), and a Stop hook
@@ -653,13 +680,15 @@ class LoopCheck:
     """``check_loop``'s report: for each session, the differences from the real run."""
 
     found: tuple[tuple[str, tuple[str, ...]], ...]
+    note: str = ""
+    """How the hooks ran, when not as processes (the browser)."""
 
     @property
     def all_pass(self) -> bool:
         return all(not lines_off for _, lines_off in self.found)
 
     def __str__(self) -> str:
-        lines = []
+        lines = [self.note] if self.note else []
         for name, lines_off in self.found:
             if not lines_off:
                 lines.append(f"✓ {name}: your loop gives the recorded Claude Code run exactly")
@@ -676,24 +705,22 @@ class LoopCheck:
 
 def check_loop(run_hooks: RunHooks, run_stop_loop: RunStopLoop) -> LoopCheck:
     """Play two sessions the notebook does not show with the learner's two functions and
-    compare each transcript with the recorded Claude Code 2.1.332 run; never raises, but
-    says in one paragraph that it needs the desktop in the browser (its hooks are processes)."""
-    from hookcourse.browser import require_desktop
-
+    compare each transcript with the recorded Claude Code 2.1.332 run; never raises. In the
+    browser the hooks and tools give the desktop's recorded answers."""
     from .recorded import load_recorded, script_path
 
-    require_desktop("the whole-loop check", "whether your loop gives the recorded runs")
     loop = LearnerLoop(run_hooks, run_stop_loop)
     found: list[tuple[str, tuple[str, ...]]] = []
     for name in CHECK_SESSIONS:
         real = load_recorded(name)["transcript"]
         try:
-            ours = run_learner_session(load(Path(str(script_path(name)))), loop)
+            with processes_for(name):
+                ours = run_learner_session(load(Path(str(script_path(name)))), loop)
         except InputError as error:
             found.append((name, (str(error),)))
             continue
         found.append((name, tuple(differences(ours, real))))
-    return LoopCheck(tuple(found))
+    return LoopCheck(tuple(found), BROWSER_NOTE if browser.IN_BROWSER else "")
 
 
 # -- in a notebook: play a session, and set it beside the engine and Claude Code ---------------
@@ -703,16 +730,17 @@ def play(
     run_hooks: RunHooks, run_stop_loop: RunStopLoop, name: str = "guard-retry"
 ) -> Transcript | None:
     """The course's session ``name`` played by the learner's two functions, in this kernel;
-    None (and one line saying why) when their code breaks the loop. Desktop only."""
-    from hookcourse.browser import require_desktop
-
+    None (and one line saying why) when their code breaks the loop. In the browser the
+    hooks and tools give the desktop's recorded answers (a line says so)."""
     from .recorded import script_path
 
-    require_desktop("the agent loop", "the transcript of your loop")
     try:
-        return run_learner_session(
-            load(Path(str(script_path(name)))), LearnerLoop(run_hooks, run_stop_loop)
-        )
+        with processes_for(name):
+            if browser.IN_BROWSER:
+                print(BROWSER_NOTE)
+            return run_learner_session(
+                load(Path(str(script_path(name)))), LearnerLoop(run_hooks, run_stop_loop)
+            )
     except InputError as error:
         print(f"your loop stopped: {error}")
         return None
@@ -799,7 +827,8 @@ def three_ways(ours: Transcript | None, name: str = "guard-retry") -> ThreeWays 
     if ours is None:
         print("no transcript of your loop to compare yet")
         return None
-    engine = _off_the_event_loop(run_session, load(Path(str(script_path(name)))))
+    with processes_for(name):
+        engine = _off_the_event_loop(run_session, load(Path(str(script_path(name)))))
     return ThreeWays(ours, engine, load_recorded(name)["transcript"])
 
 

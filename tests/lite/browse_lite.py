@@ -496,6 +496,10 @@ def main(argv: list[str]) -> int:
                 seen = own_work(page, plan)
             elif plan["mode"] == "timing":
                 seen = timing(page, plan, browser_pid, clock)
+            elif plan["mode"] == "capstone":
+                from walk_capstone_lite import capstone  # beside this file; imports it
+
+                seen = capstone(page, plan, shots)
             else:
                 seen = course(page, plan, shots)
         except (Error, AssertionError) as error:
