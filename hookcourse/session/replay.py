@@ -15,7 +15,7 @@ answer (a hook may keep state, a count of its runs); a call the trace never saw 
 made another call or another payload) raises ``NotRecorded``, one line naming the call,
 never an invented answer.
 
-``python -m hookcourse.session.replay update | check`` writes the traces of the sessions
+``python -m hookcourse.session.replay_traces update | check`` writes the traces of the sessions
 notebook 08 plays (``data/session_traces.json``) or checks that it is current.
 """
 
@@ -26,7 +26,6 @@ import json
 import os
 import re
 import shutil
-import sys
 import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -47,7 +46,7 @@ TRACED: Final = ("guard-retry", "decide-modify-inject", "stop-loop")
 ROOT_WORD: Final = "$ROOT"
 ABOUT: Final = (
     "What the desktop's hook processes and tools gave while the course's loops played each "
-    "session script (written by python -m hookcourse.session.replay update; $ROOT is the "
+    "session script (written by python -m hookcourse.session.replay_traces update; $ROOT is the "
     "scratch folder). The browser replays them: see hookcourse/session/replay.py."
 )
 HookKey = tuple[str, str]
@@ -408,54 +407,3 @@ def trace_of(name: str) -> SessionTrace:
             f"no recorded process results for {name!r}; there are: {', '.join(traces)}"
         )
     return traces[name]
-
-
-# -- writing the traces on the desktop -------------------------------------------------------
-
-
-def record_session(name: str) -> SessionTrace:
-    """The trace of session ``name``: the engine's loop and the teacher's functions in the
-    learner's loop, each played once with real processes."""
-    from hookcourse.stages.run_hooks.solution import run_hooks
-    from hookcourse.stages.stop_loop.solution import run_stop_loop
-
-    from .learner import LearnerLoop, run_learner_session
-    from .loop import run_session
-    from .recorded import script_path
-    from .script import load
-
-    script = load(Path(str(script_path(name))))
-    with recording() as engine:
-        run_session(script)
-    with recording() as teacher:
-        run_learner_session(script, LearnerLoop(run_hooks, run_stop_loop))
-    return engine.trace.merged(teacher.trace)
-
-
-def traces_text(names: Sequence[str] = TRACED) -> str:
-    """The data file's text: every traced session recorded afresh."""
-    sessions = {name: record_session(name).to_json() for name in names}
-    return json.dumps({"about": ABOUT, "sessions": sessions}, indent=1, ensure_ascii=False) + "\n"
-
-
-def main(arguments: Sequence[str]) -> int:
-    """``update`` writes data/session_traces.json; ``check`` fails (one line) if it is stale."""
-    usage = "usage: python -m hookcourse.session.replay update | check"
-    if list(arguments) not in (["update"], ["check"]):
-        print(usage, file=sys.stderr)
-        return 2
-    path = Path(__file__).resolve().parent.parent / TRACES
-    fresh = traces_text()
-    if arguments[0] == "update":
-        if not path.is_file() or path.read_text("utf-8") != fresh:
-            path.write_text(fresh, encoding="utf-8")
-            print(f"wrote {path}")
-        return 0
-    if not path.is_file() or path.read_text("utf-8") != fresh:
-        print(f"{path} is stale: run python -m hookcourse.session.replay update", file=sys.stderr)
-        return 1
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

@@ -18,7 +18,7 @@ import pytest
 
 import hookcourse.system.processes as processes
 from hookcourse import browser
-from hookcourse.session import replay
+from hookcourse.session import replay, replay_traces
 from hookcourse.session.learner import check_loop, play, three_ways
 from hookcourse.session.recorded import load_recorded
 from hookcourse.session.transcript import differences
@@ -162,7 +162,8 @@ def test_a_session_without_a_trace_is_refused_in_one_line() -> None:
 @pytest.mark.slow
 def test_the_shipped_traces_are_what_the_desktop_gives_now() -> None:
     # About 15 s: each traced session played twice with real hooks, git and sh.
-    assert replay.main(["check"]) == 0, "run: python -m hookcourse.session.replay update"
+    fix = "run: python -m hookcourse.session.replay_traces update"
+    assert replay_traces.main(["check"]) == 0, fix
 
 
 @pytest.mark.usefixtures("no_processes")
