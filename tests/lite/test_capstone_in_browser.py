@@ -139,6 +139,10 @@ def without_note(text: str) -> str:
     return "\n".join(line for line in text.splitlines() if not line.startswith(BROWSER_NOTE))
 
 
+# A kernel start and eight notebooks' answers: two minutes and more on a busy machine. CI
+# keeps the replay's own tests (test_loop_replay.py) and the checks' browser parity
+# (test_verdict_parity.py); `scripts/test.sh -m walk` runs this one.
+@pytest.mark.walk
 def test_08_plays_the_loop_in_the_browser_with_the_desktops_verdicts_right_or_wrong(
     tmp_path: Path, trap: Trap, browser_tools: tuple[str, str]
 ) -> None:
