@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from hookcourse.course.checks import diagnosis
+from hookcourse.course.checks import diagnosis, kernel_hook
 from hookcourse.course.checks import hints as hint_data
 from hookcourse.course.checks.case_runs import CELL_ERRORS, CaseOutcome
 from hookcourse.course.checks.cases import (
@@ -90,6 +90,10 @@ class CheckResult(Reported):
         family_hint = hint_data.hint(self.name, found.key)
         if failure.raised is None:
             return None if family_hint is None else f"({found.key}) {family_hint}"
+        if failure.raised == "NameError":  # a name a cell of the open notebook defines
+            cell = kernel_hook.cell_to_run(failure.undefined or "")
+            if cell is not None:
+                return cell
         raised = hint_data.hints()["raised"]
         about = raised.get(failure.raised, raised["default"]).format(name=self.name)
         if failure.raised in CELL_ERRORS or family_hint is None:
