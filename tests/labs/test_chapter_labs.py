@@ -308,6 +308,31 @@ def test_a_crashing_guard_is_named_as_letting_everything_through(
     assert "boom" in report.text()
 
 
+def _cell_function(tmp_path: Path, cell: str, scope: dict[str, object]) -> object:
+    """``is_force_push`` as a notebook cell defines it: its source file is the cell."""
+    path = tmp_path / "cell.py"
+    path.write_text(cell, encoding="utf-8")
+    exec(compile(cell, str(path), "exec"), scope)
+    return scope["is_force_push"]
+
+
+def test_a_check_call_left_in_the_guard_cell_is_not_run_by_its_hook_script(
+    tmp_path: Path, small_corpus: Path
+) -> None:
+    cell = (
+        "def is_force_push(command):\n    return '--force' in command.split()\n\n"
+        "print(is_force_push('git push --force'))\ncheck_guard(\n    is_force_push\n)\n"
+        "report = check_guard(is_force_push)\n"
+    )
+    scope: dict[str, object] = {"check_guard": lambda fn: None}
+    fn = _cell_function(tmp_path, cell, scope)
+    script = guard_module.guard_script(fn)  # type: ignore[arg-type]
+    assert script is not None
+    assert "check_guard" not in script and "print(is_force_push" not in script
+    report = check_guard(fn, small_corpus)  # type: ignore[arg-type]
+    assert report.problem is None and not report.failures, report.text()
+
+
 def test_the_starter_says_not_yet_and_bad_paths_say_why(tmp_path: Path, small_corpus: Path) -> None:
     starter = tmp_path / "my_guard.py"
     starter.write_text("raise NotImplementedError('write is_force_push')\n")
