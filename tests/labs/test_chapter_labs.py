@@ -316,6 +316,23 @@ def _cell_function(tmp_path: Path, cell: str, scope: dict[str, object]) -> objec
     return scope["is_force_push"]
 
 
+def test_a_guard_cell_leaning_on_the_cells_above_leads_with_the_crash(
+    tmp_path: Path, small_corpus: Path
+) -> None:
+    cell = "def is_force_push(command):\n    return forces(push_arguments(command))\n"
+    scope: dict[str, object] = {"forces": bool, "push_arguments": str.split}
+    report = check_guard(_cell_function(tmp_path, cell, scope), small_corpus)  # type: ignore[arg-type]
+    graded = sum(len(r.verdicts) for r in report.graded)
+    assert report.summary() == (
+        f"check_guard: is_force_push crashed on {graded} of {graded} commands: NameError: "
+        "name 'forces' is not defined. The check runs this cell alone as a hook script: "
+        "copy forces and push_arguments into it."
+    )
+    checked = report.report()
+    assert checked.details == () and not checked.passed  # no family's rule: they say nothing
+    assert "non-blocking, so those commands run: 4 missed" in report.text()
+
+
 def test_a_check_call_left_in_the_guard_cell_is_not_run_by_its_hook_script(
     tmp_path: Path, small_corpus: Path
 ) -> None:

@@ -104,7 +104,7 @@ def _code_cells(notebook: dict[str, Any], running: str) -> list[str]:
     return found
 
 
-def _needs(text: str) -> list[str]:
+def needs(text: str) -> list[str]:
     """The names a cell reads but does not bind itself, in the order it reads them."""
     try:
         tree = ast.parse(text)
@@ -156,7 +156,7 @@ def missing_cells(
         return None
     wanted: dict[int, str] = {}  # cell index -> its defining line
     names: dict[str, None] = {}
-    pending = [name, *_needs(running)]
+    pending = [name, *needs(running)]
     while pending:
         needed = pending.pop(0)
         if needed in defined or needed in names:
@@ -168,7 +168,7 @@ def missing_cells(
         index, line = found
         if index not in wanted:
             wanted[index] = line
-            pending += _needs(cells[index])
+            pending += needs(cells[index])
     return _run_first(list(names), [wanted[index] for index in sorted(wanted)])
 
 

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Final
 
 from hookcourse import browser
-from hookcourse.course.checks import calling, learner_module
+from hookcourse.course.checks import calling, kernel_hook, learner_module
 from hookcourse.course.checks.exercises import record_check
 from hookcourse.course.checks.generators import choose_seed
 from hookcourse.course.labs.guard_corpus import (
@@ -154,11 +154,12 @@ def _check_function(
     if script is None:
         problem = "its source is unknown; define it in a notebook cell"
         return GuardReport(name, (), problem, function=True)
+    lacks = tuple(kernel_hook.needs(script))  # what a cell that leans on others lacks
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / f"{name}.py"
         path.write_text(script, encoding="utf-8")
         checked = _check_script(path, corpus, seed)
-        return replace(checked, guard=name, function=True)
+        return replace(checked, guard=name, function=True, lacks=lacks)
 
 
 def check_guard_in_process(
