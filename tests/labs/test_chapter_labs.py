@@ -211,10 +211,10 @@ def test_the_course_format_translates_to_the_same_merged_effect(output: dict[str
 
 def test_the_stop_lab_shows_the_naive_hook_reaching_the_cap() -> None:
     readout = stop_readout(("0", NAIVE, ""), ("0", NAIVE, ""), "8")
-    assert readout.headline == "Claude capped after 9 attempt(s)"
+    assert readout.headline == "the cap ended the turn after 9 attempts"
     assert "▼" in dict(readout.rows)["timeline"]
     once = stop_readout(("2", "", "Run the tests."), ("0", "", ""), "")
-    assert once.headline == "Claude stops after 2 attempt(s)"
+    assert once.headline == "Claude stops after 2 attempts"
     bad_cap = stop_readout(("0", "", ""), ("0", "", ""), "0")
     assert not bad_cap.ok and "1 to 100" in bad_cap.text()
 
@@ -231,6 +231,9 @@ def test_a_real_stop_hook_loops_as_the_stage_says(script: str, cap: int, tmp_pat
     assert len(attempts) == len(simulated)
     assert [a.stop_hook_active for a in attempts] == [t.stop_hook_active for t in simulated]
     assert [a.keeps_going for a in attempts] == [t.continues for t in simulated]
+    ends = [a.verdict for a in attempts][-1]
+    capped = "Outcome: one block too many: the cap ends the turn."
+    assert ends == (capped if simulated[-1].capped else "Outcome: the turn ends.")
 
 
 # -- the guard ---------------------------------------------------------------------------------
@@ -388,7 +391,7 @@ def test_every_view_builds_and_follows_its_controls() -> None:
     assert "Claude Code's format" in chapter_views.format_lab().text()
     stop = chapter_views.stop_lab()
     assert stop.text().startswith("Claude stops after 2")
-    assert stop.set(later_code="2", cap="1").startswith("Claude capped after 2")
+    assert stop.set(later_code="2", cap="1").startswith("the cap ended the turn after 2")
 
 
 def test_a_hanging_guard_is_stopped_after_its_first_command(tmp_path: Path) -> None:
@@ -512,3 +515,18 @@ def test_the_scoreboard_scores_bypasses_and_false_alarms_once_each() -> None:
     assert "caught       'git push --force'" in board
     assert bypass_scoreboard(["git status"]).splitlines()[1] == "  you: 0 points"
     assert bypass_scoreboard("git push -f").startswith("bypass_scoreboard: give a list")  # type: ignore[arg-type]
+
+
+def test_the_scoreboard_says_what_a_flag_does() -> None:
+    from hookcourse.solutions.force_push_guard import force_reasons
+
+    assert force_reasons("git push -f origin main") == ["-f forces the push"]
+    assert force_reasons("git push -uf origin main") == ["-uf holds -f, which forces the push"]
+
+
+def test_a_goal_hint_keeps_the_capitals_of_a_name() -> None:
+    from hookcourse.course.labs.events import _can
+
+    assert "PermissionRequest fires: Claude Code is about to show" in _can("PermissionRequest")
+    assert "SessionStart fires: a session starts" in _can("SessionStart")
+    assert "TaskCreated fires: TaskCreate is creating" in _can("TaskCreated")

@@ -148,7 +148,7 @@ class CheckResult(Reported):
         if failure is None or not self._table_visible():
             return []
         rows = [
-            ("case", failure.case.where),
+            ("case", self._case_label(failure)),
             ("call", failure.call(self.name)),
             ("expected", shown(failure.case.expected)),
             ("got", visible(failure.got)),
@@ -159,6 +159,12 @@ class CheckResult(Reported):
         if hint:
             rows.append(("hint", hint))
         return rows
+
+    def _case_label(self, failure: CaseOutcome) -> str:
+        """The case by its row in the table (its family), not by its file: the learner
+        sees the families, never the case files."""
+        drawn = f", drawn with seed {self.seed}" if failure.case.drawn else ""
+        return f"one of the {failure.family} cases{drawn}"
 
     def _table_visible(self) -> bool:
         return not self.not_yet and self.refusal is None and self.hung is None
