@@ -76,6 +76,10 @@ class CheckResult(Reported):
         if failure is None:
             return None
         answered = failure.answered()
+        if answered is None and failure.raised is not None:
+            return diagnosis.diagnose_raise(
+                self.name, failure.family, failure.case.decoded, failure.raised
+            )
         if answered is None:
             return diagnosis.Diagnosis(failure.family)
         others = [a for o in self.outcomes if o is not failure and (a := o.answered()) is not None]
@@ -94,7 +98,12 @@ class CheckResult(Reported):
             cell = kernel_hook.cell_to_run(failure.undefined or "")
             if cell is not None:
                 return cell
+        if found.mistake is not None and family_hint is not None:  # a mistake raises so too
+            return f"({found.key}) {family_hint}"
         raised = hint_data.hints()["raised"]
+        stream = diagnosis.none_stream(failure.case.decoded)
+        if failure.raised in ("TypeError", "AttributeError") and stream is not None:
+            return raised["None stream"].format(stream=stream)
         about = raised.get(failure.raised, raised["default"]).format(name=self.name)
         if failure.raised in CELL_ERRORS or family_hint is None:
             return about
