@@ -398,6 +398,7 @@ def _learners_run(loop: LearnerLoop, call: _Call, hooks: dict[str, Any]) -> Mapp
     except Exception as error:
         raise LearnerError(
             f"your run_hooks raised {_raised(error)} on the {call.name} call {call.call_id}"
+            f"{_run_first(error)}"
         ) from None
     if not isinstance(run, Mapping) or not all(key in run for key in ("pre", "tool", "post")):
         raise LearnerError(
@@ -413,6 +414,15 @@ def _learners_run(loop: LearnerLoop, call: _Call, hooks: dict[str, Any]) -> Mapp
 def _raised(error: BaseException) -> str:
     text = str(error).splitlines()[0] if str(error) else ""
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
+def _run_first(error: Exception) -> str:
+    """For a name a cell of the open notebook defines (08's ``mine(...)`` after a
+    restart): which cell to run, as the course's NameError line says it; else ""."""
+    from hookcourse.course.checks.kernel_hook import cell_to_run
+
+    cell = cell_to_run(error.name or "") if isinstance(error, NameError) else None
+    return "" if cell is None else f". {cell}"
 
 
 def _shape(value: object) -> str:
@@ -564,7 +574,9 @@ def _requests(
         except (_Runaway, LearnerError):
             raise
         except Exception as error:
-            raise LearnerError(f"your run_stop_loop raised {_raised(error)}") from None
+            raise LearnerError(
+                f"your run_stop_loop raised {_raised(error)}{_run_first(error)}"
+            ) from None
     except _Runaway:
         ended = {"reason": "runaway", "notes": [f"stopped after {MAX_REQUESTS} requests"]}
         return ended, player.next_index

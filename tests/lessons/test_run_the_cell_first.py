@@ -88,3 +88,21 @@ def test_a_check_and_try_calls_meeting_such_a_name_say_which_cell_to_run(
     InteractiveShell.clear_instance()  # no notebook kernel: the usual advice
     rows = dict(check("run_hooks", run_hooks, seed=1).failure_rows())
     assert rows["hint"].startswith("Your function uses a name that is not defined")
+
+
+def test_the_loop_stopped_by_such_a_name_says_which_cell_to_run(
+    capstone_kernel: InteractiveShell, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from hookcourse.session.learner import play
+    from hookcourse.stages.stop_loop.solution import run_stop_loop
+
+    def run_hooks(hooks: object, tool: object, results: object) -> object:
+        return match_hook("Bash", "Bash")  # type: ignore[name-defined]  # noqa: F821
+
+    notebook = json.loads(CAPSTONE.read_text(encoding="utf-8"))
+    capstone_kernel.user_ns.update(run_hooks=run_hooks, run_stop_loop=run_stop_loop)
+    _running(capstone_kernel, _cell(notebook, "from hookcourse.course.notebook import play"))
+    assert play(run_hooks, run_stop_loop, "guard-retry") is None
+    said = capsys.readouterr().out.strip()
+    assert said.startswith("your loop stopped: your run_hooks raised NameError: name 'match_hook'")
+    assert said.endswith(f"on the Bash call toolu_t0c0. {RUN_MINE_FIRST}")
