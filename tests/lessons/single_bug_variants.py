@@ -574,7 +574,7 @@ RAISING: tuple[tuple[Variant, str], ...] = (
                 '    return result.get(name, "")',
             ),
         ),
-        'stdout is None in this case: read a missing or None stdout or stderr as ""',
+        'stdout and stderr are None in this case: read a missing or None stdout or stderr as ""',
     ),
 )
 

@@ -4,6 +4,7 @@ hint names that mistake (by its hint key, never by prose)."""
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -59,3 +60,16 @@ def test_each_variant_is_one_edit_of_the_solution() -> None:
     for variant in (*VARIANTS, *GATE_AND_GUARD, *(raising for raising, _ in RAISING)):
         assert len(variant.edits) <= 2, variant.name  # one mistake (and its import)
         assert variant.source() != Variant(variant.function, "", "", ()).source()
+
+
+def test_the_none_streams_are_named_as_the_case_holds_them() -> None:
+    from types import SimpleNamespace
+
+    from hookcourse.course.checks.diagnosis import none_streams
+
+    def given(*arguments: object) -> Any:
+        return SimpleNamespace(given=arguments)
+
+    assert none_streams(given([{"code": 0, "stdout": None}], {})) == "stdout is None"
+    assert none_streams(given({"whenActive": {"stderr": None, "stdout": ""}})) == "stderr is None"
+    assert none_streams(given([{"code": 2, "stdout": "", "stderr": ""}], {})) is None

@@ -101,9 +101,9 @@ class CheckResult(Reported):
         if found.mistake is not None and family_hint is not None:  # a mistake raises so too
             return f"({found.key}) {family_hint}"
         raised = hint_data.hints()["raised"]
-        stream = diagnosis.none_stream(failure.case.decoded)
-        if failure.raised in ("TypeError", "AttributeError") and stream is not None:
-            return raised["None stream"].format(stream=stream)
+        streams = diagnosis.none_streams(failure.case.decoded)
+        if failure.raised in ("TypeError", "AttributeError") and streams is not None:
+            return raised["None stream"].format(streams=streams)
         about = raised.get(failure.raised, raised["default"]).format(name=self.name)
         if failure.raised in CELL_ERRORS or family_hint is None:
             return about

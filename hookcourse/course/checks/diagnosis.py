@@ -188,16 +188,16 @@ def diagnose_raise(function: str, family: str, decoded: Decoded, raised: str) ->
     return Diagnosis(family)
 
 
-def none_stream(decoded: Decoded) -> str | None:
-    """The first of a hook result's streams that is None in this case ("stdout" or
-    "stderr"), looking through the case's arguments; None when there is none."""
+def none_streams(decoded: Decoded) -> str | None:
+    """The streams that are None in the first hook result of this case that has one, in
+    words ("stdout is None", "stdout and stderr are None"); None when no stream is."""
     pending: list[object] = list(decoded.given)
     while pending:
         value = pending.pop(0)
         if isinstance(value, Mapping):
-            for name in ("stdout", "stderr"):
-                if name in value and value[name] is None:
-                    return name
+            names = [n for n in ("stdout", "stderr") if n in value and value[n] is None]
+            if names:
+                return " and ".join(names) + (" are None" if len(names) > 1 else " is None")
             pending += list(value.values())
         elif isinstance(value, list | tuple):
             pending += list(value)
