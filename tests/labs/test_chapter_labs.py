@@ -333,6 +333,8 @@ def test_a_guard_cell_leaning_on_the_cells_above_leads_with_the_crash(
     )
     checked = report.report()
     assert checked.details == () and not checked.passed  # no family's rule: they say nothing
+    assert all(not row.items for row in checked.rows)  # nor every command it crashed on
+    assert "caught 0 of 2, missed 2\n" in report.text()
     assert "non-blocking, so those commands run: 4 missed" in report.text()
 
 

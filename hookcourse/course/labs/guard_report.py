@@ -65,8 +65,11 @@ class FamilyResult:
             return f"allowed {allowed} of {total}" + (f", false alarms {wrong}:" if wrong else "")
         return f"blocked {blocked} of {total}: no guard that reads only the command can know"
 
-    def row(self) -> Row:
-        """The family as a row of the check report, its wrong commands one per line."""
+    def row(self, each_command: bool = True) -> Row:
+        """The family as a row of the check report, its wrong commands one per line (only
+        its counts when ``each_command`` is False: a guard that crashed on them all)."""
+        if not each_command:
+            return Row(self.family.name, self.line().removesuffix(":"), not self.wrong)
         return Row(
             self.family.name,
             self.line(),
@@ -201,7 +204,7 @@ class GuardReport(Reported):
             check="check_guard",
             state=PASSED if holds else NOT_YET if self.not_yet else FAILING,
             summary=self._crash_summary() if crashed else self._summary(holds),
-            rows=tuple(r.row() for r in shown),
+            rows=tuple(r.row(each_command=not crashed) for r in shown),
             details_title="the rule each failing family tests" if hints else "",
             details=hints,
             notes=tuple(line for line in (self.ran_as, note) if line),
