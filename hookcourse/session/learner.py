@@ -400,6 +400,7 @@ def _learners_run(loop: LearnerLoop, call: _Call, hooks: dict[str, Any]) -> Mapp
     except Exception as error:
         raise LearnerError(
             f"your run_hooks raised {_raised(error)} on the {call.name} call {call.call_id}"
+            f"{_run_first(error)}"
         ) from None
     if not isinstance(run, Mapping) or not all(key in run for key in ("pre", "tool", "post")):
         raise LearnerError(
@@ -415,6 +416,15 @@ def _learners_run(loop: LearnerLoop, call: _Call, hooks: dict[str, Any]) -> Mapp
 def _raised(error: BaseException) -> str:
     text = str(error).splitlines()[0] if str(error) else ""
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
+def _run_first(error: Exception) -> str:
+    """For a name a cell of the open notebook defines (08's ``mine(...)`` after a
+    restart): which cell to run, as the course's NameError line says it; else ""."""
+    from hookcourse.course.checks.kernel_hook import cell_to_run
+
+    cell = cell_to_run(error.name or "") if isinstance(error, NameError) else None
+    return "" if cell is None else f". {cell}"
 
 
 def _shape(value: object) -> str:
@@ -566,7 +576,9 @@ def _requests(
         except (_Runaway, LearnerError, NotRecorded):
             raise
         except Exception as error:
-            raise LearnerError(f"your run_stop_loop raised {_raised(error)}") from None
+            raise LearnerError(
+                f"your run_stop_loop raised {_raised(error)}{_run_first(error)}"
+            ) from None
     except _Runaway:
         ended = {"reason": "runaway", "notes": [f"stopped after {MAX_REQUESTS} requests"]}
         return ended, player.next_index
@@ -784,18 +796,34 @@ class ThreeWays:
                 cells = [_cut(b[i], width) if i < len(b) else "" for b in blocks]
                 row = f"{cells[0]:<{width}} {by_engine} {cells[1]:<{width}} {by_real} {cells[2]}"
                 out.append(row.rstrip())
-        return visible("\n".join([*out, "", *self.explained()]), keep="\n")
+        full = self.first_in_full(columns)
+        return visible("\n".join([*out, "", *full, *self.explained()]), keep="\n")
+
+    def first_in_full(self, columns: list[list[list[str]]]) -> list[str]:
+        """The first block where the learner's loop differs, uncut: its lines and those of
+        the column it differs from (Claude Code's, else the engine's); the later
+        differences follow from this one. Nothing when all three agree."""
+        marks = self._request_marks()
+        differing = [n for n, pair in enumerate(marks) if "≠" in pair]
+        if not differing:
+            return []
+        n = differing[0]
+        by_real = marks[n][1]
+        other = (2, "Claude Code 2.1.332") if by_real == "≠" else (1, "the course's engine")
+        where = _where(n, len(marks))
+        later = "; the later ones follow from it" if len(differing) > 1 else ""
+        lines = [f"{where} is the first difference{later}. In full:"]
+        for index, name in ((0, "your loop"), other):
+            block = columns[index][n] if n < len(columns[index]) else []
+            lines += [f"  {name}:", *(f"    {line}" for line in block)]
+        return [*lines, ""]
 
     def explained(self) -> list[str]:
         """Each request where the learner's loop differs, and whose rule it is."""
         marks = self._request_marks()
         lines = []
         for n, (by_engine, by_real) in enumerate(marks):
-            where = (
-                "before the first request"
-                if n == 0
-                else ("the end" if n == len(marks) - 1 else f"request {n}")
-            )
+            where = _where(n, len(marks))
             if by_engine == "≠" and by_real == "≠":
                 lines.append(
                     f"≠ {where}: a bug in your loop (the engine and Claude Code agree here)"
@@ -816,6 +844,13 @@ class ThreeWays:
 
     def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
         printer.text(self.text())
+
+
+def _where(n: int, count: int) -> str:
+    """Block ``n`` of ``count`` (the start, each request, the end) in words."""
+    if n == 0:
+        return "before the first request"
+    return "the end" if n == count - 1 else f"request {n}"
 
 
 def three_ways(ours: Transcript | None, name: str = "guard-retry") -> ThreeWays | None:

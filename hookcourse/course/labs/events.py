@@ -208,7 +208,16 @@ def _can(event: str) -> str:
     facts = dict(event_facts(spec))
     fires = re.sub(r" \(added in [^)]*\)", "", facts["fires"])
     blocks = "can block" if spec.can_block else "cannot block"
-    return f"{event} fires: {fires[:1].lower()}{fires[1:]}; it {blocks}; exit 2: {facts['exit 2']}"
+    return f"{event} fires: {_mid_sentence(fires)}; it {blocks}; exit 2: {facts['exit 2']}"
+
+
+def _mid_sentence(text: str) -> str:
+    """``text`` after a colon: its first letter in lower case, unless it opens a name
+    (Claude, Claude Code, TaskCreate, MCP)."""
+    first = text.split(" ", 1)[0]
+    if first == "Claude" or any(char.isupper() for char in first[1:]):
+        return text
+    return text[:1].lower() + text[1:]
 
 
 def _judge(goal: Goal, answer: object) -> tuple[str, bool]:
