@@ -320,6 +320,8 @@ def _interactive(
         )
         number += 1
     closing: list[dict[str, Any]] = []
+    # Whether the conversation has been sent to the model (since the start or /clear).
+    warm = bool(user_turns)
     for action in actions:
         if "prompt" in action:
             text = str(action["prompt"])
@@ -327,14 +329,17 @@ def _interactive(
                 session, transcript, number, text, end, turns, next_turn, prompt_requests
             )
             number += 1
+            warm = True
         elif "command" in action:
-            runs, ends = _command(session, str(action["command"]))
+            runs, ends = _command(session, str(action["command"]), warm)
             closing.extend(runs)
             if ends:
                 break
-            if str(action["command"]).split()[0] in ("/clear", "/compact"):
+            name = str(action["command"]).split()[0]
+            if name in ("/clear", "/compact"):
                 # The conversation the scripted model plays in is gone.
                 turns, next_turn = [], 0
+            warm = warm and name != "/clear"
     transcript["end"] = end
     transcript["closing"] = closing
     return transcript
@@ -344,13 +349,15 @@ COMPACT_SUMMARY = "The user asked; the model answered."
 """The summary the scripted model writes when ``/compact`` asks for one."""
 
 
-def _command(session: Session, line: str) -> tuple[list[dict[str, Any]], bool]:
+def _command(session: Session, line: str, warm: bool) -> tuple[list[dict[str, Any]], bool]:
     """A slash command typed in the interface: the events it fires, and whether it ends
     the session. 2.1.332: ``/exit`` ends it (SessionEnd ``prompt_input_exit``);
     ``/clear`` ends one session and starts the next (SessionEnd ``clear``, SessionStart
     ``clear``); ``/compact [instructions]`` fires PreCompact, SessionStart ``compact``
-    and PostCompact; ``/model NAME`` PreModelSwitch and PostModelSwitch; ``/add-dir
-    DIR`` (once the user trusts it) DirectoryAdded."""
+    and PostCompact; ``/model NAME`` PreModelSwitch and PostModelSwitch, and when the
+    conversation has been sent (``warm``: its cache is warm) PreModelSwitch twice, around
+    the dialog that confirms the switch; ``/add-dir DIR`` (once the user trusts it)
+    DirectoryAdded. A hook that blocks (PreCompact, PreModelSwitch) ends the command."""
     name, _, argument = line.strip().partition(" ")
     argument = argument.strip()
     steps: list[SetOff] = []
@@ -368,11 +375,23 @@ def _command(session: Session, line: str) -> tuple[list[dict[str, Any]], bool]:
             SetOff("PostCompact", {"trigger": "manual", "compact_summary": COMPACT_SUMMARY}),
         ]
     elif name == "/model":
-        switch = {"requested_model": argument, "source": "command"}
-        steps = [SetOff("PreModelSwitch", switch), SetOff("PostModelSwitch", switch)]
+        switch: dict[str, JSValue] = {
+            "requested_model": argument,
+            "source": "command",
+            "prompt_cache_warm": warm,
+        }
+        asked = [SetOff("PreModelSwitch", switch)] * (2 if warm else 1)
+        steps = [*asked, SetOff("PostModelSwitch", switch)]
     elif name == "/add-dir":
         steps = [SetOff("DirectoryAdded", {"directory": argument, "source": "slash_command"})]
-    return [_set_off(session, step) for step in steps], name == "/exit"
+    runs = []
+    for step in steps:
+        report = session.set_off(step)
+        runs.append(event_run(report.event, event_label(report), hooks_run(report)))
+        if report.outcome.blocked:
+            # A PreCompact or PreModelSwitch hook that blocks stops the command there.
+            break
+    return runs, name == "/exit"
 
 
 def _prompt(
@@ -510,7 +529,6 @@ def _api_error(
         "StopFailure",
         {
             "error": STOP_FAILURES.get(kind, "unknown"),
-            "error_details": said,
             "last_assistant_message": said,
         },
     )

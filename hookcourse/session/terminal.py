@@ -10,9 +10,13 @@ bounded timeout, never on a fixed sleep alone:
   command); ``"enter": false`` leaves Enter out;
 - ``{"key": NAME}``: one key of ``KEYS`` (``enter``, ``escape``, ``down``, ``tab`` ...);
 - ``{"wait": TEXT}``: until TEXT is on the screen (``timeout`` seconds, default
-  ``WAIT_S``); ``{"gone": TEXT}``: until it is not;
+  ``WAIT_S``); ``{"gone": TEXT or [TEXT, ...]}``: until none is;
 - ``{"hook": EVENT}``: until a hook script's dump holds a payload of EVENT
   (``count``: that many), read from ``dumps`` (the harness's hook dumps);
+- ``{"pick": {TEXT: OPTION, ...}, "until": DONE}``: until one of the texts is on the
+  screen, then its OPTION chosen (a dialog that differs with the case: each of its forms
+  and its answer); with ``until``, every form that shows is answered until DONE is
+  written;
 - ``{"exit": true}``: until the binary exits.
 
 A step that times out ends the run (``stuck``: which step, and the screen then). At the
@@ -57,6 +61,12 @@ SETTLE_S = 3.0
 ECHO_S = 5.0
 """How long a typed text may take to show in the input box."""
 INPUT_LINES = 8
+CURSOR = "\u276f"
+"""The mark before a dialog's chosen option (U+276F)."""
+MAX_MOVES = 8
+PRESSES = 3
+RETRY_S = 3.0
+"""A dialog's key is pressed again when its effect has not shown after ``RETRY_S``."""
 KEYS = {
     "enter": b"\r",
     "escape": b"\x1b",
@@ -341,6 +351,65 @@ def hook_count(dumps: Path, event: str) -> int:
     return count
 
 
+def _gone(terminal: Terminal, texts: Sequence[str], timeout: float) -> None:
+    """Until none of ``texts`` is on the screen."""
+    terminal.until(
+        lambda: not any(text in terminal.screen.text() for text in texts),
+        timeout,
+        f"{list(texts)!r} to go",
+    )
+
+
+def _pick(terminal: Terminal, forms: Mapping[str, str], until: str | None, timeout: float) -> None:
+    """Answer the dialog form on the screen by choosing its option; with ``until``, answer
+    each form that follows, one after the other, until ``until`` is written."""
+    deadline = time.monotonic() + timeout
+    since = len(terminal.output)
+
+    def shown() -> str | None:
+        # On the screen as drawn now: a form passed by is not the one to answer.
+        screen = terminal.screen.text()
+        return next((text for text in forms if text in screen), None)
+
+    while True:
+        terminal.until(
+            lambda: shown() is not None or (until is not None and terminal.shows(until, since)),
+            deadline - time.monotonic(),
+            f"one of {sorted(forms)}",
+        )
+        form = shown()
+        if form is None:
+            return  # ``until`` was written
+        _choose(terminal, form, forms[form], deadline)
+        if until is None:
+            return
+
+
+def _choose(terminal: Terminal, form: str, option: str, deadline: float) -> None:
+    """Move the dialog's cursor (``CURSOR``) down to ``option``, then Enter until ``form`` goes.
+    Each key is pressed again when the screen does not show its effect: a dialog takes no
+    keys for a moment after it shows."""
+    for _move in range(MAX_MOVES):
+        if _selected(terminal, option):
+            break
+        terminal.settle()
+        terminal.send(KEYS["down"])
+        with contextlib.suppress(Stuck):
+            terminal.until(lambda: _selected(terminal, option), RETRY_S, "the cursor")
+    for _press in range(PRESSES):
+        terminal.settle()
+        terminal.send(KEYS["enter"])
+        left = min(RETRY_S, deadline - time.monotonic())
+        with contextlib.suppress(Stuck):
+            _gone(terminal, [form], left)
+            return
+    raise Stuck(f"{form!r} to go")
+
+
+def _selected(terminal: Terminal, option: str) -> bool:
+    return any(CURSOR in line and option in line for line in terminal.screen.text().splitlines())
+
+
 def play_step(terminal: Terminal, step: Mapping[str, Any], dumps: Path) -> None:
     """One step (see the module's list); Stuck when its wait runs out."""
     timeout = float(step.get("timeout", WAIT_S))
@@ -365,13 +434,14 @@ def play_step(terminal: Terminal, step: Mapping[str, Any], dumps: Path) -> None:
         text = str(step["wait"])
         terminal.until(lambda: terminal.shows(text, since), timeout, f"wait for {text!r}")
     elif "gone" in step:
-        text = str(step["gone"])
-        terminal.until(lambda: text not in terminal.screen.text(), timeout, f"{text!r} to go")
+        _gone(terminal, [step["gone"]] if isinstance(step["gone"], str) else step["gone"], timeout)
     elif "hook" in step:
         event, count = str(step["hook"]), int(step.get("count", 1))
         terminal.until(
             lambda: hook_count(dumps, event) >= count, timeout, f"{count} {event} hook(s)"
         )
+    elif "pick" in step:
+        _pick(terminal, step["pick"], step.get("until"), timeout)
     elif "exit" in step:
         terminal.until(lambda: terminal.process.poll() is not None, timeout, "the exit")
     terminal.read(0.05)

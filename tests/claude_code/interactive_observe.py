@@ -5,8 +5,10 @@ session's transcripts (``~/.claude/projects/<project>/<session>.jsonl``; ``/clea
 starts a new one), the hook runs from the dumps, the model texts and the number of
 model requests from the mock's log. A request sent again with the same conversation
 (Claude Code retries a failed request) counts once, and the summary request of
-``/compact`` is not a turn of the conversation. There is no result line; the final
-screen is kept beside the observation (``screen``), not recorded (it shows times).
+``/compact`` is not a turn of the conversation. There is no result line: ``result``
+holds ``stuck``, the step the run waited on in vain (None when every step was played).
+The final screen is kept beside the observation (``screen``), not recorded (it shows
+times).
 """
 
 from __future__ import annotations
@@ -82,7 +84,8 @@ def observe_interactive(layout: Layout, status: dict[str, Any], prompt: str) -> 
         "notices": [],
         "requests": len(main),
         "toolsOffered": sorted(t.get("name") for t in main[0]["body"]["tools"]) if main else [],
-        "result": {},
+        # No result line; what stands in its place says whether every step was played.
+        "result": {"stuck": status.get("waiting")},
         "cancelled": [],
         "screen": screen(layout),
     }

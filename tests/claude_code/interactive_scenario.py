@@ -14,8 +14,8 @@ terminal needs:
   ``notified``: only once the Notification hook for the dialog has run (Claude Code
   sends it when a dialog has waited some seconds);
 - ``{"command": "/compact" | "/clear" | "/exit" | "/model NAME" | "/add-dir DIR"}``: a
-  slash command (``/add-dir`` answers its trust question with "Yes, add it"; ``/exit``
-  waits for the exit);
+  slash command (``/add-dir`` answers its questions yes, for this session; ``/model``
+  after a prompt confirms the switch; ``/exit`` waits for the exit);
 - waits, for the terminal only: ``{"wait": TEXT}``, ``{"gone": TEXT}``,
   ``{"hook": EVENT, "count": N}``, ``{"key": NAME}`` (see ``terminal``).
 
@@ -49,7 +49,13 @@ from hookcourse.session.script import Layout, substitute
 READY = "? for shortcuts"
 """The footer of an idle interface: the first prompt is typed once it shows."""
 DIALOG = "Do you want to proceed?"
-ADD_DIR_YES = "Yes, add it"
+MODEL_SWITCH_YES = {"Yes, switch to": "Yes, switch to"}
+"""/model's question once the conversation has been sent ("Switch model?")."""
+ADD_DIR_YES = {"Yes, add it": "Yes, add it", "Yes, for this session": "Yes, for this session"}
+ADD_DIR_DONE = "as a working directory"
+"""/add-dir's questions, as 2.1.332 asks them, one after the other: whether the folder is
+trusted ("No, leave it out" first), then whether to add it to the workspace ("Yes, for
+this session" first); the answer shows "Added DIR as a working directory"."""
 START_S = 60.0
 """How long the interface may take to come up on a loaded machine."""
 NOTIFIED_S = 30.0
@@ -98,9 +104,12 @@ def claude_argv(binary: str, scenario: Mapping[str, Any], layout: Layout) -> lis
 def terminal_steps(steps: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """The user's actions as the terminal's keys and waits."""
     played: list[dict[str, Any]] = [{"wait": READY, "timeout": START_S}]
+    # Whether the conversation has been sent to the model (since the start or /clear).
+    warm = False
     for step in steps:
         if "prompt" in step:
             played.append({"type": step["prompt"]})
+            warm = True
         elif "answer" in step:
             played.append({"wait": DIALOG})
             if step.get("notified"):
@@ -111,8 +120,12 @@ def terminal_steps(steps: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
             command = str(step["command"])
             played.append({"type": command})
             if command.startswith("/add-dir"):
-                played += [{"wait": ADD_DIR_YES}, {"key": "down"}, {"key": "enter"}]
-                played.append({"gone": ADD_DIR_YES})
+                played.append({"pick": ADD_DIR_YES, "until": ADD_DIR_DONE})
+            if command.startswith("/model") and warm:
+                # Leaving a model whose cache is warm is confirmed in a dialog.
+                played.append({"pick": MODEL_SWITCH_YES})
+            if command == "/clear":
+                warm = False
             if command == "/exit":
                 played.append({"exit": True})
         else:

@@ -149,6 +149,11 @@ def _requests(p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
     return p["requests"], o["requests"]
 
 
+def _played(p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
+    """Interactive: every step was played (the step a run waited on in vain, else None)."""
+    return None, o["result"].get("stuck")
+
+
 FIELDS: dict[str, Side] = {
     "hooks": _hooks,
     "unfinished": _unfinished,
@@ -174,7 +179,7 @@ INTERACTIVE_FIELDS = {
         "modelTexts",
         "requests",
     )
-}
+} | {"played": _played}
 """The fields of an interactive run: the interface has no result line (terminal reason,
 the user's message) and shows notices on the screen only; a request sent again after an
 API error counts once (``interactive_observe``)."""
