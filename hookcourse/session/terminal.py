@@ -141,7 +141,7 @@ class Screen:
                 elif match.group(0) == b"\x1b8":
                     self.row, self.column = self.saved
                 return match.end() - i
-        if len(data) - i < 64 and not re.search(rb"[\x07@-~]", data[i + 1 :]):
+        if len(data) - i < MAX_ESCAPE and not _complete(data[i + 1 :]):
             return 0
         return 1  # a lone escape: dropped
 
@@ -219,6 +219,19 @@ class Screen:
             self._line_feed()
         self.cells[self.row][self.column] = char
         self.column += 1
+
+
+MAX_ESCAPE = 256
+"""An escape sequence longer than this that never ends is dropped, not waited for."""
+
+
+def _complete(rest: bytes) -> bool:
+    """Whether the bytes after an escape hold its end (else more is to come)."""
+    if rest[:1] == b"[":
+        return re.search(rb"[@-~]", rest[1:]) is not None
+    if rest[:1] == b"]":
+        return b"\x07" in rest or b"\x1b\\" in rest
+    return len(rest) >= (2 if rest[:1] in b"()#%" else 1)
 
 
 def _utf8_length(first: int) -> int:
@@ -444,6 +457,8 @@ def play_step(terminal: Terminal, step: Mapping[str, Any], dumps: Path) -> None:
         _pick(terminal, step["pick"], step.get("until"), timeout)
     elif "exit" in step:
         terminal.until(lambda: terminal.process.poll() is not None, timeout, "the exit")
+    elif "type" not in step and "key" not in step:
+        raise ValueError(f"no step kind in {sorted(step)}")
     terminal.read(0.05)
 
 
@@ -463,6 +478,10 @@ def run_steps(spec: Mapping[str, Any], env: Mapping[str, str]) -> dict[str, Any]
                 play_step(terminal, bounded, dumps)
             except Stuck as stuck:
                 status = {"stuck": number, "waiting": str(stuck)}
+                break
+            except (KeyError, TypeError, ValueError) as error:
+                # A step the terminal cannot play (an unknown key): said, not a traceback.
+                status = {"stuck": number, "waiting": f"a step it cannot play: {error!r}"}
                 break
         else:
             terminal.read(0.2)  # what the last step set off, drawn
