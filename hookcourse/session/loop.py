@@ -42,10 +42,14 @@ from hookcourse.engine.api import (
     SettingsPlaces,
     SettingsSource,
     checked_against,
+    file_written,
     fire,
     instructions_at_start,
+    load_catalogue,
+    load_settings,
     prompt_expansion,
     startup_events,
+    watched_names,
 )
 from hookcourse.errors import InputError
 from hookcourse.js import json as jsjson
@@ -161,7 +165,20 @@ class Session:
 
     def set_off(self, step: SetOff) -> FireReport:
         """An event the session fires on its own."""
-        return self.fire(step.event, self.payload(step.event, **dict(step.fields)))
+        # Its fields go in after the common ones (FileChanged has one named ``event``).
+        payload = {**self.payload(step.event), **dict(step.fields)}
+        return self.fire(step.event, payload)
+
+    def settings_places(self) -> SettingsPlaces:
+        """The settings files every event of the session reads."""
+        line = self.command_line
+        return SettingsPlaces(
+            project_dir=self.layout.project,
+            home=self.layout.home,
+            extra=(line.settings,) if line.settings is not None else (),
+            sources=line.sources,
+            skills=tuple(self.skills),
+        )
 
     def fire(
         self, event: str, payload: Mapping[str, Any], blocks: int = 0, turn: int = 1
@@ -169,13 +186,7 @@ class Session:
         """``event`` through the engine; ``blocks``: consecutive Stop blocks before it;
         ``turn``: which model response of the prompt it follows."""
         line = self.command_line
-        places = SettingsPlaces(
-            project_dir=self.layout.project,
-            home=self.layout.home,
-            extra=(line.settings,) if line.settings is not None else (),
-            sources=line.sources,
-            skills=tuple(self.skills),
-        )
+        places = self.settings_places()
         request = FireRequest(
             event=event,
             payload_text=jsjson.stringify(dict(payload)),
@@ -330,6 +341,8 @@ def _interactive(
             )
             number += 1
             warm = True
+        elif "write" in action:
+            closing.extend(_written(session, str(action["write"]), str(action.get("text", ""))))
         elif "command" in action:
             runs, ends = _command(session, str(action["command"]), warm)
             closing.extend(runs)
@@ -343,6 +356,15 @@ def _interactive(
     transcript["end"] = end
     transcript["closing"] = closing
     return transcript
+
+
+def _written(session: Session, path: str, text: str) -> list[dict[str, Any]]:
+    """The user changes a file outside Claude Code: ConfigChange or FileChanged, if any."""
+    Path(path).write_text(text, encoding="utf-8")
+    catalogue = load_catalogue()
+    settings = load_settings(session.settings_places(), catalogue.keys())
+    watched = watched_names(group.matcher for group in settings.groups_for("FileChanged"))
+    return [_set_off(session, step) for step in file_written(path, session.place(), watched)]
 
 
 COMPACT_SUMMARY = "The user asked; the model answered."

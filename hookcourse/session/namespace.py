@@ -153,7 +153,7 @@ def _run_binary(spec: dict[str, Any], isolation: str, base_url: str) -> dict[str
     if spec.get("interactive") is not None:
         try:
             return {"isolation": isolation, **terminal.run_steps(spec, env)}
-        except OSError as error:
+        except (OSError, CannotStart) as error:
             return {"isolation": isolation, "failed": f"cannot start it on a terminal: {error}"}
     messages = [f"{message}\n".encode() for message in spec.get("messages") or []]
     # processes.run gives the binary a trace under the one this runner inherited, so an

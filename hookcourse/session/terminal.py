@@ -17,6 +17,7 @@ bounded timeout, never on a fixed sleep alone:
   screen, then its OPTION chosen (a dialog that differs with the case: each of its forms
   and its answer); with ``until``, every form that shows is answered until DONE is
   written;
+- ``{"write": PATH, "text": TEXT}``: the file written from outside, as an editor would;
 - ``{"exit": true}``: until the binary exits.
 
 A step that times out ends the run (``stuck``: which step, and the screen then). At the
@@ -29,26 +30,16 @@ library and the package's interrupt registry only.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import json
 import os
 import re
 import select
-import struct
-import subprocess
-import termios
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from hookcourse.system.interrupts import (
-    REGISTRY,
-    TRACE_VARIABLE,
-    kill_group,
-    kill_traced,
-    new_trace,
-)
+from hookcourse.system import processes
 
 ROWS, COLUMNS = 50, 120
 WAIT_S = 30.0
@@ -260,32 +251,10 @@ class Terminal:
     def __init__(self, argv: Sequence[str], env: Mapping[str, str], cwd: str) -> None:
         self.screen = Screen()
         self.output = bytearray()
-        self.trace = new_trace()
-        primary, secondary = os.openpty()
-        fcntl.ioctl(secondary, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLUMNS, 0, 0))
-        environment = {
-            **env,
-            "TERM": "xterm-256color",
-            "COLUMNS": str(COLUMNS),
-            "LINES": str(ROWS),
-            TRACE_VARIABLE: self.trace,
-        }
-        REGISTRY.begin_start()
-        try:
-            self.process = subprocess.Popen(
-                list(argv),
-                stdin=secondary,
-                stdout=secondary,
-                stderr=secondary,
-                cwd=cwd,
-                env=environment,
-                start_new_session=True,
-            )
-            REGISTRY.add(self.process.pid, self.trace)
-        finally:
-            REGISTRY.after_start()
-            os.close(secondary)
-        self.primary = primary
+        environment = {**env, "TERM": "xterm-256color", "COLUMNS": str(COLUMNS), "LINES": str(ROWS)}
+        self.process, self.primary, self.trace = processes.start_on_terminal(
+            argv, environment, cwd, ROWS, COLUMNS
+        )
 
     def read(self, seconds: float) -> None:
         """Whatever the program writes within ``seconds`` (less if it exits)."""
@@ -340,12 +309,7 @@ class Terminal:
 
     def close(self) -> int | None:
         """Kill the group and whatever carries the trace; the exit status, if it exited."""
-        exited = self.process.poll()
-        kill_group(self.process.pid)
-        kill_traced([self.trace])
-        REGISTRY.discard(self.process.pid)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self.process.wait(timeout=5)
+        exited = processes.end_on_terminal(self.process, self.trace)
         with contextlib.suppress(OSError):
             os.close(self.primary)
         return exited
@@ -455,6 +419,9 @@ def play_step(terminal: Terminal, step: Mapping[str, Any], dumps: Path) -> None:
         )
     elif "pick" in step:
         _pick(terminal, step["pick"], step.get("until"), timeout)
+    elif "write" in step:
+        # The user changes a file outside Claude Code (an editor): its watchers see it.
+        Path(str(step["write"])).write_text(str(step.get("text", "")), encoding="utf-8")
     elif "exit" in step:
         terminal.until(lambda: terminal.process.poll() is not None, timeout, "the exit")
     elif "type" not in step and "key" not in step:

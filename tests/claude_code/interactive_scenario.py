@@ -16,6 +16,8 @@ terminal needs:
 - ``{"command": "/compact" | "/clear" | "/exit" | "/model NAME" | "/add-dir DIR"}``: a
   slash command (``/add-dir`` answers its questions yes, for this session; ``/model``
   after a prompt confirms the switch; ``/exit`` waits for the exit);
+- ``{"write": PATH, "text": TEXT}``: the user changes a file outside Claude Code (an
+  editor): a settings file fires ConfigChange, a watched one FileChanged;
 - waits, for the terminal only: ``{"wait": TEXT}``, ``{"gone": TEXT}``,
   ``{"hook": EVENT, "count": N}``, ``{"key": NAME}`` (see ``terminal``).
 
@@ -62,7 +64,7 @@ NOTIFIED_S = 30.0
 """How long a dialog waits for its Notification hook (about 6 s in 2.1.332)."""
 TIMEOUT_S = 150.0
 """The whole run's bound."""
-USER_ACTIONS = ("prompt", "answer", "command")
+USER_ACTIONS = ("prompt", "answer", "command", "write")
 """The steps that are the user's (``fire`` plays them); the others are waits."""
 
 

@@ -14,6 +14,7 @@ import pytest
 from interactive_observe import conversation_requests
 from interactive_scenario import terminal_steps
 
+from hookcourse.engine.api import CallPlace, file_written, watched_names
 from hookcourse.session import terminal
 from hookcourse.session.mock_api import SUMMARY, MockAPI, is_summary_request
 from hookcourse.session.terminal import Screen, plain
@@ -200,3 +201,33 @@ def test_a_retried_request_and_a_summary_request_are_not_turns() -> None:
         "body": _main([{"role": "user", "content": "Respond with plain text only <summary>"}]),
     }
     assert conversation_requests([one, one, summary, {"method": "GET"}]) == [one]
+
+
+PLACE = CallPlace("/p", "/p", "/h")
+
+
+def test_a_settings_file_written_mid_session_fires_config_change() -> None:
+    steps = file_written("/p/.claude/settings.local.json", PLACE, frozenset())
+    assert [(s.event, dict(s.fields)) for s in steps] == [
+        (
+            "ConfigChange",
+            {"source": "local_settings", "file_path": "/p/.claude/settings.local.json"},
+        )
+    ]
+    assert file_written("/h/.claude/settings.json", PLACE, ())[0].fields["source"] == (
+        "user_settings"
+    )
+    assert file_written("/p/.claude/settings.json", PLACE, ())[0].fields["source"] == (
+        "project_settings"
+    )
+
+
+def test_only_a_watched_file_fires_file_changed() -> None:
+    watched = watched_names(["a.txt|b.txt", None, "*.md", "c.txt"])
+    assert watched == {"a.txt", "b.txt", "c.txt"}
+    (step,) = file_written("/p/sub/b.txt", PLACE, watched)
+    assert (step.event, dict(step.fields)) == (
+        "FileChanged",
+        {"file_path": "/p/sub/b.txt", "event": "change"},
+    )
+    assert file_written("/p/d.txt", PLACE, watched) == ()
