@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from interactive_scenario import screen
-from oracle_observe import _normal, hook_runs, model_texts, tool_results
+from oracle_observe import _normal, hook_runs, model_texts, probe_rows, tool_results
 from oracle_scenario import PROBE
 
 from hookcourse.session.mock_api import is_summary_request
@@ -69,15 +69,7 @@ def observe_interactive(layout: Layout, status: dict[str, Any], prompt: str) -> 
     observation = {
         "status": status,
         "hooks": [run for run in runs if run["hook"] != PROBE],
-        "probe": [
-            {
-                "event": run["event"],
-                "tool": run["payload"].get("tool_name"),
-                "input": run["payload"].get("tool_input"),
-            }
-            for run in runs
-            if run["hook"] == PROBE
-        ],
+        "probe": probe_rows(runs),
         "hookEvents": [],
         "tools": tool_results(transcript_items(layout.home)),
         "modelTexts": model_texts(main, prompt),

@@ -30,22 +30,18 @@ classifier is a model call the mock cannot stand in for): permission dialogs sho
 from __future__ import annotations
 
 import json
-import subprocess
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from oracle_scenario import (
-    DEFAULT_PROMPT,
     ORACLE_API_KEY,
-    NamespaceUnavailable,
-    claude_env,
     flag_settings,
     lay_out,
+    run_spec,
+    write_spec,
 )
 
-from hookcourse.session import namespace
-from hookcourse.session.real import write_run_spec
 from hookcourse.session.script import Layout, substitute
 
 READY = "? for shortcuts"
@@ -155,33 +151,16 @@ def run_interactive(
     """Run the scenario once on a pseudo-terminal in a loopback-only namespace; the
     runner's status (``exit``, or ``stuck`` with the step that waited in vain)."""
     steps = terminal_steps(substitute(scenario["interactive"], layout))
-    spec_path = write_run_spec(
+    spec_path = write_spec(
+        scenario,
         layout,
         claude_argv(binary, scenario, layout),
-        claude_env(scenario, layout),
-        substitute(scenario.get("turns", []), layout),
-        scenario.get("prompt", DEFAULT_PROMPT),
         timeout,
         interactive=steps,
         screen=str(layout.root / "screen.txt"),
         dumps=str(layout.dumps),
     )
-    done = subprocess.run(
-        namespace.command(spec_path),
-        cwd=namespace.PACKAGE_PARENT,
-        capture_output=True,
-        text=True,
-        timeout=timeout + 30,
-    )
-    status_path = layout.root / "status.json"
-    if not status_path.exists():
-        raise NamespaceUnavailable(
-            f"unshare -n failed (exit {done.returncode}):\n{done.stderr.strip()}"
-        )
-    status: dict[str, Any] = json.loads(status_path.read_text(encoding="utf-8"))
-    if "refused" in status:
-        raise NamespaceUnavailable(status["refused"])
-    return status
+    return run_spec(spec_path, layout, timeout)
 
 
 def screen(layout: Layout) -> str:

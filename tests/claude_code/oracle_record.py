@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 OBSERVATIONS = Path(__file__).resolve().parent / "observations"
-VOLATILE = ("session_id", "transcript_path", "prompt_id", "duration_ms")
-"""Payload fields whose values change on every run."""
+VOLATILE = ("session_id", "transcript_path", "prompt_id", "duration_ms", "turn_id", "message_id")
+"""Payload fields whose values change on every run (the last two: MessageDisplay's)."""
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 """Session and tool ids inside texts (a persisted-output path names the session)."""
 PORT = re.compile(r"127\.0\.0\.1:\d+")
