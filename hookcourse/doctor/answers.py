@@ -130,8 +130,9 @@ def shape_problems(
             Reach.STOPS_HOOK,
             f"the hook exited {code}",
             place,
-            f"any exit but 0 and 2 is a non-blocking error: Claude Code shows the user a "
-            f"'{spec.name} hook error' and uses nothing the hook printed",
+            f"any exit but 0 and 2, without JSON on stdout, is a non-blocking error: the "
+            "action goes ahead and Claude is told nothing; the transcript shows a "
+            f"'{spec.name} hook error' with the first line of stderr",
             "exit 0 when the hook did its work (print context on stdout), and 2 only to block",
         )
     if failed and spec.can_block and _MEANS_TO_BLOCK.search(answer.stderr):

@@ -131,6 +131,11 @@ if TYPE_CHECKING:
         report_text as report_text,
     )
     from .runner import CommandEvaluator as CommandEvaluator
+    from .runner import Execution as Execution
+    from .runner import Job as Job
+    from .runner import RunSetting as RunSetting
+    from .runner import hook_run as hook_run
+    from .runner import run_jobs as run_jobs
     from .settings import (
         MANAGED_SETTINGS_ENV as MANAGED_SETTINGS_ENV,
     )
@@ -178,6 +183,12 @@ PLACES: Final[dict[str, str]] = {
     "report_json": "report",
     "report_text": "report",
     "CommandEvaluator": "runner",
+    # the process edge a session replays in the browser
+    "Execution": "runner",
+    "Job": "runner",
+    "RunSetting": "runner",
+    "hook_run": "runner",
+    "run_jobs": "runner",
     # one hook's answer, and several merged
     "Classification": "reading",
     "HookReading": "reading",
@@ -242,15 +253,18 @@ __all__ = [
     "CommandEvaluator",
     "CommandHandler",
     "EventSpec",
+    "Execution",
     "FireReport",
     "FireRequest",
     "Fired",
     "Handler",
     "HookReading",
     "HookRun",
+    "Job",
     "Outcome",
     "PrintMode",
     "Recipient",
+    "RunSetting",
     "SetOff",
     "SettingsPlaces",
     "SettingsSource",
@@ -269,6 +283,7 @@ __all__ = [
     "fire",
     "fire_handlers",
     "get_event",
+    "hook_run",
     "instructions_at_start",
     "lint_rules",
     "load_catalogue",
@@ -284,6 +299,7 @@ __all__ = [
     "render_findings",
     "report_json",
     "report_text",
+    "run_jobs",
     "startup_events",
     "validate_files",
     "watched_names",

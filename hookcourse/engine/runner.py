@@ -39,6 +39,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Final, Protocol, TypeVar
 
 from hookcourse.browser import require_desktop
+from hookcourse.system.edge import Edge
 from hookcourse.system.interrupts import kill_traced
 from hookcourse.system.processes import (
     OUTPUT_CAP_BYTES,
@@ -346,7 +347,7 @@ def interpolate_headers(handler: HttpHandler, env: Mapping[str, str]) -> dict[st
 # --- running ---------------------------------------------------------------------------------
 
 
-def run_jobs(jobs: Sequence[Job], payload_json: str, setting: RunSetting) -> list[Execution]:
+def start_jobs(jobs: Sequence[Job], payload_json: str, setting: RunSetting) -> list[Execution]:
     """Run every job in parallel and return their executions in job order."""
     if not jobs:
         return []
@@ -360,6 +361,11 @@ def run_jobs(jobs: Sequence[Job], payload_json: str, setting: RunSetting) -> lis
         return asyncio.run(run_jobs_async(jobs, payload_json, setting))
     # Called from inside an event loop (a notebook): run the batch on a loop of its own.
     return _in_thread(lambda: asyncio.run(run_jobs_async(jobs, payload_json, setting)))
+
+
+run_jobs: Final = Edge(start_jobs)
+"""How every batch of handlers runs: ``start_jobs``, unless a run swaps it (``run_jobs.swapped``:
+a session replayed from the desktop's recorded answers in the browser, or recorded)."""
 
 
 async def run_jobs_async(

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from hookcourse.js.regex import _StandIns  # the signature regex.py's backends share
 
 BACKEND = "browser RegExp"
+_V8_MESSAGE = "Invalid regular expression: /"  # then the pattern, its flags, ": " and the reason
 
 
 def compile_tester(pattern: str, prepared: str, units: _StandIns) -> Callable[[str], bool]:
@@ -30,3 +31,11 @@ def compile_tester(pattern: str, prepared: str, units: _StandIns) -> Callable[[s
     del prepared, units
     test = RegExp.new(pattern).test
     return lambda subject: bool(test(subject))
+
+
+def syntax_reason(pattern: str, error: Exception) -> str:
+    """The reason in the engine's SyntaxError for ``pattern``: V8's message ends with it
+    (``Invalid regular expression: /a)/: Unmatched ')'``), and no reason holds ": "."""
+    del pattern
+    message = str(error).strip().removeprefix("SyntaxError: ")
+    return message.rsplit(": ", 1)[-1] if message.startswith(_V8_MESSAGE) else message

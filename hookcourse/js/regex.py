@@ -33,6 +33,7 @@ profile rejects is rejected on either backend, whatever the browser's engine acc
 
 from __future__ import annotations
 
+from hookcourse.js.pattern_text import outside_classes
 from hookcourse.record import Choice
 
 TYPE_CHECKING = False  # typing, enum, re and functools would triple the grader's cold start
@@ -47,14 +48,20 @@ if TYPE_CHECKING:
 try:
     import regress
 except ModuleNotFoundError:  # Pyodide: the browser's RegExp is the backend
-    from hookcourse.js.browser_regex import BACKEND, compile_tester
+    from hookcourse.js.browser_regex import BACKEND, compile_tester, syntax_reason
 else:
+    from hookcourse.js.regress_errors import v8_reason
+
     BACKEND = "regress"
 
     def compile_tester(pattern: str, prepared: str, units: _StandIns) -> Tester:
         """regress on the pre-pass's rewrite, run over the subject's code units as stand-ins."""
         find = regress.Regex(prepared).find
         return lambda subject: find(units.text(subject)) is not None
+
+    def syntax_reason(pattern: str, error: Exception) -> str:
+        """regress's refusal of ``pattern`` in V8's words, as the browser backend gives it."""
+        return v8_reason(pattern, str(error).strip())
 
 
 class RegexEngine(Choice):
@@ -274,23 +281,12 @@ def _capture_groups(pattern: str) -> tuple[dict[str, list[int]], int]:
     and the number of capturing groups."""
     groups: dict[str, list[int]] = {}
     count = 0
-    in_class = False
-    i = 0
-    while i < len(pattern):
-        ch = pattern[i]
-        if ch == "\\":
-            i += 2
-            continue
-        if in_class:
-            in_class = ch != "]"
-        elif ch == "[":
-            in_class = True
-        elif ch == "(" and not pattern.startswith("(?", i):
+    for i in outside_classes(pattern):
+        if pattern[i] == "(" and not pattern.startswith("(?", i):
             count += 1
         elif _opens_named_group(pattern, i):
             count += 1
             groups.setdefault(_group_name(pattern, i + 3) or "", []).append(count)
-        i += 1
     return groups, count
 
 
@@ -535,7 +531,7 @@ def _compile(pattern: str, engine: str) -> _Compiled:
     except _Invalid as error:
         result = (None, str(error))
     except Exception as error:  # the backend's SyntaxError, or a pattern it cannot take as text
-        result = (None, str(error).strip() or type(error).__name__)
+        result = (None, syntax_reason(pattern, error) or type(error).__name__)
     if len(_compiled) >= _CACHE_LIMIT:
         _compiled.clear()
     _compiled[key] = result

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
+from hookcourse import browser
 from hookcourse.course.labs.live_stop import LiveStopHook
 from hookcourse.engine.api import (
     CommandHandler,
@@ -65,6 +66,7 @@ from .loop import (
     system_texts,
 )
 from .loop import play as play_session
+from .replay import TRACED, NotRecorded, replaying, trace_of
 from .script import SessionScript, flag_settings, laid_out, load, script_env, substitute
 from .tools import Grant, ToolRun, hook_environment
 from .transcript import Transcript, differences, event_run, relative
@@ -393,11 +395,12 @@ def _feedback(items: list[str], hook: str, call: _Call) -> list[dict[str, Any]]:
 def _learners_run(loop: LearnerLoop, call: _Call, hooks: dict[str, Any]) -> Mapping[str, Any]:
     try:
         run = loop.run_hooks(hooks, _Tool(call), _Results(call))
-    except (LearnerError, _Runaway):
+    except (LearnerError, _Runaway, NotRecorded):
         raise
     except Exception as error:
         raise LearnerError(
             f"your run_hooks raised {_raised(error)} on the {call.name} call {call.call_id}"
+            f"{_run_first(error)}"
         ) from None
     if not isinstance(run, Mapping) or not all(key in run for key in ("pre", "tool", "post")):
         raise LearnerError(
@@ -413,6 +416,15 @@ def _learners_run(loop: LearnerLoop, call: _Call, hooks: dict[str, Any]) -> Mapp
 def _raised(error: BaseException) -> str:
     text = str(error).splitlines()[0] if str(error) else ""
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
+def _run_first(error: Exception) -> str:
+    """For a name a cell of the open notebook defines (08's ``mine(...)`` after a
+    restart): which cell to run, as the course's NameError line says it; else ""."""
+    from hookcourse.course.checks.kernel_hook import cell_to_run
+
+    cell = cell_to_run(error.name or "") if isinstance(error, NameError) else None
+    return "" if cell is None else f". {cell}"
 
 
 def _shape(value: object) -> str:
@@ -561,10 +573,12 @@ def _requests(
         player.until_it_stops()
         try:
             turns = loop.run_stop_loop(LiveStopHook(attempt), session.cap or MAX_REQUESTS)
-        except (_Runaway, LearnerError):
+        except (_Runaway, LearnerError, NotRecorded):
             raise
         except Exception as error:
-            raise LearnerError(f"your run_stop_loop raised {_raised(error)}") from None
+            raise LearnerError(
+                f"your run_stop_loop raised {_raised(error)}{_run_first(error)}"
+            ) from None
     except _Runaway:
         ended = {"reason": "runaway", "notes": [f"stopped after {MAX_REQUESTS} requests"]}
         return ended, player.next_index
@@ -615,7 +629,10 @@ def run_learner_session(script: SessionScript, loop: LearnerLoop, keep: bool = F
 
 
 def _off_the_event_loop(play: Callable[..., Transcript], *arguments: Any) -> Transcript:
-    """``play(*arguments)`` in a thread of its own, where no event loop runs."""
+    """``play(*arguments)`` in a thread of its own, where no event loop runs (in the
+    browser, where no thread can start, here: its processes are replayed, not started)."""
+    if browser.IN_BROWSER:
+        return play(*arguments)
     with ThreadPoolExecutor(max_workers=1) as pool:
         return pool.submit(play, *arguments).result()
 
@@ -642,6 +659,28 @@ def _play(loop: LearnerLoop, session: Session) -> Transcript:
 
 # -- the check of the whole loop ---------------------------------------------------------------
 
+BROWSER_NOTE: Final = (
+    "(In the browser no process can start: each hook and tool gives the answer it gave on "
+    "the desktop for the same call. Your run_hooks and run_stop_loop decide live.)"
+)
+
+
+@contextlib.contextmanager
+def processes_for(name: str) -> Iterator[None]:
+    """Session ``name``'s hooks and tools: real processes on the desktop; in the browser,
+    the answers the desktop's processes gave (``replay``)."""
+    if not browser.IN_BROWSER:
+        yield
+        return
+    if name not in TRACED:
+        browser.require_desktop(
+            f"the session {name}",
+            f"its transcript (this browser has the desktop's answers for {', '.join(TRACED)})",
+        )
+    with replaying(trace_of(name)):
+        yield
+
+
 CHECK_SESSIONS: Final = ("decide-modify-inject", "stop-loop")
 """Sessions notebook 08 does not show, whose recorded Claude Code 2.1.332 run the teacher's
 loop reproduces exactly: a rewrite, a denial and a context (run_hooks), and a Stop hook
@@ -653,13 +692,15 @@ class LoopCheck:
     """``check_loop``'s report: for each session, the differences from the real run."""
 
     found: tuple[tuple[str, tuple[str, ...]], ...]
+    note: str = ""
+    """How the hooks ran, when not as processes (the browser)."""
 
     @property
     def all_pass(self) -> bool:
         return all(not lines_off for _, lines_off in self.found)
 
     def __str__(self) -> str:
-        lines = []
+        lines = [self.note] if self.note else []
         for name, lines_off in self.found:
             if not lines_off:
                 lines.append(f"✓ {name}: your loop gives the recorded Claude Code run exactly")
@@ -676,24 +717,22 @@ class LoopCheck:
 
 def check_loop(run_hooks: RunHooks, run_stop_loop: RunStopLoop) -> LoopCheck:
     """Play two sessions the notebook does not show with the learner's two functions and
-    compare each transcript with the recorded Claude Code 2.1.332 run; never raises, but
-    says in one paragraph that it needs the desktop in the browser (its hooks are processes)."""
-    from hookcourse.browser import require_desktop
-
+    compare each transcript with the recorded Claude Code 2.1.332 run; never raises. In the
+    browser the hooks and tools give the desktop's recorded answers."""
     from .recorded import load_recorded, script_path
 
-    require_desktop("the whole-loop check", "whether your loop gives the recorded runs")
     loop = LearnerLoop(run_hooks, run_stop_loop)
     found: list[tuple[str, tuple[str, ...]]] = []
     for name in CHECK_SESSIONS:
         real = load_recorded(name)["transcript"]
         try:
-            ours = run_learner_session(load(Path(str(script_path(name)))), loop)
+            with processes_for(name):
+                ours = run_learner_session(load(Path(str(script_path(name)))), loop)
         except InputError as error:
             found.append((name, (str(error),)))
             continue
         found.append((name, tuple(differences(ours, real))))
-    return LoopCheck(tuple(found))
+    return LoopCheck(tuple(found), BROWSER_NOTE if browser.IN_BROWSER else "")
 
 
 # -- in a notebook: play a session, and set it beside the engine and Claude Code ---------------
@@ -703,16 +742,17 @@ def play(
     run_hooks: RunHooks, run_stop_loop: RunStopLoop, name: str = "guard-retry"
 ) -> Transcript | None:
     """The course's session ``name`` played by the learner's two functions, in this kernel;
-    None (and one line saying why) when their code breaks the loop. Desktop only."""
-    from hookcourse.browser import require_desktop
-
+    None (and one line saying why) when their code breaks the loop. In the browser the
+    hooks and tools give the desktop's recorded answers (a line says so)."""
     from .recorded import script_path
 
-    require_desktop("the agent loop", "the transcript of your loop")
     try:
-        return run_learner_session(
-            load(Path(str(script_path(name)))), LearnerLoop(run_hooks, run_stop_loop)
-        )
+        with processes_for(name):
+            if browser.IN_BROWSER:
+                print(BROWSER_NOTE)
+            return run_learner_session(
+                load(Path(str(script_path(name)))), LearnerLoop(run_hooks, run_stop_loop)
+            )
     except InputError as error:
         print(f"your loop stopped: {error}")
         return None
@@ -756,18 +796,34 @@ class ThreeWays:
                 cells = [_cut(b[i], width) if i < len(b) else "" for b in blocks]
                 row = f"{cells[0]:<{width}} {by_engine} {cells[1]:<{width}} {by_real} {cells[2]}"
                 out.append(row.rstrip())
-        return visible("\n".join([*out, "", *self.explained()]), keep="\n")
+        full = self.first_in_full(columns)
+        return visible("\n".join([*out, "", *full, *self.explained()]), keep="\n")
+
+    def first_in_full(self, columns: list[list[list[str]]]) -> list[str]:
+        """The first block where the learner's loop differs, uncut: its lines and those of
+        the column it differs from (Claude Code's, else the engine's); the later
+        differences follow from this one. Nothing when all three agree."""
+        marks = self._request_marks()
+        differing = [n for n, pair in enumerate(marks) if "≠" in pair]
+        if not differing:
+            return []
+        n = differing[0]
+        by_real = marks[n][1]
+        other = (2, "Claude Code 2.1.332") if by_real == "≠" else (1, "the course's engine")
+        where = _where(n, len(marks))
+        later = "; the later ones follow from it" if len(differing) > 1 else ""
+        lines = [f"{where} is the first difference{later}. In full:"]
+        for index, name in ((0, "your loop"), other):
+            block = columns[index][n] if n < len(columns[index]) else []
+            lines += [f"  {name}:", *(f"    {line}" for line in block)]
+        return [*lines, ""]
 
     def explained(self) -> list[str]:
         """Each request where the learner's loop differs, and whose rule it is."""
         marks = self._request_marks()
         lines = []
         for n, (by_engine, by_real) in enumerate(marks):
-            where = (
-                "before the first request"
-                if n == 0
-                else ("the end" if n == len(marks) - 1 else f"request {n}")
-            )
+            where = _where(n, len(marks))
             if by_engine == "≠" and by_real == "≠":
                 lines.append(
                     f"≠ {where}: a bug in your loop (the engine and Claude Code agree here)"
@@ -790,6 +846,13 @@ class ThreeWays:
         printer.text(self.text())
 
 
+def _where(n: int, count: int) -> str:
+    """Block ``n`` of ``count`` (the start, each request, the end) in words."""
+    if n == 0:
+        return "before the first request"
+    return "the end" if n == count - 1 else f"request {n}"
+
+
 def three_ways(ours: Transcript | None, name: str = "guard-retry") -> ThreeWays | None:
     """``ours`` beside the engine's transcript of the same session and Claude Code's
     recording; None (and a line) when there is no transcript of the learner's loop."""
@@ -799,7 +862,8 @@ def three_ways(ours: Transcript | None, name: str = "guard-retry") -> ThreeWays 
     if ours is None:
         print("no transcript of your loop to compare yet")
         return None
-    engine = _off_the_event_loop(run_session, load(Path(str(script_path(name)))))
+    with processes_for(name):
+        engine = _off_the_event_loop(run_session, load(Path(str(script_path(name)))))
     return ThreeWays(ours, engine, load_recorded(name)["transcript"])
 
 

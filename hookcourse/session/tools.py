@@ -17,9 +17,10 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from hookcourse.engine.api import CallPlace, permission_facts, permission_step
+from hookcourse.system.edge import Edge
 from hookcourse.system.inputs import special_kind
 from hookcourse.system.interrupts import kill_traced
 from hookcourse.system.processes import CannotStart, run
@@ -173,7 +174,7 @@ def _bash_confinement(
     return OUTSIDE_NOT_RUN.format(tool="Bash", path=said, cwd=project, why=grant.granted)
 
 
-def run_tool(
+def run_tool_here(
     name: str,
     tool_input: Mapping[str, Any],
     project: Path,
@@ -206,6 +207,11 @@ def run_tool(
             text = f"<tool_use_error>{reason}</tool_use_error>"
             return ToolRun(text, True, text)
     return ToolRun(f"{name} is not run by hookcourse session; give its result", True, None)
+
+
+run_tool: Final = Edge(run_tool_here)
+"""How a session runs a call: here, for real, unless a run swaps it (``run_tool.swapped``: a
+session replayed from the desktop's recorded results in the browser, or recorded)."""
 
 
 def _input_error(tool: str, field: str, value: Any, expected: str) -> ToolRun:

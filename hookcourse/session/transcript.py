@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from hookcourse.errors import visible
 
@@ -169,6 +169,19 @@ def _note(note: str) -> str:
     return "\n".join(f"  {line}" if line else "" for line in note.split("\n"))
 
 
+# A recording keeps Claude Code's own word for each hook run (its stream's hook_response
+# outcome): "error" for an exit 2 too, which is no failure but the block signal.
+_RECORDED_ERROR: Final = "Claude Code: error"
+
+
+def _reading(hook: Mapping[str, Any]) -> str:
+    """How a hook run was read; a recorded exit 2 as the blocking error it is."""
+    read = str(hook["read"])
+    if read == _RECORDED_ERROR and hook.get("exitCode") == 2:
+        return 'Claude Code: blocking error (exit 2; the recording\'s word: "error")'
+    return read
+
+
 def _hook_lines(run: Mapping[str, Any]) -> Iterator[str]:
     if not run["hooks"] and not run.get("notes"):
         return  # an event no hook is configured for says nothing
@@ -185,7 +198,7 @@ def _hook_lines(run: Mapping[str, Any]) -> Iterator[str]:
             if hook.get(stream):
                 yield f"      {stream}: {_indent(hook[stream].rstrip(chr(10)), 14)}"
         if hook.get("read"):
-            yield f"      read as: {_indent(hook['read'], 15)}"
+            yield f"      read as: {_indent(_reading(hook), 15)}"
     for note in run.get("notes", []):
         yield f"    {note}"
 

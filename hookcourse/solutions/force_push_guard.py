@@ -110,7 +110,8 @@ def _push_reasons(arguments: list[str]) -> list[str]:
         elif argument in PUSH_OPTIONS_WITH_VALUE:
             skip_next = True
         elif not argument.startswith("--") and "f" in argument[1:].split("o", 1)[0]:
-            reasons.append(f"{argument} holds -f")
+            flag = "forces the push" if argument == "-f" else "holds -f, which forces the push"
+            reasons.append(f"{argument} {flag}")
     return reasons
 
 

@@ -211,10 +211,10 @@ def test_the_course_format_translates_to_the_same_merged_effect(output: dict[str
 
 def test_the_stop_lab_shows_the_naive_hook_reaching_the_cap() -> None:
     readout = stop_readout(("0", NAIVE, ""), ("0", NAIVE, ""), "8")
-    assert readout.headline == "Claude capped after 9 attempt(s)"
+    assert readout.headline == "the cap ended the turn after 9 attempts"
     assert "▼" in dict(readout.rows)["timeline"]
     once = stop_readout(("2", "", "Run the tests."), ("0", "", ""), "")
-    assert once.headline == "Claude stops after 2 attempt(s)"
+    assert once.headline == "Claude stops after 2 attempts"
     bad_cap = stop_readout(("0", "", ""), ("0", "", ""), "0")
     assert not bad_cap.ok and "1 to 100" in bad_cap.text()
 
@@ -231,6 +231,9 @@ def test_a_real_stop_hook_loops_as_the_stage_says(script: str, cap: int, tmp_pat
     assert len(attempts) == len(simulated)
     assert [a.stop_hook_active for a in attempts] == [t.stop_hook_active for t in simulated]
     assert [a.keeps_going for a in attempts] == [t.continues for t in simulated]
+    ends = [a.verdict for a in attempts][-1]
+    capped = "Outcome: one block too many: the cap ends the turn."
+    assert ends == (capped if simulated[-1].capped else "Outcome: the turn ends.")
 
 
 # -- the guard ---------------------------------------------------------------------------------
@@ -308,6 +311,50 @@ def test_a_crashing_guard_is_named_as_letting_everything_through(
     assert "boom" in report.text()
 
 
+def _cell_function(tmp_path: Path, cell: str, scope: dict[str, object]) -> object:
+    """``is_force_push`` as a notebook cell defines it: its source file is the cell."""
+    path = tmp_path / "cell.py"
+    path.write_text(cell, encoding="utf-8")
+    exec(compile(cell, str(path), "exec"), scope)
+    return scope["is_force_push"]
+
+
+def test_a_guard_cell_leaning_on_the_cells_above_leads_with_the_crash(
+    tmp_path: Path, small_corpus: Path
+) -> None:
+    cell = "def is_force_push(command):\n    return forces(push_arguments(command))\n"
+    scope: dict[str, object] = {"forces": bool, "push_arguments": str.split}
+    report = check_guard(_cell_function(tmp_path, cell, scope), small_corpus)  # type: ignore[arg-type]
+    graded = sum(len(r.verdicts) for r in report.graded)
+    assert report.summary() == (
+        f"check_guard: is_force_push crashed on {graded} of {graded} commands: NameError: "
+        "name 'forces' is not defined. The check runs this cell alone as a hook script: "
+        "copy forces and push_arguments into it."
+    )
+    checked = report.report()
+    assert checked.details == () and not checked.passed  # no family's rule: they say nothing
+    assert all(not row.items for row in checked.rows)  # nor every command it crashed on
+    assert "caught 0 of 2, missed 2\n" in report.text()
+    assert "non-blocking, so those commands run: 4 missed" in report.text()
+
+
+def test_a_check_call_left_in_the_guard_cell_is_not_run_by_its_hook_script(
+    tmp_path: Path, small_corpus: Path
+) -> None:
+    cell = (
+        "def is_force_push(command):\n    return '--force' in command.split()\n\n"
+        "print(is_force_push('git push --force'))\ncheck_guard(\n    is_force_push\n)\n"
+        "report = check_guard(is_force_push)\n"
+    )
+    scope: dict[str, object] = {"check_guard": lambda fn: None}
+    fn = _cell_function(tmp_path, cell, scope)
+    script = guard_module.guard_script(fn)  # type: ignore[arg-type]
+    assert script is not None
+    assert "check_guard" not in script and "print(is_force_push" not in script
+    report = check_guard(fn, small_corpus)  # type: ignore[arg-type]
+    assert report.problem is None and not report.failures, report.text()
+
+
 def test_the_starter_says_not_yet_and_bad_paths_say_why(tmp_path: Path, small_corpus: Path) -> None:
     starter = tmp_path / "my_guard.py"
     starter.write_text("raise NotImplementedError('write is_force_push')\n")
@@ -346,7 +393,7 @@ def test_every_view_builds_and_follows_its_controls() -> None:
     assert "Claude Code's format" in chapter_views.format_lab().text()
     stop = chapter_views.stop_lab()
     assert stop.text().startswith("Claude stops after 2")
-    assert stop.set(later_code="2", cap="1").startswith("Claude capped after 2")
+    assert stop.set(later_code="2", cap="1").startswith("the cap ended the turn after 2")
 
 
 def test_a_hanging_guard_is_stopped_after_its_first_command(tmp_path: Path) -> None:
@@ -470,3 +517,18 @@ def test_the_scoreboard_scores_bypasses_and_false_alarms_once_each() -> None:
     assert "caught       'git push --force'" in board
     assert bypass_scoreboard(["git status"]).splitlines()[1] == "  you: 0 points"
     assert bypass_scoreboard("git push -f").startswith("bypass_scoreboard: give a list")  # type: ignore[arg-type]
+
+
+def test_the_scoreboard_says_what_a_flag_does() -> None:
+    from hookcourse.solutions.force_push_guard import force_reasons
+
+    assert force_reasons("git push -f origin main") == ["-f forces the push"]
+    assert force_reasons("git push -uf origin main") == ["-uf holds -f, which forces the push"]
+
+
+def test_a_goal_hint_keeps_the_capitals_of_a_name() -> None:
+    from hookcourse.course.labs.events import _can
+
+    assert "PermissionRequest fires: Claude Code is about to show" in _can("PermissionRequest")
+    assert "SessionStart fires: a session starts" in _can("SessionStart")
+    assert "TaskCreated fires: TaskCreate is creating" in _can("TaskCreated")

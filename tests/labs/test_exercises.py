@@ -293,6 +293,7 @@ def test_a_raising_function_is_a_failing_case_not_a_traceback(matcher_fixtures: 
     result = check_matcher(match_without_catch, matcher_fixtures)
     rows = first_failure_rows(result)
     assert rows["call"] == "match_hook('Bash(', 'Bash')"
+    assert rows["case"] == "one of the invalid-regex cases"  # its table row, not its file
     assert rows["got"].startswith("raised PatternError:") or rows["got"].startswith("raised error:")
     assert rows["hint"].startswith("Your match_hook raised an exception on this case")
     assert "family invalid-regex" in rows["hint"]

@@ -13,7 +13,7 @@ def test_a_function_with_blanks_shows_what_came_back_and_what_was_expected() -> 
 
     text = try_calls(block_or_not, [((2.0,), {"block": True})]).text()
     assert text.splitlines() == [
-        "0 of 1 right: fill in the ... blanks, then run both cells",
+        "0 of 1 right: fill in the ... blanks, then run this cell again",
         "  ✗ block_or_not(2.0)  -> {'block': Ellipsis}, expected {'block': True}",
     ]
 
@@ -31,7 +31,7 @@ def test_while_a_blank_is_left_no_call_is_right_even_by_chance() -> None:
     assert (result.blanks, result.right, result.report().state) == (2, 0, FAILING)
     assert try_calls(pick, [(("goal",), ("Stop", "command"))]).blanks == 1
     assert result.text().splitlines() == [
-        "0 of 1 right: fill in the ... blanks, then run both cells",
+        "0 of 1 right: fill in the ... blanks, then run this cell again",
         "  ✗ regex_branch('(?i)bash', 'Bash')  -> False, while a blank is left",
     ]
 
@@ -39,6 +39,15 @@ def test_while_a_blank_is_left_no_call_is_right_even_by_chance() -> None:
 def test_with_no_blank_left_a_wrong_line_is_named_not_the_blanks() -> None:
     text = try_calls(str.strip, [((" a ",), "a"), ((" b",), "x")]).text()
     assert text.splitlines()[0] == "1 of 2 right: fix what the ✗ lines show, then run both cells"
+
+
+def test_a_function_from_another_cell_asks_for_both_cells() -> None:
+    scope: dict[str, object] = {}
+    exec(compile("def shout(text):\n    return ...\n", "<cell 1>", "exec"), scope)
+    shout = scope["shout"]
+    assert callable(shout)
+    text = try_calls(shout, [(("a",), "A")]).text()
+    assert text.splitlines()[0] == "0 of 1 right: fill in the ... blanks, then run both cells"
 
 
 def test_a_raising_function_is_a_line_not_a_traceback() -> None:

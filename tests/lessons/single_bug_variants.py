@@ -413,6 +413,12 @@ VARIANTS: tuple[Variant, ...] = (
     ),
     _v(
         "run_stop_loop",
+        "stopHookActive true from the first attempt",
+        "flag-after-block",
+        ("    active = False\n", "    active = True\n"),
+    ),
+    _v(
+        "run_stop_loop",
         "whenInactive on every attempt",
         "flag-after-block",
         ('hook["whenActive"] if active else hook["whenInactive"]', 'hook["whenInactive"]'),
@@ -528,6 +534,22 @@ _RUN_HOOKS_VARIANTS: tuple[Variant, ...] = (
     ),
     _v(
         "run_hooks",
+        "a falsy response read as None",
+        "rewrite",
+        ('    response = tool.get("response")', '    response = tool.get("response") or None'),
+    ),
+    _v(
+        "run_hooks",
+        "results[event] read when no handler runs",
+        "only-matching-run",
+        (
+            "    if not ran:\n        return []  # results[event] is not even read\n"
+            "    by_command = results[event]\n",
+            "    by_command = results[event]\n    if not ran:\n        return []\n",
+        ),
+    ),
+    _v(
+        "run_hooks",
         "a context of any hookEventName",
         "post-context-event",
         (
@@ -538,6 +560,23 @@ _RUN_HOOKS_VARIANTS: tuple[Variant, ...] = (
 )
 if _HAS_RUN_HOOKS:
     VARIANTS += _RUN_HOOKS_VARIANTS
+
+# A mistake that makes the function raise where no detector can say which rule it breaks:
+# the hint names what in the case it cannot take (``hint`` starts the hint row).
+RAISING: tuple[tuple[Variant, str], ...] = (
+    (
+        _v(
+            "merge_pre_tool_use",
+            '.get(key, "") for a stream that holds None',
+            "",
+            (
+                '    return value if isinstance(value, str) else ""',
+                '    return result.get(name, "")',
+            ),
+        ),
+        'stdout and stderr are None in this case: read a missing or None stdout or stderr as ""',
+    ),
+)
 
 # The gate and the guard report by family (a goal's kind, a corpus family): a variant's
 # ``key`` is the family its mistake fails.

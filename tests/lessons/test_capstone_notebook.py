@@ -75,3 +75,28 @@ def test_the_loop_cells_agree_for_the_teacher_and_name_a_bug_as_the_learners() -
     assert explained[0] == "≠ request 3: a bug in your loop (the engine and Claude Code agree here)"
     assert "BLOCKED: NO FORCE-PUSH FROM CLAUDE" in "\n".join(explained)
     assert len(wrong.text().splitlines()[0]) < 130  # three columns a notebook can show
+    # Under the columns, the first difference uncut: the exact text the model reads.
+    full = wrong.text().split("\n\n")[1].splitlines()
+    assert full[0] == "request 3 is the first difference. In full:"
+    assert full[1:3] == ["  your loop:", "    request 3: the model is shown"]
+    assert "  Claude Code 2.1.332:" in full
+    assert (
+        "        PreToolUse:Bash hook error: [${CLAUDE_PROJECT_DIR}/.claude/hooks/"
+        "no-force-push.sh]: Blocked: no force-push from Claude⏎"
+    ) in full
+    assert right.first_in_full([]) == []  # all three agree: nothing under the columns
+
+
+def test_a_difference_that_carries_on_is_shown_once_as_the_first() -> None:
+    import copy
+
+    from hookcourse.session.learner import ThreeWays
+    from hookcourse.session.recorded import load_recorded
+
+    real = load_recorded("guard-retry")["transcript"]
+    ours = copy.deepcopy(real)
+    for round_ in ours["rounds"][2:4]:  # requests 3 and 4
+        round_["shown"][0]["text"] = "something else"
+    text = ThreeWays(ours, real, real).text()
+    assert "request 3 is the first difference; the later ones follow from it. In full:" in text
+    assert "        something else" in text

@@ -4,6 +4,7 @@ hint names that mistake (by its hint key, never by prose)."""
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -12,7 +13,7 @@ from hookcourse.course.checks.hints import hints
 from hookcourse.course.labs.events import check_gate
 from hookcourse.course.labs.guard import check_guard_in_process
 from hookcourse.stages.registry import EXERCISES
-from tests.lessons.single_bug_variants import GATE_AND_GUARD, VARIANTS, Variant
+from tests.lessons.single_bug_variants import GATE_AND_GUARD, RAISING, VARIANTS, Variant
 
 SEEDS = (1, 7)  # the drawn cases differ by seed; the hint must not
 
@@ -36,6 +37,14 @@ def test_the_first_hint_names_the_mistake(variant: Variant, seed: int) -> None:
     assert rows["hint"] == f"({variant.key}) {hints()[variant.function][variant.key]}"
 
 
+@pytest.mark.parametrize(("variant", "hint"), RAISING, ids=lambda v: getattr(v, "name", ""))
+def test_a_raising_mistake_is_named_by_what_the_case_holds(variant: Variant, hint: str) -> None:
+    result = check(variant.function, variant.build(), seed=SEEDS[0])
+    rows = dict(result.failure_rows())
+    assert rows["got"].startswith("raised ") and rows["hint"].startswith(hint), rows
+    assert "This case is of the family" not in rows["hint"]
+
+
 @pytest.mark.parametrize("variant", GATE_AND_GUARD, ids=lambda v: f"{v.function}: {v.name}")
 def test_the_gate_and_the_guard_fail_the_mistakes_family_first(variant: Variant) -> None:
     fn = variant.build()
@@ -48,6 +57,19 @@ def test_the_gate_and_the_guard_fail_the_mistakes_family_first(variant: Variant)
 
 
 def test_each_variant_is_one_edit_of_the_solution() -> None:
-    for variant in (*VARIANTS, *GATE_AND_GUARD):
+    for variant in (*VARIANTS, *GATE_AND_GUARD, *(raising for raising, _ in RAISING)):
         assert len(variant.edits) <= 2, variant.name  # one mistake (and its import)
         assert variant.source() != Variant(variant.function, "", "", ()).source()
+
+
+def test_the_none_streams_are_named_as_the_case_holds_them() -> None:
+    from types import SimpleNamespace
+
+    from hookcourse.course.checks.diagnosis import none_streams
+
+    def given(*arguments: object) -> Any:
+        return SimpleNamespace(given=arguments)
+
+    assert none_streams(given([{"code": 0, "stdout": None}], {})) == "stdout is None"
+    assert none_streams(given({"whenActive": {"stderr": None, "stdout": ""}})) == "stderr is None"
+    assert none_streams(given([{"code": 2, "stdout": "", "stderr": ""}], {})) is None

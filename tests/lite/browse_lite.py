@@ -21,7 +21,9 @@ notebook 00's first cell and follows every Next link, with the phases of each ke
 start (from the requests that mark them) and the memory at the end, then again 15 and
 30 s later; ``own_work``
 edits notebook 00 and saves it (Ctrl+S), reloads the page, deletes the notebook in the
-file browser, and reads the stored source each time and the menus' entries.
+file browser, and reads the stored source each time and the menus' entries;
+``parity`` is browse_parity.py's (every notebook's stored cells, then the checks on
+learner attempts, in one kernel).
 Before a notebook runs, its kernel runs ``kernel_setup`` (the test's seed, which a
 browser kernel has no environment to inherit). Prints one JSON document; on failure
 saves failure.png, prints one line on stderr and exits 1.
@@ -484,12 +486,20 @@ def main(argv: list[str]) -> int:
         context.on("requestfinished", lambda r: clock.finished.append((time.monotonic(), r.url)))
         page = context.new_page()
         try:
-            if plan["mode"] == "tour":
-                seen: dict[str, Any] = tour(page, plan, shots)
+            if plan["mode"] == "parity":
+                from browse_parity import parity  # beside this file; imports it
+
+                seen: dict[str, Any] = parity(page, plan)
+            elif plan["mode"] == "tour":
+                seen = tour(page, plan, shots)
             elif plan["mode"] == "own_work":
                 seen = own_work(page, plan)
             elif plan["mode"] == "timing":
                 seen = timing(page, plan, browser_pid, clock)
+            elif plan["mode"] == "capstone":
+                from walk_capstone_lite import capstone  # beside this file; imports it
+
+                seen = capstone(page, plan, shots)
             else:
                 seen = course(page, plan, shots)
         except (Error, AssertionError) as error:

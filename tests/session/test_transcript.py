@@ -37,3 +37,10 @@ def test_the_order_of_parallel_hooks_and_regrouped_texts_does_not_matter() -> No
     swapped["rounds"][0]["events"][0]["hooks"].reverse()
     assert differences(real, swapped) == []
     assert "PreToolUse:Bash hook error: slow: deploys need a ticket" in render(real)
+
+
+def test_a_recorded_exit_2_reads_as_a_blocking_error_not_a_failure() -> None:
+    text = render(load_recorded("several-hooks")["transcript"])
+    assert 'read as: Claude Code: blocking error (exit 2; the recording\'s word: "error")' in text
+    assert "read as: Claude Code: error" not in text
+    assert "read as: Claude Code: success" in text  # every other word as recorded

@@ -68,7 +68,7 @@ def test_the_html_report_shows_each_learner_by_stage_in_a_real_browser(
     seen = json.loads(run.stdout)
 
     assert seen["title"] == "hookcourse class report"
-    header, *rows, done = seen["rows"]
+    header, *rows, done, minutes = seen["rows"]
     exercises = [c.label for c in report.course_columns() if c.key[1] != progress.PROGRAM_TASK]
     assert header == ["learner", "last activity", "idle", *exercises]
     shown = {row[0]: [cell.split("\n")[0] for cell in row[3:6]] for row in rows}
@@ -84,6 +84,8 @@ def test_the_html_report_shows_each_learner_by_stage_in_a_real_browser(
     }
     assert all(row[2] == "just now" for row in rows)
     assert done[:6] == ["done", "", "", "1/3", "0/3", "0/3"]
+    # ada passed match_hook on her first run, seconds after her clock started.
+    assert minutes[:6] == ["minutes", "", "", "0", "-", "-"]
     # Passed green, part-way yellow, nothing red (the page's own colours); each row's
     # first two cells are its last activity and idle time.
     width = len(exercises) + 2

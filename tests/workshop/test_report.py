@@ -118,6 +118,41 @@ def test_done_counts_last_activity_and_idle_time(klass: Path) -> None:
     assert report.idle_text(timedelta(seconds=20)) == "just now"
 
 
+def test_minutes_are_the_median_time_to_pass_from_the_learners_own_runs(tmp_path: Path) -> None:
+    def at(minute: int) -> str:
+        return (datetime(2026, 12, 1, 9, 0, tzinfo=UTC) + timedelta(minutes=minute)).isoformat()
+
+    files = {
+        # ada: 01 fails at 0, passes at 12 (12 min; her first run starts the clock), then
+        # 03 at 20 (a try: 8 min) and 26 (passes: 14 min in all).
+        "ada": [(MATCH, 140, 0), (MATCH, 151, 12), (APPLY, 50, 20), (APPLY, 60, 26)],
+        # bob: 01 passes at 5 (5 min); lunch, then 03 passes 3 hours later: the break counts
+        # as 30 min. A run of 01 after it passed changes nothing.
+        "bob": [(MATCH, 120, 0), (MATCH, 151, 5), (APPLY, 60, 185), (MATCH, 151, 190)],
+        # cy never passes 01: no time of hers counts toward it.
+        "cy": [(MATCH, 100, 0), (MATCH, 120, 40)],
+    }
+    totals = {MATCH: 151, APPLY: 60}
+    for learner, runs in files.items():
+        path = tmp_path / learner / "progress.jsonl"
+        path.parent.mkdir()
+        path.write_text(
+            "".join(entry(*key, passed, totals[key], [], at(m)) for key, passed, m in runs),
+            encoding="utf-8",
+        )
+    summary = build([str(tmp_path)])
+    match, apply = (next(c for c in summary.columns if c.key == k) for k in (MATCH, APPLY))
+    assert summary.minutes(match) == 8.5  # the median of 12 and 5
+    assert summary.minutes(apply) == 22  # the median of 14 and 30
+    minutes_row = next(
+        line for line in report.text(summary).splitlines() if line.startswith("minutes")
+    )
+    cells = minutes_row.split()[1:]
+    at_column = {c.key: cells[i] for i, c in enumerate(summary.columns)}
+    assert (at_column[MATCH], at_column[APPLY]) == ("8", "22")  # 8.5 rounds to even
+    assert "<tr class='minutes'>" in report.to_html(summary)
+
+
 def test_the_most_missed_families_and_stuck_learners_first(klass: Path) -> None:
     summary = build([str(klass)])
     match = summary.columns[0]

@@ -78,6 +78,7 @@ class CaseOutcome:
     not_implemented: bool = False
     hung: calling.Hung | None = None  # set when it did not return within the time limit
     answer: JSValue | None = None  # the result as JSON, when it had the right shape
+    undefined: str | None = None  # the name a NameError found undefined
 
     def answered(self) -> diagnosis.Answered | None:
         """The case with both answers, when the function returned one of the right shape."""
@@ -113,7 +114,10 @@ def run_case(
     if isinstance(outcome, calling.Raised):
         if isinstance(outcome.error, NotImplementedError):
             return CaseOutcome(case, family, False, outcome.text(), not_implemented=True)
-        return CaseOutcome(case, family, False, outcome.text(), raised=outcome.name)
+        undefined = getattr(outcome.error, "name", None) if outcome.name == "NameError" else None
+        return CaseOutcome(
+            case, family, False, outcome.text(), raised=outcome.name, undefined=undefined
+        )
     try:
         got = returned_json(outcome.value, case.expected)
     except WrongReturn as wrong:

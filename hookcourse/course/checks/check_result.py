@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from hookcourse.course.checks import diagnosis
+from hookcourse.course.checks import diagnosis, kernel_hook
 from hookcourse.course.checks import hints as hint_data
 from hookcourse.course.checks.case_runs import CELL_ERRORS, CaseOutcome
 from hookcourse.course.checks.cases import (
@@ -76,6 +76,10 @@ class CheckResult(Reported):
         if failure is None:
             return None
         answered = failure.answered()
+        if answered is None and failure.raised is not None:
+            return diagnosis.diagnose_raise(
+                self.name, failure.family, failure.case.decoded, failure.raised
+            )
         if answered is None:
             return diagnosis.Diagnosis(failure.family)
         others = [a for o in self.outcomes if o is not failure and (a := o.answered()) is not None]
@@ -90,7 +94,16 @@ class CheckResult(Reported):
         family_hint = hint_data.hint(self.name, found.key)
         if failure.raised is None:
             return None if family_hint is None else f"({found.key}) {family_hint}"
+        if failure.raised == "NameError":  # a name a cell of the open notebook defines
+            cell = kernel_hook.cell_to_run(failure.undefined or "")
+            if cell is not None:
+                return cell
+        if found.mistake is not None and family_hint is not None:  # a mistake raises so too
+            return f"({found.key}) {family_hint}"
         raised = hint_data.hints()["raised"]
+        streams = diagnosis.none_streams(failure.case.decoded)
+        if failure.raised in ("TypeError", "AttributeError") and streams is not None:
+            return raised["None stream"].format(streams=streams)
         about = raised.get(failure.raised, raised["default"]).format(name=self.name)
         if failure.raised in CELL_ERRORS or family_hint is None:
             return about
@@ -144,7 +157,7 @@ class CheckResult(Reported):
         if failure is None or not self._table_visible():
             return []
         rows = [
-            ("case", failure.case.where),
+            ("case", self._case_label(failure)),
             ("call", failure.call(self.name)),
             ("expected", shown(failure.case.expected)),
             ("got", visible(failure.got)),
@@ -155,6 +168,12 @@ class CheckResult(Reported):
         if hint:
             rows.append(("hint", hint))
         return rows
+
+    def _case_label(self, failure: CaseOutcome) -> str:
+        """The case by its row in the table (its family), not by its file: the learner
+        sees the families, never the case files."""
+        drawn = f", drawn with seed {self.seed}" if failure.case.drawn else ""
+        return f"one of the {failure.family} cases{drawn}"
 
     def _table_visible(self) -> bool:
         return not self.not_yet and self.refusal is None and self.hung is None

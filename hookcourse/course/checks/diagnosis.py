@@ -76,6 +76,14 @@ class Learner:
         except (TypeError, ValueError, KeyError, AttributeError, AssertionError, IndexError):
             return None
 
+    def raised(self, given: tuple[object, ...], mistakes: Iterable[str] = ()) -> str | None:
+        """The kind of error the model raises (``_RAISE_KINDS``), None when it answers."""
+        try:
+            self.model(given, frozenset(mistakes))
+        except (TypeError, ValueError, KeyError, AttributeError, AssertionError, IndexError) as e:
+            return _RAISE_KINDS.get(type(e).__name__, type(e).__name__)
+        return None
+
 
 LEARNERS: Final = {
     "match_hook": Learner(match_model, MATCH_MISTAKES),
@@ -161,6 +169,39 @@ def diagnose(
         tied = [(rank, m) for rank, m in tied if agree[m.switch] == top]
     _, chosen = max(tied, key=lambda pair: pair[0])
     return Diagnosis(chosen.key, chosen, difference.path)
+
+
+# A value of the wrong type fails as either, depending on what the code does with it.
+_RAISE_KINDS: Final = {"AttributeError": "TypeError"}
+
+
+def diagnose_raise(function: str, family: str, decoded: Decoded, raised: str) -> Diagnosis:
+    """The hint key for a call that raised ``raised``: the mistake whose model raises the
+    same kind of error on this case (where the right model answers), else ``family``."""
+    learner = LEARNERS.get(function)
+    if learner is None or learner.raised(decoded.given) is not None:
+        return Diagnosis(family)
+    kind = _RAISE_KINDS.get(raised, raised)
+    for mistake in learner.mistakes:
+        if learner.raised(decoded.given, [mistake.switch]) == kind:
+            return Diagnosis(mistake.key, mistake)
+    return Diagnosis(family)
+
+
+def none_streams(decoded: Decoded) -> str | None:
+    """The streams that are None in the first hook result of this case that has one, in
+    words ("stdout is None", "stdout and stderr are None"); None when no stream is."""
+    pending: list[object] = list(decoded.given)
+    while pending:
+        value = pending.pop(0)
+        if isinstance(value, Mapping):
+            names = [n for n in ("stdout", "stderr") if n in value and value[n] is None]
+            if names:
+                return " and ".join(names) + (" are None" if len(names) > 1 else " is None")
+            pending += list(value.values())
+        elif isinstance(value, list | tuple):
+            pending += list(value)
+    return None
 
 
 _AGREEMENT_CASES: Final = 200  # enough to tell mistakes apart, few enough to stay quick

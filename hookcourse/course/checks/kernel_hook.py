@@ -5,10 +5,12 @@ function is undefined, or a cell that drives a lab made further up. Python's ans
 is a ``NameError`` traceback. In an IPython kernel the course installs a handler for
 ``NameError`` (at the kernel's start under the course's Jupyter server, else at the
 first import of the course: ``exercises``, the labs) that says in one line which cell
-to run first: for an exercise's own name, its exercise cell; for a name another cell
-of the open notebook defines (``lab = answer_lab()``), that cell, together with every
+to run first: for a name a cell of the open notebook defines (``lab = answer_lab()``,
+08's ``match_hook, ... = mine(...)``), that cell, together with every
 other cell the running cell needs and the kernel lacks (and what those need in turn), so
-one try names them all, top to bottom. Any other ``NameError`` keeps IPython's usual
+one try names them all, top to bottom; for an exercise's own name no cell of it defines,
+the exercise cell in its notebook. A check or ``try_calls`` whose function meets such a
+name says the same line (``cell_to_run``). Any other ``NameError`` keeps IPython's usual
 traceback.
 """
 
@@ -102,7 +104,7 @@ def _code_cells(notebook: dict[str, Any], running: str) -> list[str]:
     return found
 
 
-def _needs(text: str) -> list[str]:
+def needs(text: str) -> list[str]:
     """The names a cell reads but does not bind itself, in the order it reads them."""
     try:
         tree = ast.parse(text)
@@ -154,7 +156,7 @@ def missing_cells(
         return None
     wanted: dict[int, str] = {}  # cell index -> its defining line
     names: dict[str, None] = {}
-    pending = [name, *_needs(running)]
+    pending = [name, *needs(running)]
     while pending:
         needed = pending.pop(0)
         if needed in defined or needed in names:
@@ -166,7 +168,7 @@ def missing_cells(
         index, line = found
         if index not in wanted:
             wanted[index] = line
-            pending += _needs(cells[index])
+            pending += needs(cells[index])
     return _run_first(list(names), [wanted[index] for index in sorted(wanted)])
 
 
@@ -198,15 +200,31 @@ def _open_notebook(shell: Any) -> dict[str, Any] | None:
     return loaded if isinstance(loaded, dict) else None
 
 
-def _said(shell: Any, name: str) -> str | None:
-    said = missing_exercise(name)
-    if said is not None:
-        return said
+def _in_open_notebook(shell: Any, name: str) -> str | None:
+    """The line for ``name`` when a cell of the notebook ``shell`` runs for defines it."""
     notebook = _open_notebook(shell)
     if notebook is None:
         return None
     history = shell.user_ns.get("_ih") or [""]
     return missing_cells(name, notebook, str(history[-1]), shell.user_ns)
+
+
+def _said(shell: Any, name: str) -> str | None:
+    # The open notebook first: 08 binds the earlier exercises' names itself (`mine(...)`),
+    # and its cell is the one to run, not the exercise in another notebook.
+    said = _in_open_notebook(shell, name)
+    return said if said is not None else missing_exercise(name)
+
+
+def cell_to_run(name: str) -> str | None:
+    """The one line for ``name``, undefined in a learner's function that a check or
+    ``try_calls`` ran, when a cell of the open notebook defines it; None outside a
+    notebook kernel or when no cell does."""
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None else None
+    if shell is None or not name:
+        return None
+    return _in_open_notebook(shell, name)
 
 
 def _on_name_error(

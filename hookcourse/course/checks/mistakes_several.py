@@ -195,7 +195,7 @@ def stop_model(args: tuple[object, ...], mistakes: frozenset[str]) -> object:
     assert isinstance(hook, Mapping) and isinstance(cap, int)
     limit = cap - 1 if "cap-early" in mistakes else cap + 1 if "cap-late" in mistakes else cap
     turns: list[dict[str, object]] = []
-    active = False
+    active = "active-from-start" in mistakes
     for blocks in range(1, 103):  # the blocks so far, this one included, if it blocks
         if "flag-never" in mistakes:
             answer = hook.get("whenInactive")
@@ -236,6 +236,7 @@ STOP_MISTAKES: Final = (
     Mistake("cap-reason", "the-cap", "the overridden block's reason delivered"),
     Mistake("flag-never", "flag-after-block", "whenInactive read on every attempt"),
     Mistake("flag-always", "flag-after-block", "whenActive read on the first attempt"),
+    Mistake("active-from-start", "flag-after-block", "stopHookActive true from the first attempt"),
     Mistake("loose-eq", "strict-equality", "JavaScript's == on the code"),
     Mistake("exit-0-only", "json-on-any-exit", "JSON read on exit 0 only"),
     Mistake("halt-falsy", "halt", 'a falsy continue (0, null, "") read as false'),
@@ -263,7 +264,10 @@ def _handlers(groups: object, tool_name: object, mistakes: frozenset[str]) -> li
 
 
 def _look_up(results: object, event: str, ran: list[str], mistakes: frozenset[str]) -> list[object]:
-    by_command = member_or_undefined(results, event) if ran else {}
+    if "event-always-read" in mistakes:
+        by_command = results[event]  # type: ignore[index]  # a KeyError, as the learner's
+    else:
+        by_command = member_or_undefined(results, event) if ran else {}
     assert isinstance(by_command, Mapping)
     if "results-order" in mistakes:
         return [result for command, result in by_command.items() if command in ran]
@@ -319,6 +323,8 @@ def run_model(args: tuple[object, ...], mistakes: frozenset[str]) -> object:
         return {"pre": pre, "tool": {"runs": False, "input": None, "response": None}, "post": None}
     kept = tool_input if "tool-input-kept" in mistakes else merged["input"]
     response = member_or_undefined(tool, "response")
+    if "response-or" in mistakes and not response:
+        response = None  # `tool.get("response") or None`: 0, "" and False lost
     ran = {"runs": True, "input": kept, "response": None if response is UNDEFINED else response}
     post_ran = _handlers(member_or_undefined(hooks, "PostToolUse"), name, mistakes)
     if not post_ran and "no-post-when-none" in mistakes:
@@ -349,6 +355,8 @@ RUN_MISTAKES: Final = (
     Mistake("post-any-event", "post-context-event", "a context of any hookEventName kept"),
     Mistake("post-exit-0-only", "post-feedback", "PostToolUse JSON read on exit 0 only"),
     Mistake("tool-input-kept", "rewrite", "the tool run with its own input, not the merged"),
+    Mistake("response-or", "rewrite", 'a falsy response (0, "", False) read as None'),
+    Mistake("event-always-read", "only-matching-run", "results[event] read when none runs"),
     Mistake("first-rewrite", "rewrite", "the first updatedInput"),
     Mistake("no-post-when-none", "no-post-hooks", "post null when no PostToolUse hook matched"),
 )

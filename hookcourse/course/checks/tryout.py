@@ -1,9 +1,9 @@
 """``try_calls``: run a faded example (a function with blanks) on a few calls, one line each.
 
 A faded example sits between a worked function and a graded exercise: the learner
-fills in its ``...`` blanks and re-runs the cell below it. Unlike ``check_*`` it
-knows nothing of the fixtures: the notebook lists the calls and what each should
-return. Whatever the learner's function does, even raising, comes back as a line.
+fills in its ``...`` blanks and re-runs its cell (and the calls' cell, when apart).
+Unlike ``check_*`` it knows nothing of the fixtures: the notebook lists the calls and
+what each should return. Whatever the learner's function does, even raising, comes back as a line.
 While a blank is left, no call counts as right (a blank can return what one call
 expects by chance), and the summary asks for the blanks; once none is left, it points
 at the wrong lines instead.
@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import ast
 import inspect
+import sys
 import textwrap
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from types import CodeType
 from typing import Any, cast
 
+from hookcourse.course.checks import kernel_hook
 from hookcourse.course.checks.cases import same_json
 from hookcourse.course.checks.check_report import (
     FAILING,
@@ -42,6 +44,8 @@ class Tryout:
     name: str
     rows: tuple[Row, ...]
     blanks: int = 0  # ``...`` blanks still in the function
+    together: bool = False  # the function and the calls share one cell
+    run_first: str | None = None  # the line naming a cell to run first (a NameError)
 
     @property
     def right(self) -> int:
@@ -54,14 +58,15 @@ class Tryout:
 
     def report(self) -> CheckReport:
         total = len(self.rows)
-        if self.blanks:
-            summary = f"{self.right} of {total} right: fill in the ... blanks, then run both cells"
+        again = "run this cell again" if self.together else "run both cells"
+        if self.run_first is not None:
+            summary = f"{self.right} of {total} right: {self.run_first}"
+        elif self.blanks:
+            summary = f"{self.right} of {total} right: fill in the ... blanks, then {again}"
         elif self.right == total:
             summary = f"all {total} right"
         else:
-            summary = (
-                f"{self.right} of {total} right: fix what the ✗ lines show, then run both cells"
-            )
+            summary = f"{self.right} of {total} right: fix what the ✗ lines show, then {again}"
         state = PASSED if self.right == total and not self.blanks else FAILING
         return CheckReport(self.name, "try_calls", state, summary, self.rows)
 
@@ -104,16 +109,26 @@ def try_calls(fn: Callable[..., object], calls: Sequence[Call]) -> Tryout:
     rows = []
     blanks = blanks_left(fn)
     name = getattr(fn, "__name__", "fn")
+    run_first = None
     for arguments, expected in calls:
         shown = f"{name}({', '.join(map(repr, arguments))})"
         try:
             got = fn(*arguments)
         except Exception as error:  # the learner's blanks may raise anything
             rows.append(Row(shown, f"raised {type(error).__name__}: {error}", False))
+            if isinstance(error, NameError) and run_first is None:
+                run_first = kernel_hook.cell_to_run(error.name or "")
             continue
         # JSON equality as the checks see it; a record (an ExitVerdict) compares by ==.
         ok = same_json(cast(JSValue, expected), cast(JSValue, got))
         wanted = f", expected {expected!r}" if not ok else ""
         wanted = ", while a blank is left" if ok and blanks else wanted
         rows.append(Row(shown, f"-> {got!r}{wanted}", ok and not blanks))
-    return Tryout(name, tuple(rows), blanks)
+    return Tryout(name, tuple(rows), blanks, _in_calling_cell(fn), run_first)
+
+
+def _in_calling_cell(fn: Callable[..., object]) -> bool:
+    """Whether ``fn`` was defined in the cell (the file) that calls ``try_calls``."""
+    code = getattr(fn, "__code__", None)
+    caller = sys._getframe(2)  # try_calls' caller: this function's caller's caller
+    return isinstance(code, CodeType) and code.co_filename == caller.f_code.co_filename

@@ -133,7 +133,16 @@ def _as_json(value: object) -> object:
 def program_tests(folder: str = "my-program") -> int | None:
     """``hookcourse init --lang py FOLDER`` (once), its ``hooks.py`` from ``my_hooks.py``,
     then ``hookcourse test`` in it, each printing what it says; the test's exit status, or
-    None outside a working copy (the course's own folder is never written)."""
+    None outside a working copy (the course's own folder is never written). In the browser
+    it says what to run on the desktop: the test starts the program once per case file."""
+    from hookcourse.browser import require_desktop
+
+    require_desktop(
+        "hookcourse test",
+        "every stage's cases run on the program made of your my_hooks.py: download "
+        "my_hooks.py (right-click it in the file browser, Download), put it in my-notebooks/ "
+        "there and run this cell; the checks in these notebooks already graded each function",
+    )
     path = module_path()
     if path is None:
         print("not in a working copy: run this in my-notebooks/, where your my_hooks.py is")

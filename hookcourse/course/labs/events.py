@@ -55,14 +55,16 @@ def example_payload(name: str, payloads: Path = PAYLOADS) -> str | None:
 
 
 def event_readout(name: str, payloads: Path = PAYLOADS) -> Readout:
-    """One event: when it fires, its matcher field, exit 2, which JSON counts, a payload."""
+    """One event: when it fires, its matcher field, the handler types it runs, exit 2,
+    which JSON counts, a payload."""
     spec = get_event(name)
     if spec is None:
         problem = ("problem", f"{jsjson.quote(name)} is not a hook event")
         return Readout("unknown event", (problem, ("fix", "pick one from the list")), False)
     facts = dict(event_facts(spec))
     rows = [(label, facts[label]) for label in _SHOWN_FACTS]
-    rows.insert(4, ("stderr on exit 2", f"goes to {recipient_text(spec.exit2_stderr_to)}"))
+    rows.insert(2, ("handlers", f"{', '.join(spec.handler_types)} hooks run on it"))
+    rows.insert(5, ("stderr on exit 2", f"goes to {recipient_text(spec.exit2_stderr_to)}"))
     payload = example_payload(name, payloads) or f"no example in {payloads}"
     # A payload is one long line of JSON: cut it into rows a page and a printout can show.
     pieces = [payload[i : i + PAYLOAD_WIDTH] for i in range(0, len(payload), PAYLOAD_WIDTH)]
@@ -144,7 +146,7 @@ def rules_readout(matcher: str, value: str, event: str = "PreToolUse") -> Readou
     real = explain_match(matcher, value, RuleSet.CLAUDE_CODE, narrow=narrow)
     rows = (
         ("course", f"{'fires' if course.matched else 'does not fire'}: {course.why}"),
-        ("claude-code", f"{'fires' if real.matched else 'does not fire'}: {real.why}"),
+        ("Claude Code", f"{'fires' if real.matched else 'does not fire'}: {real.why}"),
         (
             "so",
             "the two rule sets agree here"
@@ -206,7 +208,16 @@ def _can(event: str) -> str:
     facts = dict(event_facts(spec))
     fires = re.sub(r" \(added in [^)]*\)", "", facts["fires"])
     blocks = "can block" if spec.can_block else "cannot block"
-    return f"{event} fires: {fires[:1].lower()}{fires[1:]}; it {blocks}; exit 2: {facts['exit 2']}"
+    return f"{event} fires: {_mid_sentence(fires)}; it {blocks}; exit 2: {facts['exit 2']}"
+
+
+def _mid_sentence(text: str) -> str:
+    """``text`` after a colon: its first letter in lower case, unless it opens a name
+    (Claude, Claude Code, TaskCreate, MCP)."""
+    first = text.split(" ", 1)[0]
+    if first == "Claude" or any(char.isupper() for char in first[1:]):
+        return text
+    return text[:1].lower() + text[1:]
 
 
 def _judge(goal: Goal, answer: object) -> tuple[str, bool]:

@@ -14,6 +14,7 @@ engine reads each run the same way: a Python script inside the kernel
 
 from __future__ import annotations
 
+import ast
 import inspect
 import linecache
 import os
@@ -25,7 +26,7 @@ from pathlib import Path
 from typing import Final
 
 from hookcourse import browser
-from hookcourse.course.checks import calling, learner_module
+from hookcourse.course.checks import calling, kernel_hook, learner_module
 from hookcourse.course.checks.exercises import record_check
 from hookcourse.course.checks.generators import choose_seed
 from hookcourse.course.labs.guard_corpus import (
@@ -74,10 +75,39 @@ def guard_script(fn: Callable[[str], object]) -> str | None:
             return None
     # A function from a module (the teacher's) may bring `from __future__` imports, which
     # Python accepts only at the top of the script.
-    lines = cell.splitlines(keepends=True)
+    lines = _definitions(cell).splitlines(keepends=True)
     future = [line for line in lines if line.startswith("from __future__ import")]
     rest = "".join(line for line in lines if line not in future)
     return "".join(future) + _SCRIPT_HEAD + rest + _SCRIPT_TAIL.format(name=fn.__name__)
+
+
+def _definitions(cell: str) -> str:
+    """The cell without its top-level calls (``check_guard(is_force_push)``, a ``print``, a
+    check's result assigned), as ``my_hooks.py`` keeps it: run as the hook, they would
+    run the check again inside each hook run, or print into the hook's answer."""
+    try:
+        tree = ast.parse(cell)
+    except SyntaxError:  # a magic, or a half-typed cell: the script's run says what is wrong
+        return cell
+    dropped: set[int] = set()
+    for statement in tree.body:
+        if _a_call(statement):
+            end = statement.end_lineno or statement.lineno
+            dropped.update(range(statement.lineno, end + 1))
+    lines = cell.splitlines(keepends=True)
+    return "".join(line for number, line in enumerate(lines, 1) if number not in dropped)
+
+
+def _a_call(statement: ast.stmt) -> bool:
+    """A top-level expression that calls something, or an assignment of a check's result."""
+    if isinstance(statement, ast.Expr):
+        return any(isinstance(node, ast.Call) for node in ast.walk(statement))
+    if isinstance(statement, ast.Assign | ast.AnnAssign):
+        return any(
+            isinstance(node, ast.Call) and ast.unparse(node.func).split(".")[-1].startswith("check")
+            for node in ast.walk(statement)
+        )
+    return False
 
 
 def _starter(fn: Callable[[str], object]) -> bool:
@@ -124,10 +154,12 @@ def _check_function(
     if script is None:
         problem = "its source is unknown; define it in a notebook cell"
         return GuardReport(name, (), problem, function=True)
+    lacks = tuple(kernel_hook.needs(script))  # what a cell that leans on others lacks
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / f"{name}.py"
         path.write_text(script, encoding="utf-8")
-        return replace(_check_script(path, corpus, seed), guard=name, function=True)
+        checked = _check_script(path, corpus, seed)
+        return replace(checked, guard=name, function=True, lacks=lacks)
 
 
 def check_guard_in_process(

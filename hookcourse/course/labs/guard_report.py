@@ -65,8 +65,11 @@ class FamilyResult:
             return f"allowed {allowed} of {total}" + (f", false alarms {wrong}:" if wrong else "")
         return f"blocked {blocked} of {total}: no guard that reads only the command can know"
 
-    def row(self) -> Row:
-        """The family as a row of the check report, its wrong commands one per line."""
+    def row(self, each_command: bool = True) -> Row:
+        """The family as a row of the check report, its wrong commands one per line (only
+        its counts when ``each_command`` is False: a guard that crashed on them all)."""
+        if not each_command:
+            return Row(self.family.name, self.line().removesuffix(":"), not self.wrong)
         return Row(
             self.family.name,
             self.line(),
@@ -87,6 +90,7 @@ class GuardReport(Reported):
     function: bool = False  # the learner's exercise function (not a script by path)
     given: str = ""  # the script's path as the learner wrote it, for the replay line
     ran_as: str = ""  # in the browser: how the guard ran in place of a process
+    lacks: tuple[str, ...] = ()  # names the function's cell reads but does not define
 
     @property
     def graded(self) -> list[FamilyResult]:
@@ -139,13 +143,42 @@ class GuardReport(Reported):
             f"{self.false_alarms} false alarms, over {graded} commands{where}{replay}"
         )
 
+    @property
+    def crashed(self) -> bool:
+        """True when the guard failed on most graded commands: then the failing families
+        say nothing about its reading of the commands."""
+        graded = sum(len(r.verdicts) for r in self.graded)
+        return 2 * len(self.failures) > graded > 0
+
+    def _crash_summary(self) -> str:
+        """The summary when most runs failed: how often, the first error, what to do."""
+        first = self.failures[0]
+        said = _last_line(first.stderr) or f"exit {first.exit_code}, nothing on stderr"
+        if first.timed_out:
+            said = f"it did not finish within the time limit on {first.command!r}"
+        graded = sum(len(r.verdicts) for r in self.graded)
+        crashes = f"{len(self.failures)} of {graded} commands"
+        line = f"check_guard: {self.guard} crashed on {crashes}: {said}."
+        undefined = [name for name in self.lacks if f"name {name!r} is not defined" in said]
+        if self.function and undefined:
+            names = _listed(list(self.lacks))
+            line += f" The check runs this cell alone as a hook script: copy {names} into it."
+        elif self.function:
+            line += f" Call {self.guard}({first.command!r}) in a cell of its own to see why."
+        return line
+
     def failure_note(self) -> str | None:
         failures = self.failures
         if not failures:
             return None
         first = failures[0]
-        said = first.stderr.strip().splitlines()[-1] if first.stderr.strip() else "no stderr"
+        said = _last_line(first.stderr) or "no stderr"
         graded = sum(len(r.verdicts) for r in self.graded)
+        if self.crashed:  # the summary says the rest
+            return (
+                "Claude Code treats a failing hook as non-blocking, so those commands run: "
+                f"{self.missed} missed, {self.false_alarms} false alarms"
+            )
         return (
             f"the guard failed on {len(failures)} of the {graded} commands (first: exit "
             f"{first.exit_code}, {said}); Claude Code treats a failing hook as non-blocking, "
@@ -160,17 +193,18 @@ class GuardReport(Reported):
         shown = () if self.not_yet or self.problem is not None else self.families
         note = None if self.not_yet else self.failure_note()
         verdicts = [v for r in self.graded for v in r.verdicts]
+        crashed = self.problem is None and not self.not_yet and self.crashed
         hints = tuple(
             (r.family.name, FAMILY_HINTS[r.family.name])
             for r in shown
-            if r.wrong and r.family.name in FAMILY_HINTS
+            if r.wrong and r.family.name in FAMILY_HINTS and not crashed
         )
         return CheckReport(
             exercise=GUARD_EXERCISE,
             check="check_guard",
             state=PASSED if holds else NOT_YET if self.not_yet else FAILING,
-            summary=self._summary(holds),
-            rows=tuple(r.row() for r in shown),
+            summary=self._crash_summary() if crashed else self._summary(holds),
+            rows=tuple(r.row(each_command=not crashed) for r in shown),
             details_title="the rule each failing family tests" if hints else "",
             details=hints,
             notes=tuple(line for line in (self.ran_as, note) if line),
@@ -180,3 +214,14 @@ class GuardReport(Reported):
             seed=self.seed,
             subject=self.guard,
         )
+
+
+def _last_line(stderr: str) -> str:
+    """A traceback's last line (the error itself); "" for a blank stderr."""
+    lines = stderr.strip().splitlines()
+    return lines[-1].strip() if lines else ""
+
+
+def _listed(names: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" and {names[-1]}"

@@ -70,9 +70,12 @@ class Parsons:
         if right == count:
             return f"right: all {count} steps in order"
         step = self.steps[right]
+        placed_so_far = {0: "", 1: "the first step is in place; "}.get(
+            right, f"the first {right} steps are in place; "
+        )
         return (
-            f"the first {right} step{'s' * (right != 1)} are in place; step {right + 1} is not "
-            f"line {numbers[right]}. What must come next: {step.why}"
+            f"{placed_so_far}step {right + 1} is not line {numbers[right]}. "
+            f"What must come next: {step.why}"
         )
 
 

@@ -94,8 +94,11 @@ def stop_readout(inactive: AnswerBoxes, active: AnswerBoxes, cap_text: str = "8"
         flag = "true" if turn.stop_hook_active else "false"
         rows.append((f"attempt {number}", f"stop_hook_active {flag}: {turn_line(turn)}"))
     last = turns[-1]
-    ending = "capped" if last.capped else "halted" if last.reason else "stops"
-    return Readout(f"Claude {ending} after {len(turns)} attempt(s)", tuple(rows))
+    attempts = f"{len(turns)} attempt{'s' * (len(turns) != 1)}"
+    if last.capped:
+        return Readout(f"the cap ended the turn after {attempts}", tuple(rows))
+    ending = "halted" if last.reason else "stops"
+    return Readout(f"Claude {ending} after {attempts}", tuple(rows))
 
 
 @dataclass(frozen=True)
@@ -141,11 +144,10 @@ def step_real_stop_hook(
         )
         run = fired.executions[0].run
         going = fired.outcome.keeps_going
-        attempts.append(
-            RealAttempt(
-                active, run.exit_code, run.stdout, run.stderr, going, fired.outcome.explanation[-1]
-            )
-        )
+        verdict = fired.outcome.explanation[-1]
+        if not going and 0 < cap <= blocks and fired.hooks[0].reading.decision == "block":
+            verdict = "Outcome: one block too many: the cap ends the turn."  # not just "ends"
+        attempts.append(RealAttempt(active, run.exit_code, run.stdout, run.stderr, going, verdict))
         if not going:
             return attempts
         blocks += 1

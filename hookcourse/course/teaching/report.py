@@ -3,9 +3,10 @@
 A row per learner, stuck learners first, with their last activity and how long they
 have been idle; a column per exercise in course order (from the stage registry, so
 every exercise has one even before anybody ran its check), then the graded programs
-run; a "done" row counting who passed each. Below the table, the case families most
-learners still miss and who is stuck where. A file that cannot be read, or is not a
-progress file, costs one warning line and nothing else.
+run; a "done" row counting who passed each, and a "minutes" row: the learners' median
+time to pass it, measured from their own runs (``working_times``). Below the table, the
+case families most learners still miss and who is stuck where. A file that cannot be
+read, or is not a progress file, costs one warning line and nothing else.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import csv
 import html
 import io
+import statistics
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -36,6 +38,8 @@ GRADES_COLUMNS: Final = (
     "max_score",
 )
 MOST_MISSED: Final = 3
+BREAK: Final = timedelta(minutes=30)
+"""A gap between two of a learner's runs longer than this is a break: it counts as this."""
 
 Key = tuple[str, str]  # (stage, task), as a progress line names it
 
@@ -87,6 +91,24 @@ def _when(run: Progress) -> datetime | None:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
+def working_times(timeline: Iterable[tuple[datetime, Key, bool]]) -> dict[Key, timedelta]:
+    """Per exercise a learner passed, their time to its first pass: the gap before each of
+    their runs (since their run before, of anything; at most ``BREAK``) counts toward that
+    run's exercise, until the exercise first passes. Reading before the first exercise of a
+    session is not seen; the notebook reading before any later one counts toward it."""
+    spent: dict[Key, timedelta] = {}
+    passed: dict[Key, timedelta] = {}
+    before: datetime | None = None
+    for moment, key, done in sorted(timeline):
+        if key not in passed:
+            gap = timedelta(0) if before is None else min(moment - before, BREAK)
+            spent[key] = spent.get(key, timedelta(0)) + gap
+            if done:
+                passed[key] = spent[key]
+        before = moment
+    return passed
+
+
 @dataclass
 class ClassReport:
     """Everything the report shows, computed once from the runs."""
@@ -98,6 +120,8 @@ class ClassReport:
     last_seen: dict[str, datetime]
     now: datetime
     warnings: list[str] = field(default_factory=list)
+    passed_after: dict[tuple[str, Key], timedelta] = field(default_factory=dict)
+    """Each learner's time to first pass an exercise (``working_times``)."""
 
     @classmethod
     def build(
@@ -110,14 +134,17 @@ class ClassReport:
         latest: dict[tuple[str, Key], Progress] = {}
         attempts: Counter[tuple[str, Key]] = Counter()
         last_seen: dict[str, datetime] = {}
+        timelines: dict[str, list[tuple[datetime, Key, bool]]] = {}
         for learner, run in runs:
             key = (learner, (run.stage, run.task))
             attempts[key] += 1
             if key not in latest or run.time >= latest[key].time:
                 latest[key] = run
             moment = _when(run)
-            if moment is not None and (learner not in last_seen or moment > last_seen[learner]):
-                last_seen[learner] = moment
+            if moment is not None:
+                timelines.setdefault(learner, []).append((moment, key[1], run.done))
+                if learner not in last_seen or moment > last_seen[learner]:
+                    last_seen[learner] = moment
         seen = {column for _, column in latest}
         known = course_columns()
         # Exercises always have a column; a stage's program only once someone ran it.
@@ -127,6 +154,11 @@ class ClassReport:
         learners = sorted({learner for learner, _ in latest}, key=str.casefold)
         when = now or datetime.now(UTC)
         made = cls(learners, columns, latest, dict(attempts), last_seen, when, warnings)
+        made.passed_after = {
+            (learner, key): spent
+            for learner, timeline in timelines.items()
+            for key, spent in working_times(timeline).items()
+        }
         stuck = {learner: tries for learner, _, _, tries in made.stuck()}
         made.learners.sort(key=lambda learner: (learner not in stuck, -stuck.get(learner, 0)))
         return made
@@ -140,6 +172,16 @@ class ClassReport:
             for family in run.failing
         )
         return counts.most_common(MOST_MISSED)
+
+    def minutes(self, column: Column) -> float | None:
+        """The median of the learners' times to pass this column, in minutes (None: nobody
+        passed it with readable times)."""
+        times = [
+            spent.total_seconds() / 60
+            for (_, key), spent in self.passed_after.items()
+            if key == column.key
+        ]
+        return statistics.median(times) if times else None
 
     def ran(self, column: Column) -> bool:
         """Whether any learner has run this column's check or program."""
@@ -184,6 +226,11 @@ def idle_text(span: timedelta | None) -> str:
     return f"{minutes // (24 * 60)} days"
 
 
+def minutes_text(minutes: float | None) -> str:
+    """A median time to pass as the table shows it: ``12``; ``-`` when nobody passed."""
+    return "-" if minutes is None else str(round(minutes))
+
+
 def seen_text(moment: datetime | None) -> str:
     """A run's time as the table shows it: ``2026-12-01 09:15`` (UTC)."""
     return "-" if moment is None else moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M")
@@ -214,6 +261,7 @@ def text(report: ClassReport) -> str:
     ]
     count = len(report.learners)
     rows.append(["done", "", "", *(f"{report.done(c)}/{count}" for c in report.columns)])
+    rows.append(["minutes", "", "", *(minutes_text(report.minutes(c)) for c in report.columns)])
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
     lines = [
         "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
@@ -266,6 +314,7 @@ def to_html(report: ClassReport) -> str:
     )
     count = len(report.learners)
     foot = "".join(f"<td>{report.done(c)}/{count}</td>" for c in report.columns)
+    timed = "".join(f"<td>{minutes_text(report.minutes(c))}</td>" for c in report.columns)
     missed = "".join(
         f"<li><b>{e(c.label)}</b>: "
         + (", ".join(f"{e(f)} ({n})" for f, n in report.most_missed(c)) or "none")
@@ -282,7 +331,9 @@ def to_html(report: ClassReport) -> str:
         f"(passed/total cases, UTC), as of {e(seen_text(report.now))}.</p>"
         "<table id='progress'><thead><tr><th>learner</th><th>last activity</th>"
         f"<th>idle</th>{head}</tr></thead><tbody>{body}</tbody>"
-        f"<tfoot><tr><th>done</th><td></td><td></td>{foot}</tr></tfoot></table>"
+        f"<tfoot><tr><th>done</th><td></td><td></td>{foot}</tr>"
+        "<tr class='minutes'><th title='median minutes to pass, from the learners&#39; runs'>"
+        f"minutes</th><td></td><td></td>{timed}</tr></tfoot></table>"
         f"<h2>Most missed case families</h2><ul id='missed'>{missed}</ul>"
         f"<h2>Who is stuck where</h2><ul id='stuck'>{stuck_items or '<li>nobody</li>'}</ul>"
         + (f"<h2>Skipped</h2><ul id='warnings'>{warned}</ul>" if warned else "")
