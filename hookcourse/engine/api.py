@@ -73,6 +73,9 @@ if TYPE_CHECKING:
         SetOff as SetOff,
     )
     from .lifecycle import (
+        file_written as file_written,
+    )
+    from .lifecycle import (
         instructions_at_start as instructions_at_start,
     )
     from .lifecycle import (
@@ -80,6 +83,9 @@ if TYPE_CHECKING:
     )
     from .lifecycle import (
         startup_events as startup_events,
+    )
+    from .lifecycle import (
+        watched_names as watched_names,
     )
     from .lint import Severity as Severity
     from .lint import choose as choose_rules
@@ -209,6 +215,8 @@ PLACES: Final[dict[str, str]] = {
     "instructions_at_start": "lifecycle",
     "prompt_expansion": "lifecycle",
     "startup_events": "lifecycle",
+    "file_written": "lifecycle",
+    "watched_names": "lifecycle",
     "PrintMode": "transcript",
     # permissions
     "CallPlace": "permission_rule",
@@ -271,6 +279,7 @@ __all__ = [
     "event_facts",
     "event_spec",
     "exec_handler",
+    "file_written",
     "fire",
     "fire_handlers",
     "get_event",
@@ -293,6 +302,7 @@ __all__ = [
     "run_jobs",
     "startup_events",
     "validate_files",
+    "watched_names",
 ]
 """The names of ``PLACES``, for readers and tools (a test keeps the two the same)."""
 

@@ -117,6 +117,40 @@ def _fields_text(step: SetOff) -> str:
     )
 
 
+SETTINGS_SOURCES: Final = (
+    ("user_settings", (".claude", "settings.json"), "home"),
+    ("project_settings", (".claude", "settings.json"), "project"),
+    ("local_settings", (".claude", "settings.local.json"), "project"),
+)
+"""ConfigChange's ``source`` for each settings file, and where the file lies."""
+_LITERAL_NAME: Final = re.compile(r"[A-Za-z0-9_.-]+")
+
+
+def watched_names(matchers: Iterable[str | None]) -> frozenset[str]:
+    """The file names FileChanged's matchers watch: each ``|``-separated literal name."""
+    names: set[str] = set()
+    for matcher in matchers:
+        parts = (matcher or "").split("|")
+        if parts and all(_LITERAL_NAME.fullmatch(part) for part in parts):
+            names.update(parts)
+    return frozenset(names)
+
+
+def file_written(path: str, place: CallPlace, watched: Collection[str]) -> tuple[SetOff, ...]:
+    """A file changed on disk outside Claude Code (an editor) during an interactive
+    session: a settings file fires ConfigChange (``source`` by the file), a watched one
+    (its name among ``watched``, from ``watched_names``) FileChanged (``event`` change).
+    Seen in 2.1.332 for a local settings file and a file a FileChanged matcher names."""
+    target = os.path.normpath(path)
+    for source, parts, root in SETTINGS_SOURCES:
+        folder = place.home if root == "home" else place.project_dir
+        if folder and target == os.path.normpath(os.path.join(folder, *parts)):
+            return (SetOff("ConfigChange", {"source": source, "file_path": target}),)
+    if os.path.basename(target) in watched:
+        return (SetOff("FileChanged", {"file_path": target, "event": "change"}),)
+    return ()
+
+
 def startup_events(flags: Sequence[str]) -> tuple[SetOff, ...]:
     """Setup when the command line asks for it (before SessionStart)."""
     return tuple(

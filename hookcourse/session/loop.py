@@ -42,14 +42,18 @@ from hookcourse.engine.api import (
     SettingsPlaces,
     SettingsSource,
     checked_against,
+    file_written,
     fire,
     instructions_at_start,
+    load_catalogue,
+    load_settings,
     prompt_expansion,
     startup_events,
+    watched_names,
 )
 from hookcourse.errors import InputError
 from hookcourse.js import json as jsjson
-from hookcourse.js.values import Undefined
+from hookcourse.js.values import JSValue, Undefined
 
 from . import turns as scripted
 from .script import Layout, SessionScript, flag_settings, laid_out, script_env, substitute
@@ -121,6 +125,9 @@ class Session:
     """Model requests, a subagent's included."""
     background: int = 0
     """Subagents finished in the background whose completion has not started a turn yet."""
+    dialogs: list[Mapping[str, Any]] | None = None
+    """Interactive only: the user's answers to the permission dialogs still to come (None
+    in print mode, where no dialog is shown)."""
 
     def place(self) -> CallPlace:
         return CallPlace(str(self.layout.project), self.cwd, str(self.layout.home))
@@ -158,7 +165,20 @@ class Session:
 
     def set_off(self, step: SetOff) -> FireReport:
         """An event the session fires on its own."""
-        return self.fire(step.event, self.payload(step.event, **dict(step.fields)))
+        # Its fields go in after the common ones (FileChanged has one named ``event``).
+        payload = {**self.payload(step.event), **dict(step.fields)}
+        return self.fire(step.event, payload)
+
+    def settings_places(self) -> SettingsPlaces:
+        """The settings files every event of the session reads."""
+        line = self.command_line
+        return SettingsPlaces(
+            project_dir=self.layout.project,
+            home=self.layout.home,
+            extra=(line.settings,) if line.settings is not None else (),
+            sources=line.sources,
+            skills=tuple(self.skills),
+        )
 
     def fire(
         self, event: str, payload: Mapping[str, Any], blocks: int = 0, turn: int = 1
@@ -166,13 +186,7 @@ class Session:
         """``event`` through the engine; ``blocks``: consecutive Stop blocks before it;
         ``turn``: which model response of the prompt it follows."""
         line = self.command_line
-        places = SettingsPlaces(
-            project_dir=self.layout.project,
-            home=self.layout.home,
-            extra=(line.settings,) if line.settings is not None else (),
-            sources=line.sources,
-            skills=tuple(self.skills),
-        )
+        places = self.settings_places()
         request = FireRequest(
             event=event,
             payload_text=jsjson.stringify(dict(payload)),
@@ -283,39 +297,163 @@ def play(
     # The scripted model plays in the conversation its first prompt begins; one a hook's
     # user turn begins gets the fallback text throughout.
     turns = [] if user_turns else script.turns
+    if script.data.get("interactive") is not None:
+        return _interactive(session, transcript, turns, user_turns, prompt_requests)
     end: dict[str, Any] = {}
     next_turn = 0
     for number, text in enumerate([*user_turns, *script.prompts]):
-        expansion = prompt_expansion(text, session.place())
-        expanded = None if expansion is None else session.set_off(expansion)
-        reports = [] if expanded is None else [expanded]
-        if expanded is None or not expanded.outcome.blocked:
-            # A blocked expansion stops the prompt: UserPromptSubmit never fires.
-            reports.append(
-                session.fire("UserPromptSubmit", session.payload("UserPromptSubmit", prompt=text))
-            )
-        prompt = reports[-1]
-        runs = [event_run(r.event, event_label(r), hooks_run(r)) for r in reports]
-        if number == 0:
-            transcript["start"].extend(runs)
-        else:
-            entry = {"prompt": text, "round": len(session.rounds), "events": runs, "before": end}
-            transcript.setdefault("prompts", []).append(entry)
-        for report in reports[:-1]:
-            session.shown = session.shown + system_texts(report)
-        mode = prompt.print_mode
-        if mode is not None and mode.run_stops:
-            # The prompt never reaches the model; the next one is read as usual.
-            said = f"the user is shown: {mode.user_message or ''}"
-            end = {"reason": "prompt_blocked", "notes": [said]}
-            continue
-        session.shown = session.shown + system_texts(prompt)
-        end, next_turn = prompt_requests(session, turns, next_turn)
-        session.shown = []
+        end, next_turn = _prompt(
+            session, transcript, number, text, end, turns, next_turn, prompt_requests
+        )
     transcript["end"] = end
     closing = session.fire("SessionEnd", session.payload("SessionEnd", reason="other"))
     transcript["closing"] = [event_run("SessionEnd", event_label(closing), hooks_run(closing))]
     return transcript
+
+
+def _interactive(
+    session: Session,
+    transcript: Transcript,
+    turns: list[dict[str, Any]],
+    user_turns: list[str],
+    prompt_requests: Prompt,
+) -> Transcript:
+    """The session as the interactive interface plays it: the user's actions in order
+    (prompts, answers to dialogs, slash commands); SessionEnd only when a command ends
+    the session (a session still open when the script ends is not closed)."""
+    actions = list(session.script.data["interactive"])
+    session.dialogs = [action for action in actions if "answer" in action]
+    end: dict[str, Any] = {}
+    next_turn, number = 0, 0
+    for text in user_turns:
+        end, next_turn = _prompt(
+            session, transcript, number, text, end, turns, next_turn, prompt_requests
+        )
+        number += 1
+    closing: list[dict[str, Any]] = []
+    # Whether the conversation has been sent to the model (since the start or /clear).
+    warm = bool(user_turns)
+    for action in actions:
+        if "prompt" in action:
+            text = str(action["prompt"])
+            end, next_turn = _prompt(
+                session, transcript, number, text, end, turns, next_turn, prompt_requests
+            )
+            number += 1
+            warm = True
+        elif "write" in action:
+            closing.extend(_written(session, str(action["write"]), str(action.get("text", ""))))
+        elif "command" in action:
+            runs, ends = _command(session, str(action["command"]), warm)
+            closing.extend(runs)
+            if ends:
+                break
+            name = str(action["command"]).split()[0]
+            if name in ("/clear", "/compact"):
+                # The conversation the scripted model plays in is gone.
+                turns, next_turn = [], 0
+            warm = warm and name != "/clear"
+    transcript["end"] = end
+    transcript["closing"] = closing
+    return transcript
+
+
+def _written(session: Session, path: str, text: str) -> list[dict[str, Any]]:
+    """The user changes a file outside Claude Code: ConfigChange or FileChanged, if any."""
+    Path(path).write_text(text, encoding="utf-8")
+    catalogue = load_catalogue()
+    settings = load_settings(session.settings_places(), catalogue.keys())
+    watched = watched_names(group.matcher for group in settings.groups_for("FileChanged"))
+    return [_set_off(session, step) for step in file_written(path, session.place(), watched)]
+
+
+COMPACT_SUMMARY = "The user asked; the model answered."
+"""The summary the scripted model writes when ``/compact`` asks for one."""
+
+
+def _command(session: Session, line: str, warm: bool) -> tuple[list[dict[str, Any]], bool]:
+    """A slash command typed in the interface: the events it fires, and whether it ends
+    the session. 2.1.332: ``/exit`` ends it (SessionEnd ``prompt_input_exit``);
+    ``/clear`` ends one session and starts the next (SessionEnd ``clear``, SessionStart
+    ``clear``); ``/compact [instructions]`` fires PreCompact, SessionStart ``compact``
+    and PostCompact; ``/model NAME`` PreModelSwitch and PostModelSwitch, and when the
+    conversation has been sent (``warm``: its cache is warm) PreModelSwitch twice, around
+    the dialog that confirms the switch; ``/add-dir DIR`` (once the user trusts it)
+    DirectoryAdded. A hook that blocks (PreCompact, PreModelSwitch) ends the command."""
+    name, _, argument = line.strip().partition(" ")
+    argument = argument.strip()
+    steps: list[SetOff] = []
+    if name == "/exit":
+        steps = [SetOff("SessionEnd", {"reason": "prompt_input_exit"})]
+    elif name == "/clear":
+        steps = [
+            SetOff("SessionEnd", {"reason": "clear"}),
+            SetOff("SessionStart", {"source": "clear"}),
+        ]
+    elif name == "/compact":
+        steps = [
+            SetOff("PreCompact", {"trigger": "manual", "custom_instructions": argument or None}),
+            SetOff("SessionStart", {"source": "compact"}),
+            SetOff("PostCompact", {"trigger": "manual", "compact_summary": COMPACT_SUMMARY}),
+        ]
+    elif name == "/model":
+        switch: dict[str, JSValue] = {
+            "requested_model": argument,
+            "source": "command",
+            "prompt_cache_warm": warm,
+        }
+        asked = [SetOff("PreModelSwitch", switch)] * (2 if warm else 1)
+        steps = [*asked, SetOff("PostModelSwitch", switch)]
+    elif name == "/add-dir":
+        steps = [SetOff("DirectoryAdded", {"directory": argument, "source": "slash_command"})]
+    runs = []
+    for step in steps:
+        report = session.set_off(step)
+        runs.append(event_run(report.event, event_label(report), hooks_run(report)))
+        if report.outcome.blocked:
+            # A PreCompact or PreModelSwitch hook that blocks stops the command there.
+            break
+    return runs, name == "/exit"
+
+
+def _prompt(
+    session: Session,
+    transcript: Transcript,
+    number: int,
+    text: str,
+    end: dict[str, Any],
+    turns: list[dict[str, Any]],
+    next_turn: int,
+    prompt_requests: Prompt,
+) -> tuple[dict[str, Any], int]:
+    """One prompt of the session (``number`` counts from 0), to its end: how it ended, and
+    the scripted model's next turn."""
+    expansion = prompt_expansion(text, session.place())
+    expanded = None if expansion is None else session.set_off(expansion)
+    reports = [] if expanded is None else [expanded]
+    if expanded is None or not expanded.outcome.blocked:
+        # A blocked expansion stops the prompt: UserPromptSubmit never fires.
+        reports.append(
+            session.fire("UserPromptSubmit", session.payload("UserPromptSubmit", prompt=text))
+        )
+    prompt = reports[-1]
+    runs = [event_run(r.event, event_label(r), hooks_run(r)) for r in reports]
+    if number == 0:
+        transcript["start"].extend(runs)
+    else:
+        entry = {"prompt": text, "round": len(session.rounds), "events": runs, "before": end}
+        transcript.setdefault("prompts", []).append(entry)
+    for report in reports[:-1]:
+        session.shown = session.shown + system_texts(report)
+    mode = prompt.print_mode
+    if mode is not None and mode.run_stops:
+        # The prompt never reaches the model; the next one is read as usual.
+        said = f"the user is shown: {mode.user_message or ''}"
+        return {"reason": "prompt_blocked", "notes": [said]}, next_turn
+    session.shown = session.shown + system_texts(prompt)
+    end, next_turn = prompt_requests(session, turns, next_turn)
+    session.shown = []
+    return end, next_turn
 
 
 def _set_off(session: Session, step: SetOff) -> dict[str, Any]:
@@ -373,6 +511,11 @@ def requests(
         session.rounds.append(round_)
         session.requests += 1
         response += 1
+        if isinstance(turn.get("error"), Mapping):
+            return _api_error(session, round_, turn["error"]), next_index
+        if text is not None and session.dialogs is not None:
+            # The interface shows the model's text as it streams (display hooks only).
+            round_["events"].append(_set_off(session, _display(text)))
         if calls:
             ended, errors = play_calls(session, round_, index or 0, calls, response)
             if ended is not None:
@@ -390,6 +533,41 @@ def requests(
         else:
             return ended, next_index
     return {"reason": "runaway", "notes": [f"stopped after {MAX_REQUESTS} requests"]}, next_index
+
+
+STOP_FAILURES = {"invalid_request_error": "unknown"}
+"""The ``error`` StopFailure's payload gives for an API error type, as 2.1.332 was seen to
+(a 400 ``invalid_request_error`` is ``unknown``); the types not seen give ``unknown`` too."""
+
+
+def _api_error(
+    session: Session, round_: dict[str, Any], error: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The model request failed with an API error Claude Code gives up on: StopFailure
+    fires instead of Stop, and the prompt ends."""
+    kind = str(error.get("type", "invalid_request_error"))
+    said = f"API Error: {int(error.get('status', 400))} {error.get('message', '')}"
+    failure = SetOff(
+        "StopFailure",
+        {
+            "error": STOP_FAILURES.get(kind, "unknown"),
+            "last_assistant_message": said,
+        },
+    )
+    round_["events"].append(_set_off(session, failure))
+    return {"reason": "api_error", "notes": [said]}
+
+
+def _display(text: str) -> SetOff:
+    """MessageDisplay for one assistant text, shown whole (the mock sends it in one piece)."""
+    fields: dict[str, JSValue] = {
+        "turn_id": "turn",
+        "message_id": "message",
+        "index": 0,
+        "final": True,
+        "delta": text,
+    }
+    return SetOff("MessageDisplay", fields)
 
 
 def _stop(
@@ -494,8 +672,14 @@ def _tool_turn(
             )
             if asked.print_mode is None or asked.print_mode.tool_runs is None:
                 asked = None  # no answer: the call goes as PreToolUse left it
+        answer = None
+        if asked is None and mode is not None and mode.permission_request and session.dialogs:
+            # No hook answered: the interface shows the dialog and the user answers.
+            answer = _dialog(session, round_)
         decided = mode if asked is None else asked.print_mode
         runs = decided is None or decided.tool_runs is not False
+        if answer is not None:
+            runs = answer.get("answer") == "yes"
         entry: dict[str, Any] = {
             "id": call_id,
             "name": name,
@@ -514,6 +698,15 @@ def _tool_turn(
         round_["calls"].append(entry)
         # Which answer ends the run when several could: the dialog's, then PreToolUse's.
         stopping = [None if asked is None else asked.print_mode, mode]
+        if not runs and answer is not None:
+            session.record({"type": "tool_result", "tool_use_id": call_id, "is_error": True})
+            feedback = str(answer.get("feedback") or "")
+            _result(session, results, call_id, _rejection(feedback), True)
+            if not feedback:
+                # Escape: the turn is interrupted; the model is not asked again.
+                ended = {"reason": "interrupted"}
+                break
+            continue
         if not runs:
             session.record({"type": "tool_result", "tool_use_id": call_id, "is_error": True})
             if decided is not None and decided.tool_result is not None:
@@ -567,6 +760,28 @@ def _tool_turn(
         ended = _ending([after.print_mode])
     session.shown = results + texts
     return ended, [bool(item["isError"]) for item in results]
+
+
+def _dialog(session: Session, round_: dict[str, Any]) -> Mapping[str, Any]:
+    """The user's answer to a permission dialog; Notification (``permission_prompt``) first
+    when the user lets the dialog wait for it."""
+    assert session.dialogs
+    answer = session.dialogs.pop(0)
+    if answer.get("notified"):
+        notice = {
+            "message": "Claude needs your permission",
+            "notification_type": "permission_prompt",
+        }
+        round_["events"].append(_set_off(session, SetOff("Notification", notice)))
+    return answer
+
+
+def _rejection(feedback: str) -> str:
+    """The tool_result of a call the user refused in the dialog, with what they typed."""
+    texts = session_texts()["dialog"]
+    if not feedback:
+        return str(texts["rejected"])
+    return str(texts["rejected_with_feedback"]).format(feedback=feedback)
 
 
 def _result(

@@ -6,7 +6,9 @@ the next turn for each request) or ``session`` (``turns.TurnPlayer``: ``"if"``
 turns, and a retried request gets the same turn). Claude Code merges consecutive
 assistant messages, so counting the history's assistant messages would not say
 which turn is next; the players count requests instead. Side requests (titles,
-summaries) and subagents get a plain text. A turn's ``pause`` (seconds, oracle
+summaries) and subagents get a plain text; a compaction request (``/compact``) gets
+``SUMMARY``. A turn with ``error`` is answered with that API error (its ``status``,
+``type`` and ``message``). A turn's ``pause`` (seconds, oracle
 scenarios only) holds its answer that long. Streaming (SSE) and plain JSON answers
 are both served. Standard library only (``namespace`` runs it without the rest of
 the package's imports).
@@ -121,6 +123,41 @@ def _sse(message: dict[str, Any]) -> bytes:
     )
 
 
+SUMMARY = (
+    "<analysis>A short conversation.</analysis>\n"
+    "<summary>The user asked; the model answered.</summary>"
+)
+"""The mock's answer to a compaction request."""
+SUMMARY_ASK = "Respond with plain text only"
+"""Words of Claude Code's compaction request (its last user message), 2.1.332."""
+ERROR_STATUS = "_status"
+
+
+def is_summary_request(body: Mapping[str, Any]) -> bool:
+    """Whether a request asks for the conversation's summary (``/compact``)."""
+    messages = body.get("messages") or []
+    last = messages[-1] if messages and isinstance(messages[-1], dict) else {}
+    content = last.get("content")
+    texts = (
+        [content]
+        if isinstance(content, str)
+        else [str(b.get("text", "")) for b in content or [] if isinstance(b, dict)]
+    )
+    return any(SUMMARY_ASK in text and "<summary>" in text for text in texts)
+
+
+def _error(error: Mapping[str, Any]) -> dict[str, Any]:
+    """A scripted turn's ``error`` (``status``, ``type``, ``message``) as the API's error body."""
+    return {
+        ERROR_STATUS: int(error.get("status", 400)),
+        "type": "error",
+        "error": {
+            "type": str(error.get("type", "invalid_request_error")),
+            "message": str(error.get("message", "The scripted model refused the request.")),
+        },
+    }
+
+
 def is_main(body: Mapping[str, Any], prompt: str) -> bool:
     """Whether a Messages request belongs to the main conversation: tools are offered and
     its first message holds the session's (first) prompt."""
@@ -144,6 +181,8 @@ class MockAPI:
         self.prompt = prompt
         self.log = log
         self._lock = threading.Lock()
+        self._failed: dict[int, Mapping[str, Any]] = {}
+        """The error each failed conversation (by its length) got."""
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self.server.daemon_threads = True
         self.port = self.server.server_address[1]
@@ -153,12 +192,25 @@ class MockAPI:
             out.write(json.dumps(entry) + "\n")
 
     def answer(self, body: dict[str, Any]) -> dict[str, Any]:
-        """The message for one Messages request."""
+        """The message for one Messages request (an ``ERROR_STATUS`` key: an API error)."""
         model = str(body.get("model", "claude-mock"))
+        if is_summary_request(body):
+            # /compact: the summary Claude Code asks for, in the tags it reads it from.
+            return _message([{"type": "text", "text": SUMMARY}], model)
         if not is_main(body, self.prompt):
             return _message([{"type": "text", "text": FALLBACK_TEXT}], model)
+        messages = body.get("messages") or []
         with self._lock:
-            index, turn = self.player.play(body.get("messages") or [])
+            failed = self._failed.get(len(messages))
+            if failed is not None:
+                # Claude Code sends a failed request again (without a beta, after a backoff):
+                # the same conversation gets the same error, as a real API would give it.
+                return _error(failed)
+            index, turn = self.player.play(messages)
+            error = turn.get("error")
+            if isinstance(error, dict):
+                self._failed[len(messages)] = error
+                return _error(error)
         pause = turn.get("pause")
         if isinstance(pause, (int, float)) and not isinstance(pause, bool) and pause > 0:
             # A model that takes its time: Claude Code's hooks that it does not wait for
@@ -200,7 +252,10 @@ class MockAPI:
                     self._send(200, json.dumps({"input_tokens": 10}).encode(), "application/json")
                     return
                 message = api.answer(body)
-                if body.get("stream"):
+                if ERROR_STATUS in message:
+                    status = int(message.pop(ERROR_STATUS))
+                    self._send(status, json.dumps(message).encode(), "application/json")
+                elif body.get("stream"):
                     self._send(200, _sse(message), "text/event-stream")
                 else:
                     self._send(200, json.dumps(message).encode(), "application/json")

@@ -20,7 +20,9 @@ RUN.json holds ``argv``, ``prompt``, ``env``, ``cwd``, ``turns``, ``player`` (a
 stream-json``: the first at once, each next one after the run's ``result`` for the
 one before, as a user who waits for the answer; else stdin is empty),
 ``isolation``, ``log``, ``stdout``, ``stderr``, ``timeout`` and ``result`` (where the
-status is written). The standard library and the package's process runner only.
+status is written). With ``interactive`` (a list of steps, ``terminal``'s) the binary runs
+on a pseudo-terminal instead, driven by those steps, the screen written to ``screen``.
+The standard library and the package's process runner only.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from typing import Any
 from hookcourse.system import processes
 from hookcourse.system.processes import Answer, CannotStart, Reply
 
+from . import terminal
 from .mock_api import MockAPI
 
 NET_DEV = Path("/proc/self/net/dev")
@@ -147,6 +150,11 @@ def _run_binary(spec: dict[str, Any], isolation: str, base_url: str) -> dict[str
     env = {**spec["env"], "ANTHROPIC_BASE_URL": base_url}
     if isolation == ENV:
         env.update(env_isolation(base_url))
+    if spec.get("interactive") is not None:
+        try:
+            return {"isolation": isolation, **terminal.run_steps(spec, env)}
+        except (OSError, CannotStart) as error:
+            return {"isolation": isolation, "failed": f"cannot start it on a terminal: {error}"}
     messages = [f"{message}\n".encode() for message in spec.get("messages") or []]
     # processes.run gives the binary a trace under the one this runner inherited, so an
     # interrupt of the caller finds and kills Claude Code and its hooks too.

@@ -16,18 +16,21 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import os
 import select
 import selectors
 import signal
+import struct
 import subprocess
+import termios
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO, Final, NamedTuple
 
-from .interrupts import REGISTRY, TRACE_VARIABLE, kill_group, new_trace
+from .interrupts import REGISTRY, TRACE_VARIABLE, kill_group, kill_traced, new_trace
 
 OUTPUT_CAP_BYTES: Final = 16 * 1_048_576
 """How much of each of stdout and stderr is kept (16 MiB).
@@ -356,6 +359,53 @@ async def run_process(
     except asyncio.CancelledError:
         abandon.set()
         raise
+
+
+def start_on_terminal(
+    argv: Sequence[str], env: Mapping[str, str], cwd: str, rows: int, columns: int
+) -> tuple[subprocess.Popen[bytes], int, str]:
+    """Start ``argv`` in a session of its own on a new pseudo-terminal of ``rows`` x
+    ``columns``: the process, the terminal's primary end (the caller reads and writes it,
+    then closes it) and the trace it carries; raises CannotStart. End it with
+    ``end_on_terminal``."""
+    trace = new_trace()
+    primary, secondary = os.openpty()
+    try:
+        fcntl.ioctl(secondary, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+        REGISTRY.begin_start()
+        try:
+            process = subprocess.Popen(
+                list(argv),
+                stdin=secondary,
+                stdout=secondary,
+                stderr=secondary,
+                cwd=cwd,
+                env={**env, TRACE_VARIABLE: trace},
+                start_new_session=True,
+            )
+            REGISTRY.add(process.pid, trace)
+        finally:
+            REGISTRY.after_start()
+    except (OSError, ValueError) as error:
+        os.close(primary)
+        reason = getattr(error, "strerror", None) or str(error)
+        errno = getattr(error, "errno", None)
+        raise CannotStart(f"cannot start {argv[0]}: {reason}", errno) from None
+    finally:
+        os.close(secondary)
+    return process, primary, trace
+
+
+def end_on_terminal(process: subprocess.Popen[bytes], trace: str) -> int | None:
+    """Kill what ``start_on_terminal`` started: its group and every process still carrying
+    its trace (a hook that left the group); its exit status if it had exited."""
+    exited = process.poll()
+    kill_group(process.pid)
+    kill_traced([trace])
+    REGISTRY.discard(process.pid)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        process.wait(REAP_GRACE_S)  # no pipes to close: its ends are the terminal's
+    return exited
 
 
 def call_in_child(work: Callable[[], bytes], limit_s: float) -> bytes | None:

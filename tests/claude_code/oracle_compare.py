@@ -149,6 +149,11 @@ def _requests(p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
     return p["requests"], o["requests"]
 
 
+def _played(p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
+    """Interactive: every step was played (the step a run waited on in vain, else None)."""
+    return None, o["result"].get("stuck")
+
+
 FIELDS: dict[str, Side] = {
     "hooks": _hooks,
     "unfinished": _unfinished,
@@ -163,6 +168,21 @@ FIELDS: dict[str, Side] = {
     "userMessage": _user_message,
 }
 """Every field compared, in report order."""
+INTERACTIVE_FIELDS = {
+    name: FIELDS[name]
+    for name in (
+        "hooks",
+        "unfinished",
+        "toolRuns",
+        "toolResults",
+        "ranInput",
+        "modelTexts",
+        "requests",
+    )
+} | {"played": _played}
+"""The fields of an interactive run: the interface has no result line (terminal reason,
+the user's message) and shows notices on the screen only; a request sent again after an
+API error counts once (``interactive_observe``)."""
 
 
 def compare(
@@ -174,7 +194,8 @@ def compare(
     exception = scenario.get("exception")
     excused = set(EXCEPTIONS[exception]["fields"]) if exception else set()
     fields: dict[str, Any] = {}
-    for name, side in FIELDS.items():
+    compared = INTERACTIVE_FIELDS if scenario.get("interactive") is not None else FIELDS
+    for name, side in compared.items():
         fire_says, claude_did = side(predicted, observed)
         if name in excused:
             fields[name] = {

@@ -75,6 +75,19 @@ def hook_runs(dumps: Path) -> list[dict[str, Any]]:
     return runs
 
 
+def probe_rows(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The harness's probe runs: each tool that finished, with the input it ran with."""
+    return [
+        {
+            "event": run["event"],
+            "tool": run["payload"].get("tool_name"),
+            "input": run["payload"].get("tool_input"),
+        }
+        for run in runs
+        if run["hook"] == PROBE
+    ]
+
+
 def tool_results(stream: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Each tool call the model made and what came back (from stream-json)."""
     calls: dict[str, dict[str, Any]] = {}
@@ -157,15 +170,7 @@ def observe(layout: Layout, status: dict[str, Any], prompt: str) -> dict[str, An
     observation = {
         "status": status,
         "hooks": [run for run in runs if run["hook"] != PROBE],
-        "probe": [
-            {
-                "event": run["event"],
-                "tool": run["payload"].get("tool_name"),
-                "input": run["payload"].get("tool_input"),
-            }
-            for run in runs
-            if run["hook"] == PROBE
-        ],
+        "probe": probe_rows(runs),
         "hookEvents": [
             {key: item.get(key) for key in ("hook_name", "hook_event", "outcome", "exit_code")}
             for item in stream

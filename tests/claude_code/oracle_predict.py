@@ -29,6 +29,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from interactive_scenario import interactive_settings, is_interactive
 from oracle_observe import _normal, hook_runs
 from oracle_record import stable_runs
 from oracle_scenario import DEFAULT_PROMPT, PROBE, claude_env, flag_settings
@@ -203,11 +204,13 @@ def _session(scenario: Mapping[str, Any], layout: Layout) -> _ScenarioSession:
             for turn in turns
         ],
     }
+    settings = flag_settings(scenario, layout)
+    if is_interactive(scenario):
+        # The user's actions (prompts, answers to dialogs, slash commands) play in order.
+        data["interactive"] = substitute(scenario["interactive"], layout)
+        settings = interactive_settings(scenario, layout)
     script = SessionScript(str(scenario["id"]), data, layout.root)
-    line = command_line(
-        list(substitute(scenario.get("flags", []), layout)),
-        json.dumps(flag_settings(scenario, layout)),
-    )
+    line = command_line(list(substitute(scenario.get("flags", []), layout)), json.dumps(settings))
     cap = stop_block_cap(script.name, env)
     return _ScenarioSession(script, layout, env, cap, line, cwd=str(layout.project))
 

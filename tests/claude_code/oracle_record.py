@@ -23,8 +23,11 @@ VOLATILE = (
     "duration_ms",
     "agent_id",
     "agent_transcript_path",
+    "turn_id",
+    "message_id",
 )
-"""Payload fields whose values change on every run (a subagent's id and transcript too)."""
+"""Payload fields whose values change on every run (a subagent's id and transcript too, and
+MessageDisplay's turn and message ids)."""
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 """Session and tool ids inside texts (a persisted-output path names the session)."""
 PORT = re.compile(r"127\.0\.0\.1:\d+")

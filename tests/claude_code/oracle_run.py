@@ -8,6 +8,8 @@ from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from interactive_observe import observe_interactive
+from interactive_scenario import is_interactive, lay_out_interactive, run_interactive
 from oracle_compare import compare
 from oracle_observe import observe
 from oracle_predict import FireServer, predict
@@ -40,10 +42,17 @@ def _failed_to_start(observation: Mapping[str, Any]) -> bool:
 def _observe_once(binary: str, scenario: Mapping[str, Any], keep: bool) -> dict[str, Any]:
     layout = scratch(scenario["id"])
     try:
-        lay_out(scenario, layout)
         started = time.monotonic()
-        status = run_claude(binary, scenario, layout)
-        observation = observe(layout, status, scenario.get("prompt", DEFAULT_PROMPT))
+        if is_interactive(scenario):
+            lay_out_interactive(scenario, layout)
+            status = run_interactive(binary, scenario, layout)
+            prompt = scenario.get("prompt", DEFAULT_PROMPT)
+            observation = observe_interactive(layout, status, prompt)
+        else:
+            lay_out(scenario, layout)
+            started = time.monotonic()
+            status = run_claude(binary, scenario, layout)
+            observation = observe(layout, status, scenario.get("prompt", DEFAULT_PROMPT))
         observation["seconds"] = round(time.monotonic() - started, 2)
         return observation
     finally:

@@ -150,14 +150,27 @@ def run_claude(
     """Run the scenario once in a loopback-only namespace; the inside script's status."""
     if shutil.which("unshare") is None:
         raise NamespaceUnavailable("unshare is not on PATH (util-linux)")
-    spec_path = write_run_spec(
+    spec_path = write_spec(scenario, layout, claude_argv(binary, scenario, layout), timeout)
+    return run_spec(spec_path, layout, timeout)
+
+
+def write_spec(
+    scenario: Mapping[str, Any], layout: Layout, argv: list[str], timeout: float, **more: Any
+) -> Path:
+    """The run spec of one scenario (``more``: the runner's further keys); its path."""
+    return write_run_spec(
         layout,
-        claude_argv(binary, scenario, layout),
+        argv,
         claude_env(scenario, layout),
         substitute(scenario.get("turns", []), layout),
         scenario.get("prompt", DEFAULT_PROMPT),
         timeout,
+        **more,
     )
+
+
+def run_spec(spec_path: Path, layout: Layout, timeout: float) -> dict[str, Any]:
+    """Run a written run spec with the namespace runner; the status it leaves."""
     done = subprocess.run(
         namespace.command(spec_path),
         cwd=namespace.PACKAGE_PARENT,

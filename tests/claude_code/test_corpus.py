@@ -39,7 +39,7 @@ def test_scenario_is_well_formed(sid: str) -> None:
     assert scenario.get("exception") in (None, *EXCEPTIONS)
     assert set(scenario.get("checks", [])) <= set(EXTRA_CHECKS)
     for turn in scenario.get("turns", []):
-        assert set(turn) <= {"text", "tools", "pause"}
+        assert set(turn) <= {"text", "tools", "pause", "error"}
         for call in turn.get("tools", []):
             assert "name" in call and set(call) <= {"name", "input", "id", "fails"}
 
