@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import posixpath
 import re
-import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -42,6 +41,7 @@ from urllib.parse import urlsplit
 
 from hookcourse.js.json import quote
 from hookcourse.js.values import JSValue, js_trim
+from hookcourse.shell import Quoting, arithmetic_end, lex
 
 from .catalogue import permission_facts, tool_aliases
 
@@ -205,84 +205,55 @@ def split_command(command: str, keep_assignments: bool = False) -> list[str]:
     """The simple commands of a shell command line, leading assignments dropped unless
     ``keep_assignments``. An arithmetic ``$((...))`` stays inside its word.
 
-    Raises _Unsplittable for constructs a text split cannot judge safely.
+    The reading is Claude Code's, over ``hookcourse.shell``'s quoting (quotes and
+    backslashes only): it splits at ``&&``, ``||``, ``|&``, ``;``, ``|``, ``&`` (not the
+    one of ``2>&1``, ``>&2`` or ``&>``) and newlines, even the ``|`` of ``>|``; a ``(``,
+    ``)``, ``{`` or ``}`` where a command starts, and a substitution, ``<<`` or open
+    quote anywhere, raise _Unsplittable. ``#`` starts no comment.
     """
     parts: list[str] = []
-    current: list[str] = []
-    quote_char = ""
-    i = 0
+    start = i = 0
+    reading, offset = lex(command, quotes_only=True), 0
     while i < len(command):
-        ch = command[i]
-        pair = command[i : i + 2]
-        if quote_char:
-            if ch == "\\" and quote_char == '"':
-                current.append(pair)
-                i += 2
-                continue
-            if ch == quote_char:
-                quote_char = ""
-            elif quote_char == '"' and command.startswith("$((", i):
-                end = _arithmetic_end(command, i)
-                current.append(command[i:end])
-                i = end
-                continue
-            elif quote_char == '"' and (ch == "`" or pair == "$("):
-                raise _Unsplittable("a quoted command substitution")
-            current.append(ch)
+        ch, pair = command[i], command[i : i + 2]
+        quoting = reading.quoting[i - offset]
+        if i - offset in reading.escaped or quoting is Quoting.SINGLE or ch == '"':
             i += 1
             continue
-        if ch == "\\":
-            current.append(pair)
-            i += 2
+        if command.startswith("$((", i):
+            end = arithmetic_end(command, i)
+            if end is None:
+                raise _Unsplittable("an unclosed $((")
+            # Nothing inside counts, so quoting goes on after it as it was before it.
+            reading, offset, i = lex(command[end:], quotes_only=True, within=quoting), end, end
             continue
-        if ch in "'\"":
-            quote_char = ch
-        elif command.startswith("$((", i):
-            end = _arithmetic_end(command, i)
-            current.append(command[i:end])
-            i = end
-            continue
+        if quoting is Quoting.DOUBLE:
+            if ch == "`" or pair == "$(":
+                raise _Unsplittable("a quoted command substitution")
         elif ch == "`" or pair in ("$(", "<(", ">("):
             raise _Unsplittable("a command or process substitution")
         elif pair == "<<":
             raise _Unsplittable("a here-document")
-        elif ch in "(){}" and not "".join(current).strip(" \t"):
+        elif ch in "(){}" and not command[start:i].strip(" \t"):
             raise _Unsplittable("a subshell or command group")
-        elif pair in ("&&", "||", "|&"):
-            parts.append("".join(current))
-            current = []
-            i += 2
+        elif (
+            pair in ("&&", "||", "|&")
+            or ch in ";|\n"
+            or (ch == "&" and not _redirect_ampersand(command, i))
+        ):
+            parts.append(command[start:i])
+            i = start = i + (2 if pair in ("&&", "||", "|&") else 1)
             continue
-        elif ch in ";|\n" or (ch == "&" and not _is_redirect_ampersand(command, i)):
-            parts.append("".join(current))
-            current = []
-            i += 1
-            continue
-        current.append(ch)
         i += 1
-    if quote_char:
-        raise _Unsplittable(f"an unclosed {quote_char} quote")
-    parts.append("".join(current))
+    if reading.problems:
+        raise _Unsplittable(f"an unclosed {reading.problems[-1].what} quote")
+    parts.append(command[start:])
     if keep_assignments:
         return [simple for simple in (part.strip() for part in parts) if simple]
     return [simple for simple in map(_drop_assignments, parts) if simple]
 
 
-def _arithmetic_end(command: str, start: int) -> int:
-    """Index just after the ``$((...))`` starting at ``start``; raises _Unsplittable if open."""
-    depth, i = 0, start + 1
-    while i < len(command):
-        if command[i] == "(":
-            depth += 1
-        elif command[i] == ")":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-    raise _Unsplittable("an unclosed $((")
-
-
-def _is_redirect_ampersand(command: str, i: int) -> bool:
+def _redirect_ampersand(command: str, i: int) -> bool:
     """``2>&1``, ``>&2`` and ``&>file`` use ``&`` without ending a command."""
     return (i > 0 and command[i - 1] in "<>") or command[i + 1 : i + 2] == ">"
 
@@ -300,23 +271,10 @@ def _drop_assignments(simple: str) -> str:
 
 
 def _word_end(text: str, start: int) -> int:
-    """Index just after the shell word running from ``start`` (quotes kept together)."""
-    i, quote_char = start, ""
-    while i < len(text):
-        ch = text[i]
-        if quote_char:
-            if ch == quote_char:
-                quote_char = ""
-            elif ch == "\\" and quote_char == '"':
-                i += 1
-        elif ch in "'\"":
-            quote_char = ch
-        elif ch == "\\":
-            i += 1
-        elif ch in " \t":
-            return i
-        i += 1
-    return i
+    """Index of the first blank outside quotes from ``start`` (the end of that word)."""
+    reading = lex(text, quotes_only=True)
+    blanks = (i for i in range(start, len(text)) if text[i] in " \t" and reading.plain(i))
+    return next(blanks, len(text))
 
 
 def command_matches(specifier: str, simple: str) -> bool:
@@ -518,30 +476,45 @@ def simple_commands(command: str, keep_assignments: bool = False) -> list[str] |
 
 def command_words(part: str) -> list[str] | None:
     """The words of one simple command (quotes removed, as ``sh`` reads them), or None when
-    its quoting is unbalanced. ``simple_commands`` splits the line; this reads one part."""
-    try:
-        return shlex.split(part)
-    except ValueError:
+    its quoting is unbalanced. ``simple_commands`` splits the line; this reads one part.
+
+    The reading is Python's ``shlex.split``'s, over ``hookcourse.shell``'s quoting: words
+    end only at blanks, spaces, tabs, carriage returns and newlines (an operator is part of
+    its word), a backslash in double quotes is dropped only before ``"`` or ``\\``, and a
+    trailing lone backslash is unbalanced.
+    """
+    reading = lex(part, quotes_only=True)
+    last = len(part) - 1
+    if reading.problems or (part.endswith("\\") and last not in reading.escaped):
         return None
+    found: list[str] = []
+    word: list[str] | None = None
+    for i, ch in enumerate(part):
+        if ch in " \t\r\n" and reading.plain(i):
+            if word is not None:
+                found.append("".join(word))
+            word = None
+            continue
+        word = [] if word is None else word
+        kept_backslash = reading.quoting[i] is Quoting.DOUBLE and part[i + 1 : i + 2] not in '"\\'
+        if i not in reading.marks or (ch == "\\" and kept_backslash):
+            word.append(ch)
+    if word is not None:
+        found.append("".join(word))
+    return found
 
 
 def has_pipe(command: str) -> bool:
     """``command`` has a pipe ``|`` outside quotes (not ``||``, nor the ``>|`` redirection)."""
-    quote_char, i = "", 0
+    reading = lex(command, quotes_only=True)
+    i = 0
     while i < len(command):
-        ch = command[i]
-        if ch == "\\" and quote_char != "'":
-            i += 2
-            continue
-        if quote_char:
-            quote_char = "" if ch == quote_char else quote_char
-        elif ch in "'\"":
-            quote_char = ch
-        elif ch == "|" and command[i + 1 : i + 2] == "|":
-            i += 2
-            continue
-        elif ch == "|" and command[i - 1 : i] != ">":
-            return True
+        if command[i] == "|" and reading.plain(i):
+            if command[i + 1 : i + 2] == "|":
+                i += 2
+                continue
+            if command[i - 1 : i] != ">":
+                return True
         i += 1
     return False
 

@@ -1,0 +1,541 @@
+"""One reader of shell command text: ``lex`` tokenizes a line as a POSIX shell reads it.
+
+It yields words (their raw span, their value after quote removal, and the pieces they
+are made of: plain, quoted, escaped, expansions), control operators, redirections,
+comments and here-document bodies, in text order, and notes the quoting of every
+character. It never raises: an unclosed quote, substitution or here-document is a
+``Problem`` (what, where), and reading goes on to the end of the text as the open
+construct, so each caller decides what an unfinished line means.
+
+Expansions are read as the shell reads them before running anything: ``$NAME``,
+``$1``, ``$?``, ``${...}``, ``$(...)`` and ``<(...)``/``>(...)`` (their commands lexed
+in place), backquotes (their unescaped text lexed on its own) and ``$((...))`` (only
+its parentheses are counted, so its end is where they balance).
+
+``lex(text, quotes_only=True)`` reads quotes and backslashes alone: no comments, no
+expansions, no here-documents. That is how a splitter that knows only quoting reads a
+line (Claude Code's permission split); ``within`` starts such a reading inside a double
+quote. Standard library only, imported by the engine, the lint and the course's labs
+(docs/ARCHITECTURE.md, "One shell reader").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+BLANKS = " \t"
+METACHARACTERS = " \t\n;&|()<>"
+CONTROL_OPERATORS = ("&&", "||", ";;&", ";;", ";&", "|&", "|", "&", ";", "(", ")", "\n")
+REDIRECTIONS = ("<<<", "<<-", "&>>", "<<", "&>", ">>", ">|", ">&", "<&", "<>", ">", "<")
+_SPECIAL_PARAMETERS = "@*#?$!-0123456789"
+_ESCAPED_IN_DOUBLE_QUOTES = '$`"\\\n'
+
+
+class Quoting(StrEnum):
+    """The quotes a character sits in (a quote mark counts as inside its own quotes)."""
+
+    NONE = ""
+    SINGLE = "'"
+    DOUBLE = '"'
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """Something left open: ``what`` is ``'``, ``"``, ``$(``, `````, ``${``, ``$((``,
+    ``<(``, ``>(`` or ``<<`` (a here-document without its closing line)."""
+
+    what: str
+    start: int
+
+
+@dataclass(frozen=True, slots=True)
+class Expansion:
+    """``$NAME``, ``${...}``, ``$(...)``, a backquote, ``$((...))`` or ``<(...)``."""
+
+    kind: str
+    """``variable``, ``braced``, ``command``, ``backquote``, ``arithmetic`` or ``process``."""
+    start: int
+    end: int
+    name: str
+    """The parameter's name for ``variable`` and ``braced`` (``""`` otherwise)."""
+    quoted: bool
+    """Inside double quotes."""
+    tokens: tuple[Token, ...] = ()
+    """The commands inside a substitution (a backquote's, positioned in its own text)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """A run of one word: its value after quote removal, how it was quoted, and the
+    expansion it is (None for text)."""
+
+    start: int
+    end: int
+    value: str
+    quoting: Quoting
+    escaped: bool = False
+    expansion: Expansion | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Word:
+    """A shell word: its raw text, its value after quote removal (expansions as written)."""
+
+    start: int
+    end: int
+    raw: str
+    value: str
+    pieces: tuple[Piece, ...]
+
+    @property
+    def quoted(self) -> bool:
+        """Some piece was quoted or escaped."""
+        return any(piece.quoting is not Quoting.NONE or piece.escaped for piece in self.pieces)
+
+    @property
+    def expansions(self) -> tuple[Expansion, ...]:
+        """The word's expansions, in text order."""
+        return tuple(piece.expansion for piece in self.pieces if piece.expansion is not None)
+
+
+@dataclass(frozen=True, slots=True)
+class Operator:
+    """A control operator: ``&&``, ``||``, ``;``, ``;;``, ``|``, ``|&``, ``&``, ``(``,
+    ``)`` or a newline."""
+
+    start: int
+    end: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Redirection:
+    """``[n]op target``: ``fd`` the descriptor digits (``""`` if none), ``target`` the
+    word after the operator (None when there is none)."""
+
+    start: int
+    end: int
+    fd: str
+    operator: str
+    target: Word | None
+
+
+@dataclass(frozen=True, slots=True)
+class Comment:
+    """``#`` to the end of its line."""
+
+    start: int
+    end: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class HereDocument:
+    """The body of a ``<<`` redirection, from the line after it to its closing line."""
+
+    start: int
+    end: int
+    delimiter: str
+    body: str
+
+
+Token = Word | Operator | Redirection | Comment | HereDocument
+
+
+@dataclass(frozen=True, slots=True)
+class Lexed:
+    """What ``lex`` read: the tokens, what was left open, and each character's quoting
+    (``escaped`` holds the backslashes that escape and the characters they escape)."""
+
+    text: str
+    tokens: tuple[Token, ...]
+    problems: tuple[Problem, ...]
+    quoting: tuple[Quoting, ...]
+    escaped: frozenset[int]
+    marks: frozenset[int]
+    """The quote marks and escaping backslashes: what quote removal drops."""
+
+    def plain(self, index: int) -> bool:
+        """The character at ``index`` is outside quotes and not escaped."""
+        return self.quoting[index] is Quoting.NONE and index not in self.escaped
+
+
+def lex(text: str, *, quotes_only: bool = False, within: Quoting = Quoting.NONE) -> Lexed:
+    """Read ``text`` as a shell would (see the module docstring); never raises."""
+    reader = _Reader(text, quotes_only)
+    tokens = reader.read(within)
+    return Lexed(
+        text,
+        tuple(tokens),
+        tuple(sorted(reader.problems, key=lambda problem: problem.start)),
+        tuple(reader.quoting),
+        frozenset(reader.escaped),
+        frozenset(reader.marks),
+    )
+
+
+def words(tokens: tuple[Token, ...]) -> list[list[Word]]:
+    """The words of each simple command: split at every control operator, with
+    redirections, comments and here-document bodies left out."""
+    commands: list[list[Word]] = [[]]
+    for token in tokens:
+        if isinstance(token, Operator):
+            commands.append([])
+        elif isinstance(token, Word):
+            commands[-1].append(token)
+    return [command for command in commands if command]
+
+
+class _Reader:
+    """One pass over ``text``; ``quoting`` and ``escaped`` are filled as it goes."""
+
+    def __init__(self, text: str, quotes_only: bool) -> None:
+        self.text = text
+        self.quotes_only = quotes_only
+        self.problems: list[Problem] = []
+        self.quoting = [Quoting.NONE] * len(text)
+        self.escaped: set[int] = set()
+        self.marks: set[int] = set()
+        self.position = 0
+
+    def read(self, within: Quoting) -> list[Token]:
+        if within is Quoting.DOUBLE:
+            # The text starts inside a double quote: its first word starts there.
+            return [self._word(opened=True), *self._commands(closer=False)]
+        return self._commands(closer=False)
+
+    # --- commands -------------------------------------------------------------------
+
+    def _commands(self, closer: bool) -> list[Token]:
+        """Tokens to the end, or (``closer``) to the ``)`` ending a ``$(``, not consumed."""
+        text = self.text
+        tokens: list[Token] = []
+        depth = 0  # subshell parentheses opened inside a $( ... )
+        pending: list[Redirection] = []  # here-documents waiting for the end of the line
+        while self.position < len(text):
+            i = self.position
+            ch = text[i]
+            if ch in BLANKS:
+                self.position += 1
+            elif text.startswith("\\\n", i):  # a line continuation between words
+                self._escape(i)
+                self.position += 2
+            elif ch == "#" and not self.quotes_only:
+                end = text.find("\n", i)
+                end = len(text) if end < 0 else end
+                tokens.append(Comment(i, end, text[i:end]))
+                self.position = end
+            elif ch == ")" and closer and depth == 0:
+                break
+            elif self._substitution_starts(i):
+                tokens.append(self._word())
+            elif (redirection := self._redirection("")) is not None:
+                tokens.append(redirection)
+                pending += [] if self.quotes_only else _here_document_opener(redirection)
+            elif (operator := _control_operator_at(text, i)) is not None:
+                if operator == "(":
+                    depth += 1
+                elif operator == ")":
+                    depth = max(depth - 1, 0)
+                tokens.append(Operator(i, i + len(operator), operator))
+                self.position += len(operator)
+                if operator == "\n" and pending:
+                    tokens += self._here_documents(pending)
+                    pending = []
+            else:
+                word = self._word()
+                io_number = word.raw.isdigit() and text.startswith(("<", ">"), word.end)
+                redirection = self._redirection(word.raw) if io_number else None
+                tokens.append(redirection or word)
+                pending += [] if self.quotes_only else _here_document_opener(redirection)
+        self.problems += [Problem("<<", opener.start) for opener in pending]
+        return tokens
+
+    def _substitution_starts(self, i: int) -> bool:
+        """A ``<(`` or ``>(`` process substitution starts at ``i``."""
+        return not self.quotes_only and self.text.startswith(("<(", ">("), i)
+
+    def _redirection(self, fd: str) -> Redirection | None:
+        """The redirection operator at the position (after ``fd``'s digits) and its target."""
+        text, start = self.text, self.position - len(fd)
+        operator = next((op for op in REDIRECTIONS if text.startswith(op, self.position)), "")
+        if not operator:
+            return None
+        self.position += len(operator)
+        operator_end = self.position
+        while self.position < len(text) and text[self.position] in BLANKS:
+            self.position += 1
+        target = None
+        if self.position < len(text) and (
+            text[self.position] not in METACHARACTERS or self._substitution_starts(self.position)
+        ):
+            target = self._word()
+        else:
+            self.position = operator_end
+        end = target.end if target is not None else operator_end
+        return Redirection(start, end, fd, operator, target)
+
+    def _here_documents(self, openers: list[Redirection]) -> list[Token]:
+        """The bodies of the here-documents opened on the line that just ended."""
+        text = self.text
+        bodies: list[Token] = []
+        for opener in openers:
+            assert opener.target is not None
+            delimiter, strip_tabs = opener.target.value, opener.operator == "<<-"
+            start = line_start = self.position
+            while True:
+                line_end = text.find("\n", line_start)
+                line_end = len(text) if line_end < 0 else line_end
+                line = text[line_start:line_end]
+                if (line.lstrip("\t") if strip_tabs else line) == delimiter:
+                    body = text[start:line_start]
+                    bodies.append(HereDocument(start, line_end, delimiter, body))
+                    self.position = min(line_end + 1, len(text))
+                    break
+                if line_end >= len(text):
+                    self.problems.append(Problem("<<", opener.start))
+                    bodies.append(HereDocument(start, len(text), delimiter, text[start:]))
+                    self.position = len(text)
+                    break
+                line_start = line_end + 1
+        return bodies
+
+    # --- words ----------------------------------------------------------------------
+
+    def _word(self, opened: bool = False) -> Word:
+        """The word at the position; ``opened``: it starts inside a double quote."""
+        text, start = self.text, self.position
+        pieces: list[Piece] = self._double(opened=True) if opened else []
+        while self.position < len(text):
+            i = self.position
+            ch = text[i]
+            if self._substitution_starts(i):
+                pieces.append(self._substitution(i, "process", Quoting.NONE))
+            elif ch in METACHARACTERS:
+                break
+            elif ch == "\\":
+                pieces += self._backslash(i)
+            elif ch == "'":
+                pieces.append(self._single(i))
+            elif ch == '"':
+                pieces += self._double()
+            elif ch in "$`" and not self.quotes_only:
+                pieces.append(self._expansion(i, Quoting.NONE))
+            else:
+                end = i + 1
+                while end < len(text) and text[end] not in _WORD_BREAKS:
+                    end += 1
+                pieces.append(Piece(i, end, text[i:end], Quoting.NONE))
+                self.position = end
+        value = "".join(piece.value for piece in pieces)
+        return Word(start, self.position, text[start : self.position], value, tuple(pieces))
+
+    def _backslash(self, i: int) -> list[Piece]:
+        """A backslash outside quotes: it escapes the next character (a newline vanishes)."""
+        text = self.text
+        if i + 1 >= len(text):
+            self.position = i + 1
+            return [Piece(i, i + 1, "\\", Quoting.NONE)]
+        self._escape(i)
+        self.position = i + 2
+        if text[i + 1] == "\n":
+            return []
+        return [Piece(i, i + 2, text[i + 1], Quoting.NONE, escaped=True)]
+
+    def _single(self, i: int) -> Piece:
+        text = self.text
+        close = text.find("'", i + 1)
+        if close < 0:
+            self.problems.append(Problem("'", i))
+        end = len(text) if close < 0 else close + 1
+        self._mark(i, end, Quoting.SINGLE)
+        self.marks.update((i, close) if close >= 0 else (i,))
+        self.position = end
+        return Piece(i, end, text[i + 1 : len(text) if close < 0 else close], Quoting.SINGLE)
+
+    def _double(self, opened: bool = False) -> list[Piece]:
+        """The pieces of a double-quoted run, from its opening quote (or, ``opened``, from
+        the position inside it) through its closing one."""
+        text = self.text
+        start = self.position
+        i = run = start if opened else start + 1
+        self._mark(start, run, Quoting.DOUBLE)
+        self.marks.update(range(start, run))
+        pieces: list[Piece] = []
+
+        def end_run(at: int) -> None:
+            if at > run:
+                self._mark(run, at, Quoting.DOUBLE)
+                pieces.append(Piece(run, at, text[run:at], Quoting.DOUBLE))
+
+        while i < len(text) and text[i] != '"':
+            if text[i] == "\\" and text[i + 1 : i + 2] in tuple(_ESCAPED_IN_DOUBLE_QUOTES):
+                end_run(i)
+                self._mark(i, i + 2, Quoting.DOUBLE)
+                self._escape(i)
+                kept = "" if text[i + 1] == "\n" else text[i + 1]
+                pieces.append(Piece(i, i + 2, kept, Quoting.DOUBLE, escaped=True))
+                i = run = i + 2
+            elif text[i] in "$`" and not self.quotes_only:
+                end_run(i)
+                pieces.append(self._expansion(i, Quoting.DOUBLE))
+                i = run = self.position
+            else:
+                i += 1
+        end_run(i)
+        if i >= len(text):
+            self.problems.append(Problem('"', start))
+        else:
+            self._mark(i, i + 1, Quoting.DOUBLE)
+            self.marks.add(i)
+            i += 1
+        self.position = i
+        return pieces
+
+    def _escape(self, i: int) -> None:
+        """The backslash at ``i`` escapes the character after it."""
+        self.escaped.update((i, i + 1))
+        self.marks.add(i)
+
+    def _mark(self, start: int, end: int, quoting: Quoting) -> None:
+        for k in range(start, min(end, len(self.text))):
+            self.quoting[k] = quoting
+
+    # --- expansions -----------------------------------------------------------------
+
+    def _expansion(self, i: int, quoting: Quoting) -> Piece:
+        """The ``$`` or backquote at ``i`` (a ``$`` that starts nothing is text)."""
+        text = self.text
+        if text[i] == "`":
+            return self._backquote(i, quoting)
+        if text.startswith("$((", i):
+            return self._arithmetic(i, quoting)
+        if text.startswith("$(", i):
+            return self._substitution(i, "command", quoting)
+        if text.startswith("${", i):
+            return self._braced(i, quoting)
+        end = _name_end(text, i + 1)
+        self.position = end
+        self._mark(i, end, quoting)
+        if end == i + 1:
+            return Piece(i, end, "$", quoting)
+        quoted = quoting is Quoting.DOUBLE
+        expansion = Expansion("variable", i, end, text[i + 1 : end], quoted)
+        return Piece(i, end, text[i:end], quoting, expansion=expansion)
+
+    def _substitution(self, i: int, kind: str, quoting: Quoting) -> Piece:
+        """``$(...)`` or ``<(...)``/``>(...)``: its commands read in place."""
+        text = self.text
+        self._mark(i, i + 2, quoting)
+        self.position = i + 2
+        tokens = self._commands(closer=True)
+        if self.position < len(text):
+            self._mark(self.position, self.position + 1, quoting)
+            self.position += 1
+        else:
+            self.problems.append(Problem(text[i : i + 2], i))
+        expansion = Expansion(kind, i, self.position, "", quoting is Quoting.DOUBLE, tuple(tokens))
+        return Piece(i, self.position, text[i : self.position], quoting, expansion=expansion)
+
+    def _backquote(self, i: int, quoting: Quoting) -> Piece:
+        """A backquote substitution: its text, unescaped, is read on its own."""
+        text = self.text
+        j = i + 1
+        inner: list[str] = []
+        while j < len(text) and text[j] != "`":
+            if text[j] == "\\" and text[j + 1 : j + 2] in ("`", "\\", "$"):
+                inner.append(text[j + 1])
+                j += 2
+            else:
+                inner.append(text[j])
+                j += 1
+        if j >= len(text):
+            self.problems.append(Problem("`", i))
+        end = min(j + 1, len(text))
+        self._mark(i, end, quoting)
+        reader = _Reader("".join(inner), quotes_only=False)
+        tokens = reader.read(Quoting.NONE)
+        self.problems += [Problem(p.what, p.start + i + 1) for p in reader.problems]
+        self.position = end
+        quoted = quoting is Quoting.DOUBLE
+        expansion = Expansion("backquote", i, end, "", quoted, tuple(tokens))
+        return Piece(i, end, text[i:end], quoting, expansion=expansion)
+
+    def _arithmetic(self, i: int, quoting: Quoting) -> Piece:
+        """``$((...))`` to where its parentheses balance (nothing else inside counts)."""
+        text = self.text
+        j = arithmetic_end(text, i)
+        if j is None:
+            self.problems.append(Problem("$((", i))
+            j = len(text)
+        self._mark(i, j, quoting)
+        self.position = j
+        expansion = Expansion("arithmetic", i, j, "", quoting is Quoting.DOUBLE)
+        return Piece(i, j, text[i:j], quoting, expansion=expansion)
+
+    def _braced(self, i: int, quoting: Quoting) -> Piece:
+        """``${...}`` to its closing brace (quotes and expansions inside it read too)."""
+        text = self.text
+        name_start = i + 3 if text[i + 2 : i + 3] in ("#", "!") else i + 2
+        name = text[name_start : _name_end(text, name_start)]
+        self._mark(i, i + 2, quoting)
+        j = i + 2
+        while j < len(text) and text[j] != "}":
+            if text[j] == "\\":
+                self._mark(j, j + 2, quoting)
+                self._escape(j)
+                j += 2
+                continue
+            self.position = j
+            if text[j] == "'" and quoting is Quoting.NONE:
+                self._single(j)
+            elif text[j] == '"':
+                self._double()
+            elif text[j] in "$`":
+                self._expansion(j, quoting)
+            else:
+                self._mark(j, j + 1, quoting)
+                self.position = j + 1
+            j = self.position
+        if j >= len(text):
+            self.problems.append(Problem("${", i))
+        else:
+            self._mark(j, j + 1, quoting)
+        self.position = end = min(j + 1, len(text))
+        expansion = Expansion("braced", i, end, name, quoting is Quoting.DOUBLE)
+        return Piece(i, end, text[i:end], quoting, expansion=expansion)
+
+
+def arithmetic_end(text: str, start: int) -> int | None:
+    """The index just after the ``$((...))`` at ``start``, where its parentheses balance;
+    None when they never do."""
+    depth = 0
+    for i in range(start + 1, len(text)):
+        depth += {"(": 1, ")": -1}.get(text[i], 0)
+        if depth == 0:
+            return i + 1
+    return None
+
+
+_WORD_BREAKS = frozenset(METACHARACTERS + "\\'\"$`")
+
+
+def _control_operator_at(text: str, i: int) -> str | None:
+    return next((op for op in CONTROL_OPERATORS if text.startswith(op, i)), None)
+
+
+def _here_document_opener(redirection: Redirection | None) -> list[Redirection]:
+    if redirection is None or redirection.target is None:
+        return []
+    return [redirection] if redirection.operator in ("<<", "<<-") else []
+
+
+def _name_end(text: str, start: int) -> int:
+    """The end of the parameter name at ``start`` (``start`` itself when there is none)."""
+    if start < len(text) and text[start] in _SPECIAL_PARAMETERS:
+        return start + 1
+    end = start
+    while end < len(text) and (text[end].isalnum() or text[end] == "_"):
+        end += 1
+    return end if end == start or not text[start].isdigit() else start
