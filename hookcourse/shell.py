@@ -63,6 +63,9 @@ class Expansion:
     """Inside double quotes."""
     tokens: tuple[Token, ...] = ()
     """The commands inside a substitution (a backquote's, positioned in its own text)."""
+    inside: tuple[Expansion, ...] = ()
+    """The expansions inside a ``${...}`` or a ``$((...))`` (the latter's positioned in
+    the expression's own text)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -471,7 +474,16 @@ class _Reader:
             j = len(text)
         self._mark(i, j, quoting)
         self.position = j
-        expansion = Expansion("arithmetic", i, j, "", quoting is Quoting.DOUBLE)
+        # Substitutions inside still run first: read the expression on its own for them.
+        inner = _Reader(text[i + 3 : j - 2 if text.endswith("))", 0, j) else j], False)
+        inside = [
+            expansion
+            for token in inner.read(Quoting.NONE)
+            if isinstance(token, Word)
+            for expansion in token.expansions
+        ]
+        quoted = quoting is Quoting.DOUBLE
+        expansion = Expansion("arithmetic", i, j, "", quoted, inside=tuple(inside))
         return Piece(i, j, text[i:j], quoting, expansion=expansion)
 
     def _braced(self, i: int, quoting: Quoting) -> Piece:
@@ -481,6 +493,7 @@ class _Reader:
         name = text[name_start : _name_end(text, name_start)]
         self._mark(i, i + 2, quoting)
         j = i + 2
+        inside: list[Expansion] = []
         while j < len(text) and text[j] != "}":
             if text[j] == "\\":
                 self._mark(j, j + 2, quoting)
@@ -491,9 +504,9 @@ class _Reader:
             if text[j] == "'" and quoting is Quoting.NONE:
                 self._single(j)
             elif text[j] == '"':
-                self._double()
+                inside += _expansions(self._double())
             elif text[j] in "$`":
-                self._expansion(j, quoting)
+                inside += _expansions([self._expansion(j, quoting)])
             else:
                 self._mark(j, j + 1, quoting)
                 self.position = j + 1
@@ -503,7 +516,8 @@ class _Reader:
         else:
             self._mark(j, j + 1, quoting)
         self.position = end = min(j + 1, len(text))
-        expansion = Expansion("braced", i, end, name, quoting is Quoting.DOUBLE)
+        quoted = quoting is Quoting.DOUBLE
+        expansion = Expansion("braced", i, end, name, quoted, inside=tuple(inside))
         return Piece(i, end, text[i:end], quoting, expansion=expansion)
 
 
@@ -519,6 +533,10 @@ def arithmetic_end(text: str, start: int) -> int | None:
 
 
 _WORD_BREAKS = frozenset(METACHARACTERS + "\\'\"$`")
+
+
+def _expansions(pieces: list[Piece]) -> list[Expansion]:
+    return [piece.expansion for piece in pieces if piece.expansion is not None]
 
 
 def _control_operator_at(text: str, i: int) -> str | None:
