@@ -21,9 +21,12 @@ quote. Standard library only, imported by the engine, the lint and the course's 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
+MAX_NESTING = 64
+"""Expansions inside expansions read this deep; past it, the rest is unread (a Problem)."""
 BLANKS = " \t"
 METACHARACTERS = " \t\n;&|()<>"
 CONTROL_OPERATORS = ("&&", "||", ";;&", ";;", ";&", "|&", "|", "&", ";", "(", ")", "\n")
@@ -43,7 +46,8 @@ class Quoting(StrEnum):
 @dataclass(frozen=True, slots=True)
 class Problem:
     """Something left open: ``what`` is ``'``, ``"``, ``$(``, `````, ``${``, ``$((``,
-    ``<(``, ``>(`` or ``<<`` (a here-document without its closing line)."""
+    ``<(``, ``>(`` or ``<<`` (a here-document without its closing line); or
+    ``nesting``: expansions nested deeper than ``MAX_NESTING``, the rest left unread."""
 
     what: str
     start: int
@@ -54,7 +58,8 @@ class Expansion:
     """``$NAME``, ``${...}``, ``$(...)``, a backquote, ``$((...))`` or ``<(...)``."""
 
     kind: str
-    """``variable``, ``braced``, ``command``, ``backquote``, ``arithmetic`` or ``process``."""
+    """``variable``, ``braced``, ``command``, ``backquote``, ``arithmetic``, ``process``,
+    or ``unread`` (the rest of the text, nested too deep to read)."""
     start: int
     end: int
     name: str
@@ -193,8 +198,9 @@ def words(tokens: tuple[Token, ...]) -> list[list[Word]]:
 class _Reader:
     """One pass over ``text``; ``quoting`` and ``escaped`` are filled as it goes."""
 
-    def __init__(self, text: str, quotes_only: bool) -> None:
+    def __init__(self, text: str, quotes_only: bool, depth: int = 0) -> None:
         self.text = text
+        self.depth = depth
         self.quotes_only = quotes_only
         self.problems: list[Problem] = []
         self.quoting = [Quoting.NONE] * len(text)
@@ -314,7 +320,7 @@ class _Reader:
             i = self.position
             ch = text[i]
             if self._substitution_starts(i):
-                pieces.append(self._substitution(i, "process", Quoting.NONE))
+                pieces.append(self._nested(i, Quoting.NONE, self._process))
             elif ch in METACHARACTERS:
                 break
             elif ch == "\\":
@@ -411,13 +417,13 @@ class _Reader:
         """The ``$`` or backquote at ``i`` (a ``$`` that starts nothing is text)."""
         text = self.text
         if text[i] == "`":
-            return self._backquote(i, quoting)
+            return self._nested(i, quoting, self._backquote)
         if text.startswith("$((", i):
-            return self._arithmetic(i, quoting)
+            return self._nested(i, quoting, self._arithmetic)
         if text.startswith("$(", i):
-            return self._substitution(i, "command", quoting)
+            return self._nested(i, quoting, self._command)
         if text.startswith("${", i):
-            return self._braced(i, quoting)
+            return self._nested(i, quoting, self._braced)
         end = _name_end(text, i + 1)
         self.position = end
         self._mark(i, end, quoting)
@@ -426,6 +432,27 @@ class _Reader:
         quoted = quoting is Quoting.DOUBLE
         expansion = Expansion("variable", i, end, text[i + 1 : end], quoted)
         return Piece(i, end, text[i:end], quoting, expansion=expansion)
+
+    def _nested(self, i: int, quoting: Quoting, read: Callable[[int, Quoting], Piece]) -> Piece:
+        """``read`` the expansion at ``i`` one level deeper; past ``MAX_NESTING`` the rest
+        of the text is one unread expansion, so no input runs out of stack."""
+        if self.depth >= MAX_NESTING:
+            self.problems.append(Problem("nesting", i))
+            end = self.position = len(self.text)
+            self._mark(i, end, quoting)
+            expansion = Expansion("unread", i, end, "", quoting is Quoting.DOUBLE)
+            return Piece(i, end, self.text[i:end], quoting, expansion=expansion)
+        self.depth += 1
+        try:
+            return read(i, quoting)
+        finally:
+            self.depth -= 1
+
+    def _command(self, i: int, quoting: Quoting) -> Piece:
+        return self._substitution(i, "command", quoting)
+
+    def _process(self, i: int, quoting: Quoting) -> Piece:
+        return self._substitution(i, "process", quoting)
 
     def _substitution(self, i: int, kind: str, quoting: Quoting) -> Piece:
         """``$(...)`` or ``<(...)``/``>(...)``: its commands read in place."""
@@ -457,7 +484,7 @@ class _Reader:
             self.problems.append(Problem("`", i))
         end = min(j + 1, len(text))
         self._mark(i, end, quoting)
-        reader = _Reader("".join(inner), quotes_only=False)
+        reader = _Reader("".join(inner), quotes_only=False, depth=self.depth)
         tokens = reader.read(Quoting.NONE)
         self.problems += [Problem(p.what, p.start + i + 1) for p in reader.problems]
         self.position = end
@@ -475,7 +502,8 @@ class _Reader:
         self._mark(i, j, quoting)
         self.position = j
         # Substitutions inside still run first: read the expression on its own for them.
-        inner = _Reader(text[i + 3 : j - 2 if text.endswith("))", 0, j) else j], False)
+        expression = text[i + 3 : j - 2 if text.endswith("))", 0, j) else j]
+        inner = _Reader(expression, quotes_only=False, depth=self.depth)
         inside = [
             expansion
             for token in inner.read(Quoting.NONE)
