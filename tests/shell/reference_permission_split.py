@@ -1,7 +1,8 @@
 """A frozen copy of the permission split as it was before it read through ``hookcourse.shell``.
 
 Kept byte for byte (``split_command`` and its helpers, ``has_pipe``, ``command_words``,
-``unsplittable_because``, ``simple_commands``) as the reference that
+``unsplittable_because``, ``simple_commands``, and the permission step's word reader
+``_lex``, which uses ``permissions``' unchanged ``_expansion``) as the reference that
 ``test_permission_view.py`` compares the lexer-based view with. Do not change it: it is
 what Claude Code 2.1.332's recorded answers were matched against.
 """
@@ -11,6 +12,8 @@ from __future__ import annotations
 import re
 import shlex
 from typing import Final
+
+from hookcourse.engine.permissions import _DESCRIPTOR, _REDIRECT, _expansion, _Word
 
 _ASSIGNMENT: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 
@@ -183,3 +186,48 @@ def unsplittable_because(command: str) -> str | None:
     except _Unsplittable as why:
         return str(why)
     return None
+
+
+def _lex(part: str, home: str) -> list[_Word] | None:
+    """The words of one simple command, redirections marked; None when a quote is open."""
+    words: list[_Word] = []
+    text: list[str] = []
+    started, expansion, quoted, redirect = False, "", False, ""
+    i, quote_char = 0, ""
+    while i <= len(part):
+        ch = part[i] if i < len(part) else " "
+        if quote_char and ch == quote_char:
+            quote_char, i = "", i + 1
+        elif quote_char == "'" or (quote_char == '"' and ch not in "$\\"):
+            text.append(ch)
+            i += 1
+        elif ch == "\\" and i + 1 < len(part):
+            text.append(part[i + 1])
+            started, i = True, i + 2
+        elif ch == "$":
+            piece, kind, i = _expansion(part, i, home)
+            text.append(piece)
+            started, expansion = True, expansion or kind
+            quoted = quoted or (kind == "variable" and quote_char == '"')
+        elif ch in "'\"":
+            quote_char, started, i = ch, True, i + 1
+        elif ch in " \t" or (ch in "<>&" and _REDIRECT.match(part, i)):
+            operator = _REDIRECT.match(part, i) if ch != " " else None
+            # The digits of 2> name a descriptor, not a word.
+            if started and not (operator and "".join(text).isdigit() and not quoted):
+                words.append(_Word("".join(text), redirect, expansion, quoted))
+                redirect = ""
+            text.clear()
+            started, expansion, quoted = False, "", False
+            if operator is None:
+                i += 1
+                continue
+            i, redirect = operator.end(), "<" if "<" in operator.group(2) else ">"
+            descriptor = _DESCRIPTOR.match(part, i) if operator.group(2).endswith("&") else None
+            if descriptor is not None:
+                # 2>&1, >&2: a descriptor, not a file.
+                i, redirect = descriptor.end(), ""
+        else:
+            text.append(ch)
+            started, i = True, i + 1
+    return None if quote_char else words

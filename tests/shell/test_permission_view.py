@@ -4,8 +4,8 @@
 before it read through the lexer (its own quote state machine, ``shlex`` for words). Every
 command line below (thousands built from shell-significant fragments, every command
 string of the Claude Code corpus and of the force-push guard's corpus) must give the same
-``split_command`` (both assignment readings), the same refusal, ``has_pipe`` and
-``command_words`` answers from both.
+``split_command`` (both assignment readings), the same refusal, ``has_pipe``,
+``command_words`` and the permission step's ``_lex`` answers from both.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import pytest
 
 from hookcourse.course.labs.guard_corpus import CORPUS
 from hookcourse.engine import permission_rule as view
+from hookcourse.engine import permissions
 from tests.shell import reference_permission_split as reference
 from tests.support.paths import ROOT
 
@@ -26,6 +27,7 @@ FRAGMENTS = (
     "$(", ")", "`", "$((", "))", "(", "{", "}", "<<", "<<<", "EOF", "<(", ">(", "&&", "||",
     "|", "|&", "&", ";", ";;", "\n", "2>&1", "&>", ">|", ">", "<", ">&2", "FOO=1 ", "A=\"x y\" ",
     "B='z' ", "=", "#", "$", "${A}", "$HOME", "--force", "-f", "*", "\r", "\\\n", "1",
+    "~/x", "$1", "$?", "${A:-b}", "<&", "0<", "-", "2>", "3>&-",
 )  # fmt: skip
 
 
@@ -72,6 +74,7 @@ def answers(module: object, command: str) -> tuple[object, ...]:
     """Everything the permission reading says about ``command``."""
     split = module.simple_commands  # type: ignore[attr-defined]
     words = module.command_words  # type: ignore[attr-defined]
+    lexed = reference._lex if module is reference else permissions._lex
     parts = split(command) or []
     return (
         split(command),
@@ -80,6 +83,7 @@ def answers(module: object, command: str) -> tuple[object, ...]:
         module.has_pipe(command),  # type: ignore[attr-defined]
         words(command),
         [words(part) for part in parts],
+        [lexed(part, "/home/me") for part in [command, *parts]],
     )
 
 
@@ -99,6 +103,7 @@ def test_every_corpus_command_reads_as_before() -> None:
     assert differences(corpus_commands()) == []
 
 
+@pytest.mark.slow  # a few seconds: 2,500 lines through two readers (the --quick loop skips it)
 @pytest.mark.parametrize("seed", [332])
 def test_generated_command_lines_read_as_before(seed: int) -> None:
     found = differences(list(generated(2500, seed)))
