@@ -183,6 +183,16 @@ def lex(text: str, *, quotes_only: bool = False, within: Quoting = Quoting.NONE)
     )
 
 
+def split(text: str) -> list[str] | None:
+    """The values of ``text``'s words in order (what ``shlex.split`` gives for a line of
+    plain words); None when something is left open. Operators, redirections and comments
+    are not words."""
+    reading = lex(text)
+    if reading.problems:
+        return None
+    return [token.value for token in reading.tokens if isinstance(token, Word)]
+
+
 def words(tokens: tuple[Token, ...]) -> list[list[Word]]:
     """The words of each simple command: split at every control operator, with
     redirections, comments and here-document bodies left out."""

@@ -15,6 +15,7 @@ from hookcourse.shell import (
     Redirection,
     Word,
     lex,
+    split,
     words,
 )
 
@@ -123,3 +124,10 @@ def test_any_text_lexes_without_raising_and_every_character_has_its_quoting(text
         assert list(reading.problems) == sorted(reading.problems, key=lambda p: p.start)
         for token in reading.tokens:
             assert 0 <= token.start <= token.end <= len(text)
+
+
+def test_split_gives_the_values_of_a_lines_words() -> None:
+    assert split("cd 'my folder' && ./prog cmd \"a b\"/c.json # kept") == [
+        "cd", "my folder", "./prog", "cmd", "a b/c.json",
+    ]  # fmt: skip
+    assert split("echo 'open") is None
