@@ -409,7 +409,7 @@ def _lex(part: str, home: str) -> list[_Word] | None:
     while i <= len(part):
         ch = part[i] if i < len(part) else " "
         quoting = reading.quoting[i - offset] if i < len(part) else Quoting.NONE
-        if i < len(part) and ch in "'\"" and i - offset in reading.marks:
+        if i < len(part) and ch != "\\" and i - offset in reading.marks:  # a quote mark
             started, i = True, i + 1
         elif quoting is Quoting.SINGLE or (quoting is Quoting.DOUBLE and ch not in "$\\"):
             text.append(ch)
