@@ -24,10 +24,10 @@ What the specifier is compared with depends on the tool:
 
 Any other specifier cannot be checked here, so the hook runs (best-effort).
 
-This is one of three shell readers, each answering another question on purpose
-(docs/ARCHITECTURE.md, "Three shell readers"): this one splits a Bash command as Claude
-Code's permission rules do (``split_command``, ``simple_commands``; ``command_words`` for
-one part's words) and gives up, as Claude Code does, on what a text split cannot judge.
+The Bash reading is a view over ``hookcourse.shell``'s quotes-only lexing
+(docs/ARCHITECTURE.md, "One shell reader"): it splits a command as Claude Code's
+permission rules do (``split_command``, ``simple_commands``; ``command_words`` for one
+part's words) and gives up, as Claude Code does, on what a text split cannot judge.
 """
 
 from __future__ import annotations
