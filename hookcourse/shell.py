@@ -10,7 +10,8 @@ construct, so each caller decides what an unfinished line means.
 Expansions are read as the shell reads them before running anything: ``$NAME``,
 ``$1``, ``$?``, ``${...}``, ``$(...)`` and ``<(...)``/``>(...)`` (their commands lexed
 in place), backquotes (their unescaped text lexed on its own) and ``$((...))`` (only
-its parentheses are counted, so its end is where they balance).
+its parentheses are counted, so its end is where they balance). It knows tokens, not
+grammar: a ``case`` pattern's ``)`` inside ``$(...)`` ends the substitution early.
 
 ``lex(text, quotes_only=True)`` reads quotes and backslashes alone: no comments, no
 expansions, no here-documents. That is how a splitter that knows only quoting reads a
