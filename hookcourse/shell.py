@@ -22,9 +22,12 @@ quote. Standard library only, imported by the engine, the lint and the course's 
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from enum import StrEnum
+from hookcourse.record import Choice, Record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import ClassVar
 
 MAX_NESTING = 64
 """Expansions inside expansions read this deep; past it, the rest is unread (a Problem)."""
@@ -35,67 +38,111 @@ REDIRECTIONS = ("<<<", "<<-", "&>>", "<<", "&>", ">>", ">|", ">&", "<&", "<>", "
 _SPECIAL_PARAMETERS = "@*#?$!-0123456789"
 _ESCAPED_IN_DOUBLE_QUOTES = '$`"\\\n'
 
+# The value types are Records, not dataclasses: a hook script imports this module on
+# every call, and dataclasses and enum would multiply its import time.
 
-class Quoting(StrEnum):
+
+class Quoting(Choice):
     """The quotes a character sits in (a quote mark counts as inside its own quotes)."""
 
-    NONE = ""
-    SINGLE = "'"
-    DOUBLE = '"'
+    __slots__ = ()
+    _allowed = ("", "'", '"')
+    NONE: ClassVar[Quoting]
+    SINGLE: ClassVar[Quoting]
+    DOUBLE: ClassVar[Quoting]
 
 
-@dataclass(frozen=True, slots=True)
-class Problem:
+Quoting.NONE, Quoting.SINGLE, Quoting.DOUBLE = (Quoting(value) for value in Quoting._allowed)
+
+
+class Problem(Record):
     """Something left open: ``what`` is ``'``, ``"``, ``$(``, `````, ``${``, ``$((``,
     ``<(``, ``>(`` or ``<<`` (a here-document without its closing line); or
     ``nesting``: expansions nested deeper than ``MAX_NESTING``, the rest left unread."""
 
+    _fields = ("what", "start")
+    __slots__ = _fields
     what: str
     start: int
 
+    def __init__(self, what: str, start: int) -> None:
+        self._fill(what, start)
 
-@dataclass(frozen=True, slots=True)
-class Expansion:
-    """``$NAME``, ``${...}``, ``$(...)``, a backquote, ``$((...))`` or ``<(...)``."""
 
+class Expansion(Record):
+    """``$NAME``, ``${...}``, ``$(...)``, a backquote, ``$((...))`` or ``<(...)``.
+
+    ``kind`` is ``variable``, ``braced``, ``command``, ``backquote``, ``arithmetic``,
+    ``process``, or ``unread`` (the rest of the text, nested too deep to read); ``name``
+    the parameter's name for ``variable`` and ``braced`` (``""`` otherwise); ``quoted``
+    whether it sits inside double quotes; ``tokens`` the commands inside a substitution
+    (a backquote's positioned in its own text); ``inside`` the expansions inside a
+    ``${...}`` or a ``$((...))`` (the latter's positioned in the expression's own text).
+    """
+
+    _fields = ("kind", "start", "end", "name", "quoted", "tokens", "inside")
+    __slots__ = _fields
     kind: str
-    """``variable``, ``braced``, ``command``, ``backquote``, ``arithmetic``, ``process``,
-    or ``unread`` (the rest of the text, nested too deep to read)."""
     start: int
     end: int
     name: str
-    """The parameter's name for ``variable`` and ``braced`` (``""`` otherwise)."""
     quoted: bool
-    """Inside double quotes."""
-    tokens: tuple[Token, ...] = ()
-    """The commands inside a substitution (a backquote's, positioned in its own text)."""
-    inside: tuple[Expansion, ...] = ()
-    """The expansions inside a ``${...}`` or a ``$((...))`` (the latter's positioned in
-    the expression's own text)."""
+    tokens: tuple[Token, ...]
+    inside: tuple[Expansion, ...]
+
+    def __init__(
+        self,
+        kind: str,
+        start: int,
+        end: int,
+        name: str,
+        quoted: bool,
+        tokens: tuple[Token, ...] = (),
+        inside: tuple[Expansion, ...] = (),
+    ) -> None:
+        self._fill(kind, start, end, name, quoted, tokens, inside)
 
 
-@dataclass(frozen=True, slots=True)
-class Piece:
-    """A run of one word: its value after quote removal, how it was quoted, and the
-    expansion it is (None for text)."""
+class Piece(Record):
+    """A run of one word: its value after quote removal, how it was quoted, whether a
+    backslash escaped it, and the expansion it is (None for text)."""
 
+    _fields = ("start", "end", "value", "quoting", "escaped", "expansion")
+    __slots__ = _fields
     start: int
     end: int
     value: str
     quoting: Quoting
-    escaped: bool = False
-    expansion: Expansion | None = None
+    escaped: bool
+    expansion: Expansion | None
+
+    def __init__(
+        self,
+        start: int,
+        end: int,
+        value: str,
+        quoting: Quoting,
+        escaped: bool = False,
+        expansion: Expansion | None = None,
+    ) -> None:
+        self._fill(start, end, value, quoting, escaped, expansion)
 
 
-@dataclass(frozen=True, slots=True)
-class Word:
+class Word(Record):
     """A shell word: its raw text, its value after quote removal (expansions as written)."""
 
+    _fields = ("start", "end", "raw", "value", "pieces")
+    __slots__ = _fields
     start: int
     end: int
     raw: str
     value: str
     pieces: tuple[Piece, ...]
+
+    def __init__(
+        self, start: int, end: int, raw: str, value: str, pieces: tuple[Piece, ...]
+    ) -> None:
+        self._fill(start, end, raw, value, pieces)
 
     @property
     def quoted(self) -> bool:
@@ -108,62 +155,90 @@ class Word:
         return tuple(piece.expansion for piece in self.pieces if piece.expansion is not None)
 
 
-@dataclass(frozen=True, slots=True)
-class Operator:
+class Operator(Record):
     """A control operator: ``&&``, ``||``, ``;``, ``;;``, ``|``, ``|&``, ``&``, ``(``,
     ``)`` or a newline."""
 
+    _fields = ("start", "end", "text")
+    __slots__ = _fields
     start: int
     end: int
     text: str
 
+    def __init__(self, start: int, end: int, text: str) -> None:
+        self._fill(start, end, text)
 
-@dataclass(frozen=True, slots=True)
-class Redirection:
+
+class Redirection(Record):
     """``[n]op target``: ``fd`` the descriptor digits (``""`` if none), ``target`` the
     word after the operator (None when there is none)."""
 
+    _fields = ("start", "end", "fd", "operator", "target")
+    __slots__ = _fields
     start: int
     end: int
     fd: str
     operator: str
     target: Word | None
 
+    def __init__(self, start: int, end: int, fd: str, operator: str, target: Word | None) -> None:
+        self._fill(start, end, fd, operator, target)
 
-@dataclass(frozen=True, slots=True)
-class Comment:
+
+class Comment(Record):
     """``#`` to the end of its line."""
 
+    _fields = ("start", "end", "text")
+    __slots__ = _fields
     start: int
     end: int
     text: str
 
+    def __init__(self, start: int, end: int, text: str) -> None:
+        self._fill(start, end, text)
 
-@dataclass(frozen=True, slots=True)
-class HereDocument:
+
+class HereDocument(Record):
     """The body of a ``<<`` redirection, from the line after it to its closing line."""
 
+    _fields = ("start", "end", "delimiter", "body")
+    __slots__ = _fields
     start: int
     end: int
     delimiter: str
     body: str
 
+    def __init__(self, start: int, end: int, delimiter: str, body: str) -> None:
+        self._fill(start, end, delimiter, body)
+
 
 Token = Word | Operator | Redirection | Comment | HereDocument
 
 
-@dataclass(frozen=True, slots=True)
-class Lexed:
-    """What ``lex`` read: the tokens, what was left open, and each character's quoting
-    (``escaped`` holds the backslashes that escape and the characters they escape)."""
+class Lexed(Record):
+    """What ``lex`` read: the tokens, what was left open, each character's quoting,
+    ``escaped`` (the backslashes that escape and the characters they escape) and
+    ``marks`` (the quote marks and escaping backslashes: what quote removal drops)."""
 
+    _fields = ("text", "tokens", "problems", "quoting", "escaped", "marks")
+    __slots__ = _fields
     text: str
     tokens: tuple[Token, ...]
     problems: tuple[Problem, ...]
     quoting: tuple[Quoting, ...]
     escaped: frozenset[int]
     marks: frozenset[int]
-    """The quote marks and escaping backslashes: what quote removal drops."""
+
+    def __init__(
+        self,
+        text: str,
+        tokens: tuple[Token, ...],
+        problems: tuple[Problem, ...],
+        quoting: tuple[Quoting, ...],
+        escaped: frozenset[int],
+        marks: frozenset[int],
+    ) -> None:
+        self._fill(text, tokens, problems, quoting, escaped, marks)
 
     def plain(self, index: int) -> bool:
         """The character at ``index`` is outside quotes and not escaped."""
