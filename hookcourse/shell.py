@@ -15,9 +15,9 @@ grammar: a ``case`` pattern's ``)`` inside ``$(...)`` ends the substitution earl
 
 ``lex(text, quotes_only=True)`` reads quotes and backslashes alone: no comments, no
 expansions, no here-documents. That is how a splitter that knows only quoting reads a
-line (Claude Code's permission split); ``within`` starts such a reading inside a double
-quote. Standard library only, imported by the engine, the lint and the course's labs
-(docs/ARCHITECTURE.md, "One shell reader").
+line (Claude Code's permission split); ``within`` starts a reading inside a quote
+opened before the text. Standard library only, imported by the engine, the lint and the
+course's labs (docs/ARCHITECTURE.md, "One shell reader").
 """
 
 from __future__ import annotations
@@ -295,9 +295,9 @@ class _Reader:
         self.position = 0
 
     def read(self, within: Quoting) -> list[Token]:
-        if within is Quoting.DOUBLE:
-            # The text starts inside a double quote: its first word starts there.
-            return [self._word(opened=True), *self._commands(closer=False)]
+        if within is not Quoting.NONE:
+            # The text starts inside a quote: its first word starts there.
+            return [self._word(within), *self._commands(closer=False)]
         return self._commands(closer=False)
 
     # --- commands -------------------------------------------------------------------
@@ -325,10 +325,10 @@ class _Reader:
                 break
             elif self._substitution_starts(i):
                 tokens.append(self._word())
-            elif (redirection := self._redirection("")) is not None:
+            elif ch in "<>&" and (redirection := self._redirection("")) is not None:
                 tokens.append(redirection)
                 pending += [] if self.quotes_only else _here_document_opener(redirection)
-            elif (operator := _control_operator_at(text, i)) is not None:
+            elif ch in ";&|()\n" and (operator := _control_operator_at(text, i)) is not None:
                 if operator == "(":
                     depth += 1
                 elif operator == ")":
@@ -398,10 +398,14 @@ class _Reader:
 
     # --- words ----------------------------------------------------------------------
 
-    def _word(self, opened: bool = False) -> Word:
-        """The word at the position; ``opened``: it starts inside a double quote."""
+    def _word(self, within: Quoting = Quoting.NONE) -> Word:
+        """The word at the position, which may be ``within`` a quote opened before it."""
         text, start = self.text, self.position
-        pieces: list[Piece] = self._double(opened=True) if opened else []
+        pieces: list[Piece] = []
+        if within is Quoting.DOUBLE:
+            pieces = self._double(opened=True)
+        elif within is Quoting.SINGLE:
+            pieces = [self._single(start, opened=True)]
         while self.position < len(text):
             i = self.position
             ch = text[i]
@@ -438,16 +442,18 @@ class _Reader:
             return []
         return [Piece(i, i + 2, text[i + 1], Quoting.NONE, escaped=True)]
 
-    def _single(self, i: int) -> Piece:
+    def _single(self, i: int, opened: bool = False) -> Piece:
+        """A single-quoted run from its opening quote (or, ``opened``, from ``i`` inside it)."""
         text = self.text
-        close = text.find("'", i + 1)
+        first = i if opened else i + 1
+        close = text.find("'", first)
         if close < 0:
             self.problems.append(Problem("'", i))
         end = len(text) if close < 0 else close + 1
         self._mark(i, end, Quoting.SINGLE)
-        self.marks.update((i, close) if close >= 0 else (i,))
+        self.marks.update(([] if opened else [i]) + ([close] if close >= 0 else []))
         self.position = end
-        return Piece(i, end, text[i + 1 : len(text) if close < 0 else close], Quoting.SINGLE)
+        return Piece(i, end, text[first : len(text) if close < 0 else close], Quoting.SINGLE)
 
     def _double(self, opened: bool = False) -> list[Piece]:
         """The pieces of a double-quoted run, from its opening quote (or, ``opened``, from

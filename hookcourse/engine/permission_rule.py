@@ -36,6 +36,7 @@ import posixpath
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final
 from urllib.parse import urlsplit
 
@@ -201,7 +202,68 @@ class _Unsplittable(Exception):
     """A command the splitter does not understand well enough to judge."""
 
 
+class QuotesOnly:
+    """The quotes-only reading of ``command``, lexed a stretch at a time, each stretch
+    ending just past the next ``$((``: after a jump over an arithmetic expansion the
+    reading starts again from its end, quoted as before it, and re-reading only a
+    stretch keeps that linear."""
+
+    def __init__(self, command: str) -> None:
+        self.command = command
+        self.jump(0, Quoting.NONE)
+
+    def jump(self, start: int, within: Quoting) -> None:
+        """Read on from ``start`` as if ``within`` were open there."""
+        candidate = self.command.find("$((", start)
+        self.offset, self.end = start, len(self.command) if candidate < 0 else candidate + 3
+        self.reading = lex(self.command[start : self.end], quotes_only=True, within=within)
+
+    def _at(self, i: int) -> int:
+        while i >= self.end and self.end < len(self.command):
+            self.jump(self.end, self.open_quote())
+        return i - self.offset
+
+    def quoting(self, i: int) -> Quoting:
+        """The quotes character ``i`` sits in."""
+        at = self._at(i)  # first: it may read the next stretch
+        return self.reading.quoting[at]
+
+    def escaped(self, i: int) -> bool:
+        """A backslash escapes character ``i``, or it is that backslash."""
+        at = self._at(i)  # first: it may read the next stretch
+        return at in self.reading.escaped
+
+    def mark(self, i: int) -> bool:
+        """Character ``i`` is a quote mark or an escaping backslash."""
+        at = self._at(i)  # first: it may read the next stretch
+        return at in self.reading.marks
+
+    def open_quote(self) -> Quoting:
+        """The quote left open at the end of what has been read (NONE when none is)."""
+        what = self.reading.problems[-1].what if self.reading.problems else ""
+        return {"'": Quoting.SINGLE, '"': Quoting.DOUBLE}.get(what, Quoting.NONE)
+
+
 def split_command(command: str, keep_assignments: bool = False) -> list[str]:
+    """The simple commands of a shell command line, leading assignments dropped unless
+    ``keep_assignments``; raises _Unsplittable (see ``_split``)."""
+    parts, why = _split(command, keep_assignments)
+    if why is not None:
+        raise _Unsplittable(why)
+    return list(parts)
+
+
+@lru_cache(maxsize=256)
+def _split(command: str, keep_assignments: bool) -> tuple[tuple[str, ...], str | None]:
+    """``split_command``'s answer, kept: a permission step checks one command against
+    every rule. The reason it cannot be split is the second item."""
+    try:
+        return tuple(_split_command(command, keep_assignments)), None
+    except _Unsplittable as why:
+        return (), str(why)
+
+
+def _split_command(command: str, keep_assignments: bool = False) -> list[str]:
     """The simple commands of a shell command line, leading assignments dropped unless
     ``keep_assignments``. An arithmetic ``$((...))`` stays inside its word.
 
@@ -209,23 +271,24 @@ def split_command(command: str, keep_assignments: bool = False) -> list[str]:
     backslashes only): it splits at ``&&``, ``||``, ``|&``, ``;``, ``|``, ``&`` (not the
     one of ``2>&1``, ``>&2`` or ``&>``) and newlines, even the ``|`` of ``>|``; a ``(``,
     ``)``, ``{`` or ``}`` where a command starts, and a substitution, ``<<`` or open
-    quote anywhere, raise _Unsplittable. ``#`` starts no comment.
+    quote anywhere, raise _Unsplittable. ``#`` starts no comment, and nothing inside a
+    ``$((...))`` counts (it runs to where its parentheses balance).
     """
     parts: list[str] = []
     start = i = 0
-    reading, offset = lex(command, quotes_only=True), 0
+    reading = QuotesOnly(command)
     while i < len(command):
         ch, pair = command[i], command[i : i + 2]
-        quoting = reading.quoting[i - offset]
-        if i - offset in reading.escaped or quoting is Quoting.SINGLE or ch == '"':
+        quoting = reading.quoting(i)
+        if reading.escaped(i) or quoting is Quoting.SINGLE or ch == '"':
             i += 1
             continue
         if command.startswith("$((", i):
             end = arithmetic_end(command, i)
             if end is None:
                 raise _Unsplittable("an unclosed $((")
-            # Nothing inside counts, so quoting goes on after it as it was before it.
-            reading, offset, i = lex(command[end:], quotes_only=True, within=quoting), end, end
+            reading.jump(end, quoting)
+            i = end
             continue
         if quoting is Quoting.DOUBLE:
             if ch == "`" or pair == "$(":
@@ -245,8 +308,8 @@ def split_command(command: str, keep_assignments: bool = False) -> list[str]:
             i = start = i + (2 if pair in ("&&", "||", "|&") else 1)
             continue
         i += 1
-    if reading.problems:
-        raise _Unsplittable(f"an unclosed {reading.problems[-1].what} quote")
+    if reading.open_quote() is not Quoting.NONE:
+        raise _Unsplittable(f"an unclosed {reading.open_quote()} quote")
     parts.append(command[start:])
     if keep_assignments:
         return [simple for simple in (part.strip() for part in parts) if simple]
@@ -260,21 +323,16 @@ def _redirect_ampersand(command: str, i: int) -> bool:
 
 def _drop_assignments(simple: str) -> str:
     rest = simple.strip()
-    while True:
-        assignment = _ASSIGNMENT.match(rest)
-        if assignment is None:
-            return rest
-        end = _word_end(rest, assignment.end())
+    reading = lex(rest, quotes_only=True)  # once: each word ends at a blank outside quotes
+    start = 0
+    while (assignment := _ASSIGNMENT.match(rest, start)) is not None:
+        end = assignment.end()
+        while end < len(rest) and not (rest[end] in " \t" and reading.plain(end)):
+            end += 1
         if end >= len(rest):
             return ""
-        rest = rest[end:].lstrip()
-
-
-def _word_end(text: str, start: int) -> int:
-    """Index of the first blank outside quotes from ``start`` (the end of that word)."""
-    reading = lex(text, quotes_only=True)
-    blanks = (i for i in range(start, len(text)) if text[i] in " \t" and reading.plain(i))
-    return next(blanks, len(text))
+        start = len(rest) - len(rest[end:].lstrip())
+    return rest[start:]
 
 
 def command_matches(specifier: str, simple: str) -> bool:
@@ -504,6 +562,7 @@ def command_words(part: str) -> list[str] | None:
     return found
 
 
+@lru_cache(maxsize=256)
 def has_pipe(command: str) -> bool:
     """``command`` has a pipe ``|`` outside quotes (not ``||``, nor the ``>|`` redirection)."""
     reading = lex(command, quotes_only=True)

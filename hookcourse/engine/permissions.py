@@ -45,13 +45,14 @@ from typing import Any, Final
 from hookcourse.errors import InputError, json_path
 from hookcourse.js.json import quote
 from hookcourse.js.values import JSValue
-from hookcourse.shell import Quoting, lex
+from hookcourse.shell import Quoting
 
 from .catalogue import permission_facts
 from .permission_rule import (
     PATH_FIELDS,
     SHELL_TOOLS,
     CallPlace,
+    QuotesOnly,
     RuleSyntaxError,
     check_rule,
     command_words,
@@ -405,11 +406,11 @@ def _lex(part: str, home: str) -> list[_Word] | None:
     words: list[_Word] = []
     text: list[str] = []
     started, expansion, quoted, redirect = False, "", False, ""
-    reading, offset, i = lex(part, quotes_only=True), 0, 0
+    reading, i = QuotesOnly(part), 0
     while i <= len(part):
         ch = part[i] if i < len(part) else " "
-        quoting = reading.quoting[i - offset] if i < len(part) else Quoting.NONE
-        if i < len(part) and ch != "\\" and i - offset in reading.marks:  # a quote mark
+        quoting = reading.quoting(i) if i < len(part) else Quoting.NONE
+        if i < len(part) and ch != "\\" and reading.mark(i):  # a quote mark
             started, i = True, i + 1
         elif quoting is Quoting.SINGLE or (quoting is Quoting.DOUBLE and ch not in "$\\"):
             text.append(ch)
@@ -419,8 +420,8 @@ def _lex(part: str, home: str) -> list[_Word] | None:
             started, i = True, i + 2
         elif ch == "$":
             piece, kind, end = _expansion(part, i, home)
-            if kind == "arithmetic":  # what it skipped is not quoting: read on from its end
-                reading, offset = lex(part[end:], quotes_only=True, within=quoting), end
+            if kind == "arithmetic":  # what it skipped is not quoting: read on as before it
+                reading.jump(end, quoting)
             text.append(piece)
             started, expansion, i = True, expansion or kind, end
             quoted = quoted or (kind == "variable" and quoting is Quoting.DOUBLE)
@@ -443,7 +444,7 @@ def _lex(part: str, home: str) -> list[_Word] | None:
         else:
             text.append(ch)
             started, i = True, i + 1
-    return None if reading.problems else words
+    return None if reading.open_quote() is not Quoting.NONE else words
 
 
 def _flag_blocked(flag: str, patterns: Sequence[str]) -> bool:
