@@ -354,7 +354,7 @@ class _Reader:
     def _redirection(self, fd: str) -> Redirection | None:
         """The redirection operator at the position (after ``fd``'s digits) and its target."""
         text, start = self.text, self.position - len(fd)
-        operator = next((op for op in REDIRECTIONS if text.startswith(op, self.position)), "")
+        operator = _longest(text, self.position, _REDIRECTION)
         if not operator:
             return None
         self.position += len(operator)
@@ -660,7 +660,19 @@ def _expansions(pieces: list[Piece]) -> list[Expansion]:
 
 
 def _control_operator_at(text: str, i: int) -> str | None:
-    return next((op for op in CONTROL_OPERATORS if text.startswith(op, i)), None)
+    return _longest(text, i, _CONTROL) or None
+
+
+def _longest(text: str, i: int, operators: frozenset[str]) -> str:
+    """The longest of ``operators`` (three characters at most) at ``i``, else ``""``."""
+    for size in (3, 2, 1):
+        if text[i : i + size] in operators:
+            return text[i : i + size]
+    return ""
+
+
+_CONTROL = frozenset(CONTROL_OPERATORS)
+_REDIRECTION = frozenset(REDIRECTIONS)
 
 
 def _here_document_opener(redirection: Redirection | None) -> list[Redirection]:
