@@ -113,3 +113,21 @@ def test_generated_command_lines_read_as_before(seed: int) -> None:
 def test_a_difference_would_be_seen() -> None:
     """The comparison is not vacuous: a splitter that ignores quotes differs from it."""
     assert answers(view, 'echo "a; b"') != answers(view, "echo a; b")
+
+
+def test_the_split_lexes_each_character_about_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Jumps over ``$((...))`` re-read only the next stretch, and assignments are read
+    once per part, so a long hostile command costs linear work, not quadratic."""
+    lexed: list[int] = []
+    real_lex = view.lex
+
+    def counting_lex(text: str, **options: object) -> object:
+        lexed.append(len(text))
+        return real_lex(text, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(view, "lex", counting_lex)
+    for command in ("echo " + '$(("1"))' * 300, "A=1 " * 300 + "ls", "echo '$((' " * 300):
+        lexed.clear()
+        view._split.cache_clear()
+        view.simple_commands(command)
+        assert sum(lexed) <= 3 * len(command), command[:20]
