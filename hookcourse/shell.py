@@ -36,7 +36,7 @@ METACHARACTERS = " \t\n;&|()<>"
 CONTROL_OPERATORS = ("&&", "||", ";;&", ";;", ";&", "|&", "|", "&", ";", "(", ")", "\n")
 REDIRECTIONS = ("<<<", "<<-", "&>>", "<<", "&>", ">>", ">|", ">&", "<&", "<>", ">", "<")
 _SPECIAL_PARAMETERS = "@*#?$!-0123456789"
-_ESCAPED_IN_DOUBLE_QUOTES = '$`"\\\n'
+_ESCAPED_IN_DOUBLE_QUOTES = frozenset("$`\"\\\n")
 
 # The value types are Records, not dataclasses: a hook script imports this module on
 # every call, and dataclasses and enum would multiply its import time.
@@ -471,7 +471,7 @@ class _Reader:
                 pieces.append(Piece(run, at, text[run:at], Quoting.DOUBLE))
 
         while i < len(text) and text[i] != '"':
-            if text[i] == "\\" and text[i + 1 : i + 2] in tuple(_ESCAPED_IN_DOUBLE_QUOTES):
+            if text[i] == "\\" and text[i + 1 : i + 2] in _ESCAPED_IN_DOUBLE_QUOTES:
                 end_run(i)
                 self._mark(i, i + 2, Quoting.DOUBLE)
                 self._escape(i)
