@@ -36,7 +36,7 @@ METACHARACTERS = " \t\n;&|()<>"
 CONTROL_OPERATORS = ("&&", "||", ";;&", ";;", ";&", "|&", "|", "&", ";", "(", ")", "\n")
 REDIRECTIONS = ("<<<", "<<-", "&>>", "<<", "&>", ">>", ">|", ">&", "<&", "<>", ">", "<")
 _SPECIAL_PARAMETERS = "@*#?$!-0123456789"
-_ESCAPED_IN_DOUBLE_QUOTES = frozenset("$`\"\\\n")
+_ESCAPED_IN_DOUBLE_QUOTES = frozenset('$`"\\\n')
 
 # The value types are Records, not dataclasses: a hook script imports this module on
 # every call, and dataclasses and enum would multiply its import time.
