@@ -17,7 +17,6 @@ from hookcourse.engine.lint.rules_command import misspelling_of
 from hookcourse.engine.lint.shell import (
     Base,
     Quoting,
-    quoting_at,
     script_call,
     simple_commands,
     variable_uses,
@@ -25,6 +24,8 @@ from hookcourse.engine.lint.shell import (
 )
 from hookcourse.engine.settings import CommandHandler, Settings, SettingsLayer
 from hookcourse.errors import json_path
+from hookcourse.shell import Piece, lex
+from hookcourse.shell import Word as ShellWord
 
 from .findings import Finding, Reach
 from .places import Machine
@@ -106,15 +107,16 @@ def _eaten_backslashes(handler: CommandHandler) -> tuple[str, str] | None:
     command = handler.command
     if handler.args is not None or "\\" not in command:
         return None
-    quoting = quoting_at(command)
-    for index, char in enumerate(command[:-1]):
-        after = command[index + 1]
-        if char == "\\" and quoting[index] is Quoting.NONE and (after.isalnum() or after in "._"):
-            start = max(command.rfind(" ", 0, index), command.rfind('"', 0, index)) + 1
-            end = min(i for i in (command.find(" ", index), len(command)) if i >= 0)
-            word = command[start:end]
-            return word, re.sub(r"\\(.)", r"\1", word)
+    for token in lex(command).tokens:
+        if isinstance(token, ShellWord) and any(_eats(piece) for piece in token.pieces):
+            return token.raw, token.value
     return None
+
+
+def _eats(piece: Piece) -> bool:
+    """An escape outside quotes that drops its backslash before a letter, digit or dot."""
+    unquoted = piece.escaped and piece.quoting is Quoting.NONE
+    return unquoted and (piece.value.isalnum() or piece.value in (".", "_"))
 
 
 def where_else(program: str, home: Path) -> Path | None:

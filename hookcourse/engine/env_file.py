@@ -10,12 +10,12 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import shlex
 import tempfile
 from dataclasses import dataclass
 from typing import Final
 
 from hookcourse.errors import InputError
+from hookcourse.shell import Comment, Word, lex
 from hookcourse.system.inputs import read_bounded
 from hookcourse.system.interrupts import remove_on_interrupt
 
@@ -61,11 +61,11 @@ def parse_exports(text: str) -> EnvFileWrites:
     for line in text.splitlines():
         if not line.strip() or line.lstrip().startswith("#"):
             continue
-        try:
-            words = shlex.split(line, comments=True)
-        except ValueError:
-            other.append(line)
+        reading = lex(line)
+        if reading.problems or not all(isinstance(t, Word | Comment) for t in reading.tokens):
+            other.append(line)  # open quotes, or more than one command: not a plain export
             continue
+        words = [token.value for token in reading.tokens if isinstance(token, Word)]
         if words[:1] != ["export"] or len(words) < 2:
             other.append(line)
             continue

@@ -24,24 +24,25 @@ What the specifier is compared with depends on the tool:
 
 Any other specifier cannot be checked here, so the hook runs (best-effort).
 
-This is one of three shell readers, each answering another question on purpose
-(docs/ARCHITECTURE.md, "Three shell readers"): this one splits a Bash command as Claude
-Code's permission rules do (``split_command``, ``simple_commands``; ``command_words`` for
-one part's words) and gives up, as Claude Code does, on what a text split cannot judge.
+The Bash reading is a view over ``hookcourse.shell``'s quotes-only lexing
+(docs/ARCHITECTURE.md, "One shell reader"): it splits a command as Claude Code's
+permission rules do (``split_command``, ``simple_commands``; ``command_words`` for one
+part's words) and gives up, as Claude Code does, on what a text split cannot judge.
 """
 
 from __future__ import annotations
 
 import posixpath
 import re
-import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final
 from urllib.parse import urlsplit
 
 from hookcourse.js.json import quote
 from hookcourse.js.values import JSValue, js_trim
+from hookcourse.shell import Quoting, arithmetic_end, lex
 
 from .catalogue import permission_facts, tool_aliases
 
@@ -201,122 +202,137 @@ class _Unsplittable(Exception):
     """A command the splitter does not understand well enough to judge."""
 
 
+class QuotesOnly:
+    """The quotes-only reading of ``command``, lexed a stretch at a time, each stretch
+    ending just past the next ``$((``: after a jump over an arithmetic expansion the
+    reading starts again from its end, quoted as before it, and re-reading only a
+    stretch keeps that linear."""
+
+    def __init__(self, command: str) -> None:
+        self.command = command
+        self.jump(0, Quoting.NONE)
+
+    def jump(self, start: int, within: Quoting) -> None:
+        """Read on from ``start`` as if ``within`` were open there."""
+        candidate = self.command.find("$((", start)
+        self.offset, self.end = start, len(self.command) if candidate < 0 else candidate + 3
+        self.reading = lex(self.command[start : self.end], quotes_only=True, within=within)
+
+    def _at(self, i: int) -> int:
+        while i >= self.end and self.end < len(self.command):
+            self.jump(self.end, self.open_quote())
+        return i - self.offset
+
+    def quoting(self, i: int) -> Quoting:
+        """The quotes character ``i`` sits in."""
+        at = self._at(i)  # first: it may read the next stretch
+        return self.reading.quoting[at]
+
+    def escaped(self, i: int) -> bool:
+        """A backslash escapes character ``i``, or it is that backslash."""
+        at = self._at(i)  # first: it may read the next stretch
+        return at in self.reading.escaped
+
+    def mark(self, i: int) -> bool:
+        """Character ``i`` is a quote mark or an escaping backslash."""
+        at = self._at(i)  # first: it may read the next stretch
+        return at in self.reading.marks
+
+    def open_quote(self) -> Quoting:
+        """The quote left open at the end of what has been read (NONE when none is)."""
+        what = self.reading.problems[-1].what if self.reading.problems else ""
+        return {"'": Quoting.SINGLE, '"': Quoting.DOUBLE}.get(what, Quoting.NONE)
+
+
 def split_command(command: str, keep_assignments: bool = False) -> list[str]:
+    """The simple commands of a shell command line, leading assignments dropped unless
+    ``keep_assignments``; raises _Unsplittable (see ``_split``)."""
+    parts, why = _split(command, keep_assignments)
+    if why is not None:
+        raise _Unsplittable(why)
+    return list(parts)
+
+
+@lru_cache(maxsize=256)
+def _split(command: str, keep_assignments: bool) -> tuple[tuple[str, ...], str | None]:
+    """``split_command``'s answer, kept: a permission step checks one command against
+    every rule. The reason it cannot be split is the second item."""
+    try:
+        return tuple(_split_command(command, keep_assignments)), None
+    except _Unsplittable as why:
+        return (), str(why)
+
+
+def _split_command(command: str, keep_assignments: bool = False) -> list[str]:
     """The simple commands of a shell command line, leading assignments dropped unless
     ``keep_assignments``. An arithmetic ``$((...))`` stays inside its word.
 
-    Raises _Unsplittable for constructs a text split cannot judge safely.
+    The reading is Claude Code's, over ``hookcourse.shell``'s quoting (quotes and
+    backslashes only): it splits at ``&&``, ``||``, ``|&``, ``;``, ``|``, ``&`` (not the
+    one of ``2>&1``, ``>&2`` or ``&>``) and newlines, even the ``|`` of ``>|``; a ``(``,
+    ``)``, ``{`` or ``}`` where a command starts, and a substitution, ``<<`` or open
+    quote anywhere, raise _Unsplittable. ``#`` starts no comment, and nothing inside a
+    ``$((...))`` counts (it runs to where its parentheses balance).
     """
     parts: list[str] = []
-    current: list[str] = []
-    quote_char = ""
-    i = 0
+    start = i = 0
+    reading = QuotesOnly(command)
     while i < len(command):
-        ch = command[i]
-        pair = command[i : i + 2]
-        if quote_char:
-            if ch == "\\" and quote_char == '"':
-                current.append(pair)
-                i += 2
-                continue
-            if ch == quote_char:
-                quote_char = ""
-            elif quote_char == '"' and command.startswith("$((", i):
-                end = _arithmetic_end(command, i)
-                current.append(command[i:end])
-                i = end
-                continue
-            elif quote_char == '"' and (ch == "`" or pair == "$("):
-                raise _Unsplittable("a quoted command substitution")
-            current.append(ch)
+        ch, pair = command[i], command[i : i + 2]
+        quoting = reading.quoting(i)
+        if reading.escaped(i) or quoting is Quoting.SINGLE or ch == '"':
             i += 1
             continue
-        if ch == "\\":
-            current.append(pair)
-            i += 2
-            continue
-        if ch in "'\"":
-            quote_char = ch
-        elif command.startswith("$((", i):
-            end = _arithmetic_end(command, i)
-            current.append(command[i:end])
+        if command.startswith("$((", i):
+            end = arithmetic_end(command, i)
+            if end is None:
+                raise _Unsplittable("an unclosed $((")
+            reading.jump(end, quoting)
             i = end
             continue
+        if quoting is Quoting.DOUBLE:
+            if ch == "`" or pair == "$(":
+                raise _Unsplittable("a quoted command substitution")
         elif ch == "`" or pair in ("$(", "<(", ">("):
             raise _Unsplittable("a command or process substitution")
         elif pair == "<<":
             raise _Unsplittable("a here-document")
-        elif ch in "(){}" and not "".join(current).strip(" \t"):
+        elif ch in "(){}" and not command[start:i].strip(" \t"):
             raise _Unsplittable("a subshell or command group")
-        elif pair in ("&&", "||", "|&"):
-            parts.append("".join(current))
-            current = []
-            i += 2
+        elif (
+            pair in ("&&", "||", "|&")
+            or ch in ";|\n"
+            or (ch == "&" and not _redirect_ampersand(command, i))
+        ):
+            parts.append(command[start:i])
+            i = start = i + (2 if pair in ("&&", "||", "|&") else 1)
             continue
-        elif ch in ";|\n" or (ch == "&" and not _is_redirect_ampersand(command, i)):
-            parts.append("".join(current))
-            current = []
-            i += 1
-            continue
-        current.append(ch)
         i += 1
-    if quote_char:
-        raise _Unsplittable(f"an unclosed {quote_char} quote")
-    parts.append("".join(current))
+    if reading.open_quote() is not Quoting.NONE:
+        raise _Unsplittable(f"an unclosed {reading.open_quote()} quote")
+    parts.append(command[start:])
     if keep_assignments:
         return [simple for simple in (part.strip() for part in parts) if simple]
     return [simple for simple in map(_drop_assignments, parts) if simple]
 
 
-def _arithmetic_end(command: str, start: int) -> int:
-    """Index just after the ``$((...))`` starting at ``start``; raises _Unsplittable if open."""
-    depth, i = 0, start + 1
-    while i < len(command):
-        if command[i] == "(":
-            depth += 1
-        elif command[i] == ")":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-    raise _Unsplittable("an unclosed $((")
-
-
-def _is_redirect_ampersand(command: str, i: int) -> bool:
+def _redirect_ampersand(command: str, i: int) -> bool:
     """``2>&1``, ``>&2`` and ``&>file`` use ``&`` without ending a command."""
     return (i > 0 and command[i - 1] in "<>") or command[i + 1 : i + 2] == ">"
 
 
 def _drop_assignments(simple: str) -> str:
     rest = simple.strip()
-    while True:
-        assignment = _ASSIGNMENT.match(rest)
-        if assignment is None:
-            return rest
-        end = _word_end(rest, assignment.end())
+    reading = lex(rest, quotes_only=True)  # once: each word ends at a blank outside quotes
+    start = 0
+    while (assignment := _ASSIGNMENT.match(rest, start)) is not None:
+        end = assignment.end()
+        while end < len(rest) and not (rest[end] in " \t" and reading.plain(end)):
+            end += 1
         if end >= len(rest):
             return ""
-        rest = rest[end:].lstrip()
-
-
-def _word_end(text: str, start: int) -> int:
-    """Index just after the shell word running from ``start`` (quotes kept together)."""
-    i, quote_char = start, ""
-    while i < len(text):
-        ch = text[i]
-        if quote_char:
-            if ch == quote_char:
-                quote_char = ""
-            elif ch == "\\" and quote_char == '"':
-                i += 1
-        elif ch in "'\"":
-            quote_char = ch
-        elif ch == "\\":
-            i += 1
-        elif ch in " \t":
-            return i
-        i += 1
-    return i
+        start = len(rest) - len(rest[end:].lstrip())
+    return rest[start:]
 
 
 def command_matches(specifier: str, simple: str) -> bool:
@@ -518,30 +534,46 @@ def simple_commands(command: str, keep_assignments: bool = False) -> list[str] |
 
 def command_words(part: str) -> list[str] | None:
     """The words of one simple command (quotes removed, as ``sh`` reads them), or None when
-    its quoting is unbalanced. ``simple_commands`` splits the line; this reads one part."""
-    try:
-        return shlex.split(part)
-    except ValueError:
+    its quoting is unbalanced. ``simple_commands`` splits the line; this reads one part.
+
+    The reading is Python's ``shlex.split``'s, over ``hookcourse.shell``'s quoting: words
+    end only at blanks, spaces, tabs, carriage returns and newlines (an operator is part of
+    its word), a backslash in double quotes is dropped only before ``"`` or ``\\``, and a
+    trailing lone backslash is unbalanced.
+    """
+    reading = lex(part, quotes_only=True)
+    last = len(part) - 1
+    if reading.problems or (part.endswith("\\") and last not in reading.escaped):
         return None
+    found: list[str] = []
+    word: list[str] | None = None
+    for i, ch in enumerate(part):
+        if ch in " \t\r\n" and reading.plain(i):
+            if word is not None:
+                found.append("".join(word))
+            word = None
+            continue
+        word = [] if word is None else word
+        kept_backslash = reading.quoting[i] is Quoting.DOUBLE and part[i + 1 : i + 2] not in '"\\'
+        if i not in reading.marks or (ch == "\\" and kept_backslash):
+            word.append(ch)
+    if word is not None:
+        found.append("".join(word))
+    return found
 
 
+@lru_cache(maxsize=256)
 def has_pipe(command: str) -> bool:
     """``command`` has a pipe ``|`` outside quotes (not ``||``, nor the ``>|`` redirection)."""
-    quote_char, i = "", 0
+    reading = lex(command, quotes_only=True)
+    i = 0
     while i < len(command):
-        ch = command[i]
-        if ch == "\\" and quote_char != "'":
-            i += 2
-            continue
-        if quote_char:
-            quote_char = "" if ch == quote_char else quote_char
-        elif ch in "'\"":
-            quote_char = ch
-        elif ch == "|" and command[i + 1 : i + 2] == "|":
-            i += 2
-            continue
-        elif ch == "|" and command[i - 1 : i] != ">":
-            return True
+        if command[i] == "|" and reading.plain(i):
+            if command[i + 1 : i + 2] == "|":
+                i += 2
+                continue
+            if command[i - 1 : i] != ">":
+                return True
         i += 1
     return False
 

@@ -45,12 +45,14 @@ from typing import Any, Final
 from hookcourse.errors import InputError, json_path
 from hookcourse.js.json import quote
 from hookcourse.js.values import JSValue
+from hookcourse.shell import Quoting
 
 from .catalogue import permission_facts
 from .permission_rule import (
     PATH_FIELDS,
     SHELL_TOOLS,
     CallPlace,
+    QuotesOnly,
     RuleSyntaxError,
     check_rule,
     command_words,
@@ -394,28 +396,35 @@ def _expansion(part: str, i: int, home: str) -> tuple[str, str, int]:
 
 
 def _lex(part: str, home: str) -> list[_Word] | None:
-    """The words of one simple command, redirections marked; None when a quote is open."""
+    """The words of one simple command, redirections marked; None when a quote is open.
+
+    A view over ``hookcourse.shell``'s quoting (quotes and backslashes only) that reads
+    as the permission step does: in double quotes a backslash drops before any
+    character, ``$((`` runs to the first ``))``, ``${`` keeps its brace as text, and
+    ``<``, ``>`` or ``&`` outside quotes starts a redirection.
+    """
     words: list[_Word] = []
     text: list[str] = []
     started, expansion, quoted, redirect = False, "", False, ""
-    i, quote_char = 0, ""
+    reading, i = QuotesOnly(part), 0
     while i <= len(part):
         ch = part[i] if i < len(part) else " "
-        if quote_char and ch == quote_char:
-            quote_char, i = "", i + 1
-        elif quote_char == "'" or (quote_char == '"' and ch not in "$\\"):
+        quoting = reading.quoting(i) if i < len(part) else Quoting.NONE
+        if i < len(part) and ch != "\\" and reading.mark(i):  # a quote mark
+            started, i = True, i + 1
+        elif quoting is Quoting.SINGLE or (quoting is Quoting.DOUBLE and ch not in "$\\"):
             text.append(ch)
             i += 1
         elif ch == "\\" and i + 1 < len(part):
             text.append(part[i + 1])
             started, i = True, i + 2
         elif ch == "$":
-            piece, kind, i = _expansion(part, i, home)
+            piece, kind, end = _expansion(part, i, home)
+            if kind == "arithmetic":  # what it skipped is not quoting: read on as before it
+                reading.jump(end, quoting)
             text.append(piece)
-            started, expansion = True, expansion or kind
-            quoted = quoted or (kind == "variable" and quote_char == '"')
-        elif ch in "'\"":
-            quote_char, started, i = ch, True, i + 1
+            started, expansion, i = True, expansion or kind, end
+            quoted = quoted or (kind == "variable" and quoting is Quoting.DOUBLE)
         elif ch in " \t" or (ch in "<>&" and _REDIRECT.match(part, i)):
             operator = _REDIRECT.match(part, i) if ch != " " else None
             # The digits of 2> name a descriptor, not a word.
@@ -435,7 +444,7 @@ def _lex(part: str, home: str) -> list[_Word] | None:
         else:
             text.append(ch)
             started, i = True, i + 1
-    return None if quote_char else words
+    return None if reading.open_quote() is not Quoting.NONE else words
 
 
 def _flag_blocked(flag: str, patterns: Sequence[str]) -> bool:

@@ -5,13 +5,13 @@ their fix) and the one-line summary. Rendering only; the command prints it.
 from __future__ import annotations
 
 import os
-import shlex
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final
 
 from hookcourse.course.grading.judging import Report, Verdict, one_line
+from hookcourse.shell import split
 from hookcourse.stages.registry import Stage
 
 STAGE_LINES: Final = 80  # at most this many lines for one stage, however many cases fail
@@ -120,12 +120,12 @@ def stage_lines(
 
 def _failed_folder(stage: Stage, verdict: Verdict) -> str:
     """The folder the failing cases went to, as the re-run command names it."""
-    case = shlex.split(verdict.command.rpartition("&& ")[2])[-1]
+    case = (split(verdict.command.rpartition("&& ")[2]) or [""])[-1]
     prefix = (
         verdict.command.partition(" && ")[0].removeprefix("cd ") if "&&" in verdict.command else ""
     )
     folder = os.path.dirname(case)
-    return os.path.join(shlex.split(prefix)[0], folder) if prefix else folder
+    return os.path.join((split(prefix) or [""])[0], folder) if prefix else folder
 
 
 def summary(report: Report, stages: Sequence[Stage]) -> str:

@@ -1,14 +1,12 @@
 """How ``sh -c`` reads a shell-form hook command: quoting, variables, and the script it runs.
 
-Enough of POSIX shell syntax for lint rules, no more: quotes and backslashes, variable
-references, and the words of the first simple commands (split at ``;``, ``&&``, ``||``,
-``|`` and newlines). Anything it cannot be sure of (command substitution, other variables,
-globs) makes it answer None rather than guess. Pure.
-
-Not ``permission_rule.split_command`` (Claude Code's reading for permission rules, which
-gives up on substitutions where Claude Code does) nor the course's
-``labs/shell_words.py`` (the learner's tokenizer): this one keeps each word's quoting and
-variables, which the lint's findings are about (docs/ARCHITECTURE.md, "Three shell readers").
+A view over ``hookcourse.shell``'s lexer (docs/ARCHITECTURE.md, "One shell reader") for
+lint rules, with this policy: each character's quoting and each ``$NAME`` are as the
+shell reads them (a ``$NAME`` written in single quotes is reported too: it will not
+expand); the words of the first simple commands are split at every control operator,
+with redirections and comments left out; a word holding what we cannot resolve (command
+substitution, arithmetic, a variable other than the path placeholders, an unquoted glob,
+a word cut at a limit) is opaque, so a rule answers None rather than guess. Pure.
 """
 
 from __future__ import annotations
@@ -20,6 +18,11 @@ from functools import lru_cache
 from itertools import pairwise
 from typing import Final
 
+from hookcourse.shell import Piece, lex
+from hookcourse.shell import Quoting as Quoting  # the lint rules and doctor name it here
+from hookcourse.shell import Word as ShellWord
+from hookcourse.shell import words as shell_words
+
 from ..placeholders import PLACEHOLDERS, substitute
 
 _VARIABLE: Final = re.compile(
@@ -28,7 +31,6 @@ _VARIABLE: Final = re.compile(
 _AS_VARIABLES: Final = {name: "$" + name for name in (*PLACEHOLDERS, "HOME")}
 """``${NAME}`` read as ``$NAME``: the placeholders (pasted as text) and ``${HOME}``."""
 _ASSIGNMENT: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
-_OPERATORS: Final = frozenset(";&|\n()<>`")
 _WORD_LIMIT: Final = 24
 _CHARACTER_LIMIT: Final = 600
 """The script a hook runs is named in its first words; inline programs can be long."""
@@ -38,12 +40,6 @@ _INLINE_CODE: Final = frozenset({"-c", "-m", "-e", "-p", "--eval", "--print", "-
 _OPTIONS_WITH_VALUE: Final = frozenset(
     {"--with", "--project", "--directory", "--python", "-p", "--from", "--env-file", "-r"}
 )
-
-
-class Quoting(StrEnum):
-    NONE = ""
-    SINGLE = "'"
-    DOUBLE = '"'
 
 
 @dataclass(frozen=True)
@@ -63,32 +59,9 @@ class VariableUse:
 
 
 def quoting_at(command: str) -> list[Quoting]:
-    """The quoting each character of ``command`` sits in (a quote itself counts as inside)."""
-    states: list[Quoting] = []
-    state = Quoting.NONE
-    escaped = False
-    for ch in command:
-        if escaped:
-            states.append(state)
-            escaped = False
-            continue
-        if state is Quoting.SINGLE:
-            states.append(state)
-            if ch == "'":
-                state = Quoting.NONE
-            continue
-        if ch == "\\":
-            escaped = True
-            states.append(state)
-            continue
-        if ch == '"':
-            states.append(Quoting.DOUBLE)
-            state = Quoting.NONE if state is Quoting.DOUBLE else Quoting.DOUBLE
-            continue
-        if ch == "'" and state is Quoting.NONE:
-            state = Quoting.SINGLE
-        states.append(state)
-    return states
+    """The quoting each character of ``command`` sits in (a quote itself counts as inside;
+    a ``$(...)`` inside double quotes has quoting of its own)."""
+    return list(lex(command).quoting)
 
 
 @lru_cache(maxsize=4096)
@@ -121,88 +94,34 @@ class Word:
 
 
 def simple_commands(command: str, limit: int = 3, as_variables: bool = True) -> list[list[Word]]:
-    """The words of the first ``limit`` simple commands (placeholders and ``${HOME}``
-    written ``$NAME`` unless ``as_variables`` is False)."""
+    """The words of the first ``limit`` simple commands, at most a couple of dozen words in
+    all (placeholders and ``${HOME}`` written ``$NAME`` unless ``as_variables`` is False)."""
     text = substitute(command, _AS_VARIABLES) if as_variables else command
+    shown = text[:_CHARACTER_LIMIT]
     commands: list[list[Word]] = []
-    words: list[Word] = []
-    value: list[str] = []
-    opaque = False
-    started = False
-    state = Quoting.NONE
-    i = 0
-
-    def end_word() -> None:
-        nonlocal value, opaque, started
-        if started:
-            words.append(Word("".join(value), opaque))
-        value, opaque, started = [], False, False
-
-    counted = 0  # words of the finished commands: past a few dozen nothing more is needed
-    end = min(len(text), _CHARACTER_LIMIT)
-    while i < end and len(commands) < limit and counted + len(words) < _WORD_LIMIT:
-        ch = text[i]
-        if state is Quoting.SINGLE:
-            if ch == "'":
-                state = Quoting.NONE
-            else:
-                value.append(ch)
-        elif ch == "\\" and i + 1 < len(text):
-            value.append(text[i + 1])
-            started = True
-            i += 1
-        elif ch == '"':
-            state = Quoting.NONE if state is Quoting.DOUBLE else Quoting.DOUBLE
-            started = True
-        elif state is Quoting.DOUBLE:
-            opaque = opaque or _opaque_at(text, i)
-            value.append(ch)
-        elif ch == "'":
-            state = Quoting.SINGLE
-            started = True
-        elif ch in " \t":
-            end_word()
-        elif ch in _OPERATORS:
-            end_word()
-            if words:
-                commands.append(words)
-                counted += len(words)
-            words = []
-            if ch in "<>":  # a redirection's target is not a command word
-                i = _skip_redirect(text, i)
-        else:
-            opaque = opaque or _opaque_at(text, i) or ch in "*?["
-            value.append(ch)
-            started = True
-        i += 1
-    opaque = opaque or i < len(text)  # a word cut at a limit is not known whole
-    end_word()
-    if words and len(commands) < limit:
-        commands.append(words)
+    counted = 0  # past a few dozen words nothing more is needed
+    for words in shell_words(lex(shown).tokens)[:limit]:
+        taken = words[: max(_WORD_LIMIT - counted, 0)]
+        counted += len(taken)
+        if taken:
+            commands.append([_lint_word(word, len(shown) < len(text)) for word in taken])
     return commands
 
 
-def _opaque_at(text: str, i: int) -> bool:
-    if text[i] != "$":
-        return False
-    match = _VARIABLE.match(text, i)
-    if match is None:
-        return True  # $( ... ), $$, $1 and friends
-    if match.group(1) is not None:
-        return True  # ${NAME:-word} and friends: the value depends on what is set
-    return match.group(2) not in (*PLACEHOLDERS, "HOME")
+def _lint_word(word: ShellWord, text_cut: bool) -> Word:
+    """``word``'s value, opaque when it holds what a rule cannot resolve."""
+    opaque = (text_cut and word.end >= _CHARACTER_LIMIT) or any(
+        _opaque(piece) for piece in word.pieces
+    )
+    return Word(word.value, opaque)
 
 
-def _skip_redirect(text: str, i: int) -> int:
-    """Index of the last character of a redirection such as ``> /dev/null`` or ``2>&1``."""
-    j = i + 1
-    while j < len(text) and text[j] in ">&":
-        j += 1
-    while j < len(text) and text[j] in " \t":
-        j += 1
-    while j < len(text) and text[j] not in " \t;&|\n":
-        j += 1
-    return j - 1
+def _opaque(piece: Piece) -> bool:
+    expansion = piece.expansion
+    if expansion is None:
+        unquoted = piece.quoting is Quoting.NONE and not piece.escaped
+        return unquoted and any(glob in piece.value for glob in "*?[")
+    return expansion.kind != "variable" or expansion.name not in (*PLACEHOLDERS, "HOME")
 
 
 class Base(StrEnum):
