@@ -16,6 +16,14 @@
         makes open_disagreements.json the list of scenarios that disagree there
     python tests/claude_code/oracle.py diff [--against VERSION] [--jobs 2]
         re-run the corpus on $HOOKCOURSE_CLAUDE and list what changed against the record
+    python tests/claude_code/oracle.py sweep VERSION ... [--ids ID,...] [--jobs 2]
+        install each release from npm into /tmp/cc-VERSION, run the core scenarios
+        (versions/core.json) in the namespace, store observations/VERSION.json, remove it
+    python tests/claude_code/oracle.py bisect [--jobs 2] [--rounds N]
+        run the releases halfway between stored neighbours that differ, until each
+        change sits between two consecutive npm releases
+    python tests/claude_code/oracle.py pick-core [--size 50]
+        write versions/core.json: a greedy cover of the corpus's behaviour tags
 
 The binary is $HOOKCOURSE_CLAUDE, else the pinned install (scripts/claude-code.sh).
 """
@@ -40,6 +48,7 @@ from oracle_predict import FireServer
 from oracle_record import OBSERVATIONS, changes, digest, stable
 from oracle_run import check_scenario, observe_scenario, predict_scenario
 from oracle_scenario import load_corpus
+from oracle_sweep import CORE, core_ids, gaps, note_release, pick_core, stored, sweep_release
 
 
 def _each(
@@ -135,6 +144,35 @@ def _replay(corpus: dict[str, Any], ids: list[str], jobs: int) -> int:
     return 0 if set(counts) <= {"agree", "exception"} else 1
 
 
+def _sweep_one(version: str, corpus: dict[str, Any], ids: list[str], jobs: int) -> None:
+    """One release swept, and a line saying how it went."""
+    entry = sweep_release(version, corpus, ids, jobs)
+    note_release(entry)
+    if entry.get("runnable"):
+        print(
+            f"{version}: {len(entry['scenarios'])} scenarios in {entry['runSeconds']} s "
+            f"(install {entry['installSeconds']} s; {entry['runs_with']}; "
+            f"{len(entry['didNotStart'])} did not start)",
+            flush=True,
+        )
+    else:
+        print(f"{version}: not runnable: {entry['reason']}", flush=True)
+
+
+def _bisect(corpus: dict[str, Any], jobs: int, rounds: int) -> int:
+    """Run the halfway releases until no stored neighbours differ across a gap."""
+    digests = {sid: digest(corpus[sid]) for sid in corpus}
+    for _ in range(rounds):
+        wanted = gaps(stored(), digests)
+        if not wanted:
+            print("every change sits between two consecutive releases", flush=True)
+            return 0
+        print(f"next: {len(wanted)} releases, {sum(map(len, wanted.values()))} runs", flush=True)
+        for version, ids in wanted.items():
+            _sweep_one(version, corpus, sorted(set(ids)), jobs)
+    return 1
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="oracle", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -163,8 +201,32 @@ def main(argv: list[str]) -> int:
     diff.add_argument("--against", help="recorded version (default: the pinned one)")
     for command in (check, record, diff):
         command.add_argument("--jobs", type=int, default=2, help="Claude Code runs at once (2)")
+    sweep = sub.add_parser("sweep")
+    sweep.add_argument("versions", nargs="+")
+    sweep.add_argument("--ids", help="comma-separated scenario ids (default: versions/core.json)")
+    bisect = sub.add_parser("bisect")
+    bisect.add_argument("--rounds", type=int, default=20, help="at most this many rounds")
+    for command in (sweep, bisect):
+        command.add_argument("--jobs", type=int, default=2, help="Claude Code runs at once (2)")
+    pick = sub.add_parser("pick-core")
+    pick.add_argument("--size", type=int, default=50)
     args = parser.parse_args(argv)
     corpus = load_corpus()
+    if args.command == "pick-core":
+        picked = pick_core(corpus, args.size)
+        CORE.write_text(json.dumps({"scenarios": picked}, indent=1) + "\n", encoding="utf-8")
+        print(f"wrote {CORE} ({len(picked)} scenarios)")
+        return 0
+    if args.command == "sweep":
+        ids = args.ids.split(",") if args.ids else core_ids()
+        if pinned_version() in args.versions:
+            print(f"sweep: {pinned_version()} is the pinned record; fix: oracle.py record")
+            return 2
+        for version in args.versions:
+            _sweep_one(version, corpus, ids, args.jobs)
+        return 0
+    if args.command == "bisect":
+        return _bisect(corpus, args.jobs, args.rounds)
     if args.command == "list":
         for sid, scenario in corpus.items():
             print(f"{sid}\t{scenario.get('about', '')}")

@@ -1,0 +1,550 @@
+"""The version sweep: old Claude Code releases run on the core scenarios, then bisected.
+
+A release is installed from npm into a scratch prefix (``/tmp/cc-X``), run on the
+scenarios asked (the core subset, ``versions/core.json``, by default) under the same
+network rule as the pinned release (``oracle_scenario.run_claude``: a loopback-only
+namespace), its observations stored as ``observations/X.json`` in the record's format,
+and the install removed. How each release was run (or why it could not be) goes to
+``versions/releases.json``.
+
+Releases differ in how they start: up to some 2.1 release the package is a ``cli.js``
+that node runs, later ones a native binary in the platform package
+(``@anthropic-ai/claude-code-linux-x64``); old releases lack ``--include-hook-events``
+and ``--debug-file``. Each run goes through a small wrapper script that drops the flags
+the release does not know (found by reading the release's own files, never by running
+it outside the namespace) and starts the right entry point.
+
+Bisection: for each scenario, the releases that stored it are neighbours in npm's
+order; where two neighbours differ on a compared field and npm has releases between
+them, the release halfway is run on those scenarios, until every change sits between
+two consecutive releases.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from oracle_observe import observe
+from oracle_record import OBSERVATIONS, stable
+from oracle_scenario import DEFAULT_PROMPT, lay_out, run_claude, scratch
+
+HERE = Path(__file__).resolve().parent
+VERSIONS = HERE / "versions"
+RELEASES = VERSIONS / "npm-releases.json"
+"""Every release npm lists, oldest first (``npm view @anthropic-ai/claude-code versions``)."""
+CORE = VERSIONS / "core.json"
+RUNS = VERSIONS / "releases.json"
+PACKAGE = "@anthropic-ai/claude-code"
+PLATFORM = "claude-code-linux-x64"
+OPTIONAL_FLAGS = {"--include-hook-events": 0, "--debug-file": 1}
+"""Flags of the harness a release may not know, with how many values each takes."""
+SKIP_TAGS = ("hidden", "issue.", "seed.", "2.1.332.")
+"""``covers`` tags that name a corpus origin or one release, not a behaviour family."""
+ALSO = {
+    "b-match-comma-spaces": "matcher lists with commas: reported changed in 2.1.191",
+    "match-hyphen-exact": "matchers with hyphens: reported changed in 2.1.195",
+    "perm-ask-rule-hook-allow": "a hook's allow under an ask rule: reported changed in 2.1.220",
+    "several-rewrites-last-wins": "two hooks' updatedInput: a sibling's reported lost once",
+    "failure-payload": "PostToolUseFailure, an event newer than 2.0",
+    "payload-post-tool-batch": "PostToolBatch, an event newer than 2.0",
+    "hidden-cd-subdir": "CwdChanged, an event newer than 2.0",
+}
+"""Scenarios the core takes beside the greedy cover: changes users reported."""
+
+
+def all_releases() -> list[str]:
+    """npm's releases, oldest first."""
+    names: list[str] = json.loads(RELEASES.read_text(encoding="utf-8"))
+    return names
+
+
+def release_key(version: str) -> tuple[int, ...]:
+    """Order of a release in npm's list (unknown ones last)."""
+    names = all_releases()
+    return (names.index(version),) if version in names else (len(names),)
+
+
+def pick_core(corpus: Mapping[str, Mapping[str, Any]], size: int) -> list[dict[str, Any]]:
+    """A greedy cover of the corpus's behaviour tags: each pick covers the most tags not
+    yet covered (ties: fewest turns and flags, no sleeps), up to ``size`` picks."""
+
+    def tags(scenario: Mapping[str, Any]) -> set[str]:
+        return {t for t in scenario.get("covers", []) if not t.startswith(SKIP_TAGS)}
+
+    def cost(scenario: Mapping[str, Any]) -> float:
+        text = json.dumps(scenario)
+        slow = 3 * ('"sleep"' in text) + 3 * ('"pause"' in text)
+        return len(scenario.get("turns", [])) + slow + 0.3 * len(scenario.get("flags", []))
+
+    left = set().union(*(tags(s) for s in corpus.values()))
+    picked: list[dict[str, Any]] = []
+    while left and len(picked) < size:
+        best = max(corpus.values(), key=lambda s: (len(tags(s) & left), -cost(s), s["id"]))
+        gained = sorted(tags(best) & left)
+        if not gained:
+            break
+        picked.append({"id": best["id"], "covers": gained})
+        left -= set(gained)
+    taken = {item["id"] for item in picked}
+    picked += [{"id": sid, "why": why} for sid, why in ALSO.items() if sid not in taken]
+    return picked
+
+
+def core_ids() -> list[str]:
+    """The core subset's scenario ids."""
+    return [item["id"] for item in json.loads(CORE.read_text(encoding="utf-8"))["scenarios"]]
+
+
+class Install:
+    """One release installed into a scratch prefix, with a wrapper that starts it."""
+
+    def __init__(self, version: str, root: Path = Path("/tmp")) -> None:
+        self.version = version
+        self.prefix = root / f"cc-{version}"
+        self.wrapper = self.prefix / "claude-wrapper"
+        self.runs_with: dict[str, Any] = {}
+
+    def install(self) -> float:
+        """npm install (scripts off, its own cache), then the wrapper; the seconds taken."""
+        started = time.monotonic()
+        shutil.rmtree(self.prefix, ignore_errors=True)
+        self.prefix.mkdir(parents=True)
+        subprocess.run(
+            [
+                "npm",
+                "install",
+                "--silent",
+                "--no-audit",
+                "--no-fund",
+                "--ignore-scripts",
+                "--cache",
+                str(self.prefix / "npm-cache"),
+                "--prefix",
+                str(self.prefix),
+                f"{PACKAGE}@{self.version}",
+            ],
+            check=True,
+            capture_output=True,
+            timeout=900,
+        )
+        self._write_wrapper()
+        return time.monotonic() - started
+
+    def _entry(self) -> tuple[list[str], Path]:
+        """The command that starts the release, and the file whose text says its flags."""
+        modules = self.prefix / "node_modules" / "@anthropic-ai"
+        for name in ("claude", "bin/claude", "bin/claude.exe"):
+            native = modules / PLATFORM / name
+            if native.is_file() and native.stat().st_size > 1_000_000:
+                native.chmod(0o755)
+                self.runs_with["layout"] = f"native binary {PLATFORM}/{name}"
+                return [str(native)], native
+        cli = modules / "claude-code" / "cli.js"
+        if cli.is_file():
+            node = shutil.which("node") or "node"
+            found = subprocess.run([node, "--version"], capture_output=True, text=True)
+            self.runs_with["layout"] = f"cli.js run by node {found.stdout.strip()}"
+            return [node, str(cli)], cli
+        raise FileNotFoundError(f"{self.prefix}: neither a {PLATFORM} binary nor cli.js")
+
+    def _write_wrapper(self) -> None:
+        command, source = self._entry()
+        known = _flags_in(source, OPTIONAL_FLAGS)
+        dropped = [flag for flag in OPTIONAL_FLAGS if flag not in known]
+        self.runs_with["dropped"] = dropped
+        cases = "".join(
+            f"    {flag}) {'skip=1; ' if OPTIONAL_FLAGS[flag] else ''}continue ;;\n"
+            for flag in dropped
+        )
+        body = (
+            "#!/bin/sh\n"
+            f"# Claude Code {self.version}: drops the harness flags it does not know.\n"
+            "skip=0\n"
+            'for arg do\n  shift\n  if [ "$skip" = 1 ]; then skip=0; continue; fi\n'
+            f'  case "$arg" in\n{cases}  esac\n  set -- "$@" "$arg"\ndone\n'
+            f'exec {" ".join(_quoted(part) for part in command)} "$@"\n'
+        )
+        self.wrapper.write_text(body, encoding="utf-8")
+        self.wrapper.chmod(0o755)
+
+    def remove(self) -> None:
+        shutil.rmtree(self.prefix, ignore_errors=True)
+
+
+def _quoted(text: str) -> str:
+    return "'" + text.replace("'", "'\\''") + "'"
+
+
+def _flags_in(source: Path, flags: Iterable[str]) -> set[str]:
+    """Which of ``flags`` the release's own file mentions (read, never run)."""
+    data = source.read_bytes()
+    return {flag for flag in flags if flag.encode() in data}
+
+
+def observe_release(binary: str, scenario: Mapping[str, Any]) -> tuple[dict[str, Any], str]:
+    """One run of ``scenario`` (in the namespace): the observation and its stderr's end."""
+    layout = scratch(scenario["id"] + "-sweep")
+    try:
+        lay_out(scenario, layout)
+        started = time.monotonic()
+        status = run_claude(binary, scenario, layout)
+        observation = observe(layout, status, scenario.get("prompt", DEFAULT_PROMPT))
+        observation["seconds"] = round(time.monotonic() - started, 2)
+        stderr = layout.root / "stderr.txt"
+        said = stderr.read_text(encoding="utf-8", errors="replace") if stderr.exists() else ""
+        return observation, said.strip()[-400:]
+    finally:
+        shutil.rmtree(layout.root, ignore_errors=True)
+
+
+def _started(observation: Mapping[str, Any]) -> bool:
+    """Whether the run reached the model or printed a result."""
+    return bool(observation["requests"]) or observation["result"].get("subtype") is not None
+
+
+def sweep_release(
+    version: str, corpus: Mapping[str, Mapping[str, Any]], ids: Sequence[str], jobs: int
+) -> dict[str, Any]:
+    """Install, run ``ids``, store what it did, remove the install; the release's entry
+    for ``releases.json``."""
+    install = Install(version)
+    entry: dict[str, Any] = {"version": version}
+    try:
+        entry["installSeconds"] = round(install.install(), 1)
+        entry["runs_with"] = install.runs_with
+        started = time.monotonic()
+        binary = str(install.wrapper)
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            done = dict(zip(ids, pool.map(lambda sid: observe_release(binary, corpus[sid]), ids)))
+        entry["runSeconds"] = round(time.monotonic() - started, 1)
+    except (subprocess.SubprocessError, OSError) as error:
+        entry["runnable"] = False
+        entry["reason"] = f"{type(error).__name__}: {error}"[:400]
+        return entry
+    finally:
+        install.remove()
+    started_runs = [sid for sid, (seen, _) in done.items() if _started(seen)]
+    if not started_runs:
+        entry["runnable"] = False
+        entry["reason"] = "no run reached the mock; stderr: " + next(iter(done.values()))[1]
+        return entry
+    entry["runnable"] = True
+    entry["scenarios"] = sorted(done)
+    entry["didNotStart"] = sorted(set(done) - set(started_runs))
+    store(version, {sid: stable(done[sid][0], corpus[sid]) for sid in done})
+    return entry
+
+
+def store(version: str, fresh: Mapping[str, Any]) -> None:
+    """Add ``fresh`` to ``observations/<version>.json`` (other scenarios kept)."""
+    target = OBSERVATIONS / f"{version}.json"
+    kept = json.loads(target.read_text(encoding="utf-8")) if target.exists() else {}
+    kept.update(fresh)
+    target.write_text(json.dumps(kept, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def note_release(entry: Mapping[str, Any]) -> None:
+    """Merge a release's entry into ``releases.json`` (scenario lists add up)."""
+    known = json.loads(RUNS.read_text(encoding="utf-8")) if RUNS.exists() else {}
+    old = known.get(entry["version"], {})
+    merged = {**old, **entry}
+    if "scenarios" in entry:
+        merged["scenarios"] = sorted(set(old.get("scenarios", [])) | set(entry["scenarios"]))
+        # A scenario run again counts as it did this time.
+        failed = set(old.get("didNotStart", [])) - set(entry["scenarios"])
+        merged["didNotStart"] = sorted(failed | set(entry.get("didNotStart", [])))
+    known[entry["version"]] = merged
+    ordered = dict(sorted(known.items(), key=lambda item: release_key(item[0])))
+    RUNS.write_text(json.dumps(ordered, indent=1) + "\n", encoding="utf-8")
+
+
+def stored() -> dict[str, dict[str, Any]]:
+    """Every stored release's observations (the pinned one included), by version."""
+    found = {}
+    for path in OBSERVATIONS.glob("*.json"):
+        found[path.stem] = json.loads(path.read_text(encoding="utf-8"))
+    return dict(sorted(found.items(), key=lambda item: release_key(item[0])))
+
+
+def facets(observation: Mapping[str, Any]) -> dict[str, Any]:
+    """An observation as flat facts, each named by where it is: ``result.terminal_reason``,
+    ``tool[0].result``, ``hook[PreToolUse/h].env.CLAUDE_EFFORT``, ``hook[...].payload.cwd``
+    (``toolsOffered`` left out: it is the tool list, not hooks)."""
+    found: dict[str, Any] = {"requests": observation.get("requests")}
+    for key, value in sorted((observation.get("result") or {}).items()):
+        found[f"result.{key}"] = value
+    for i, tool in enumerate(observation.get("tools") or []):
+        for key in ("result", "isError", "structured"):
+            found[f"tool[{i}].{key}"] = tool.get(key)
+    found["probe"] = json.dumps(observation.get("probe"), sort_keys=True)
+    found["modelTexts"] = json.dumps(observation.get("modelTexts"))
+    found["notices"] = json.dumps(observation.get("notices"))
+    runs: dict[str, list[Mapping[str, Any]]] = {}
+    for run in observation.get("hooks") or []:
+        runs.setdefault(f"hook[{run['event']}/{run['hook']}]", []).append(run)
+    for where, group in runs.items():
+        found[f"{where}.runs"] = len(group)
+        found[f"{where}.exit"] = json.dumps(sorted(str(run["exit"]) for run in group))
+        found[f"{where}.cwd"] = group[0]["cwd"]
+        for name in group[0]["env"]:
+            found[f"{where}.env.{name}"] = True
+        payload = group[0]["payload"] if isinstance(group[0]["payload"], dict) else {}
+        for key, value in payload.items():
+            found[f"{where}.payload.{key}"] = json.dumps(value, sort_keys=True)
+    return found
+
+
+HOOK_WHERE = re.compile(r"^hook\[([^/\]]+)/[^\]]+\]")
+TOOL_WHERE = re.compile(r"^tool\[\d+\]")
+
+
+def pattern(path: str) -> str:
+    """A facet's name without what only one scenario has (its hook's name, the call's
+    place): changes of one pattern seen in several scenarios are one change."""
+    return TOOL_WHERE.sub("tool[*]", HOOK_WHERE.sub(r"hook[\1]", path))
+
+
+SHARED = re.compile(r"\.(env\.[A-Z_]+|payload\.[a-z_]+)$|^result\.(stop_reason|terminal_reason)$")
+"""Facets every scenario shows alike (an environment name, a payload key's presence, the
+result line's reasons): bisected on one scenario, the others take its release."""
+
+
+def differences(
+    before: Mapping[str, Any], after: Mapping[str, Any]
+) -> list[tuple[str, Any, Any]]:
+    """The facets whose value differs, as ``(facet, before, after)`` (None: absent)."""
+    old, new = facets(before), facets(after)
+    return [
+        (path, old.get(path), new.get(path))
+        for path in sorted(set(old) | set(new))
+        if old.get(path) != new.get(path)
+    ]
+
+
+def group_key(path: str, before: Any, after: Any) -> tuple[str, str]:
+    """What makes two scenarios' changes one change: the facet's pattern and, for a
+    value every scenario shows alike, the values too (else the values are the
+    scenario's own, and the key is the pattern with the scenario's id added later)."""
+    if SHARED.search(pattern(path)):
+        shown = (
+            ("present" if before is not None else "absent")
+            + ">"
+            + ("present" if after is not None else "absent")
+            if ".payload." in path or ".env." in path
+            else json.dumps([before, after])
+        )
+        return pattern(path), shown
+    return pattern(path), ""
+
+
+def spans(
+    records: Mapping[str, Mapping[str, Any]], digests: Mapping[str, str]
+) -> list[dict[str, Any]]:
+    """Every change between neighbouring stored releases of a scenario: its scenario,
+    facet, values, and the two releases around it (``low`` did not have it, ``high`` did)."""
+    names = all_releases()
+    found = []
+    for sid, fingerprint in digests.items():
+        having = [
+            v
+            for v in records
+            if sid in records[v] and records[v][sid].get("scenario") == fingerprint
+        ]
+        for low, high in zip(having, having[1:]):
+            for path, before, after in differences(records[low][sid], records[high][sid]):
+                found.append(
+                    {
+                        "scenario": sid,
+                        "facet": path,
+                        "before": before,
+                        "after": after,
+                        "low": low,
+                        "high": high,
+                        "width": names.index(high) - names.index(low),
+                        "key": group_key(path, before, after),
+                    }
+                )
+    return found
+
+
+def covered(change: Mapping[str, Any], others: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether another scenario has the same shared change bisected more narrowly inside
+    this one's span (then this one takes that release)."""
+    if not change["key"][1]:
+        return False
+    names = all_releases()
+    low, high = names.index(change["low"]), names.index(change["high"])
+    return any(
+        other["key"] == change["key"]
+        and other["width"] < change["width"]
+        and low <= names.index(other["low"])
+        and names.index(other["high"]) <= high
+        for other in others
+    )
+
+
+def gaps(
+    records: Mapping[str, Mapping[str, Any]], digests: Mapping[str, str]
+) -> dict[str, list[str]]:
+    """Per release to run next (halfway across a span), the scenarios to run there: every
+    change not yet between consecutive releases, a shared change on one scenario only."""
+    names = all_releases()
+    found = spans(records, digests)
+    wanted: dict[str, set[str]] = {}
+    taken: set[tuple[tuple[str, str], str, str]] = set()
+    for change in sorted(found, key=lambda c: (c["width"], c["scenario"])):
+        if change["width"] <= 1 or covered(change, found):
+            continue
+        span = (change["key"], change["low"], change["high"])
+        if change["key"][1] and span in taken:
+            continue
+        taken.add(span)
+        middle = names[(names.index(change["low"]) + names.index(change["high"])) // 2]
+        wanted.setdefault(middle, set()).add(change["scenario"])
+    return {version: sorted(ids) for version, ids in wanted.items()}
+
+
+def environment_note() -> str:
+    """The node and npm the sweep ran with."""
+    node = subprocess.run(["node", "--version"], capture_output=True, text=True).stdout.strip()
+    npm = subprocess.run(["npm", "--version"], capture_output=True, text=True).stdout.strip()
+    return f"node {node}, npm {npm}, {os.cpu_count()} cores"
+
+
+# -- the measured changelog ----------------------------------------------------------------------
+
+LEDGER = REPO_DATA = HERE.parents[1] / "hookcourse" / "data" / "claude_versions.json"
+"""The changelog as the package reads it (``hookcourse versions``, ``--claude-version``)."""
+
+
+def changelog(
+    records: Mapping[str, Mapping[str, Any]],
+    digests: Mapping[str, str],
+    runs: Mapping[str, Mapping[str, Any]],
+) -> dict[str, Any]:
+    """The measured changes, one entry per scenario and facet, each with the release that
+    first showed it (``since``), the release before it (``after``), whether the two are
+    consecutive on npm (``exact``), and, for a shared change bisected on another
+    scenario, that scenario (``bisectedOn``); then the changes grouped into rules."""
+    found = spans(records, digests)
+    changes = []
+    for change in sorted(found, key=lambda c: (release_key(c["high"]), c["scenario"], c["facet"])):
+        entry = {
+            "scenario": change["scenario"],
+            "facet": change["facet"],
+            "before": change["before"],
+            "after": change["after"],
+            "since": change["high"],
+            "previous": change["low"],
+            "exact": change["width"] == 1,
+        }
+        if change["width"] > 1 and change["key"][1]:
+            narrow = [
+                other
+                for other in found
+                if other["key"] == change["key"]
+                and other["width"] == 1
+                and release_key(change["low"]) < release_key(other["high"])
+                and release_key(other["high"]) <= release_key(change["high"])
+            ]
+            if narrow:
+                entry.update(since=narrow[0]["high"], previous=narrow[0]["low"], exact=True)
+                entry["bisectedOn"] = narrow[0]["scenario"]
+        changes.append(entry)
+    return {
+        "about": "Claude Code releases measured on the core scenarios (oracle.py sweep and "
+        "bisect); generated by oracle.py changelog, do not edit",
+        "releases": [
+            {"version": version, **{k: v for k, v in entry.items() if k != "version"}}
+            for version, entry in sorted(runs.items(), key=lambda item: release_key(item[0]))
+            if k_releases(entry)
+        ],
+        "changes": changes,
+        "rules": rules_of(changes),
+    }
+
+
+def k_releases(entry: Mapping[str, Any]) -> bool:
+    return True
+
+
+def rules_of(changes: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Changes grouped: a shared change (same facet pattern and values) at one release is
+    one rule, whatever scenarios showed it; any other change is a rule of its scenario."""
+    grouped: dict[tuple[str, str, str, str], dict[str, Any]] = {}
+    for change in changes:
+        key = group_key(change["facet"], change["before"], change["after"])
+        own = "" if key[1] else change["scenario"]
+        slot = (key[0], key[1], own, change["since"])
+        rule = grouped.setdefault(
+            slot,
+            {
+                "since": change["since"],
+                "previous": change["previous"],
+                "exact": change["exact"],
+                "event": _event_of(change["facet"]),
+                "facet": key[0],
+                "says": describe(key[0], change["before"], change["after"]),
+                "before": change["before"],
+                "after": change["after"],
+                "scenarios": [],
+            },
+        )
+        if change["scenario"] not in rule["scenarios"]:
+            rule["scenarios"].append(change["scenario"])
+    return sorted(grouped.values(), key=lambda r: (release_key(r["since"]), r["facet"], r["says"]))
+
+
+def _event_of(facet: str) -> str | None:
+    found = HOOK_WHERE.match(facet) or re.match(r"^hook\[([^\]]+)\]", facet)
+    return found.group(1) if found else None
+
+
+def describe(facet: str, before: Any, after: Any) -> str:
+    """One sentence for a change of ``facet``."""
+    event = _event_of(facet)
+    tail = facet.split("].", 1)[1] if "]." in facet else facet
+    if tail.startswith("env."):
+        name = tail[4:]
+        return f"{event} hooks {'get' if after else 'no longer get'} ${name} in their environment"
+    if tail.startswith("payload."):
+        key = tail[8:]
+        if before is None:
+            return f"{event} payloads carry `{key}`"
+        if after is None:
+            return f"{event} payloads no longer carry `{key}`"
+        return f"{event} payloads' `{key}` is {_short(after)} (was {_short(before)})"
+    if tail == "runs":
+        if not before:
+            return f"{event} hooks run ({after} run{'s' if after != 1 else ''})"
+        if not after:
+            return f"{event} hooks do not run (ran {before})"
+        return f"{event} hooks run {after} times (was {before})"
+    if tail in ("exit", "cwd"):
+        return f"{event} hooks' {tail} is {_short(after)} (was {_short(before)})"
+    if facet.startswith("tool[*]."):
+        what = {"result": "the text", "isError": "is_error", "structured": "structured output"}
+        return f"a call's tool_result: {what.get(tail[8:], tail[8:])} is {_short(after)} (was {_short(before)})"
+    if facet.startswith("result."):
+        return f"the result line's {facet[7:]} is {_short(after)} (was {_short(before)})"
+    names = {
+        "requests": "model requests",
+        "probe": "the calls that ran",
+        "modelTexts": "the hook texts the model is shown",
+        "notices": "the user's notices",
+    }
+    return f"{names.get(facet, facet)}: {_short(after)} (was {_short(before)})"
+
+
+def _short(value: Any, width: int = 90) -> str:
+    text = value if isinstance(value, str) else json.dumps(value)
+    return json.dumps(text if len(text) <= width else text[: width - 1] + "…")
