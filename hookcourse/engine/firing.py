@@ -73,6 +73,7 @@ from .skill_files import skill_has_hooks
 from .tool_input import known_keys_only, normalised, schema_problems, tool_refusal
 from .transcript import print_mode
 from .transcript_reads import files_read, tool_calls
+from .versions import event_fires
 from .validate import fire_findings
 
 PERMISSION_EVENT: Final = "PreToolUse"
@@ -184,7 +185,8 @@ def fire(request: FireRequest) -> FireReport:
         *command_line_rules(request.allowed_tools, request.disallowed_tools),
     )
     removed = _refused_before_hooks(spec, rules, payload, place)
-    groups = () if removed else settings.groups_for(spec.name)
+    # An event older releases did not have runs no hook there (fire --claude-version).
+    groups = () if removed or not event_fires(spec.name) else settings.groups_for(spec.name)
     plans = plan_hooks(spec, groups, payload, place, _bounded)
     written = _written_file(spec, payload, place)
     before = _file_state(written)
