@@ -192,6 +192,13 @@ def _parser() -> argparse.ArgumentParser:
     fire.add_argument(
         "--strict", action="store_true", help="treat settings warnings as errors (exit 1)"
     )
+    fire.add_argument(
+        "--claude-version",
+        metavar="X",
+        help="answer as Claude Code release X did, for the changes the version sweep "
+        "measured and fire models (default: the newest measured; `hookcourse versions` "
+        "lists them)",
+    )
     fire.add_argument("--json", action="store_true", help="print one JSON object")
     doctor = commands.add_parser(
         "doctor",
@@ -556,7 +563,13 @@ def _fire(args: argparse.Namespace) -> int:
         max_turns=args.max_turns,
         turn=args.turn,
     )
-    report = fire(request)
+    from hookcourse.engine.versions import answering_as, not_fired_note
+
+    with answering_as(args.claude_version):
+        report = fire(request)
+        note = not_fired_note(args.event)
+    if note is not None:
+        print(f"hookcourse: {note}", file=sys.stderr)
     if args.strict and report.settings.warnings:
         raise report.settings.warnings[0]
     if args.json:
