@@ -226,6 +226,13 @@ def _parser() -> argparse.ArgumentParser:
         "--out", metavar="DIR", default="hook-payloads", help="default: hook-payloads"
     )
     record.add_argument("--events", metavar="E1,E2", help="default: every event")
+    versions = commands.add_parser(
+        "versions",
+        help="what changed in hook behaviour, release by release (measured)",
+        description="The hook behaviour changes the version sweep measured across Claude "
+        "Code releases, per release; with EVENT, those that concern it.",
+    )
+    versions.add_argument("event", nargs="?", metavar="EVENT", help="such as PreToolUse")
     events = commands.add_parser(
         "events",
         help="print the hook event catalogue",
@@ -400,6 +407,11 @@ def _run(arguments: list[str]) -> int:
     try:
         if args.command == "events":
             return _events(args.name)
+        if args.command == "versions":
+            from hookcourse.engine.versions import changelog_lines
+
+            print("\n".join(changelog_lines(args.event)))
+            return 0
         if args.command in ("workshop", "reset"):
             from hookcourse.course.teaching.workshop_command import run_command
 
