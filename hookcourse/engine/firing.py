@@ -73,7 +73,7 @@ from .skill_files import skill_has_hooks
 from .tool_input import known_keys_only, normalised, schema_problems, tool_refusal
 from .transcript import print_mode
 from .transcript_reads import files_read, tool_calls
-from .versions import event_fires
+from .versions import event_fires, flag_hooks_run
 from .validate import fire_findings
 
 PERMISSION_EVENT: Final = "PreToolUse"
@@ -187,6 +187,8 @@ def fire(request: FireRequest) -> FireReport:
     removed = _refused_before_hooks(spec, rules, payload, place)
     # An event older releases did not have runs no hook there (fire --claude-version).
     groups = () if removed or not event_fires(spec.name) else settings.groups_for(spec.name)
+    if not flag_hooks_run():
+        groups = tuple(g for g in groups if g.origin.source is not SettingsSource.FLAG)
     plans = plan_hooks(spec, groups, payload, place, _bounded)
     written = _written_file(spec, payload, place)
     before = _file_state(written)
