@@ -8,7 +8,8 @@ later release undid it, ``until``.
 
 ``fire --claude-version X`` answers as release X did for the rules this module models
 (``MODELLED``): an event whose hooks no measured release before ``since`` ran fires no
-hook there. The other measured changes are listed by ``hookcourse versions`` and, per
+hook there, and hooks written in ``--settings`` run only from the release where they
+were first seen running. The other measured changes are listed by ``hookcourse versions`` and, per
 release, as open disagreements of the replay test; they are not modelled yet.
 """
 
@@ -25,7 +26,7 @@ from typing import Any
 
 from hookcourse.errors import InputError
 
-MODELLED = ("event-arrives",)
+MODELLED = ("event-arrives", "flag-hooks-arrive")
 """The kinds of rule ``fire --claude-version`` applies."""
 
 _ANSWERING_AS: ContextVar[str | None] = ContextVar("claude_version", default=None)
@@ -132,6 +133,15 @@ def event_fires(event: str, version: str | None = None) -> bool:
         if rule.kind == "event-arrives" and not holds(rule, version):
             return False
     return True
+
+
+def flag_hooks_run(version: str | None = None) -> bool:
+    """Whether hooks written in ``--settings`` run in release ``version`` (default: the
+    one answered as): False before the release where the sweep first saw them run."""
+    version = answering() if version is None else version
+    if version is None:
+        return True
+    return all(holds(rule, version) for rule in rules() if rule.kind == "flag-hooks-arrive")
 
 
 def changelog_lines(event: str | None = None) -> Sequence[str]:
