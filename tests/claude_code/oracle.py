@@ -7,9 +7,11 @@
         write observations/<version>.json (what Claude Code did, per scenario, with the
         scenario's fingerprint); with ids, or --from the scenarios of a `check --out`
         file, only those are updated and the rest kept
-    python tests/claude_code/oracle.py replay [ID ...] [--jobs 2]
+    python tests/claude_code/oracle.py replay [ID ...] [--jobs 2] [--version X [--write-open]]
         fire against the record of the pinned version, without Claude Code (seconds
-        a scenario: the inner loop for engine work)
+        a scenario: the inner loop for engine work); --version X: fire answering as
+        release X (fire --claude-version) against the sweep's record of X, and
+        --write-open stores its disagreements in versions/open.json
     python tests/claude_code/oracle.py summary CHECKED.jsonl [--write-open]
         counts, seconds, and each disagreement of a `check --out` file (compared
         again with the current comparison); --write-open
@@ -22,6 +24,10 @@
     python tests/claude_code/oracle.py bisect [--jobs 2] [--rounds N]
         run the releases halfway between stored neighbours that differ, until each
         change sits between two consecutive npm releases
+    python tests/claude_code/oracle.py changelog [--check]
+        regenerate hookcourse/data/claude_versions.json, versions/changes.json and the
+        generated part of docs/versions.md from the stored records (--check: only say
+        whether they are current)
     python tests/claude_code/oracle.py pick-core [--size 50]
         write versions/core.json: a greedy cover of the corpus's behaviour tags
 
@@ -48,7 +54,18 @@ from oracle_predict import FireServer
 from oracle_record import OBSERVATIONS, changes, digest, stable
 from oracle_run import check_scenario, observe_scenario, predict_scenario
 from oracle_scenario import load_corpus
-from oracle_sweep import CORE, core_ids, gaps, note_release, pick_core, stored, sweep_release
+from oracle_sweep import (
+    CORE,
+    core_ids,
+    gaps,
+    generated,
+    note_release,
+    open_disagreements,
+    pick_core,
+    stored,
+    sweep_release,
+    write_open,
+)
 
 
 def _each(
@@ -118,11 +135,17 @@ def _shown(comparison: dict[str, Any]) -> list[str]:
     ]
 
 
-def _replay(corpus: dict[str, Any], ids: list[str], jobs: int) -> int:
-    """``fire`` on each scenario against the record of the pinned version (no Claude Code)."""
+def _replay(
+    corpus: dict[str, Any], ids: list[str], jobs: int, version: str | None = None
+) -> tuple[dict[str, int], dict[str, list[str]]]:
+    """``fire`` on each scenario against the record of the pinned version (no Claude Code);
+    with ``version``, ``fire`` answering as that release against its sweep record. The
+    verdict counts, and the disagreeing fields per scenario."""
     started = time.monotonic()
-    recorded = json.loads((OBSERVATIONS / f"{pinned_version()}.json").read_text(encoding="utf-8"))
+    release = version or pinned_version()
+    recorded = json.loads((OBSERVATIONS / f"{release}.json").read_text(encoding="utf-8"))
     counts: dict[str, int] = {}
+    differ: dict[str, list[str]] = {}
     lock = threading.Lock()
 
     def one(sid: str, server: FireServer | None) -> None:
@@ -130,9 +153,12 @@ def _replay(corpus: dict[str, Any], ids: list[str], jobs: int) -> int:
         if recorded.get(sid, {}).get("scenario") != digest(corpus[sid]):
             verdict, lines = "stale", [f"  not recorded as it is now: oracle.py record {sid}"]
         else:
-            compared = compare(corpus[sid], predict_scenario(server, corpus[sid]), recorded[sid])
+            asked = {**corpus[sid], "claudeVersion": version} if version else corpus[sid]
+            compared = compare(corpus[sid], predict_scenario(server, asked), recorded[sid])
             verdict = compared["verdict"]
             lines = _shown(compared)
+            if verdict == "disagree":
+                differ[sid] = sorted(disagreements(compared))
         with lock:
             counts[verdict] = counts.get(verdict, 0) + 1
             if verdict not in ("agree", "exception"):
@@ -140,8 +166,11 @@ def _replay(corpus: dict[str, Any], ids: list[str], jobs: int) -> int:
 
     _each(ids, jobs, one, servers=True)
     total = time.monotonic() - started
-    print(f"{len(ids)} scenarios against the record: {counts} in {total:.0f} s", file=sys.stderr)
-    return 0 if set(counts) <= {"agree", "exception"} else 1
+    print(
+        f"{len(ids)} scenarios against the record of {release}: {counts} in {total:.0f} s",
+        file=sys.stderr,
+    )
+    return counts, dict(sorted(differ.items()))
 
 
 def _sweep_one(version: str, corpus: dict[str, Any], ids: list[str], jobs: int) -> None:
@@ -161,7 +190,7 @@ def _sweep_one(version: str, corpus: dict[str, Any], ids: list[str], jobs: int) 
 
 def _bisect(corpus: dict[str, Any], jobs: int, rounds: int) -> int:
     """Run the halfway releases until no stored neighbours differ across a gap."""
-    digests = {sid: digest(corpus[sid]) for sid in corpus}
+    digests = {sid: digest(corpus[sid]) for sid in core_ids()}
     for _ in range(rounds):
         wanted = gaps(stored(), digests)
         if not wanted:
@@ -194,6 +223,12 @@ def main(argv: list[str]) -> int:
     replay = sub.add_parser("replay")
     replay.add_argument("ids", nargs="*")
     replay.add_argument("--jobs", type=int, default=2, help="fire predictions at once (2)")
+    replay.add_argument("--version", help="a swept release: fire answers as it did")
+    replay.add_argument(
+        "--write-open", action="store_true", help="store the disagreements in versions/open.json"
+    )
+    changelog = sub.add_parser("changelog")
+    changelog.add_argument("--check", action="store_true")
     summary = sub.add_parser("summary")
     summary.add_argument("source")
     summary.add_argument("--write-open", action="store_true")
@@ -233,8 +268,27 @@ def main(argv: list[str]) -> int:
         return 0
     if args.command == "summary":
         return _summary(Path(args.source), args.write_open)
+    if args.command == "replay" and args.version:
+        recorded = stored().get(args.version, {})
+        ids = args.ids or [sid for sid in recorded if sid in corpus]
+        counts, differ = _replay(corpus, ids, args.jobs, args.version)
+        listed = open_disagreements().get(args.version, {})
+        if args.write_open:
+            write_open(args.version, differ)
+        elif differ != {sid: listed[sid] for sid in differ if sid in listed} or set(differ) != {
+            sid for sid in listed if sid in ids
+        }:
+            print(f"{args.version}: the disagreements differ from versions/open.json")
+            return 1
+        return 0
     if args.command == "replay":
-        return _replay(corpus, args.ids or list(corpus), args.jobs)
+        counts, _ = _replay(corpus, args.ids or list(corpus), args.jobs)
+        return 0 if set(counts) <= {"agree", "exception"} else 1
+    if args.command == "changelog":
+        stale = generated(corpus, write=not args.check)
+        for path in stale:
+            print(f"{path}: {'not current' if args.check else 'written'}")
+        return 1 if args.check and stale else 0
     binary = "" if args.command == "record" and args.source else find_binary()
     started = time.monotonic()
     if args.command == "check":

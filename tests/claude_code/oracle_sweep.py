@@ -22,6 +22,9 @@ two consecutive releases.
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import itertools
 import json
 import os
 import re
@@ -69,12 +72,14 @@ TIMEOUT_S = 40.0
 costs less this way, and its observation says it timed out)."""
 
 
+@functools.cache
 def all_releases() -> list[str]:
     """npm's releases, oldest first."""
     names: list[str] = json.loads(RELEASES.read_text(encoding="utf-8"))
     return names
 
 
+@functools.cache
 def release_key(version: str) -> tuple[int, ...]:
     """Order of a release in npm's list (unknown ones last)."""
     names = all_releases()
@@ -234,7 +239,8 @@ def sweep_release(
         started = time.monotonic()
         binary = str(install.wrapper)
         with ThreadPoolExecutor(max_workers=jobs) as pool:
-            done = dict(zip(ids, pool.map(lambda sid: observe_release(binary, corpus[sid]), ids)))
+            seen = pool.map(lambda sid: observe_release(binary, corpus[sid]), ids)
+            done = dict(zip(ids, seen, strict=True))
         entry["runSeconds"] = round(time.monotonic() - started, 1)
     except (subprocess.SubprocessError, OSError) as error:
         entry["runnable"] = False
@@ -250,7 +256,9 @@ def sweep_release(
     entry["runnable"] = True
     entry["scenarios"] = sorted(done)
     entry["didNotStart"] = sorted(set(done) - set(started_runs))
-    entry["timedOut"] = sorted(sid for sid, (seen, _) in done.items() if seen["status"].get("timedOut"))
+    entry["timedOut"] = sorted(
+        sid for sid, (seen, _) in done.items() if seen["status"].get("timedOut")
+    )
     store(version, {sid: stable(done[sid][0], corpus[sid]) for sid in done})
     return entry
 
@@ -334,9 +342,7 @@ SHARED = re.compile(
 result line's reasons): bisected on one scenario, the others take its release."""
 
 
-def differences(
-    before: Mapping[str, Any], after: Mapping[str, Any]
-) -> list[tuple[str, Any, Any]]:
+def differences(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[tuple[str, Any, Any]]:
     """The facets whose value differs, as ``(facet, before, after)`` (None: absent)."""
     old, new = facets(before), facets(after)
     found = []
@@ -380,7 +386,7 @@ def spans(
             for v in records
             if sid in records[v] and records[v][sid].get("scenario") == fingerprint
         ]
-        for low, high in zip(having, having[1:]):
+        for low, high in itertools.pairwise(having):
             for path, before, after in differences(records[low][sid], records[high][sid]):
                 found.append(
                     {
@@ -392,45 +398,52 @@ def spans(
                         "high": high,
                         "width": names.index(high) - names.index(low),
                         "key": group_key(path, before, after),
+                        "pattern": pattern(path),
                     }
                 )
     return found
 
 
+def _inside(inner: Mapping[str, Any], outer: Mapping[str, Any]) -> bool:
+    """Whether ``inner``'s span lies within ``outer``'s and is narrower."""
+    return (
+        inner["width"] < outer["width"]
+        and release_key(outer["low"]) <= release_key(inner["low"])
+        and release_key(inner["high"]) <= release_key(outer["high"])
+    )
+
+
 def covered(change: Mapping[str, Any], others: Sequence[Mapping[str, Any]]) -> bool:
-    """Whether another scenario has the same shared change bisected more narrowly inside
-    this one's span (then this one takes that release)."""
-    if not change["key"][1]:
-        return False
-    names = all_releases()
-    low, high = names.index(change["low"]), names.index(change["high"])
+    """Whether a change of the same facet pattern (another scenario's, or another hook's)
+    is bisected more narrowly inside this one's span: this one is then taken to come
+    from the same release (said as ``sinceFrom`` in the changelog)."""
     return any(
-        other["key"] == change["key"]
-        and other["width"] < change["width"]
-        and low <= names.index(other["low"])
-        and names.index(other["high"]) <= high
-        for other in others
+        other["pattern"] == change["pattern"] and _inside(other, change) for other in others
     )
 
 
 def gaps(
     records: Mapping[str, Mapping[str, Any]], digests: Mapping[str, str]
 ) -> dict[str, list[str]]:
-    """Per release to run next (halfway across a span), the scenarios to run there: every
-    change not yet between consecutive releases, a shared change on one scenario only."""
+    """Per release to run next (halfway across a span), the scenarios to run there. Each
+    span's open changes are bisected by facet pattern: the fewest scenarios that show
+    every pattern open there (a pattern is taken to change once per span)."""
     names = all_releases()
     found = spans(records, digests)
-    wanted: dict[str, set[str]] = {}
-    taken: set[tuple[tuple[str, str], str, str]] = set()
-    for change in sorted(found, key=lambda c: (c["width"], c["scenario"])):
+    open_by_span: dict[tuple[str, str], dict[str, set[str]]] = {}
+    for change in found:
         if change["width"] <= 1 or covered(change, found):
             continue
-        span = (change["key"], change["low"], change["high"])
-        if change["key"][1] and span in taken:
-            continue
-        taken.add(span)
-        middle = names[(names.index(change["low"]) + names.index(change["high"])) // 2]
-        wanted.setdefault(middle, set()).add(change["scenario"])
+        by_scenario = open_by_span.setdefault((change["low"], change["high"]), {})
+        by_scenario.setdefault(change["scenario"], set()).add(change["pattern"])
+    wanted: dict[str, set[str]] = {}
+    for (low, high), by_scenario in open_by_span.items():
+        left = set().union(*by_scenario.values())
+        middle = names[(names.index(low) + names.index(high)) // 2]
+        while left:
+            sid = max(sorted(by_scenario), key=lambda s: len(by_scenario[s] & left))
+            left -= by_scenario[sid]
+            wanted.setdefault(middle, set()).add(sid)
     return {version: sorted(ids) for version, ids in wanted.items()}
 
 
@@ -454,8 +467,12 @@ def measured_changes(
 ) -> list[dict[str, Any]]:
     """Each change with the release that first showed it (``since``), the stored release
     before (``previous``), whether the two are consecutive on npm (``exact``), and, for a
-    shared change bisected on another scenario, that scenario (``bisectedOn``)."""
+    change whose release was found on another scenario's change of the same facet
+    pattern, that scenario (``sinceFrom``)."""
     found = spans(records, digests)
+    by_pattern: dict[str, list[Mapping[str, Any]]] = {}
+    for change in found:
+        by_pattern.setdefault(change["pattern"], []).append(change)
     changes = []
     for change in sorted(found, key=lambda c: (release_key(c["high"]), c["scenario"], c["facet"])):
         entry = {
@@ -467,18 +484,17 @@ def measured_changes(
             "previous": change["low"],
             "exact": change["width"] == 1,
         }
-        if change["width"] > 1 and change["key"][1]:
-            narrow = [
-                other
-                for other in found
-                if other["key"] == change["key"]
-                and other["width"] == 1
-                and release_key(change["low"]) < release_key(other["high"])
-                and release_key(other["high"]) <= release_key(change["high"])
-            ]
+        if change["width"] > 1:
+            narrow = sorted(
+                (other for other in by_pattern[change["pattern"]] if _inside(other, change)),
+                key=lambda other: (other["width"], other["scenario"]),
+            )
             if narrow:
-                entry.update(since=narrow[0]["high"], previous=narrow[0]["low"], exact=True)
-                entry["bisectedOn"] = narrow[0]["scenario"]
+                # Not bisected on this scenario: the same pattern's narrowest change inside
+                # its span says the release.
+                entry.update(since=narrow[0]["high"], previous=narrow[0]["low"])
+                entry["exact"] = narrow[0]["width"] == 1
+                entry["sinceFrom"] = narrow[0]["scenario"]
         changes.append(entry)
     return changes
 
@@ -577,6 +593,37 @@ def arrivals(
     return found
 
 
+def flag_hooks_arrival(records: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """When hooks written in ``--settings`` first ran: the harness's probe lives there
+    (a PostToolUse hook on every call), so the first stored release where a core
+    scenario's probe ran, if the oldest showed none."""
+    ordered = list(records)
+    core = set(core_ids())
+
+    def probed(version: str) -> bool:
+        return any(o.get("probe") for sid, o in records[version].items() if sid in core)
+
+    first = next((version for version in ordered if probed(version)), None)
+    if first is None or first == ordered[0]:
+        return []
+    previous = ordered[ordered.index(first) - 1]
+    return [
+        {
+            "kind": "flag-hooks-arrive",
+            "says": "hooks written in --settings run (the harness's PostToolUse probe there "
+            "ran in no core scenario before; calls that ran cannot be read before it)",
+            "events": [],
+            "since": first,
+            "previous": previous,
+            "exact": release_key(first)[0] - release_key(previous)[0] == 1,
+            "facet": "probe",
+            "before": None,
+            "after": "runs",
+            "scenarios": [],
+        }
+    ]
+
+
 def ledger(
     records: Mapping[str, Mapping[str, Any]],
     corpus: Mapping[str, Mapping[str, Any]],
@@ -584,9 +631,11 @@ def ledger(
     pinned: str,
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """The package's rules file and the full change list, from the stored records."""
-    digests = {sid: digest(corpus[sid]) for sid in corpus}
+    # The core scenarios: the others were run on the pinned release alone (and a few on
+    # the first release swept, before the core was cut down).
+    digests = {sid: digest(corpus[sid]) for sid in core_ids()}
     changes = measured_changes(records, digests)
-    arrived = arrivals(records, changes)
+    arrived = [*flag_hooks_arrival(records), *arrivals(records, changes)]
     # A scenario's first run of an event's hooks is that event's arrival: said once.
     said = {(rule["facet"], rule["since"]) for rule in arrived}
     rules = sorted(
@@ -598,7 +647,7 @@ def ledger(
                 if rule["before"] is not None or (rule["facet"], rule["since"]) not in said
             ),
         ],
-        key=lambda r: (release_key(r["since"]), r["kind"] != "event-arrives", r["facet"]),
+        key=lambda r: (release_key(r["since"]), r["kind"] == "measured", r["facet"]),
     )
     measured = [
         {"version": version, **{k: v for k, v in entry.items() if k != "version"}}
@@ -667,10 +716,8 @@ def _short(value: Any, width: int = 100) -> str:
     """A value as shown in a sentence: JSON, cut at ``width`` (facets that hold JSON text
     are shown as that JSON)."""
     if isinstance(value, str):
-        try:
+        with contextlib.suppress(ValueError):
             value = json.loads(value)
-        except ValueError:
-            pass
     text = json.dumps(value, ensure_ascii=False)
     return "`" + (text if len(text) <= width else text[: width - 1] + "…") + "`"
 
@@ -735,7 +782,7 @@ def page(package: Mapping[str, Any]) -> str:
             lines += ["", f"### {rule['since']}", "", where, ""]
         events = ", ".join(rule["events"]) or "any event"
         until = f" Until {rule['until']}." if rule.get("until") else ""
-        modelled = " Modelled by `fire --claude-version`." if rule["kind"] == "event-arrives" else ""
+        modelled = " Modelled by `fire --claude-version`." if rule["kind"] != "measured" else ""
         scenarios = ", ".join(f"`{sid}`" for sid in rule["scenarios"][:4])
         more = f" and {len(rule['scenarios']) - 4} more" if len(rule["scenarios"]) > 4 else ""
         shown_in = f" Seen in {scenarios}{more}." if scenarios else ""
