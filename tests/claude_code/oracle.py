@@ -21,9 +21,10 @@
     python tests/claude_code/oracle.py sweep VERSION ... [--ids ID,...] [--jobs 2]
         install each release from npm into /tmp/cc-VERSION, run the core scenarios
         (versions/core.json) in the namespace, store observations/VERSION.json, remove it
-    python tests/claude_code/oracle.py bisect [--jobs 2] [--rounds N]
-        run the releases halfway between stored neighbours that differ, until each
-        change sits between two consecutive npm releases
+    python tests/claude_code/oracle.py bisect [--jobs 2] [--budget SECONDS]
+        run the release halfway between stored neighbours that differ (the one that
+        settles the most first), until each change sits between two consecutive npm
+        releases or the budget is spent
     python tests/claude_code/oracle.py changelog [--check]
         regenerate hookcourse/data/claude_versions.json, versions/changes.json and the
         generated part of docs/versions.md from the stored records (--check: only say
@@ -188,17 +189,20 @@ def _sweep_one(version: str, corpus: dict[str, Any], ids: list[str], jobs: int) 
         print(f"{version}: not runnable: {entry['reason']}", flush=True)
 
 
-def _bisect(corpus: dict[str, Any], jobs: int, rounds: int) -> int:
-    """Run the halfway releases until no stored neighbours differ across a gap."""
+def _bisect(corpus: dict[str, Any], jobs: int, budget: float) -> int:
+    """Run the halfway release that settles the most, again and again, until no stored
+    neighbours differ across a gap or ``budget`` seconds have gone."""
     digests = {sid: digest(corpus[sid]) for sid in core_ids()}
-    for _ in range(rounds):
+    started = time.monotonic()
+    while time.monotonic() - started < budget:
         wanted = gaps(stored(), digests)
         if not wanted:
             print("every change sits between two consecutive releases", flush=True)
             return 0
-        print(f"next: {len(wanted)} releases, {sum(map(len, wanted.values()))} runs", flush=True)
-        for version, ids in wanted.items():
-            _sweep_one(version, corpus, sorted(set(ids)), jobs)
+        version, ids = next(iter(wanted.items()))
+        print(f"open: {len(wanted)} halfway releases; next {version} ({len(ids)})", flush=True)
+        _sweep_one(version, corpus, ids, jobs)
+    print(f"stopped after {budget:.0f} s with changes still between releases", flush=True)
     return 1
 
 
@@ -240,7 +244,9 @@ def main(argv: list[str]) -> int:
     sweep.add_argument("versions", nargs="+")
     sweep.add_argument("--ids", help="comma-separated scenario ids (default: versions/core.json)")
     bisect = sub.add_parser("bisect")
-    bisect.add_argument("--rounds", type=int, default=20, help="at most this many rounds")
+    bisect.add_argument(
+        "--budget", type=float, default=3600, help="start no release after this many seconds"
+    )
     for command in (sweep, bisect):
         command.add_argument("--jobs", type=int, default=2, help="Claude Code runs at once (2)")
     pick = sub.add_parser("pick-core")
@@ -261,7 +267,7 @@ def main(argv: list[str]) -> int:
             _sweep_one(version, corpus, ids, args.jobs)
         return 0
     if args.command == "bisect":
-        return _bisect(corpus, args.jobs, args.rounds)
+        return _bisect(corpus, args.jobs, args.budget)
     if args.command == "list":
         for sid, scenario in corpus.items():
             print(f"{sid}\t{scenario.get('about', '')}")

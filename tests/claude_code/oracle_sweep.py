@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from oracle_observe import observe
-from oracle_record import OBSERVATIONS, digest, stable
+from oracle_record import OBSERVATIONS, UUID, digest, stable
 from oracle_scenario import DEFAULT_PROMPT, lay_out, run_claude, scratch
 
 HERE = Path(__file__).resolve().parent
@@ -294,7 +294,25 @@ def stored() -> dict[str, dict[str, Any]]:
     return dict(sorted(found.items(), key=lambda item: release_key(item[0])))
 
 
+AGENT_ID = re.compile(r"\ba[0-9a-f]{16}\b")
+"""A subagent's id (random per run; session ids are ``oracle_record.UUID``)."""
+SCRATCH = re.compile(r"-tmp-oracle-[^/\"]*?-project")
+"""A scratch project's folder as Claude Code names its transcripts (random per run)."""
+
+
+def _masked(value: Any) -> Any:
+    """``value`` without what differs on every run (subagent ids, scratch folder names)."""
+    if not isinstance(value, str):
+        return value
+    return UUID.sub("<uuid>", SCRATCH.sub("-<scratch>-project", AGENT_ID.sub("<agent>", value)))
+
+
 def facets(observation: Mapping[str, Any]) -> dict[str, Any]:
+    """The flat facts of an observation, what differs on every run masked."""
+    return {path: _masked(value) for path, value in _facets(observation).items()}
+
+
+def _facets(observation: Mapping[str, Any]) -> dict[str, Any]:
     """An observation as flat facts, each named by where it is: ``result.terminal_reason``,
     ``tool[0].result``, ``hook[PreToolUse/h].env.CLAUDE_EFFORT``, ``hook[...].payload.cwd``
     (``toolsOffered`` left out: it is the tool list, not hooks)."""
@@ -417,9 +435,7 @@ def covered(change: Mapping[str, Any], others: Sequence[Mapping[str, Any]]) -> b
     """Whether a change of the same facet pattern (another scenario's, or another hook's)
     is bisected more narrowly inside this one's span: this one is then taken to come
     from the same release (said as ``sinceFrom`` in the changelog)."""
-    return any(
-        other["pattern"] == change["pattern"] and _inside(other, change) for other in others
-    )
+    return any(other["pattern"] == change["pattern"] and _inside(other, change) for other in others)
 
 
 def gaps(
@@ -437,14 +453,25 @@ def gaps(
         by_scenario = open_by_span.setdefault((change["low"], change["high"]), {})
         by_scenario.setdefault(change["scenario"], set()).add(change["pattern"])
     wanted: dict[str, set[str]] = {}
+    weight: dict[str, int] = {}
     for (low, high), by_scenario in open_by_span.items():
         left = set().union(*by_scenario.values())
         middle = names[(names.index(low) + names.index(high)) // 2]
+        weight[middle] = weight.get(middle, 0) + sum(map(_weight, left))
         while left:
             sid = max(sorted(by_scenario), key=lambda s: len(by_scenario[s] & left))
             left -= by_scenario[sid]
             wanted.setdefault(middle, set()).add(sid)
-    return {version: sorted(ids) for version, ids in wanted.items()}
+    # The release that settles the most hook behaviour first (a time-boxed bisection
+    # stops after any of them).
+    ordered = sorted(wanted, key=lambda version: (-weight[version], release_key(version)))
+    return {version: sorted(wanted[version]) for version in ordered}
+
+
+def _weight(facet_pattern: str) -> int:
+    """How much a change of this pattern says about hooks: an environment variable or a
+    payload key counts 1, what a hook did or what its answer changed counts 3."""
+    return 1 if re.search(r"\.(env|payload)\.", facet_pattern) else 3
 
 
 def environment_note() -> str:
