@@ -168,8 +168,18 @@ def not_fired_note(event: str) -> str | None:
     version = answering()
     if version is None or event_fires(event, version):
         return None
-    since = next(r.since for r in rules(event) if r.kind == "event-arrives")
+    rule = next(r for r in rules(event) if r.kind == "event-arrives")
+    where = rule.since if rule.exact else f"{rule.since} (not yet in {rule.previous})"
     return (
         f"Claude Code {version} ran no {event} hook in the version sweep; they first ran "
-        f"in {since}, so no hook runs here"
+        f"in {where}, so no hook runs here"
+    )
+
+
+def answering_line(version: str) -> str:
+    """The line ``fire --claude-version`` prints first: what answering as ``version`` means."""
+    later = [rule for rule in rules() if rule.kind in MODELLED and not holds(rule, version)]
+    return (
+        f"answering as Claude Code {version}: {len(later)} measured change(s) after it "
+        f"modelled (hookcourse versions lists every change); the rest as {newest()}"
     )
