@@ -575,7 +575,7 @@ def _fire(args: argparse.Namespace) -> int:
         max_turns=args.max_turns,
         turn=args.turn,
     )
-    from hookcourse.engine.versions import answering_as, not_fired_note
+    from hookcourse.engine.versions import answering_as, answering_line, not_fired_note
 
     with answering_as(args.claude_version):
         report = fire(request)
@@ -589,6 +589,8 @@ def _fire(args: argparse.Namespace) -> int:
     else:
         for warning in report.warnings:
             print(visible(f"hookcourse: warning: {warning}"), file=sys.stderr)
+        if args.claude_version:
+            print(answering_line(args.claude_version))
         print(report_text(report))
     return report.exit_status
 
