@@ -174,8 +174,8 @@ def _replay(
     return counts, dict(sorted(differ.items()))
 
 
-def _sweep_one(version: str, corpus: dict[str, Any], ids: list[str], jobs: int) -> None:
-    """One release swept, and a line saying how it went."""
+def _sweep_one(version: str, corpus: dict[str, Any], ids: list[str], jobs: int) -> bool:
+    """One release swept, and a line saying how it went; whether it ran."""
     entry = sweep_release(version, corpus, ids, jobs)
     note_release(entry)
     if entry.get("runnable"):
@@ -187,6 +187,7 @@ def _sweep_one(version: str, corpus: dict[str, Any], ids: list[str], jobs: int) 
         )
     else:
         print(f"{version}: not runnable: {entry['reason']}", flush=True)
+    return bool(entry.get("runnable"))
 
 
 def _bisect(corpus: dict[str, Any], jobs: int, budget: float) -> int:
@@ -194,14 +195,16 @@ def _bisect(corpus: dict[str, Any], jobs: int, budget: float) -> int:
     neighbours differ across a gap or ``budget`` seconds have gone."""
     digests = {sid: digest(corpus[sid]) for sid in core_ids()}
     started = time.monotonic()
+    failed: set[str] = set()
     while time.monotonic() - started < budget:
-        wanted = gaps(stored(), digests)
+        wanted = {v: ids for v, ids in gaps(stored(), digests).items() if v not in failed}
         if not wanted:
             print("every change sits between two consecutive releases", flush=True)
-            return 0
+            return 0 if not failed else 1
         version, ids = next(iter(wanted.items()))
         print(f"open: {len(wanted)} halfway releases; next {version} ({len(ids)})", flush=True)
-        _sweep_one(version, corpus, ids, jobs)
+        if not _sweep_one(version, corpus, ids, jobs):
+            failed.add(version)  # its span stays open; the others go on
     print(f"stopped after {budget:.0f} s with changes still between releases", flush=True)
     return 1
 
