@@ -63,6 +63,7 @@ from oracle_sweep import (
     note_release,
     open_disagreements,
     pick_core,
+    replay_releases,
     stored,
     sweep_release,
     write_open,
@@ -230,7 +231,9 @@ def main(argv: list[str]) -> int:
     replay = sub.add_parser("replay")
     replay.add_argument("ids", nargs="*")
     replay.add_argument("--jobs", type=int, default=2, help="fire predictions at once (2)")
-    replay.add_argument("--version", help="a swept release: fire answers as it did")
+    replay.add_argument(
+        "--version", help="a swept release, or all: fire answers as it did (no binary)"
+    )
     replay.add_argument(
         "--write-open", action="store_true", help="store the disagreements in versions/open.json"
     )
@@ -277,6 +280,19 @@ def main(argv: list[str]) -> int:
         return 0
     if args.command == "summary":
         return _summary(Path(args.source), args.write_open)
+    if args.command == "replay" and args.version == "all":
+        # Every swept release at once, each distinct answer predicted once.
+        server = FireServer()
+        try:
+            swept = {v: r for v, r in stored().items() if v != pinned_version()}
+            found = replay_releases(lambda asked: predict_scenario(server, asked), corpus, swept)
+        finally:
+            server.close()
+        for version, differ in found.items():
+            print(f"{version}: {len(differ)} of {len(swept[version])} scenarios disagree")
+            if args.write_open:
+                write_open(version, differ)
+        return 0
     if args.command == "replay" and args.version:
         recorded = stored().get(args.version, {})
         ids = args.ids or [sid for sid in recorded if sid in corpus]

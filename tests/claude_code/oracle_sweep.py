@@ -31,7 +31,7 @@ import re
 import shutil
 import subprocess
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -837,3 +837,38 @@ def generated(corpus: Mapping[str, Mapping[str, Any]], write: bool) -> list[Path
             if write:
                 path.write_text(text, encoding="utf-8")
     return stale
+
+
+def replay_releases(
+    predict: Callable[[Mapping[str, Any]], Mapping[str, Any]],
+    corpus: Mapping[str, Mapping[str, Any]],
+    records: Mapping[str, Mapping[str, Any]],
+) -> dict[str, dict[str, list[str]]]:
+    """``fire --claude-version X`` against the stored observations of each release X in
+    ``records``: per release, each scenario's disagreeing fields. ``predict`` answers a
+    scenario carrying ``claudeVersion``; a prediction depends on the release only through
+    the modelled rules (whether ``--settings`` hooks run; which of the events the
+    scenario's files name fire), so each distinct answer is predicted once."""
+    from oracle_compare import compare, disagreements
+
+    from hookcourse.engine import versions
+
+    arrivals = [rule.events[0] for rule in versions.rules() if rule.kind == "event-arrives"]
+    predicted: dict[tuple[str, tuple[bool, ...]], Mapping[str, Any]] = {}
+    found: dict[str, dict[str, list[str]]] = {}
+    for version, record in records.items():
+        found[version] = {}
+        for sid, observed in record.items():
+            if sid not in corpus or observed.get("scenario") != digest(corpus[sid]):
+                continue
+            text = json.dumps(corpus[sid])
+            signature = (
+                versions.flag_hooks_run(version),
+                *(versions.event_fires(e, version) for e in arrivals if f'"{e}"' in text),
+            )
+            if (sid, signature) not in predicted:
+                predicted[sid, signature] = predict({**corpus[sid], "claudeVersion": version})
+            differ = disagreements(compare(corpus[sid], predicted[sid, signature], observed))
+            if differ:
+                found[version][sid] = sorted(differ)
+    return found

@@ -5,9 +5,7 @@
 - ``fire --claude-version X`` against the stored observations of X, for every swept
   release: the fields that disagree are exactly those ``versions/open.json`` lists (the
   changes not modelled yet), so a change that starts to agree, or a new disagreement,
-  fails. A scenario's prediction depends on the release only through the modelled rules
-  (whether ``--settings`` hooks run; which of the events its files name fire), so each
-  distinct answer is predicted once.
+  fails (``oracle_sweep.replay_releases``: each distinct answer is predicted once).
 - The command line: an unknown release is one line naming the measured ones; an event
   a release did not have runs no hook there.
 """
@@ -17,18 +15,15 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from oracle_binary import pinned_version
-from oracle_compare import compare, disagreements
 from oracle_predict import FireServer
-from oracle_record import digest
 from oracle_run import predict_scenario
 from oracle_scenario import load_corpus
-from oracle_sweep import core_ids, generated, open_disagreements, stored
+from oracle_sweep import core_ids, generated, open_disagreements, replay_releases, stored
 
 from hookcourse.engine import versions
 
@@ -59,36 +54,13 @@ def test_every_swept_release_is_measured_and_known() -> None:
     assert versions.newest() == pinned_version()
 
 
-def _signature(scenario: Mapping[str, Any], version: str) -> tuple[bool, ...]:
-    """What a release changes in the prediction: which modelled events fire there, of
-    those the scenario's files name."""
-    text = json.dumps(scenario)
-    arrivals = [r for r in versions.rules() if r.kind == "event-arrives"]
-    return (
-        versions.flag_hooks_run(version),
-        *(
-            versions.event_fires(rule.events[0], version)
-            for rule in arrivals
-            if f'"{rule.events[0]}"' in text
-        ),
-    )
-
-
+# Slow (about 30 s): every core scenario predicted once per distinct modelled answer,
+# about two per scenario, across every swept release.
+@pytest.mark.slow
 def test_fire_as_each_release_disagrees_only_where_listed(server: FireServer) -> None:
     listed = open_disagreements()
-    predicted: dict[tuple[str, tuple[bool, ...]], dict[str, Any]] = {}
-    found: dict[str, dict[str, list[str]]] = {}
-    for version in SWEPT:
-        found[version] = {}
-        for sid, observed in RECORDS[version].items():
-            if sid not in CORPUS or observed.get("scenario") != digest(CORPUS[sid]):
-                continue
-            key = (sid, _signature(CORPUS[sid], version))
-            if key not in predicted:
-                predicted[key] = predict_scenario(server, {**CORPUS[sid], "claudeVersion": version})
-            differ = disagreements(compare(CORPUS[sid], predicted[key], observed))
-            if differ:
-                found[version][sid] = sorted(differ)
+    swept = {version: RECORDS[version] for version in SWEPT}
+    found = replay_releases(lambda asked: predict_scenario(server, asked), CORPUS, swept)
     wrong = {
         version: {
             sid: (fields, listed.get(version, {}).get(sid))
