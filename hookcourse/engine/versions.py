@@ -8,8 +8,9 @@ later release undid it, ``until``.
 
 ``fire --claude-version X`` answers as release X did for the rules this module models
 (``MODELLED``): an event whose hooks no measured release before ``since`` ran fires no
-hook there, and hooks written in ``--settings`` run only from the release where they
-were first seen running. The other measured changes are listed by ``hookcourse versions`` and, per
+hook there, hooks written in ``--settings`` run only from the release where they were
+first seen running, and a PreToolUse JSON deny reaches the model worded as that release
+worded it. The other measured changes are listed by ``hookcourse versions`` and, per
 release, as open disagreements of the replay test; they are not modelled yet.
 """
 
@@ -26,7 +27,7 @@ from typing import Any
 
 from hookcourse.errors import InputError
 
-MODELLED = ("event-arrives", "flag-hooks-arrive")
+MODELLED = ("event-arrives", "flag-hooks-arrive", "deny-text")
 """The kinds of rule ``fire --claude-version`` applies."""
 
 _ANSWERING_AS: ContextVar[str | None] = ContextVar("claude_version", default=None)
@@ -47,6 +48,8 @@ class Rule:
     exact: bool
     until: str | None
     scenarios: tuple[str, ...]
+    before: Any = None
+    after: Any = None
 
 
 @cache
@@ -96,6 +99,8 @@ def rules(event: str | None = None) -> tuple[Rule, ...]:
             exact=item["exact"],
             until=item.get("until"),
             scenarios=tuple(item["scenarios"]),
+            before=item.get("before"),
+            after=item.get("after"),
         )
         for item in _ledger()["rules"]
     )
@@ -142,6 +147,20 @@ def flag_hooks_run(version: str | None = None) -> bool:
     if version is None:
         return True
     return all(holds(rule, version) for rule in rules() if rule.kind == "flag-hooks-arrive")
+
+
+def deny_text(hook: str, tool: str, error: str, default: str) -> str:
+    """The tool_result of a call a PreToolUse hook denied with JSON, as the release
+    answered as words it (``default``: the newest's wording)."""
+    version = answering()
+    changes = [rule for rule in rules() if rule.kind == "deny-text"]
+    if version is None or not changes:
+        return default
+    template = str(changes[0].before)
+    for rule in changes:
+        if holds(rule, version):
+            template = str(rule.after)
+    return template.replace("{hook}", hook).replace("{tool}", tool).replace("{error}", error)
 
 
 def changelog_lines(event: str | None = None) -> Sequence[str]:
