@@ -651,6 +651,44 @@ def flag_hooks_arrival(records: Mapping[str, Mapping[str, Any]]) -> list[dict[st
     ]
 
 
+DENY_SCENARIO = "pre-deny-reason"
+"""The scenario whose refused call shows the tool_result text of a PreToolUse JSON deny:
+hook ``PreToolUse:Bash``, tool ``Bash``, reason ``no way``."""
+
+
+def deny_texts(changes: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The tool_result text of a call a PreToolUse hook denied with JSON, per release that
+    changed it: the measured texts of ``DENY_SCENARIO`` with the hook, tool and reason
+    written as ``{hook}``, ``{tool}``, ``{error}``."""
+
+    def template(text: Any) -> Any:
+        if not isinstance(text, str):
+            return text
+        return (
+            text.replace("PreToolUse:Bash", "{hook}")
+            .replace("Bash", "{tool}")
+            .replace("no way", "{error}")
+        )
+
+    return [
+        {
+            "kind": "deny-text",
+            "says": f"a PreToolUse JSON deny reaches the model as {_short(template(c['after']))} "
+            f"(was {_short(template(c['before']))})",
+            "events": ["PreToolUse"],
+            "since": c["since"],
+            "previous": c["previous"],
+            "exact": c["exact"],
+            "facet": "tool[*].result",
+            "before": template(c["before"]),
+            "after": template(c["after"]),
+            "scenarios": [DENY_SCENARIO],
+        }
+        for c in changes
+        if c["scenario"] == DENY_SCENARIO and c["facet"] == "tool[0].result"
+    ]
+
+
 def ledger(
     records: Mapping[str, Mapping[str, Any]],
     corpus: Mapping[str, Mapping[str, Any]],
@@ -663,6 +701,7 @@ def ledger(
     digests = {sid: digest(corpus[sid]) for sid in core_ids()}
     changes = measured_changes(records, digests)
     arrived = [*flag_hooks_arrival(records), *arrivals(records, changes)]
+    denials = deny_texts(changes)
     # A scenario's first run of an event's hooks is that event's arrival: said once.
     said = {(rule["facet"], rule["since"]) for rule in arrived}
     rules = sorted(
@@ -671,8 +710,11 @@ def ledger(
             *(
                 rule
                 for rule in rules_of(changes, corpus)
-                if rule["before"] is not None or (rule["facet"], rule["since"]) not in said
+                if (rule["before"] is not None or (rule["facet"], rule["since"]) not in said)
+                # The deny texts are said once, as the modelled rule.
+                and not (DENY_SCENARIO in rule["scenarios"] and rule["facet"] == "tool[*].result")
             ),
+            *denials,
         ],
         key=lambda r: (release_key(r["since"]), r["kind"] == "measured", r["facet"]),
     )
