@@ -73,8 +73,8 @@ from .skill_files import skill_has_hooks
 from .tool_input import known_keys_only, normalised, schema_problems, tool_refusal
 from .transcript import print_mode
 from .transcript_reads import files_read, tool_calls
-from .versions import event_fires, flag_hooks_run
 from .validate import fire_findings
+from .versions import event_fires, flag_hooks_run
 
 PERMISSION_EVENT: Final = "PreToolUse"
 """The event after whose hooks the permission rules are read (reference §8)."""

@@ -889,13 +889,13 @@ def replay_releases(
     """``fire --claude-version X`` against the stored observations of each release X in
     ``records``: per release, each scenario's disagreeing fields. ``predict`` answers a
     scenario carrying ``claudeVersion``; a prediction depends on the release only through
-    the modelled rules (whether ``--settings`` hooks run; which of the events the
-    scenario's files name fire), so each distinct answer is predicted once."""
+    the modelled rules that hold there and concern the scenario, so each distinct answer
+    is predicted once."""
     from oracle_compare import compare, disagreements
 
     from hookcourse.engine import versions
 
-    arrivals = [rule.events[0] for rule in versions.rules() if rule.kind == "event-arrives"]
+    modelled = [rule for rule in versions.rules() if rule.kind in versions.MODELLED]
     predicted: dict[tuple[str, tuple[bool, ...]], Mapping[str, Any]] = {}
     found: dict[str, dict[str, list[str]]] = {}
     for version, record in records.items():
@@ -904,9 +904,8 @@ def replay_releases(
             if sid not in corpus or observed.get("scenario") != digest(corpus[sid]):
                 continue
             text = json.dumps(corpus[sid])
-            signature = (
-                versions.flag_hooks_run(version),
-                *(versions.event_fires(e, version) for e in arrivals if f'"{e}"' in text),
+            signature = tuple(
+                versions.holds(rule, version) for rule in modelled if _concerns(rule, text)
             )
             if (sid, signature) not in predicted:
                 predicted[sid, signature] = predict({**corpus[sid], "claudeVersion": version})
@@ -914,3 +913,16 @@ def replay_releases(
             if differ:
                 found[version][sid] = sorted(differ)
     return found
+
+
+def _concerns(rule: Any, scenario_text: str) -> bool:
+    """Whether a modelled rule can change the prediction of a scenario (its JSON text): an
+    event's arrival if the scenario names the event, ``--settings`` hooks if it has flag
+    settings, the deny wording if a hook answers deny or block."""
+    if rule.kind == "event-arrives":
+        return f'"{rule.events[0]}"' in scenario_text
+    if rule.kind == "flag-hooks-arrive":
+        return '"flag"' in scenario_text
+    if rule.kind == "deny-text":
+        return '"deny"' in scenario_text or '"block"' in scenario_text
+    return True
