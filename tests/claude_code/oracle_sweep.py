@@ -816,6 +816,74 @@ def write_open(version: str, differ: Mapping[str, list[str]]) -> None:
     OPEN.write_text(json.dumps(ordered, indent=1) + "\n", encoding="utf-8")
 
 
+HEADLINES = (
+    ("flag-hooks-arrive", None, None, "Hooks written in `--settings` (a file or inline JSON) run"),
+    ("event-arrives", "PostToolUseFailure", None, "PostToolUseFailure hooks run"),
+    ("event-arrives", "SubagentStart", None, "SubagentStart hooks run"),
+    ("event-arrives", "CwdChanged", None, "CwdChanged hooks run after a `cd`"),
+    ("event-arrives", "PostToolBatch", None, "PostToolBatch hooks run after a turn's calls"),
+    ("event-arrives", "PermissionRequest", None, "PermissionRequest hooks run in print mode"),
+    ("deny-text", None, None, "A PreToolUse JSON deny's reason reaches the model worded as"),
+    (
+        "measured",
+        "perm-ask-rule-hook-allow",
+        "tool[*].result",
+        "A hook's `allow` no longer lifts an `ask` rule in print mode (the call is refused)",
+    ),
+    (
+        "measured",
+        "b-match-comma-spaces",
+        "hook[PreToolUse].runs",
+        "A matcher list with commas and spaces (`Edit, Bash`) matches the names in it",
+    ),
+    (
+        "measured",
+        "several-rewrites-last-wins",
+        "tool[*].result",
+        "Two hooks' `updatedInput`: the call runs rewritten (before, as the model wrote it)",
+    ),
+    (
+        "measured",
+        "start-env",
+        "hook[*].env.CLAUDE_ENV_FILE",
+        "SessionStart hooks get `$CLAUDE_ENV_FILE`",
+    ),
+    ("measured", None, "hook[*].payload.tool_use_id", "Tool events' payloads carry `tool_use_id`"),
+    (
+        "measured",
+        "b-match-comma-spaces",
+        "result.terminal_reason",
+        "The result line carries `terminal_reason`",
+    ),
+)
+"""The changes hook authors most need to know: (rule kind, event or scenario, facet
+pattern, what to say); the releases come from the measured rules."""
+
+
+def headlines(package: Mapping[str, Any]) -> list[str]:
+    """One line per headline: what changed, and the measured release(s)."""
+    lines = []
+    for kind, subject, facet, says in HEADLINES:
+        found = [
+            rule
+            for rule in package["rules"]
+            if rule["kind"] == kind
+            and (facet is None or rule["facet"] == facet)
+            and (subject is None or subject in rule["events"] or subject in rule["scenarios"])
+        ]
+        if not found:
+            lines.append(f"- {says}: no change measured across the releases swept.")
+            continue
+        said = [
+            (f"since {r['since']}" if r["exact"] else f"between {r['previous']} and {r['since']}")
+            + (f" {_short(r['after'], 60)}" if kind == "deny-text" else "")
+            for r in found
+        ]
+        releases = "; ".join(dict.fromkeys(said))
+        lines.append(f"- {says}: {releases}.")
+    return lines
+
+
 def page(package: Mapping[str, Any]) -> str:
     """The generated part of docs/versions.md: the releases measured, then per release
     what changed."""
@@ -838,7 +906,18 @@ def page(package: Mapping[str, Any]) -> str:
             f"| {entry['version']} | {runs_with} | {entry.get('stored', 0)} "
             f"| {entry.get('installSeconds', '')} | {entry.get('runSeconds', '')} |"
         )
-    lines += ["", "## What changed, release by release", ""]
+    lines += [
+        "",
+        "## The changes hook authors most need to know",
+        "",
+        "Each with the first release that showed it, or the two stored releases it lies "
+        "between where bisection has not reached it yet.",
+        "",
+        *headlines(package),
+        "",
+        "## What changed, release by release",
+        "",
+    ]
     shown = ""
     for rule in package["rules"]:
         if rule["since"] != shown:
