@@ -602,7 +602,12 @@ def arrivals(
             and c["before"] is None
             and c["since"] == since
         ]
-        previous = bisected[0]["previous"] if bisected else ordered[ordered.index(since) - 1]
+        showing = {
+            sid
+            for sid, o in records[since].items()
+            if sid in core and any(run["event"] == event for run in o.get("hooks") or [])
+        }
+        previous = _last_before(records, since, showing)
         found.append(
             {
                 "kind": "event-arrives",
@@ -620,6 +625,13 @@ def arrivals(
     return found
 
 
+def _last_before(records: Mapping[str, Mapping[str, Any]], version: str, sids: set[str]) -> str:
+    """The newest stored release before ``version`` that ran any of ``sids`` (a release
+    bisection ran on other scenarios says nothing about these)."""
+    earlier = [v for v in records if release_key(v) < release_key(version)]
+    return next(v for v in reversed(earlier) if sids & set(records[v]))
+
+
 def flag_hooks_arrival(records: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
     """When hooks written in ``--settings`` first ran: the harness's probe lives there
     (a PostToolUse hook on every call), so the first stored release where a core
@@ -633,7 +645,8 @@ def flag_hooks_arrival(records: Mapping[str, Mapping[str, Any]]) -> list[dict[st
     first = next((version for version in ordered if probed(version)), None)
     if first is None or first == ordered[0]:
         return []
-    previous = ordered[ordered.index(first) - 1]
+    showing = {sid for sid, o in records[first].items() if sid in core and o.get("probe")}
+    previous = _last_before(records, first, showing)
     return [
         {
             "kind": "flag-hooks-arrive",
