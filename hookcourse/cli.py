@@ -408,9 +408,11 @@ def _run(arguments: list[str]) -> int:
         if args.command == "events":
             return _events(args.name)
         if args.command == "versions":
+            from hookcourse.engine.api import event_spec
             from hookcourse.engine.versions import changelog_lines
 
-            print("\n".join(changelog_lines(args.event)))
+            event = None if args.event is None else event_spec(args.event).name
+            print("\n".join(changelog_lines(event)))
             return 0
         if args.command in ("workshop", "reset"):
             from hookcourse.course.teaching.workshop_command import run_command
