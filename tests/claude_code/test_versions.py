@@ -125,3 +125,9 @@ def test_versions_prints_the_changelog_for_one_event() -> None:
     done = _hookcourse("versions", "PreToolUse", cwd=REPO)
     assert done.returncode == 0
     assert done.stdout.strip() == "\n".join(versions.changelog_lines("PreToolUse"))
+
+
+def test_versions_of_an_unknown_event_is_one_line() -> None:
+    done = _hookcourse("versions", "Nope", cwd=REPO)
+    assert done.returncode == 1
+    assert len(done.stderr.strip().splitlines()) == 1 and "Nope" in done.stderr
