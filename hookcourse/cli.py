@@ -192,6 +192,13 @@ def _parser() -> argparse.ArgumentParser:
     fire.add_argument(
         "--strict", action="store_true", help="treat settings warnings as errors (exit 1)"
     )
+    fire.add_argument(
+        "--claude-version",
+        metavar="X",
+        help="answer as Claude Code release X did, for the changes the version sweep "
+        "measured and fire models (default: the newest measured; `hookcourse versions` "
+        "lists them)",
+    )
     fire.add_argument("--json", action="store_true", help="print one JSON object")
     doctor = commands.add_parser(
         "doctor",
@@ -219,6 +226,13 @@ def _parser() -> argparse.ArgumentParser:
         "--out", metavar="DIR", default="hook-payloads", help="default: hook-payloads"
     )
     record.add_argument("--events", metavar="E1,E2", help="default: every event")
+    versions = commands.add_parser(
+        "versions",
+        help="what changed in hook behaviour, release by release (measured)",
+        description="The hook behaviour changes the version sweep measured across Claude "
+        "Code releases, per release; with EVENT, those that concern it.",
+    )
+    versions.add_argument("event", nargs="?", metavar="EVENT", help="such as PreToolUse")
     events = commands.add_parser(
         "events",
         help="print the hook event catalogue",
@@ -393,6 +407,13 @@ def _run(arguments: list[str]) -> int:
     try:
         if args.command == "events":
             return _events(args.name)
+        if args.command == "versions":
+            from hookcourse.engine.api import event_spec
+            from hookcourse.engine.versions import changelog_lines
+
+            event = None if args.event is None else event_spec(args.event).name
+            print("\n".join(changelog_lines(event)))
+            return 0
         if args.command in ("workshop", "reset"):
             from hookcourse.course.teaching.workshop_command import run_command
 
@@ -556,7 +577,13 @@ def _fire(args: argparse.Namespace) -> int:
         max_turns=args.max_turns,
         turn=args.turn,
     )
-    report = fire(request)
+    from hookcourse.engine.versions import answering_as, answering_line, not_fired_note
+
+    with answering_as(args.claude_version):
+        report = fire(request)
+        note = not_fired_note(args.event)
+    if note is not None:
+        print(f"hookcourse: {note}", file=sys.stderr)
     if args.strict and report.settings.warnings:
         raise report.settings.warnings[0]
     if args.json:
@@ -564,6 +591,8 @@ def _fire(args: argparse.Namespace) -> int:
     else:
         for warning in report.warnings:
             print(visible(f"hookcourse: warning: {warning}"), file=sys.stderr)
+        if args.claude_version:
+            print(answering_line(args.claude_version))
         print(report_text(report))
     return report.exit_status
 

@@ -74,6 +74,7 @@ from .tool_input import known_keys_only, normalised, schema_problems, tool_refus
 from .transcript import print_mode
 from .transcript_reads import files_read, tool_calls
 from .validate import fire_findings
+from .versions import event_fires, flag_hooks_run
 
 PERMISSION_EVENT: Final = "PreToolUse"
 """The event after whose hooks the permission rules are read (reference §8)."""
@@ -184,7 +185,10 @@ def fire(request: FireRequest) -> FireReport:
         *command_line_rules(request.allowed_tools, request.disallowed_tools),
     )
     removed = _refused_before_hooks(spec, rules, payload, place)
-    groups = () if removed else settings.groups_for(spec.name)
+    # An event older releases did not have runs no hook there (fire --claude-version).
+    groups = () if removed or not event_fires(spec.name) else settings.groups_for(spec.name)
+    if not flag_hooks_run():
+        groups = tuple(g for g in groups if g.origin.source is not SettingsSource.FLAG)
     plans = plan_hooks(spec, groups, payload, place, _bounded)
     written = _written_file(spec, payload, place)
     before = _file_state(written)

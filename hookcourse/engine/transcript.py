@@ -19,6 +19,7 @@ from .catalogue import EventSpec, FieldRole, model_text, permission_facts
 from .lifecycle import CallEffects
 from .outcome import Outcome
 from .permissions import PermissionStep, ToolRefusal
+from .versions import deny_text
 
 AFTER_THE_CALL = frozenset({"PostToolUse", "PostToolUseFailure"})
 HOOK_STOPPED = "hook_stopped"
@@ -144,7 +145,11 @@ def hook_denial(spec: EventSpec, name: str, outcome: Outcome) -> str:
     error = outcome.blocking_error or outcome.reason
     if error is None:
         error = model_text("denied_no_reason", hook=name)
-    return model_text("hook_error", hook=name, error=error)
+    text = model_text("hook_error", hook=name, error=error)
+    if not outcome.decided_by_exit2 and not outcome.decided_by_failure:
+        # A JSON deny: older releases worded it otherwise (fire --claude-version).
+        return deny_text(name, name.partition(":")[2], error, text)
+    return text
 
 
 def _tool_call(

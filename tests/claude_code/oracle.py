@@ -7,15 +7,30 @@
         write observations/<version>.json (what Claude Code did, per scenario, with the
         scenario's fingerprint); with ids, or --from the scenarios of a `check --out`
         file, only those are updated and the rest kept
-    python tests/claude_code/oracle.py replay [ID ...] [--jobs 2]
+    python tests/claude_code/oracle.py replay [ID ...] [--jobs 2] [--version X [--write-open]]
         fire against the record of the pinned version, without Claude Code (seconds
-        a scenario: the inner loop for engine work)
+        a scenario: the inner loop for engine work); --version X: fire answering as
+        release X (fire --claude-version) against the sweep's record of X, and
+        --write-open stores its disagreements in versions/open.json
     python tests/claude_code/oracle.py summary CHECKED.jsonl [--write-open]
         counts, seconds, and each disagreement of a `check --out` file (compared
         again with the current comparison); --write-open
         makes open_disagreements.json the list of scenarios that disagree there
     python tests/claude_code/oracle.py diff [--against VERSION] [--jobs 2]
         re-run the corpus on $HOOKCOURSE_CLAUDE and list what changed against the record
+    python tests/claude_code/oracle.py sweep VERSION ... [--ids ID,...] [--jobs 2]
+        install each release from npm into /tmp/cc-VERSION, run the core scenarios
+        (versions/core.json) in the namespace, store observations/VERSION.json, remove it
+    python tests/claude_code/oracle.py bisect [--jobs 2] [--budget SECONDS]
+        run the release halfway between stored neighbours that differ (the one that
+        settles the most first), until each change sits between two consecutive npm
+        releases or the budget is spent
+    python tests/claude_code/oracle.py changelog [--check]
+        regenerate hookcourse/data/claude_versions.json, versions/changes.json and the
+        generated part of docs/versions.md from the stored records (--check: only say
+        whether they are current)
+    python tests/claude_code/oracle.py pick-core [--size 50]
+        write versions/core.json: a greedy cover of the corpus's behaviour tags
 
 The binary is $HOOKCOURSE_CLAUDE, else the pinned install (scripts/claude-code.sh).
 """
@@ -40,6 +55,19 @@ from oracle_predict import FireServer
 from oracle_record import OBSERVATIONS, changes, digest, stable
 from oracle_run import check_scenario, observe_scenario, predict_scenario
 from oracle_scenario import load_corpus
+from oracle_sweep import (
+    CORE,
+    core_ids,
+    gaps,
+    generated,
+    note_release,
+    open_disagreements,
+    pick_core,
+    replay_releases,
+    stored,
+    sweep_release,
+    write_open,
+)
 
 
 def _each(
@@ -109,11 +137,17 @@ def _shown(comparison: dict[str, Any]) -> list[str]:
     ]
 
 
-def _replay(corpus: dict[str, Any], ids: list[str], jobs: int) -> int:
-    """``fire`` on each scenario against the record of the pinned version (no Claude Code)."""
+def _replay(
+    corpus: dict[str, Any], ids: list[str], jobs: int, version: str | None = None
+) -> tuple[dict[str, int], dict[str, list[str]]]:
+    """``fire`` on each scenario against the record of the pinned version (no Claude Code);
+    with ``version``, ``fire`` answering as that release against its sweep record. The
+    verdict counts, and the disagreeing fields per scenario."""
     started = time.monotonic()
-    recorded = json.loads((OBSERVATIONS / f"{pinned_version()}.json").read_text(encoding="utf-8"))
+    release = version or pinned_version()
+    recorded = json.loads((OBSERVATIONS / f"{release}.json").read_text(encoding="utf-8"))
     counts: dict[str, int] = {}
+    differ: dict[str, list[str]] = {}
     lock = threading.Lock()
 
     def one(sid: str, server: FireServer | None) -> None:
@@ -121,9 +155,12 @@ def _replay(corpus: dict[str, Any], ids: list[str], jobs: int) -> int:
         if recorded.get(sid, {}).get("scenario") != digest(corpus[sid]):
             verdict, lines = "stale", [f"  not recorded as it is now: oracle.py record {sid}"]
         else:
-            compared = compare(corpus[sid], predict_scenario(server, corpus[sid]), recorded[sid])
+            asked = {**corpus[sid], "claudeVersion": version} if version else corpus[sid]
+            compared = compare(corpus[sid], predict_scenario(server, asked), recorded[sid])
             verdict = compared["verdict"]
             lines = _shown(compared)
+            if verdict == "disagree":
+                differ[sid] = sorted(disagreements(compared))
         with lock:
             counts[verdict] = counts.get(verdict, 0) + 1
             if verdict not in ("agree", "exception"):
@@ -131,8 +168,46 @@ def _replay(corpus: dict[str, Any], ids: list[str], jobs: int) -> int:
 
     _each(ids, jobs, one, servers=True)
     total = time.monotonic() - started
-    print(f"{len(ids)} scenarios against the record: {counts} in {total:.0f} s", file=sys.stderr)
-    return 0 if set(counts) <= {"agree", "exception"} else 1
+    print(
+        f"{len(ids)} scenarios against the record of {release}: {counts} in {total:.0f} s",
+        file=sys.stderr,
+    )
+    return counts, dict(sorted(differ.items()))
+
+
+def _sweep_one(version: str, corpus: dict[str, Any], ids: list[str], jobs: int) -> bool:
+    """One release swept, and a line saying how it went; whether it ran."""
+    entry = sweep_release(version, corpus, ids, jobs)
+    note_release(entry)
+    if entry.get("runnable"):
+        print(
+            f"{version}: {len(entry['scenarios'])} scenarios in {entry['runSeconds']} s "
+            f"(install {entry['installSeconds']} s; {entry['runs_with']}; "
+            f"{len(entry['didNotStart'])} did not start)",
+            flush=True,
+        )
+    else:
+        print(f"{version}: not runnable: {entry['reason']}", flush=True)
+    return bool(entry.get("runnable"))
+
+
+def _bisect(corpus: dict[str, Any], jobs: int, budget: float) -> int:
+    """Run the halfway release that settles the most, again and again, until no stored
+    neighbours differ across a gap or ``budget`` seconds have gone."""
+    digests = {sid: digest(corpus[sid]) for sid in core_ids()}
+    started = time.monotonic()
+    failed: set[str] = set()
+    while time.monotonic() - started < budget:
+        wanted = {v: ids for v, ids in gaps(stored(), digests).items() if v not in failed}
+        if not wanted:
+            print("every change sits between two consecutive releases", flush=True)
+            return 0 if not failed else 1
+        version, ids = next(iter(wanted.items()))
+        print(f"open: {len(wanted)} halfway releases; next {version} ({len(ids)})", flush=True)
+        if not _sweep_one(version, corpus, ids, jobs):
+            failed.add(version)  # its span stays open; the others go on
+    print(f"stopped after {budget:.0f} s with changes still between releases", flush=True)
+    return 1
 
 
 def main(argv: list[str]) -> int:
@@ -156,6 +231,14 @@ def main(argv: list[str]) -> int:
     replay = sub.add_parser("replay")
     replay.add_argument("ids", nargs="*")
     replay.add_argument("--jobs", type=int, default=2, help="fire predictions at once (2)")
+    replay.add_argument(
+        "--version", help="a swept release, or all: fire answers as it did (no binary)"
+    )
+    replay.add_argument(
+        "--write-open", action="store_true", help="store the disagreements in versions/open.json"
+    )
+    changelog = sub.add_parser("changelog")
+    changelog.add_argument("--check", action="store_true")
     summary = sub.add_parser("summary")
     summary.add_argument("source")
     summary.add_argument("--write-open", action="store_true")
@@ -163,16 +246,74 @@ def main(argv: list[str]) -> int:
     diff.add_argument("--against", help="recorded version (default: the pinned one)")
     for command in (check, record, diff):
         command.add_argument("--jobs", type=int, default=2, help="Claude Code runs at once (2)")
+    sweep = sub.add_parser("sweep")
+    sweep.add_argument("versions", nargs="+")
+    sweep.add_argument("--ids", help="comma-separated scenario ids (default: versions/core.json)")
+    bisect = sub.add_parser("bisect")
+    bisect.add_argument(
+        "--budget", type=float, default=3600, help="start no release after this many seconds"
+    )
+    for command in (sweep, bisect):
+        command.add_argument("--jobs", type=int, default=2, help="Claude Code runs at once (2)")
+    pick = sub.add_parser("pick-core")
+    pick.add_argument("--size", type=int, default=50)
     args = parser.parse_args(argv)
     corpus = load_corpus()
+    if args.command == "pick-core":
+        picked = pick_core(corpus, args.size)
+        CORE.write_text(json.dumps({"scenarios": picked}, indent=1) + "\n", encoding="utf-8")
+        print(f"wrote {CORE} ({len(picked)} scenarios)")
+        return 0
+    if args.command == "sweep":
+        ids = args.ids.split(",") if args.ids else core_ids()
+        if pinned_version() in args.versions:
+            print(f"sweep: {pinned_version()} is the pinned record; fix: oracle.py record")
+            return 2
+        for version in args.versions:
+            _sweep_one(version, corpus, ids, args.jobs)
+        return 0
+    if args.command == "bisect":
+        return _bisect(corpus, args.jobs, args.budget)
     if args.command == "list":
         for sid, scenario in corpus.items():
             print(f"{sid}\t{scenario.get('about', '')}")
         return 0
     if args.command == "summary":
         return _summary(Path(args.source), args.write_open)
+    if args.command == "replay" and args.version == "all":
+        # Every swept release at once, each distinct answer predicted once.
+        server = FireServer()
+        try:
+            swept = {v: r for v, r in stored().items() if v != pinned_version()}
+            found = replay_releases(lambda asked: predict_scenario(server, asked), corpus, swept)
+        finally:
+            server.close()
+        for version, differ in found.items():
+            print(f"{version}: {len(differ)} of {len(swept[version])} scenarios disagree")
+            if args.write_open:
+                write_open(version, differ)
+        return 0
+    if args.command == "replay" and args.version:
+        recorded = stored().get(args.version, {})
+        ids = args.ids or [sid for sid in recorded if sid in corpus]
+        counts, differ = _replay(corpus, ids, args.jobs, args.version)
+        listed = open_disagreements().get(args.version, {})
+        if args.write_open:
+            write_open(args.version, differ)
+        elif differ != {sid: listed[sid] for sid in differ if sid in listed} or set(differ) != {
+            sid for sid in listed if sid in ids
+        }:
+            print(f"{args.version}: the disagreements differ from versions/open.json")
+            return 1
+        return 0
     if args.command == "replay":
-        return _replay(corpus, args.ids or list(corpus), args.jobs)
+        counts, _ = _replay(corpus, args.ids or list(corpus), args.jobs)
+        return 0 if set(counts) <= {"agree", "exception"} else 1
+    if args.command == "changelog":
+        stale = generated(corpus, write=not args.check)
+        for path in stale:
+            print(f"{path}: {'not current' if args.check else 'written'}")
+        return 1 if args.check and stale else 0
     binary = "" if args.command == "record" and args.source else find_binary()
     started = time.monotonic()
     if args.command == "check":

@@ -36,6 +36,7 @@ from oracle_scenario import DEFAULT_PROMPT, PROBE, claude_env, flag_settings
 
 from hookcourse.engine.report import report_json
 from hookcourse.engine.settings import STANDARD_SOURCES, SettingsSource
+from hookcourse.engine.versions import answering_as
 from hookcourse.errors import InputError
 from hookcourse.js import json as jsjson
 from hookcourse.session.loop import SESSION_ID, CommandLine, Session, play, stop_block_cap
@@ -361,7 +362,9 @@ def serve() -> None:
     for line in sys.stdin:
         request = json.loads(line)
         try:
-            predicted = predict_here(request["scenario"], Layout(Path(request["root"])))
+            # A replay of another release (oracle.py replay --version) says which.
+            with answering_as(request["scenario"].get("claudeVersion")):
+                predicted = predict_here(request["scenario"], Layout(Path(request["root"])))
         except Exception as error:  # a harness bug: one failed prediction, not a dead run
             predicted = _failed(f"the prediction raised {error!r}")
         replies.write(json.dumps(predicted) + "\n")

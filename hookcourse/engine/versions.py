@@ -1,0 +1,204 @@
+"""Claude Code releases as measured: which hook behaviour changed in which release.
+
+The data (``hookcourse/data/claude_versions.json``) is generated from the version sweep
+(``tests/claude_code/oracle.py changelog``): old releases run on a core set of scenarios
+in a loopback-only namespace, every change bisected to the first release that showed
+it. Each rule there carries ``since`` (the first release with the change) and, when a
+later release undid it, ``until``.
+
+``fire --claude-version X`` answers as release X did for the rules this module models
+(``MODELLED``): an event whose hooks no measured release before ``since`` ran fires no
+hook there, hooks written in ``--settings`` run only from the release where they were
+first seen running, and a PreToolUse JSON deny reaches the model worded as that release
+worded it. The other measured changes are listed by ``hookcourse versions`` and, per
+release, as open disagreements of the replay test; they are not modelled yet.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from hookcourse.errors import InputError
+
+MODELLED = ("event-arrives", "flag-hooks-arrive", "deny-text")
+"""The kinds of rule ``fire --claude-version`` applies."""
+
+_ANSWERING_AS: ContextVar[str | None] = ContextVar("claude_version", default=None)
+"""The release ``fire`` answers as (None: the newest measured, whose behaviour the engine
+models directly)."""
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One measured change: what it says, the events it concerns, from ``since`` on (and
+    before ``until``, when a later release undid it)."""
+
+    kind: str
+    says: str
+    events: tuple[str, ...]
+    since: str
+    previous: str
+    exact: bool
+    until: str | None
+    scenarios: tuple[str, ...]
+    before: Any = None
+    after: Any = None
+
+
+@cache
+def _ledger() -> Mapping[str, Any]:
+    text = resources.files("hookcourse").joinpath("data/claude_versions.json").read_text("utf-8")
+    data: Mapping[str, Any] = json.loads(text)
+    return data
+
+
+def releases() -> tuple[str, ...]:
+    """Every measured release, oldest first (npm's order)."""
+    return tuple(entry["version"] for entry in _ledger()["releases"] if entry.get("runnable"))
+
+
+def newest() -> str:
+    """The newest measured release: the one the engine models."""
+    return releases()[-1]
+
+
+def order(version: str) -> int:
+    """A release's place in npm's list (every release npm listed at the sweep)."""
+    names: list[str] = _ledger()["npm"]
+    return names.index(version)
+
+
+def check_release(version: str) -> str:
+    """``version`` if measured; InputError (one line, the measured releases) otherwise."""
+    known = releases()
+    if version not in known:
+        raise InputError(
+            "--claude-version",
+            f"Claude Code {version} was not measured",
+            "use one of " + ", ".join(known),
+        )
+    return version
+
+
+def rules(event: str | None = None) -> tuple[Rule, ...]:
+    """The measured rules, oldest first; with ``event``, those that concern it."""
+    found = tuple(
+        Rule(
+            kind=item["kind"],
+            says=item["says"],
+            events=tuple(item["events"]),
+            since=item["since"],
+            previous=item["previous"],
+            exact=item["exact"],
+            until=item.get("until"),
+            scenarios=tuple(item["scenarios"]),
+            before=item.get("before"),
+            after=item.get("after"),
+        )
+        for item in _ledger()["rules"]
+    )
+    return tuple(rule for rule in found if event is None or event in rule.events)
+
+
+def holds(rule: Rule, version: str) -> bool:
+    """Whether release ``version`` behaves as ``rule`` says."""
+    at = order(version)
+    return order(rule.since) <= at and (rule.until is None or at < order(rule.until))
+
+
+@contextmanager
+def answering_as(version: str | None) -> Iterator[None]:
+    """``fire`` answers as release ``version`` inside the block (None: the newest)."""
+    token = _ANSWERING_AS.set(None if version is None else check_release(version))
+    try:
+        yield
+    finally:
+        _ANSWERING_AS.reset(token)
+
+
+def answering() -> str | None:
+    """The release ``fire`` answers as now (None: the newest measured)."""
+    return _ANSWERING_AS.get()
+
+
+def event_fires(event: str, version: str | None = None) -> bool:
+    """Whether hooks of ``event`` run at all in release ``version`` (default: the one
+    answered as): False before the release where the sweep first saw them run."""
+    version = answering() if version is None else version
+    if version is None:
+        return True
+    for rule in rules(event):
+        if rule.kind == "event-arrives" and not holds(rule, version):
+            return False
+    return True
+
+
+def flag_hooks_run(version: str | None = None) -> bool:
+    """Whether hooks written in ``--settings`` run in release ``version`` (default: the
+    one answered as): False before the release where the sweep first saw them run."""
+    version = answering() if version is None else version
+    if version is None:
+        return True
+    return all(holds(rule, version) for rule in rules() if rule.kind == "flag-hooks-arrive")
+
+
+def deny_text(hook: str, tool: str, error: str, default: str) -> str:
+    """The tool_result of a call a PreToolUse hook denied with JSON, as the release
+    answered as words it (``default``: the newest's wording)."""
+    version = answering()
+    changes = [rule for rule in rules() if rule.kind == "deny-text"]
+    if version is None or not changes:
+        return default
+    template = str(changes[0].before)
+    for rule in changes:
+        if holds(rule, version):
+            template = str(rule.after)
+    return template.replace("{hook}", hook).replace("{tool}", tool).replace("{error}", error)
+
+
+def changelog_lines(event: str | None = None) -> Sequence[str]:
+    """The changelog as printed by ``hookcourse versions``: per release, its changes."""
+    chosen = rules(event)
+    if not chosen:
+        subject = f" for {event}" if event else ""
+        return [f"no measured change{subject} across {len(releases())} releases"]
+    lines: list[str] = []
+    shown = ""
+    for rule in chosen:
+        if rule.since != shown:
+            shown = rule.since
+            where = "" if rule.exact else f" (between {rule.previous} and {rule.since})"
+            lines.append(f"{rule.since}{where}:")
+        modelled = " [modelled by fire]" if rule.kind in MODELLED else ""
+        until = f" (until {rule.until})" if rule.until else ""
+        lines.append(f"  {rule.says}{until}{modelled}")
+    return lines
+
+
+def not_fired_note(event: str) -> str | None:
+    """Why ``event`` ran no hook in the release answered as (None when it fires there)."""
+    version = answering()
+    if version is None or event_fires(event, version):
+        return None
+    rule = next(r for r in rules(event) if r.kind == "event-arrives")
+    where = rule.since if rule.exact else f"{rule.since} (not yet in {rule.previous})"
+    return (
+        f"Claude Code {version} ran no {event} hook in the version sweep; they first ran "
+        f"in {where}, so no hook runs here"
+    )
+
+
+def answering_line(version: str) -> str:
+    """The line ``fire --claude-version`` prints first: what answering as ``version`` means."""
+    later = [rule for rule in rules() if rule.kind in MODELLED and not holds(rule, version)]
+    return (
+        f"answering as Claude Code {version}: {len(later)} measured change(s) after it "
+        f"modelled (hookcourse versions lists every change); the rest as {newest()}"
+    )

@@ -1,0 +1,133 @@
+"""Older Claude Code releases as the version sweep measured them, without any binary.
+
+- The changelog (``hookcourse/data/claude_versions.json``, ``versions/changes.json``, the
+  generated part of docs/versions.md) is current with the stored records.
+- ``fire --claude-version X`` against the stored observations of X, for every swept
+  release: the fields that disagree are exactly those ``versions/open.json`` lists (the
+  changes not modelled yet), so a change that starts to agree, or a new disagreement,
+  fails (``oracle_sweep.replay_releases``: each distinct answer is predicted once).
+- The command line: an unknown release is one line naming the measured ones; an event
+  a release did not have runs no hook there.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from oracle_binary import pinned_version
+from oracle_predict import FireServer
+from oracle_run import predict_scenario
+from oracle_scenario import load_corpus
+from oracle_sweep import core_ids, generated, open_disagreements, replay_releases, stored
+
+from hookcourse.engine import versions
+
+CORPUS = load_corpus()
+RECORDS = stored()
+SWEPT = [version for version in RECORDS if version != pinned_version()]
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[FireServer]:
+    made = FireServer()
+    yield made
+    made.close()
+
+
+def test_the_changelog_is_current() -> None:
+    assert generated(CORPUS, write=False) == [], "run: tests/claude_code/oracle.py changelog"
+
+
+def test_the_core_scenarios_exist() -> None:
+    assert set(core_ids()) <= set(CORPUS)
+
+
+def test_every_swept_release_is_measured_and_known() -> None:
+    assert len(SWEPT) >= 1
+    assert set(SWEPT) <= set(versions.releases())
+    assert versions.newest() == pinned_version()
+
+
+# Slow (about 30 s): every core scenario predicted once per distinct modelled answer,
+# about two per scenario, across every swept release.
+@pytest.mark.slow
+def test_fire_as_each_release_disagrees_only_where_listed(server: FireServer) -> None:
+    listed = open_disagreements()
+    swept = {version: RECORDS[version] for version in SWEPT}
+    found = replay_releases(lambda asked: predict_scenario(server, asked), CORPUS, swept)
+    wrong = {
+        version: {
+            sid: (fields, listed.get(version, {}).get(sid))
+            for sid, fields in found[version].items()
+            if listed.get(version, {}).get(sid) != fields
+        }
+        for version in SWEPT
+    }
+    gone = {
+        version: sorted(set(listed.get(version, {})) - set(found[version])) for version in SWEPT
+    }
+    assert not any(wrong.values()), (
+        f"new or changed disagreements (found, listed): {wrong}; "
+        "fix the model or run oracle.py replay --version X --write-open"
+    )
+    assert not any(gone.values()), f"listed but now agreeing: {gone}"
+
+
+def _hookcourse(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "hookcourse", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=60,
+    )
+
+
+def test_an_unknown_release_is_one_line_naming_the_measured(tmp_path: Path) -> None:
+    (tmp_path / "p.json").write_text("{}", encoding="utf-8")
+    done = _hookcourse(
+        "fire", "Stop", "--payload", "p.json", "--claude-version", "0.0.1", cwd=tmp_path
+    )
+    assert done.returncode == 1
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "0.0.1" in lines[0] and versions.newest() in lines[0]
+
+
+def test_an_event_a_release_lacked_runs_no_hook_there(tmp_path: Path) -> None:
+    arrived = [r for r in versions.rules() if r.kind == "event-arrives"]
+    if not arrived:
+        pytest.skip("no event arrival measured")
+    rule = arrived[-1]
+    event = rule.events[0]
+    (tmp_path / ".claude").mkdir()
+    hook = {"type": "command", "command": "echo ran > ran.txt"}
+    (tmp_path / ".claude" / "settings.json").write_text(
+        json.dumps({"hooks": {event: [{"hooks": [hook]}]}}), encoding="utf-8"
+    )
+    payload = {"session_id": "s", "transcript_path": "t", "cwd": str(tmp_path)}
+    (tmp_path / "p.json").write_text(json.dumps(payload), encoding="utf-8")
+    args = ("fire", event, "--payload", "p.json", "--project-dir", ".", "--json")
+    before = _hookcourse(*args, "--claude-version", rule.previous, cwd=tmp_path)
+    assert not (tmp_path / "ran.txt").exists(), before.stderr
+    assert json.loads(before.stdout)["hooks"] == []
+    assert f"first ran in {rule.since}" in before.stderr
+    since = _hookcourse(*args, "--claude-version", rule.since, cwd=tmp_path)
+    assert (tmp_path / "ran.txt").exists(), since.stderr
+
+
+def test_versions_prints_the_changelog_for_one_event() -> None:
+    done = _hookcourse("versions", "PreToolUse", cwd=REPO)
+    assert done.returncode == 0
+    assert done.stdout.strip() == "\n".join(versions.changelog_lines("PreToolUse"))
+
+
+def test_versions_of_an_unknown_event_is_one_line() -> None:
+    done = _hookcourse("versions", "Nope", cwd=REPO)
+    assert done.returncode == 1
+    assert len(done.stderr.strip().splitlines()) == 1 and "Nope" in done.stderr
