@@ -408,8 +408,7 @@ def _run(arguments: list[str]) -> int:
         if args.command == "events":
             return _events(args.name)
         if args.command == "versions":
-            from hookcourse.engine.api import event_spec
-            from hookcourse.engine.versions import changelog_lines
+            from hookcourse.engine.api import changelog_lines, event_spec
 
             event = None if args.event is None else event_spec(args.event).name
             print("\n".join(changelog_lines(event)))
@@ -577,7 +576,7 @@ def _fire(args: argparse.Namespace) -> int:
         max_turns=args.max_turns,
         turn=args.turn,
     )
-    from hookcourse.engine.versions import answering_as, answering_line, not_fired_note
+    from hookcourse.engine.api import answering_as, answering_line, not_fired_note
 
     with answering_as(args.claude_version):
         report = fire(request)

@@ -171,8 +171,25 @@ if TYPE_CHECKING:
         validate_files as validate_files,
     )
     from .validate_output import render as render_findings
+    from .versions import (
+        answering_as as answering_as,
+    )
+    from .versions import (
+        answering_line as answering_line,
+    )
+    from .versions import (
+        changelog_lines as changelog_lines,
+    )
+    from .versions import (
+        not_fired_note as not_fired_note,
+    )
 _ENGINE = "hookcourse.engine."
 PLACES: Final[dict[str, str]] = {
+    # answering as an older release
+    "answering_as": "versions",
+    "answering_line": "versions",
+    "changelog_lines": "versions",
+    "not_fired_note": "versions",
     # firing one event
     "fire": "firing",
     "FireRequest": "firing",
@@ -270,6 +287,9 @@ __all__ = [
     "SettingsSource",
     "Severity",
     "ValidateOptions",
+    "answering_as",
+    "answering_line",
+    "changelog_lines",
     "check_rule",
     "checked_against",
     "choose_rules",
@@ -290,6 +310,7 @@ __all__ = [
     "load_settings",
     "merge_readings",
     "model_text",
+    "not_fired_note",
     "parse_rule",
     "permission_facts",
     "permission_step",
