@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hookcourse.course.checks.exercises import check_matcher
-from hookcourse.course.checks.kernel_hook import missing_exercise, missing_name
+from hookcourse.course.checks.kernel_hook import missing_name
 from hookcourse.course.labs.logic import decide_readout, matcher_readout
 from hookcourse.course.labs.widgets import RESTART_NOTE, decide_lab, matcher_lab
 from tests.support.paths import ROOT
@@ -85,8 +85,9 @@ def test_a_newcomer_lands_on_notebook_00_and_the_matcher_lab_answers_typing(
     assert not seen["fresh_note_visible"]
     fresh = matcher_lab().set(tool="MultiEdit")  # a new lab starts from its defaults
     assert seen["fresh_readout"].splitlines()[0] == fresh.splitlines()[0]
-    assert seen["check_before_exercise"].strip() == missing_exercise("match_hook")
     matcher_notebook = json.loads((ROOT / "notebooks" / "01_matcher.ipynb").read_text("utf-8"))
+    # The exercise is in the open notebook: its cell is named, not another notebook.
+    assert seen["check_before_exercise"].strip() == missing_name("match_hook", matcher_notebook)
     assert seen["driven_before_lab"].strip() == missing_name("lab", matcher_notebook)
     assert seen["check_after_restart"].startswith("match_hook: not yet.")
     # The wrong answer's hint is on the page whole, and nothing is wider than its box.
