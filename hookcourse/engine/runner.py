@@ -53,6 +53,7 @@ from .catalogue import hook_env_facts
 from .placeholders import substitute
 from .reading import HookRun
 from .settings import CommandHandler, EvaluatorHandler, Handler, HttpHandler, McpToolHandler
+from .versions import env_exported
 
 _HEADER_VARIABLE: Final = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 _LONE_SURROGATE: Final = re.compile("[\ud800-\udfff]")
@@ -253,7 +254,8 @@ def hook_exports(
     level = effort.get("level") if isinstance(effort, dict) else None
     if isinstance(level, str):
         exports["CLAUDE_EFFORT"] = level
-    return placeholders, exports
+    # An older release answered as (fire --claude-version) lacked some of them.
+    return placeholders, {name: value for name, value in exports.items() if env_exported(name)}
 
 
 def _session_variables(project_dir: str, payload: Mapping[str, object]) -> dict[str, str]:

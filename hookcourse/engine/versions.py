@@ -27,7 +27,7 @@ from typing import Any
 
 from hookcourse.errors import InputError
 
-MODELLED = ("event-arrives", "flag-hooks-arrive", "deny-text")
+MODELLED = ("event-arrives", "flag-hooks-arrive", "deny-text", "reason-arrives", "env-var")
 """The kinds of rule ``fire --claude-version`` applies."""
 
 _ANSWERING_AS: ContextVar[str | None] = ContextVar("claude_version", default=None)
@@ -48,6 +48,7 @@ class Rule:
     exact: bool
     until: str | None
     scenarios: tuple[str, ...]
+    facet: str = ""
     before: Any = None
     after: Any = None
 
@@ -89,7 +90,12 @@ def check_release(version: str) -> str:
 
 def rules(event: str | None = None) -> tuple[Rule, ...]:
     """The measured rules, oldest first; with ``event``, those that concern it."""
-    found = tuple(
+    return tuple(rule for rule in _rules() if event is None or event in rule.events)
+
+
+@cache
+def _rules() -> tuple[Rule, ...]:
+    return tuple(
         Rule(
             kind=item["kind"],
             says=item["says"],
@@ -99,12 +105,12 @@ def rules(event: str | None = None) -> tuple[Rule, ...]:
             exact=item["exact"],
             until=item.get("until"),
             scenarios=tuple(item["scenarios"]),
+            facet=item.get("facet", ""),
             before=item.get("before"),
             after=item.get("after"),
         )
         for item in _ledger()["rules"]
     )
-    return tuple(rule for rule in found if event is None or event in rule.events)
 
 
 def holds(rule: Rule, version: str) -> bool:
@@ -161,6 +167,32 @@ def deny_text(hook: str, tool: str, error: str, default: str) -> str:
         if holds(rule, version):
             template = str(rule.after)
     return template.replace("{hook}", hook).replace("{tool}", tool).replace("{error}", error)
+
+
+def terminal_reason(reason: str | None) -> str | None:
+    """The ``terminal_reason`` a run that ended for ``reason`` puts on its result line in
+    the release answered as: none before the release where the sweep first saw one (a
+    blocked prompt is the course's own name for a run without a request: kept)."""
+    version = answering()
+    if version is None or reason == "prompt_blocked":
+        return reason
+    arrived = all(holds(rule, version) for rule in rules() if rule.kind == "reason-arrives")
+    return reason if arrived else None
+
+
+def env_exported(name: str, version: str | None = None) -> bool:
+    """Whether hooks get the variable ``name`` in release ``version`` (default: the one
+    answered as): as the last measured change of it up to that release left it, or, before
+    its first change, as that change found it."""
+    version = answering() if version is None else version
+    facet = f"hook[*].env.{name}"
+    changes = [rule for rule in rules() if rule.kind == "env-var" and rule.facet == facet]
+    if version is None or not changes:
+        return True
+    reached = [rule for rule in changes if order(rule.since) <= order(version)]
+    if not reached:
+        return changes[0].before is not None
+    return reached[-1].after is not None
 
 
 def changelog_lines(event: str | None = None) -> Sequence[str]:

@@ -11,7 +11,8 @@
         fire against the record of the pinned version, without Claude Code (seconds
         a scenario: the inner loop for engine work); --version X: fire answering as
         release X (fire --claude-version) against the sweep's record of X, and
-        --write-open stores its disagreements in versions/open.json
+        --write-open stores its disagreements in versions/open.json (--version all:
+        the whole file, regenerated from every swept release's replay)
     python tests/claude_code/oracle.py summary CHECKED.jsonl [--write-open]
         counts, seconds, and each disagreement of a `check --out` file (compared
         again with the current comparison); --write-open
@@ -66,6 +67,7 @@ from oracle_sweep import (
     replay_releases,
     stored,
     sweep_release,
+    write_all_open,
     write_open,
 )
 
@@ -290,8 +292,9 @@ def main(argv: list[str]) -> int:
             server.close()
         for version, differ in found.items():
             print(f"{version}: {len(differ)} of {len(swept[version])} scenarios disagree")
-            if args.write_open:
-                write_open(version, differ)
+        if args.write_open:
+            # Derived whole from the replay: nothing kept from the file before.
+            write_all_open(found)
         return 0
     if args.command == "replay" and args.version:
         recorded = stored().get(args.version, {})

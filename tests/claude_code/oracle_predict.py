@@ -36,7 +36,7 @@ from oracle_scenario import DEFAULT_PROMPT, PROBE, claude_env, flag_settings
 
 from hookcourse.engine.report import report_json
 from hookcourse.engine.settings import STANDARD_SOURCES, SettingsSource
-from hookcourse.engine.versions import answering_as
+from hookcourse.engine.versions import answering_as, terminal_reason
 from hookcourse.errors import InputError
 from hookcourse.js import json as jsjson
 from hookcourse.session.loop import SESSION_ID, CommandLine, Session, play, stop_block_cap
@@ -231,7 +231,7 @@ def predict_here(scenario: Mapping[str, Any], layout: Layout) -> dict[str, Any]:
     reports = [json.loads(jsjson.stringify(report_json(r))) for r in session.fired]
     predicted: dict[str, Any] = {key: {} if key == "hooks" else [] for key in PREDICTED_KEYS}
     predicted.update(
-        terminal=end.get("reason"),
+        terminal=terminal_reason(end.get("reason")),
         requests=session.requests,
         promptBlocked=False,
         userMessage=None,

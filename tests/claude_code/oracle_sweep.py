@@ -664,6 +664,46 @@ def flag_hooks_arrival(records: Mapping[str, Mapping[str, Any]]) -> list[dict[st
     ]
 
 
+def reason_arrival(records: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """When the result line first carried ``terminal_reason``: the first stored release
+    where a core scenario's result line has one, if the oldest showed none."""
+    ordered = list(records)
+    core = set(core_ids())
+
+    def showing(version: str) -> set[str]:
+        return {
+            sid
+            for sid, o in records[version].items()
+            if sid in core and o["result"].get("terminal_reason") is not None
+        }
+
+    first = next((version for version in ordered if showing(version)), None)
+    if first is None or first == ordered[0]:
+        return []
+    previous = _last_before(records, first, showing(first))
+    return [
+        {
+            "kind": "reason-arrives",
+            "says": "the result line carries `terminal_reason` (no core scenario's had one "
+            "before; a run's end reason cannot be read before it)",
+            "events": [],
+            "since": first,
+            "previous": previous,
+            "exact": release_key(first)[0] - release_key(previous)[0] == 1,
+            "facet": "result.terminal_reason",
+            "before": None,
+            "after": "present",
+            "scenarios": sorted(showing(first)),
+        }
+    ]
+
+
+ENV_FACET = re.compile(r"^hook\[\*\]\.env\.")
+"""The facets of a variable hooks get in their environment: each change of one is an
+``env-var`` rule (``fire --claude-version`` exports the variable only where the last
+change before the release says it arrived)."""
+
+
 DENY_SCENARIO = "pre-deny-reason"
 """The scenario whose refused call shows the tool_result text of a PreToolUse JSON deny:
 hook ``PreToolUse:Bash``, tool ``Bash``, reason ``no way``."""
@@ -713,15 +753,28 @@ def ledger(
     # the first release swept, before the core was cut down).
     digests = {sid: digest(corpus[sid]) for sid in core_ids()}
     changes = measured_changes(records, digests)
-    arrived = [*flag_hooks_arrival(records), *arrivals(records, changes)]
+    arrived = [
+        *flag_hooks_arrival(records),
+        *reason_arrival(records),
+        *arrivals(records, changes),
+    ]
     denials = deny_texts(changes)
-    # A scenario's first run of an event's hooks is that event's arrival: said once.
+    # A scenario's first run of an event's hooks is that event's arrival: said once. The
+    # result line's terminal_reason arrives once, whatever release a scenario's span
+    # was put at.
     said = {(rule["facet"], rule["since"]) for rule in arrived}
+    said |= {
+        (rule["facet"], change["since"])
+        for rule in arrived
+        if rule["kind"] == "reason-arrives"
+        for change in changes
+        if change["facet"] == rule["facet"]
+    }
     rules = sorted(
         [
             *arrived,
             *(
-                rule
+                {**rule, "kind": "env-var"} if ENV_FACET.match(rule["facet"]) else rule
                 for rule in rules_of(changes, corpus)
                 if (rule["before"] is not None or (rule["facet"], rule["since"]) not in said)
                 # The deny texts are said once, as the modelled rule.
@@ -822,10 +875,18 @@ def open_disagreements() -> dict[str, dict[str, list[str]]]:
 
 
 def write_open(version: str, differ: Mapping[str, list[str]]) -> None:
-    """Store one release's open disagreements."""
-    known = open_disagreements()
-    known[version] = dict(sorted(differ.items()))
-    ordered = dict(sorted(known.items(), key=lambda item: release_key(item[0])))
+    """Store one release's open disagreements (the others' kept)."""
+    write_all_open({**open_disagreements(), version: differ})
+
+
+def write_all_open(found: Mapping[str, Mapping[str, list[str]]]) -> None:
+    """``versions/open.json`` as ``found`` says, releases in npm's order; a release with
+    nothing open is left out."""
+    ordered = {
+        version: dict(sorted(differ.items()))
+        for version, differ in sorted(found.items(), key=lambda item: release_key(item[0]))
+        if differ
+    }
     OPEN.write_text(json.dumps(ordered, indent=1) + "\n", encoding="utf-8")
 
 
@@ -1017,4 +1078,7 @@ def _concerns(rule: Any, scenario_text: str) -> bool:
         return '"flag"' in scenario_text
     if rule.kind == "deny-text":
         return '"deny"' in scenario_text or '"block"' in scenario_text
+    if rule.kind == "env-var":
+        # Only a scenario that checks the hooks' variables (``checks``: env) sees them.
+        return '"env"' in scenario_text
     return True

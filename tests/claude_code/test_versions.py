@@ -74,7 +74,7 @@ def test_fire_as_each_release_disagrees_only_where_listed(server: FireServer) ->
     }
     assert not any(wrong.values()), (
         f"new or changed disagreements (found, listed): {wrong}; "
-        "fix the model or run oracle.py replay --version X --write-open"
+        "fix the model, or regenerate: oracle.py replay --version all --write-open"
     )
     assert not any(gone.values()), f"listed but now agreeing: {gone}"
 
