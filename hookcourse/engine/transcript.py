@@ -19,7 +19,7 @@ from .catalogue import EventSpec, FieldRole, model_text, permission_facts
 from .lifecycle import CallEffects
 from .outcome import Outcome
 from .permissions import PermissionStep, ToolRefusal
-from .versions import deny_text
+from .versions import deny_shown_as_blocking, deny_text
 
 AFTER_THE_CALL = frozenset({"PostToolUse", "PostToolUseFailure"})
 HOOK_STOPPED = "hook_stopped"
@@ -132,6 +132,13 @@ def _reminders(spec: EventSpec, name: str, outcome: Outcome) -> list[str]:
         if stderr_reason:
             # "[<command>]: " and stderr as written, final newline kept (2.1.332).
             reason = outcome.blocking_error or f"[{command}]: {reason}"
+        texts.append(
+            model_text("blocking_error_from_command", hook=shown, command=command, reason=reason)
+        )
+    json_deny = outcome.decision == "deny" and not outcome.decided_by_exit2
+    if spec.name == "PreToolUse" and json_deny and deny_shown_as_blocking():
+        # Older releases also showed the deny's reason as a blocking error (measured).
+        command, reason = outcome.decided_by_command or "", outcome.reason or ""
         texts.append(
             model_text("blocking_error_from_command", hook=shown, command=command, reason=reason)
         )

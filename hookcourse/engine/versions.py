@@ -27,7 +27,14 @@ from typing import Any
 
 from hookcourse.errors import InputError
 
-MODELLED = ("event-arrives", "flag-hooks-arrive", "deny-text", "reason-arrives", "env-var")
+MODELLED = (
+    "event-arrives",
+    "flag-hooks-arrive",
+    "deny-text",
+    "deny-blocking-text",
+    "reason-arrives",
+    "env-var",
+)
 """The kinds of rule ``fire --claude-version`` applies."""
 
 _ANSWERING_AS: ContextVar[str | None] = ContextVar("claude_version", default=None)
@@ -167,6 +174,15 @@ def deny_text(hook: str, tool: str, error: str, default: str) -> str:
         if holds(rule, version):
             template = str(rule.after)
     return template.replace("{hook}", hook).replace("{tool}", tool).replace("{error}", error)
+
+
+def deny_shown_as_blocking() -> bool:
+    """Whether the release answered as also shows a PreToolUse JSON deny to the model as a
+    blocking error (the releases between a ``deny-blocking-text`` rule's since and until)."""
+    version = answering()
+    if version is None:
+        return False
+    return any(holds(rule, version) for rule in rules() if rule.kind == "deny-blocking-text")
 
 
 def terminal_reason(reason: str | None) -> str | None:

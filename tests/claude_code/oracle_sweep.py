@@ -742,6 +742,44 @@ def deny_texts(changes: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
+BLOCKING = re.compile(r"^PreToolUse:\S+ hook blocking error from command: ")
+"""The model text a PreToolUse deny is also shown as, in the releases that showed one."""
+
+
+def deny_blocking_texts(changes: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """When a PreToolUse JSON deny was also shown to the model as a blocking error (beside
+    the refused call's tool_result): the ``modelTexts`` changes of ``DENY_SCENARIO`` that
+    add such a text start it, one that takes it away again ends it (``until``)."""
+
+    def shows(texts: Any) -> bool:
+        listed = json.loads(texts) if isinstance(texts, str) else texts or []
+        return any(BLOCKING.match(str(text)) for text in listed)
+
+    found: list[dict[str, Any]] = []
+    for change in changes:
+        if change["scenario"] != DENY_SCENARIO or change["facet"] != "modelTexts":
+            continue
+        if shows(change["after"]) and not shows(change["before"]):
+            found.append(
+                {
+                    "kind": "deny-blocking-text",
+                    "says": "a PreToolUse JSON deny is also shown to the model as "
+                    '`{hook} hook blocking error from command: "{command}": {reason}`',
+                    "events": ["PreToolUse"],
+                    "since": change["since"],
+                    "previous": change["previous"],
+                    "exact": change["exact"],
+                    "facet": "modelTexts",
+                    "before": None,
+                    "after": "shown",
+                    "scenarios": [DENY_SCENARIO],
+                }
+            )
+        elif shows(change["before"]) and not shows(change["after"]) and found:
+            found[-1]["until"] = change["since"]
+    return found
+
+
 def ledger(
     records: Mapping[str, Mapping[str, Any]],
     corpus: Mapping[str, Mapping[str, Any]],
@@ -758,7 +796,7 @@ def ledger(
         *reason_arrival(records),
         *arrivals(records, changes),
     ]
-    denials = deny_texts(changes)
+    denials = [*deny_texts(changes), *deny_blocking_texts(changes)]
     # A scenario's first run of an event's hooks is that event's arrival: said once. The
     # result line's terminal_reason arrives once, whatever release a scenario's span
     # was put at.
@@ -777,8 +815,11 @@ def ledger(
                 {**rule, "kind": "env-var"} if ENV_FACET.match(rule["facet"]) else rule
                 for rule in rules_of(changes, corpus)
                 if (rule["before"] is not None or (rule["facet"], rule["since"]) not in said)
-                # The deny texts are said once, as the modelled rule.
-                and not (DENY_SCENARIO in rule["scenarios"] and rule["facet"] == "tool[*].result")
+                # The deny texts are said once, as the modelled rules.
+                and not (
+                    rule["scenarios"] == [DENY_SCENARIO]
+                    and rule["facet"] in ("tool[*].result", "modelTexts")
+                )
             ),
             *denials,
         ],
@@ -1076,7 +1117,7 @@ def _concerns(rule: Any, scenario_text: str) -> bool:
         return f'"{rule.events[0]}"' in scenario_text
     if rule.kind == "flag-hooks-arrive":
         return '"flag"' in scenario_text
-    if rule.kind == "deny-text":
+    if rule.kind in ("deny-text", "deny-blocking-text"):
         return '"deny"' in scenario_text or '"block"' in scenario_text
     if rule.kind == "env-var":
         # Only a scenario that checks the hooks' variables (``checks``: env) sees them.
