@@ -38,6 +38,20 @@ class _Parser(argparse.ArgumentParser):
         self.exit(self.usage_status, f"{self.prog}: {message}; fix: see `{self.prog} --help`\n")
 
 
+VERSIONED = ("fire", "session", "doctor", "validate")
+"""The commands that answer as a chosen Claude Code release (``--claude-version``)."""
+
+
+def _claude_version_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--claude-version",
+        metavar="X",
+        help="answer as Claude Code release X did, for the changes the version sweep "
+        "measured and hookcourse models (default: the newest measured; `hookcourse versions` "
+        "lists them)",
+    )
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="hookcourse",
@@ -192,13 +206,7 @@ def _parser() -> argparse.ArgumentParser:
     fire.add_argument(
         "--strict", action="store_true", help="treat settings warnings as errors (exit 1)"
     )
-    fire.add_argument(
-        "--claude-version",
-        metavar="X",
-        help="answer as Claude Code release X did, for the changes the version sweep "
-        "measured and fire models (default: the newest measured; `hookcourse versions` "
-        "lists them)",
-    )
+    _claude_version_option(fire)
     fire.add_argument("--json", action="store_true", help="print one JSON object")
     doctor = commands.add_parser(
         "doctor",
@@ -212,6 +220,7 @@ def _parser() -> argparse.ArgumentParser:
     from hookcourse.doctor.command import add_arguments as add_doctor_arguments
 
     add_doctor_arguments(doctor)
+    _claude_version_option(doctor)
     record = commands.add_parser(
         "record",
         help="capture the real payloads of your own Claude Code sessions",
@@ -303,6 +312,7 @@ def _parser() -> argparse.ArgumentParser:
     validate.add_argument(
         "--list-rules", action="store_true", help="print every rule: id, severity, reference"
     )
+    _claude_version_option(validate)
     session = commands.add_parser(
         "session",
         help="run a scripted session through the engine (or the real Claude Code)",
@@ -315,6 +325,7 @@ def _parser() -> argparse.ArgumentParser:
     from hookcourse.session.command import add_arguments as session_arguments
 
     session_arguments(session)
+    _claude_version_option(session)
     # Listed for --help only: main() hands `test` to hookcourse.course.grading.tester, which has its
     # own options and exit statuses (2 for a usage error).
     commands.add_parser("test", help="grade a program (./your_program.sh) on the course's stages")
@@ -404,6 +415,8 @@ def _run(arguments: list[str]) -> int:
         from hookcourse.system.interrupts import install_interrupt_handlers
 
         install_interrupt_handlers()
+    if args.command in VERSIONED:
+        return _answering(args)
     try:
         if args.command == "events":
             return _events(args.name)
@@ -417,26 +430,48 @@ def _run(arguments: list[str]) -> int:
             from hookcourse.course.teaching.workshop_command import run_command
 
             return run_command(args)
-        if args.command == "session":
-            from hookcourse.session.command import run_command as run_session
-
-            return run_session(args)
         if args.command == "init":
             from hookcourse.course.grading.starter import run_init
 
             return run_init(args.lang, Path(args.folder))
-        if args.command == "validate":
-            return _validate(args)
         if args.command == "record":
             return _record(args)
-        if args.command == "doctor":
-            from hookcourse.doctor.command import run_command as run_doctor
-
-            return run_doctor(args)
-        return _fire(args)
+        return 0
     except InputError as error:
         print(f"hookcourse: {error}", file=sys.stderr)
         return BAD_INPUT
+
+
+def _answering(args: argparse.Namespace) -> int:
+    """fire, session, doctor and validate, answering as the release ``--claude-version``
+    names (the one place that choice is made); an unknown release is one line, exiting as
+    each command exits on bad input."""
+    from hookcourse.engine.api import answering_as
+
+    try:
+        if args.claude_version is not None and getattr(args, "real", False):
+            raise InputError(
+                "--claude-version",
+                "answers with hookcourse's engine, and --real runs the Claude Code installed",
+                "drop one of them",
+            )
+        with answering_as(args.claude_version):
+            if args.command == "session":
+                from hookcourse.session.command import run_command as run_session
+
+                return run_session(args)
+            if args.command == "validate":
+                return _validate(args)
+            if args.command == "doctor":
+                from hookcourse.doctor.command import run_command as run_doctor
+
+                return run_doctor(args)
+            return _fire(args)
+    except InputError as error:
+        # session and validate say their name and exit 2 on bad input; fire and doctor 1.
+        own = args.command in ("session", "validate")
+        print(f"hookcourse{' ' + args.command if own else ''}: {error}", file=sys.stderr)
+        return USAGE if own else BAD_INPUT
 
 
 def _validate(args: argparse.Namespace) -> int:
@@ -576,11 +611,10 @@ def _fire(args: argparse.Namespace) -> int:
         max_turns=args.max_turns,
         turn=args.turn,
     )
-    from hookcourse.engine.api import answering_as, answering_line, not_fired_note
+    from hookcourse.engine.api import answering_line, not_fired_note
 
-    with answering_as(args.claude_version):
-        report = fire(request)
-        note = not_fired_note(args.event)
+    report = fire(request)
+    note = not_fired_note(args.event)
     if note is not None:
         print(f"hookcourse: {note}", file=sys.stderr)
     if args.strict and report.settings.warnings:

@@ -171,7 +171,10 @@ def _tool_payload(tool: str, text: str | None, machine: Machine) -> str:
 
 
 def _as_text(diagnosis: Diagnosis) -> str:
-    lines = ["checked against Claude Code 2.1.332"]
+    from hookcourse.engine.catalogue import checked_against
+    from hookcourse.engine.versions import model_of
+
+    lines = [f"checked against Claude Code {model_of(checked_against())}"]
     lines.append(
         "settings read: " + (", ".join(f"{f.path} ({f.scope})" for f in diagnosis.files) or "none")
     )

@@ -181,6 +181,9 @@ if TYPE_CHECKING:
         changelog_lines as changelog_lines,
     )
     from .versions import (
+        model_of as model_of,
+    )
+    from .versions import (
         not_fired_note as not_fired_note,
     )
 _ENGINE = "hookcourse.engine."
@@ -189,6 +192,7 @@ PLACES: Final[dict[str, str]] = {
     "answering_as": "versions",
     "answering_line": "versions",
     "changelog_lines": "versions",
+    "model_of": "versions",
     "not_fired_note": "versions",
     # firing one event
     "fire": "firing",
@@ -309,6 +313,7 @@ __all__ = [
     "load_catalogue",
     "load_settings",
     "merge_readings",
+    "model_of",
     "model_text",
     "not_fired_note",
     "parse_rule",

@@ -24,6 +24,7 @@ from hookcourse.stages.matcher_and_dispatch.reference import MatchResult, RuleSe
 from .catalogue import EventSpec, tool_aliases
 from .permission_rule import CallPlace, RuleCheck, check_rule
 from .settings import Handler, MatcherGroup
+from .versions import comma_list_note
 
 NO_MATCHER_SUPPORT = "ignored"
 """The branch reported for a group on an event without matcher support."""
@@ -88,6 +89,18 @@ def _with_aliases(spec: EventSpec, match: Match) -> Match:
     return aliased
 
 
+def _as_release(match: Match) -> Match:
+    """The matcher test of the release ``fire --claude-version`` answers as: a list with
+    commas matched no tool before the release that changed it (measured)."""
+
+    def as_release(matcher: str | None, value: JSValue | Undefined, narrow: bool) -> MatchResult:
+        result = match(matcher, value, narrow)
+        note = comma_list_note(matcher)
+        return result if note is None else MatchResult(False, result.branch, note)
+
+    return as_release
+
+
 def plan_hooks(
     spec: EventSpec,
     groups: Sequence[MatcherGroup],
@@ -100,7 +113,7 @@ def plan_hooks(
     ``match`` is the matcher test; ``fire`` passes one bounded in time.
     """
     subject = matcher_subject(spec, payload)
-    match = _with_aliases(spec, match)
+    match = _as_release(_with_aliases(spec, match))
     matches: list[tuple[MatcherGroup, bool, str, str]] = []
     for group in groups:
         if spec.matcher_field is None:

@@ -24,6 +24,7 @@ from .reading import HookReading
 from .runner import Execution
 from .settings import Settings
 from .transcript import PrintMode
+from .versions import model_of
 
 ASYNC_NOTE: Final = (
     "async: cannot block; Claude Code runs it in the background and does not wait: fire "
@@ -101,7 +102,7 @@ def report_json(report: FireReport) -> dict[str, JSValue]:
     """The report as the one JSON object ``fire --json`` prints (camelCase keys)."""
     return {
         "event": report.event,
-        "checkedAgainst": f"Claude Code {checked_against()}",
+        "checkedAgainst": f"Claude Code {model_of(checked_against())}",
         "exitStatus": report.exit_status,
         "printMode": None if report.print_mode is None else report.print_mode.to_json(),
         "trusted": report.trusted,
@@ -200,7 +201,9 @@ def _group_json(plan: GroupPlan) -> dict[str, JSValue]:
 
 
 def _render_lines(report: FireReport) -> list[str]:
-    lines: list[str] = [f"checked against Claude Code {checked_against()} (print mode, claude -p)"]
+    lines: list[str] = [
+        f"checked against Claude Code {model_of(checked_against())} (print mode, claude -p)"
+    ]
     if report.removed_by is not None:
         lines.append(f"{report.removed_by.why}, before any hook runs")
     subject = report.matcher_subject

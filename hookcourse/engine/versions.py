@@ -32,6 +32,7 @@ MODELLED = (
     "flag-hooks-arrive",
     "deny-text",
     "deny-blocking-text",
+    "matcher-commas",
     "reason-arrives",
     "env-var",
 )
@@ -77,6 +78,11 @@ def newest() -> str:
     return releases()[-1]
 
 
+def releases_on_npm() -> tuple[str, ...]:
+    """Every release npm listed at the sweep, oldest first (measured or not)."""
+    return tuple(_ledger()["npm"])
+
+
 def order(version: str) -> int:
     """A release's place in npm's list (every release npm listed at the sweep)."""
     names: list[str] = _ledger()["npm"]
@@ -86,13 +92,18 @@ def order(version: str) -> int:
 def check_release(version: str) -> str:
     """``version`` if measured; InputError (one line, the measured releases) otherwise."""
     known = releases()
-    if version not in known:
-        raise InputError(
-            "--claude-version",
-            f"Claude Code {version} was not measured",
-            "use one of " + ", ".join(known),
-        )
-    return version
+    if version in known:
+        return version
+    fix = f"use a measured release, {known[0]} to {known[-1]} ({len(known)} of them)"
+    names = releases_on_npm()
+    if version in names:
+        # A real release the sweep did not run: the measured ones around it.
+        at = names.index(version)
+        below = [v for v in known if order(v) < at]
+        above = [v for v in known if order(v) > at]
+        nearest = [*below[-1:], *above[:1]]
+        fix = "use a measured release near it: " + " or ".join(nearest)
+    raise InputError("--claude-version", f"Claude Code {version} was not measured", fix)
 
 
 def rules(event: str | None = None) -> tuple[Rule, ...]:
@@ -176,6 +187,27 @@ def deny_text(hook: str, tool: str, error: str, default: str) -> str:
     return template.replace("{hook}", hook).replace("{tool}", tool).replace("{error}", error)
 
 
+def comma_list_note(matcher: str | None, version: str | None = None) -> str | None:
+    """Why a matcher list with commas matches no tool in release ``version`` (default: the
+    one answered as), naming the release that changed it; None where it matches names."""
+    version = answering() if version is None else version
+    if version is None or matcher is None or "," not in matcher:
+        return None
+    for rule in rules():
+        if rule.kind == "matcher-commas" and not holds(rule, version):
+            return (
+                f"Claude Code {version} matched no tool with a comma list such as "
+                f"{json.dumps(matcher)}: lists with commas match the names in them since "
+                f"{_when(rule)} (changed in {rule.since})"
+            )
+    return None
+
+
+def _when(rule: Rule) -> str:
+    """The release a change arrived in, or the two stored releases it lies between."""
+    return rule.since if rule.exact else f"{rule.since} (not yet in {rule.previous})"
+
+
 def deny_shown_as_blocking() -> bool:
     """Whether the release answered as also shows a PreToolUse JSON deny to the model as a
     blocking error (the releases between a ``deny-blocking-text`` rule's since and until)."""
@@ -230,17 +262,26 @@ def changelog_lines(event: str | None = None) -> Sequence[str]:
     return lines
 
 
-def not_fired_note(event: str) -> str | None:
-    """Why ``event`` ran no hook in the release answered as (None when it fires there)."""
-    version = answering()
+def not_fired_note(event: str, version: str | None = None) -> str | None:
+    """Why ``event`` ran no hook in release ``version`` (default: the one answered as);
+    None when it fires there."""
+    version = answering() if version is None else version
     if version is None or event_fires(event, version):
         return None
     rule = next(r for r in rules(event) if r.kind == "event-arrives")
-    where = rule.since if rule.exact else f"{rule.since} (not yet in {rule.previous})"
     return (
         f"Claude Code {version} ran no {event} hook in the version sweep; they first ran "
-        f"in {where}, so no hook runs here"
+        f"in {_when(rule)}, so no hook runs here (changed in {rule.since})"
     )
+
+
+def model_of(checked_against: str) -> str:
+    """The release reports say they answer as: ``checked_against`` (the newest measured), or
+    the one answered as with what that means."""
+    version = answering()
+    if version is None:
+        return checked_against
+    return f"{version} (its measured changes; the rest as {checked_against})"
 
 
 def answering_line(version: str) -> str:

@@ -47,6 +47,7 @@ from hookcourse.engine.api import (
     instructions_at_start,
     load_catalogue,
     load_settings,
+    model_of,
     prompt_expansion,
     startup_events,
     watched_names,
@@ -80,7 +81,7 @@ Prompt = Callable[["Session", list[dict[str, Any]], int], tuple[dict[str, Any], 
 
 
 def engine_name() -> str:
-    return f"hookcourse's engine (model of Claude Code {checked_against()})"
+    return f"hookcourse's engine (model of Claude Code {model_of(checked_against())})"
 
 
 @dataclass(frozen=True)

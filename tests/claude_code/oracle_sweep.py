@@ -742,6 +742,49 @@ def deny_texts(changes: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
+def comma_list_arrival(
+    changes: Sequence[Mapping[str, Any]], corpus: Mapping[str, Mapping[str, Any]]
+) -> list[dict[str, Any]]:
+    """When a matcher list with commas (``Read , Bash``) first matched the names in it: the
+    release where a core scenario about matcher lists (``covers`` matcher.list) whose
+    matcher has a comma first ran its hooks."""
+
+    def commas(scenario: Mapping[str, Any]) -> bool:
+        return (
+            "matcher.list" in scenario.get("covers", [])
+            and re.search(r'"matcher": "[^"]*,', json.dumps(scenario)) is not None
+        )
+
+    found = [
+        change
+        for change in changes
+        if commas(corpus.get(change["scenario"], {}))
+        and HOOK_RUNS.match(change["facet"])
+        and not change["before"]
+        and change["after"]
+    ]
+    return [
+        {
+            "kind": "matcher-commas",
+            "says": "a matcher list with commas (`Read , Bash`) matches the names in it "
+            "(before, no tool matched it)",
+            "events": sorted({str(_event_of(pattern(c["facet"]))) for c in found}),
+            "since": first["since"],
+            "previous": first["previous"],
+            "exact": first["exact"],
+            "facet": pattern(first["facet"]),
+            "before": None,
+            "after": "matches",
+            "scenarios": sorted({c["scenario"] for c in found if c["since"] == first["since"]}),
+        }
+        for first in found[:1]
+    ]
+
+
+HOOK_RUNS = re.compile(r"^hook\[[^\]]+\]\.runs$")
+"""An event's (or one hook's) number of runs."""
+
+
 BLOCKING = re.compile(r"^PreToolUse:\S+ hook blocking error from command: ")
 """The model text a PreToolUse deny is also shown as, in the releases that showed one."""
 
@@ -796,7 +839,18 @@ def ledger(
         *reason_arrival(records),
         *arrivals(records, changes),
     ]
-    denials = [*deny_texts(changes), *deny_blocking_texts(changes)]
+    denials = [
+        *deny_texts(changes),
+        *deny_blocking_texts(changes),
+        *comma_list_arrival(changes, corpus),
+    ]
+    # A modelled rule says its change once: the measured change it was read from goes.
+    modelled = {
+        (rule["facet"], rule["since"], scenario)
+        for rule in denials
+        if rule["kind"] == "matcher-commas"
+        for scenario in rule["scenarios"]
+    }
     # A scenario's first run of an event's hooks is that event's arrival: said once. The
     # result line's terminal_reason arrives once, whatever release a scenario's span
     # was put at.
@@ -820,6 +874,8 @@ def ledger(
                     rule["scenarios"] == [DENY_SCENARIO]
                     and rule["facet"] in ("tool[*].result", "modelTexts")
                 )
+                and not {(rule["facet"], rule["since"], sid) for sid in rule["scenarios"]}
+                <= modelled
             ),
             *denials,
         ],
@@ -1119,6 +1175,8 @@ def _concerns(rule: Any, scenario_text: str) -> bool:
         return '"flag"' in scenario_text
     if rule.kind in ("deny-text", "deny-blocking-text"):
         return '"deny"' in scenario_text or '"block"' in scenario_text
+    if rule.kind == "matcher-commas":
+        return re.search(r'"matcher": "[^"]*,', scenario_text) is not None
     if rule.kind == "env-var":
         # Only a scenario that checks the hooks' variables (``checks``: env) sees them.
         return '"env"' in scenario_text

@@ -21,6 +21,7 @@ from . import (
     rules_handler,
     rules_layers,
     rules_matcher,
+    rules_release,
     rules_script,
 )
 from .registry import RULES, Finding, Rule, Scope, Severity, choose, run_rules
@@ -58,6 +59,7 @@ _RULE_MODULES = (
     rules_command,
     rules_script,
     rules_layers,
+    rules_release,
 )
 """Imported for their registrations, in the order of the docs' rule table."""
 
