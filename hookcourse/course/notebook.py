@@ -69,6 +69,7 @@ PLACES: Final = {
     "CallPlace": "hookcourse.engine.api:CallPlace",
     "check_rule": "hookcourse.engine.api:check_rule",
     "parse_rule": "hookcourse.engine.api:parse_rule",
+    "across_releases": "hookcourse.engine.api:across_releases",
     "show_transcript": "hookcourse.session.recorded:show_transcript",
     "play": "hookcourse.session.learner:play",
     "three_ways": "hookcourse.session.learner:three_ways",

@@ -172,6 +172,9 @@ if TYPE_CHECKING:
     )
     from .validate_output import render as render_findings
     from .versions import (
+        across_releases as across_releases,
+    )
+    from .versions import (
         answering_as as answering_as,
     )
     from .versions import (
@@ -189,6 +192,7 @@ if TYPE_CHECKING:
 _ENGINE = "hookcourse.engine."
 PLACES: Final[dict[str, str]] = {
     # answering as an older release
+    "across_releases": "versions",
     "answering_as": "versions",
     "answering_line": "versions",
     "changelog_lines": "versions",
@@ -291,6 +295,7 @@ __all__ = [
     "SettingsSource",
     "Severity",
     "ValidateOptions",
+    "across_releases",
     "answering_as",
     "answering_line",
     "changelog_lines",

@@ -91,7 +91,7 @@ def _with_aliases(spec: EventSpec, match: Match) -> Match:
 
 def _as_release(match: Match) -> Match:
     """The matcher test of the release ``fire --claude-version`` answers as: a list with
-    commas matched no tool before the release that changed it (measured)."""
+    commas fired on none of its names before the release that changed it (measured)."""
 
     def as_release(matcher: str | None, value: JSValue | Undefined, narrow: bool) -> MatchResult:
         result = match(matcher, value, narrow)

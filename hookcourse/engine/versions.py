@@ -188,16 +188,17 @@ def deny_text(hook: str, tool: str, error: str, default: str) -> str:
 
 
 def comma_list_note(matcher: str | None, version: str | None = None) -> str | None:
-    """Why a matcher list with commas matches no tool in release ``version`` (default: the
-    one answered as), naming the release that changed it; None where it matches names."""
+    """Why a matcher list with commas fires on none of its names in release ``version``
+    (default: the one answered as), naming the release that changed it; None where it
+    does."""
     version = answering() if version is None else version
     if version is None or matcher is None or "," not in matcher:
         return None
     for rule in rules():
         if rule.kind == "matcher-commas" and not holds(rule, version):
             return (
-                f"Claude Code {version} matched no tool with a comma list such as "
-                f"{json.dumps(matcher)}: lists with commas match the names in them since "
+                f"Claude Code {version} did not fire a matcher list with commas such as "
+                f"{json.dumps(matcher)} on the names in it: such lists fire since "
                 f"{_when(rule)} (changed in {rule.since})"
             )
     return None
@@ -241,6 +242,27 @@ def env_exported(name: str, version: str | None = None) -> bool:
     if not reached:
         return changes[0].before is not None
     return reached[-1].after is not None
+
+
+def across_releases(kind: str) -> str:
+    """One measured change read across releases: what it says, the release it arrived in,
+    and whether it holds on the oldest measured release, the last one without it, the
+    first one with it and the newest (what a notebook shows; InputError for a kind the
+    sweep has no rule of)."""
+    found = [rule for rule in rules() if rule.kind == kind]
+    if not found:
+        kinds = sorted({rule.kind for rule in rules()})
+        raise InputError("kind", f"no measured change of kind {kind!r}", f"use one of {kinds}")
+    rule = found[0]
+    where = (
+        f"first seen in {rule.since}; the release before it, {rule.previous}, did not"
+        if rule.exact
+        else f"first seen in {rule.since}; not yet in {rule.previous} (not bisected further)"
+    )
+    lines = [rule.says, where]
+    for version in dict.fromkeys((releases()[0], rule.previous, rule.since, newest())):
+        lines.append(f"  Claude Code {version:<9} {'yes' if holds(rule, version) else 'no'}")
+    return "\n".join(lines)
 
 
 def changelog_lines(event: str | None = None) -> Sequence[str]:

@@ -766,8 +766,9 @@ def comma_list_arrival(
     return [
         {
             "kind": "matcher-commas",
-            "says": "a matcher list with commas (`Read , Bash`) matches the names in it "
-            "(before, no tool matched it)",
+            "says": "a matcher list with commas fires on the names in it (before, "
+            f"`{_matcher_of(corpus[first['scenario']])}` did not fire on "
+            f"{corpus[first['scenario']].get('turns', [{}])[0].get('tools', [{}])[0].get('name')})",
             "events": sorted({str(_event_of(pattern(c["facet"]))) for c in found}),
             "since": first["since"],
             "previous": first["previous"],
@@ -779,6 +780,12 @@ def comma_list_arrival(
         }
         for first in found[:1]
     ]
+
+
+def _matcher_of(scenario: Mapping[str, Any]) -> str | None:
+    """The first matcher a scenario's settings write."""
+    found = re.search(r'"matcher": ("(?:[^"\\]|\\.)*")', json.dumps(scenario))
+    return None if found is None else str(json.loads(found.group(1)))
 
 
 HOOK_RUNS = re.compile(r"^hook\[[^\]]+\]\.runs$")

@@ -38,8 +38,8 @@ def event_not_in_release(site: GroupSite) -> Iterator[Hit]:
     Severity.ERROR,
     "the version sweep (`hookcourse versions PreToolUse`): comma lists as names",
     Scope.GROUP,
-    "a matcher list with commas, which the release chosen with --claude-version read as "
-    "no tool name",
+    "a matcher list with commas, which the release chosen with --claude-version did not "
+    "fire on the names in it",
 )
 def matcher_list_in_release(site: GroupSite) -> Iterator[Hit]:
     matcher = site.group.matcher
