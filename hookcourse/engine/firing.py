@@ -74,7 +74,7 @@ from .tool_input import known_keys_only, normalised, schema_problems, tool_refus
 from .transcript import print_mode
 from .transcript_reads import files_read, tool_calls
 from .validate import fire_findings
-from .versions import event_fires, flag_hooks_run
+from .versions import env_exported, event_fires, flag_hooks_run
 
 PERMISSION_EVENT: Final = "PreToolUse"
 """The event after whose hooks the permission rules are read (reference §8)."""
@@ -412,7 +412,9 @@ def _run_tiers(
     managed = [p for p in planned if p.handler.is_managed] if spec.name == PERMISSION_EVENT else []
     first = {id(p) for p in managed}
     tiers = [managed, [p for p in planned if id(p) not in first]] if managed else [planned]
-    env_file = make_env_file() if spec.name in ENV_FILE_EVENTS and planned else None
+    # A release answered as (fire --claude-version) may predate the variable.
+    given = spec.name in ENV_FILE_EVENTS and planned and env_exported(ENV_FILE_VARIABLE)
+    env_file = make_env_file() if given else None
     if env_file is not None:
         setting = replace(setting, exports={**setting.exports, ENV_FILE_VARIABLE: env_file})
     hooks: list[HookReport] = []

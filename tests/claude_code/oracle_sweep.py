@@ -998,10 +998,21 @@ HEADLINES = (
     ("flag-hooks-arrive", None, None, "Hooks written in `--settings` (a file or inline JSON) run"),
     ("event-arrives", "PostToolUseFailure", None, "PostToolUseFailure hooks run"),
     ("event-arrives", "SubagentStart", None, "SubagentStart hooks run"),
-    ("event-arrives", "CwdChanged", None, "CwdChanged hooks run after a `cd`"),
-    ("event-arrives", "PostToolBatch", None, "PostToolBatch hooks run after a turn's calls"),
     ("event-arrives", "PermissionRequest", None, "PermissionRequest hooks run in print mode"),
+    (
+        "env-var",
+        "start-env",
+        "hook[*].env.CLAUDE_ENV_FILE",
+        "SessionStart hooks get `$CLAUDE_ENV_FILE`",
+    ),
     ("deny-text", None, None, "A PreToolUse JSON deny's reason reaches the model worded as"),
+    (
+        "deny-blocking-text",
+        None,
+        None,
+        "A PreToolUse JSON deny is also shown to the model as a hook blocking error",
+    ),
+    ("matcher-commas", None, None, "A matcher list with commas (`Edit, Bash`) fires on its names"),
     (
         "measured",
         "perm-ask-rule-hook-allow",
@@ -1010,32 +1021,16 @@ HEADLINES = (
     ),
     (
         "measured",
-        "b-match-comma-spaces",
-        "hook[PreToolUse].runs",
-        "A matcher list with commas and spaces (`Edit, Bash`) matches the names in it",
-    ),
-    (
-        "measured",
         "several-rewrites-last-wins",
         "tool[*].result",
         "Two hooks' `updatedInput`: the call runs rewritten (before, as the model wrote it)",
     ),
-    (
-        "measured",
-        "start-env",
-        "hook[*].env.CLAUDE_ENV_FILE",
-        "SessionStart hooks get `$CLAUDE_ENV_FILE`",
-    ),
-    ("measured", None, "hook[*].payload.tool_use_id", "Tool events' payloads carry `tool_use_id`"),
-    (
-        "measured",
-        "b-match-comma-spaces",
-        "result.terminal_reason",
-        "The result line carries `terminal_reason`",
-    ),
 )
-"""The changes hook authors most need to know: (rule kind, event or scenario, facet
-pattern, what to say); the releases come from the measured rules."""
+"""The ten changes hook authors most need to know: (rule kind, event or scenario, facet,
+what to say); the releases come from the measured rules."""
+
+
+NUMBERS = {8: "eight", 9: "nine", 10: "ten", 11: "eleven", 12: "twelve"}
 
 
 def headlines(package: Mapping[str, Any]) -> list[str]:
@@ -1055,10 +1050,12 @@ def headlines(package: Mapping[str, Any]) -> list[str]:
         said = [
             (f"since {r['since']}" if r["exact"] else f"between {r['previous']} and {r['since']}")
             + (f" {_short(r['after'], 60)}" if kind == "deny-text" else "")
+            + (f", until {r['until']}" if r.get("until") else "")
             for r in found
         ]
         releases = "; ".join(dict.fromkeys(said))
-        lines.append(f"- {says}: {releases}.")
+        modelled = "" if kind == "measured" else " Modelled by `--claude-version`."
+        lines.append(f"- {says}: {releases}.{modelled}")
     return lines
 
 
@@ -1086,10 +1083,11 @@ def page(package: Mapping[str, Any]) -> str:
         )
     lines += [
         "",
-        "## The changes hook authors most need to know",
+        f"## The {NUMBERS[len(HEADLINES)]} changes hook authors most need to know",
         "",
         "Each with the first release that showed it, or the two stored releases it lies "
-        "between where bisection has not reached it yet.",
+        "between where bisection has not reached it yet, and the release that undid it "
+        "(until).",
         "",
         *headlines(package),
         "",
