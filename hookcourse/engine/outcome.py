@@ -47,6 +47,8 @@ class Outcome:
     """Stop/SubagentStop only: the payload's flag, None when absent or not a boolean."""
     stdout_context: list[str] = field(default_factory=list)
     """The additional contexts that were plain stdout, trimmed (shown as "hook success")."""
+    json_answers: int = 0
+    """How many hooks answered with exit 0 and valid JSON."""
     decided_by_exit2: bool = False
     decided_by_failure: bool = False
     """The winning block is ``onFailure: "block"`` reading a failed run."""
@@ -385,5 +387,6 @@ def merge_readings(
         decided_by_exit2=decided.by_exit2,
         decided_by_failure=decided.by_failure,
         stdout_context=[r.stdout_context for r in readings if r.stdout_context is not None],
+        json_answers=sum(r.answered_json for r in readings),
         run_stops=bool(stoppers),
     )

@@ -129,6 +129,8 @@ class HookReading:
     """The command (or URL) the hook was configured with."""
     stdout_context: str | None = None
     """Plain stdout taken as context (trimmed): the model reads it as "hook success"."""
+    answered_json: bool = False
+    """Exit 0 with valid JSON (older releases told the model so: fire --claude-version)."""
     blocking_error: str | None = None
     """The reason as Claude Code words it when this hook blocks: ``[<command>]: <stderr>``
     after exit 2 (or an ``onFailure`` block), the JSON's reason after a JSON decision."""
@@ -502,7 +504,7 @@ def _read_valid_json(
     event: EventSpec, run: HookRun, reading: HookReading, exit_: _Exit
 ) -> HookReading:
     assert exit_.valid is not None
-    reading = _read_json(event, reading, exit_.valid, True)
+    reading = replace(_read_json(event, reading, exit_.valid, True), answered_json=exit_.code == 0)
     if exit_.code == 0:
         how = f"{exit_.said} with JSON, read as {event.name} output"
     else:

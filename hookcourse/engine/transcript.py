@@ -19,7 +19,7 @@ from .catalogue import EventSpec, FieldRole, model_text, permission_facts
 from .lifecycle import CallEffects
 from .outcome import Outcome
 from .permissions import PermissionStep, ToolRefusal
-from .versions import deny_shown_as_blocking, deny_text
+from .versions import deny_shown_as_blocking, deny_text, text_form, text_shown
 
 AFTER_THE_CALL = frozenset({"PostToolUse", "PostToolUseFailure"})
 HOOK_STOPPED = "hook_stopped"
@@ -135,6 +135,11 @@ def _reminders(spec: EventSpec, name: str, outcome: Outcome) -> list[str]:
         texts.append(
             model_text("blocking_error_from_command", hook=shown, command=command, reason=reason)
         )
+    if text_shown(spec.name, "success: Success"):
+        # Older releases told the model of each JSON answer too (measured).
+        texts += [model_text("success", hook=name, text="Success")] * outcome.json_answers
+    # Forms the release answered as did not show yet (fire --claude-version; measured).
+    texts = [text for text in texts if text_shown(*(text_form(text) or ("", ""))) is not False]
     json_deny = outcome.decision == "deny" and not outcome.decided_by_exit2
     if spec.name == "PreToolUse" and json_deny and deny_shown_as_blocking():
         # Older releases also showed the deny's reason as a blocking error (measured).

@@ -17,6 +17,7 @@ release, as open disagreements of the replay test; they are not modelled yet.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -35,6 +36,7 @@ MODELLED = (
     "matcher-commas",
     "reason-arrives",
     "env-var",
+    "text-form",
 )
 """The kinds of rule ``fire --claude-version`` applies."""
 
@@ -207,6 +209,36 @@ def comma_list_note(matcher: str | None, version: str | None = None) -> str | No
 def _when(rule: Rule) -> str:
     """The release a change arrived in, or the two stored releases it lies between."""
     return rule.since if rule.exact else f"{rule.since} (not yet in {rule.previous})"
+
+
+TEXT_FORM = re.compile(
+    r"^(\w+)(?::\S*)? hook (success: Success$|success|additional context"
+    r"|blocking error from command|feedback)"
+)
+"""A hook text the model is shown: its event and its form (``success: Success`` is the
+text a JSON answer got, in the releases that showed one)."""
+
+
+def text_form(text: str) -> tuple[str, str] | None:
+    """The event and form of a hook text the model is shown (None: not a hook text)."""
+    found = TEXT_FORM.match(text)
+    return None if found is None else (found.group(1), found.group(2))
+
+
+def text_shown(event: str, form: str) -> bool | None:
+    """Whether the release answered as shows ``event`` hooks' texts of ``form`` to the
+    model, as the last measured change of that form up to it left it (before its first
+    change, as that change found it); None: as the newest release, where no measured
+    change says otherwise."""
+    version = answering()
+    facet = f"modelTexts[{event}/{form}]"
+    changes = [rule for rule in rules() if rule.kind == "text-form" and rule.facet == facet]
+    if version is None or not changes:
+        return None
+    reached = [rule for rule in changes if order(rule.since) <= order(version)]
+    if not reached:
+        return changes[0].before is not None
+    return reached[-1].after is not None
 
 
 def deny_shown_as_blocking() -> bool:

@@ -40,6 +40,8 @@ from oracle_observe import observe
 from oracle_record import OBSERVATIONS, UUID, digest, stable
 from oracle_scenario import DEFAULT_PROMPT, lay_out, run_claude, scratch
 
+from hookcourse.engine.versions import text_form
+
 HERE = Path(__file__).resolve().parent
 VERSIONS = HERE / "versions"
 RELEASES = VERSIONS / "npm-releases.json"
@@ -788,6 +790,65 @@ def _matcher_of(scenario: Mapping[str, Any]) -> str | None:
     return None if found is None else str(json.loads(found.group(1)))
 
 
+def text_forms(
+    records: Mapping[str, Mapping[str, Any]], said: Iterable[tuple[str, str]] = ()
+) -> list[dict[str, Any]]:
+    """When each form of an event's hook text came to the model or left it: for each core
+    scenario and each two neighbouring stored releases where the event's hooks ran as
+    often on both sides, a form shown on one side only is a change of the release (a
+    text that went because the hooks stopped running is the hooks' change, not the
+    text's). Changes of one form and direction whose spans overlap are one change, at
+    the narrowest span. Forms in ``said`` are left out (another rule says them)."""
+
+    def forms(observation: Mapping[str, Any]) -> set[tuple[str, str]]:
+        found = (text_form(str(text)) for text in observation.get("modelTexts") or [])
+        return {form for form in found if form is not None}
+
+    def runs(observation: Mapping[str, Any], event: str) -> int:
+        return sum(1 for run in observation.get("hooks") or [] if run["event"] == event)
+
+    spans_of: dict[tuple[str, str, bool], list[tuple[str, str, str]]] = {}
+    for sid in core_ids():
+        having = [v for v in records if sid in records[v]]
+        for low, high in itertools.pairwise(having):
+            before, after = records[low][sid], records[high][sid]
+            for form in forms(before) ^ forms(after):
+                count = runs(before, form[0])
+                if count and count == runs(after, form[0]):
+                    spans_of.setdefault((*form, form in forms(after)), []).append((low, high, sid))
+    found = []
+    for (event, form, shown), spans in spans_of.items():
+        if (event, form) in set(said):
+            continue  # a modelled rule of its own says it
+        merged: list[list[Any]] = []
+        for low, high, sid in sorted(spans, key=lambda span: release_key(span[1])):
+            last = merged[-1] if merged else None
+            if last is not None and release_key(low) < release_key(last[1]):
+                # Overlapping: one change, in the span both show it.
+                last[0] = max(last[0], low, key=release_key)
+                last[1] = min(last[1], high, key=release_key)
+                last[2].add(sid)
+            else:
+                merged.append([low, high, {sid}])
+        for low, high, sids in merged:
+            state = "shown to the model" if shown else "no longer shown to the model"
+            found.append(
+                {
+                    "kind": "text-form",
+                    "says": f"{event} hooks' `{form}` texts are {state}",
+                    "events": [event],
+                    "since": high,
+                    "previous": low,
+                    "exact": release_key(high)[0] - release_key(low)[0] == 1,
+                    "facet": f"modelTexts[{event}/{form}]",
+                    "before": None if shown else "shown",
+                    "after": "shown" if shown else None,
+                    "scenarios": sorted(sids),
+                }
+            )
+    return found
+
+
 HOOK_RUNS = re.compile(r"^hook\[[^\]]+\]\.runs$")
 """An event's (or one hook's) number of runs."""
 
@@ -851,6 +912,14 @@ def ledger(
         *deny_blocking_texts(changes),
         *comma_list_arrival(changes, corpus),
     ]
+    # The deny shown as a blocking error is its own rule: the text form leaves it out.
+    blocking = {
+        (event, "blocking error from command")
+        for rule in denials
+        if rule["kind"] == "deny-blocking-text"
+        for event in rule["events"]
+    }
+    denials += text_forms(records, blocking)
     # A modelled rule says its change once: the measured change it was read from goes.
     modelled = {
         (rule["facet"], rule["since"], scenario)
@@ -1174,7 +1243,7 @@ def _concerns(rule: Any, scenario_text: str) -> bool:
     """Whether a modelled rule can change the prediction of a scenario (its JSON text): an
     event's arrival if the scenario names the event, ``--settings`` hooks if it has flag
     settings, the deny wording if a hook answers deny or block."""
-    if rule.kind == "event-arrives":
+    if rule.kind in ("event-arrives", "text-form"):
         return f'"{rule.events[0]}"' in scenario_text
     if rule.kind == "flag-hooks-arrive":
         return '"flag"' in scenario_text
