@@ -65,6 +65,7 @@ from .permission_rule import (
     unsplittable_because,
 )
 from .settings import Origin, PermissionEntry, SettingsSource
+from .versions import missing_tool
 
 _ASSIGNMENT: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 READ_ONLY_TOOLS: Final = frozenset({"Read", "Grep", "Glob", "LS", "NotebookRead"})
@@ -187,6 +188,10 @@ def refused_before_hooks(
     rule removes the tool, print mode does not offer it, a path deny rule refuses a file
     tool in its input validation, and NotebookEdit refuses a notebook not in ``read``
     (the files the session has Read)."""
+    missing = missing_tool(tool_name)
+    if missing is not None:
+        # fire --claude-version: a release before the tool arrived (measured).
+        return ToolRefusal(*missing)
     facts = permission_facts()
     removed = _removed_tools(entries)
     if tool_name in removed:

@@ -37,6 +37,7 @@ MODELLED = (
     "reason-arrives",
     "env-var",
     "text-form",
+    "tool-arrives",
 )
 """The kinds of rule ``fire --claude-version`` applies."""
 
@@ -239,6 +240,22 @@ def text_shown(event: str, form: str) -> bool | None:
     if not reached:
         return changes[0].before is not None
     return reached[-1].after is not None
+
+
+def missing_tool(tool: str) -> tuple[str, str] | None:
+    """When the release answered as had no tool called ``tool``: the tool_result a call
+    to it got, and why (naming the release the tool arrived in); None when it had it."""
+    version = answering()
+    if version is None:
+        return None
+    for rule in rules():
+        if rule.kind == "tool-arrives" and rule.after == tool and not holds(rule, version):
+            why = (
+                f"Claude Code {version} had no {tool} tool: the version sweep first found it in "
+                f"{_when(rule)} (changed in {rule.since})"
+            )
+            return str(rule.before).replace("{tool}", tool), why
+    return None
 
 
 def deny_shown_as_blocking() -> bool:

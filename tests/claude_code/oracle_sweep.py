@@ -849,6 +849,42 @@ def text_forms(
     return found
 
 
+NO_SUCH_TOOL = re.compile(r"No such tool available: (\w+)</tool_use_error>$")
+"""A call's tool_result when the release has no tool of that name."""
+
+
+def tool_arrivals(changes: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """When a tool the scripted model calls first existed: per tool, the earliest change of
+    a call's tool_result away from "No such tool available: <tool>" (the text refused
+    calls got before it, with the tool's name as ``{tool}``)."""
+    found: dict[str, dict[str, Any]] = {}
+    for change in changes:
+        before = NO_SUCH_TOOL.search(str(change["before"]))
+        if not (TOOL_WHERE.search(change["facet"]) and change["facet"].endswith(".result")):
+            continue
+        if before is None or NO_SUCH_TOOL.search(str(change["after"])):
+            continue
+        tool = before.group(1)
+        rule = found.setdefault(
+            tool,
+            {
+                "kind": "tool-arrives",
+                "says": f"the {tool} tool exists (before, a call to it was refused: no such tool)",
+                "events": ["PreToolUse"],
+                "since": change["since"],
+                "previous": change["previous"],
+                "exact": change["exact"],
+                "facet": "tool[*].result",
+                "before": str(change["before"]).replace(tool, "{tool}"),
+                "after": tool,
+                "scenarios": [],
+            },
+        )
+        if change["since"] == rule["since"] and change["scenario"] not in rule["scenarios"]:
+            rule["scenarios"].append(change["scenario"])
+    return list(found.values())
+
+
 HOOK_RUNS = re.compile(r"^hook\[[^\]]+\]\.runs$")
 """An event's (or one hook's) number of runs."""
 
@@ -911,6 +947,7 @@ def ledger(
         *deny_texts(changes),
         *deny_blocking_texts(changes),
         *comma_list_arrival(changes, corpus),
+        *tool_arrivals(changes),
     ]
     # The deny shown as a blocking error is its own rule: the text form leaves it out.
     blocking = {
@@ -924,7 +961,7 @@ def ledger(
     modelled = {
         (rule["facet"], rule["since"], scenario)
         for rule in denials
-        if rule["kind"] == "matcher-commas"
+        if rule["kind"] in ("matcher-commas", "tool-arrives")
         for scenario in rule["scenarios"]
     }
     # A scenario's first run of an event's hooks is that event's arrival: said once. The
@@ -1249,6 +1286,8 @@ def _concerns(rule: Any, scenario_text: str) -> bool:
         return '"flag"' in scenario_text
     if rule.kind in ("deny-text", "deny-blocking-text"):
         return '"deny"' in scenario_text or '"block"' in scenario_text
+    if rule.kind == "tool-arrives":
+        return f'"name": "{rule.after}"' in scenario_text
     if rule.kind == "matcher-commas":
         return re.search(r'"matcher": "[^"]*,', scenario_text) is not None
     if rule.kind == "env-var":
