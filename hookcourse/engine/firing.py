@@ -74,7 +74,7 @@ from .tool_input import known_keys_only, normalised, schema_problems, tool_refus
 from .transcript import print_mode
 from .transcript_reads import files_read, tool_calls
 from .validate import fire_findings
-from .versions import env_exported, event_fires, flag_hooks_run
+from .versions import decision_note, env_exported, event_fires, flag_hooks_run
 
 PERMISSION_EVENT: Final = "PreToolUse"
 """The event after whose hooks the permission rules are read (reference §8)."""
@@ -202,6 +202,11 @@ def fire(request: FireRequest) -> FireReport:
         request.consecutive_stop_blocks,
         request.stop_block_cap,
     )
+    unheeded = decision_note(outcome.decision) if spec.name == PERMISSION_EVENT else None
+    if unheeded is not None:
+        # fire --claude-version: a release that did not heed this decision yet (measured).
+        explanation = [*outcome.explanation, unheeded]
+        outcome = replace(outcome, decision=None, explanation=explanation)
     trusted = _trusted(request)
     permission = (
         _permission_step(rules, payload, outcome, place, mode, trusted)

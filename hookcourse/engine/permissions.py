@@ -65,7 +65,7 @@ from .permission_rule import (
     unsplittable_because,
 )
 from .settings import Origin, PermissionEntry, SettingsSource
-from .versions import missing_tool
+from .versions import allow_lifts_ask_rule, missing_tool
 
 _ASSIGNMENT: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 READ_ONLY_TOOLS: Final = frozenset({"Read", "Grep", "Glob", "LS", "NotebookRead"})
@@ -286,6 +286,9 @@ def permission_step(
         elif matching["deny"].rule.specifier is not None and tool_name in PATH_FIELDS:
             refusal = facts.refusal("deny_rule_path")
         return by_rule("deny", "deny", f"stops the call{after}: a hook cannot override it", refusal)
+    if "ask" in matching and hook_decision == "allow" and allow_lifts_ask_rule():
+        # fire --claude-version: a release where the hook's allow lifted the rule (measured).
+        return by("allow", "the hook said allow, which lifted the ask rule in that release")
     if "ask" in matching:
         if mode == "dontAsk":
             refusal = facts.refusal("dont_ask", tool=tool_name)

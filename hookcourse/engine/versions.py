@@ -38,6 +38,8 @@ MODELLED = (
     "env-var",
     "text-form",
     "tool-arrives",
+    "decision-arrives",
+    "ask-rule-over-allow",
 )
 """The kinds of rule ``fire --claude-version`` applies."""
 
@@ -256,6 +258,31 @@ def missing_tool(tool: str) -> tuple[str, str] | None:
             )
             return str(rule.before).replace("{tool}", tool), why
     return None
+
+
+def decision_note(decision: str | None) -> str | None:
+    """Why the release answered as let a PreToolUse hook's ``decision`` go unheeded in print
+    mode (the call went on as if the hook had not answered); None where it heeded it."""
+    version = answering()
+    if version is None or decision is None:
+        return None
+    for rule in rules():
+        if rule.kind == "decision-arrives" and rule.after == decision and not holds(rule, version):
+            return (
+                f"Claude Code {version} went on as if the hook had not answered "
+                f"{json.dumps(decision)}: the version sweep first saw it decide in "
+                f"{_when(rule)} (changed in {rule.since})"
+            )
+    return None
+
+
+def allow_lifts_ask_rule() -> bool:
+    """Whether, in the release answered as, a PreToolUse hook's allow lifted a matching
+    ``ask`` rule in print mode (before the ``ask-rule-over-allow`` rule's release)."""
+    version = answering()
+    if version is None:
+        return False
+    return any(not holds(rule, version) for rule in rules() if rule.kind == "ask-rule-over-allow")
 
 
 def deny_shown_as_blocking() -> bool:

@@ -849,6 +849,90 @@ def text_forms(
     return found
 
 
+DECISION = re.compile(r'"permissionDecision": "(\w+)"')
+
+
+def decision_arrivals(
+    records: Mapping[str, Mapping[str, Any]], corpus: Mapping[str, Mapping[str, Any]]
+) -> list[dict[str, Any]]:
+    """When a PreToolUse hook's ``permissionDecision`` came to decide a call in print mode
+    as it does in the newest release: per core scenario whose hook answers one decision
+    (and, apart, one whose hook allows under an ``ask`` rule), the calls the newest
+    release did not run are read on every stored release (ran, and the tool_result); the
+    first release from which they stay as the newest has them is where the decision
+    arrived, if on some release before it such a call ran. Scenarios of one decision
+    whose spans overlap give the span both show."""
+    from oracle_compare import tools_ran
+
+    ordered = list(records)
+    newest = ordered[-1]
+    spans_of: dict[tuple[str, str], list[tuple[str, str, str]]] = {}
+    went_on: set[tuple[str, str]] = set()
+    for sid in core_ids():
+        text = json.dumps(corpus.get(sid, {}))
+        decisions = set(DECISION.findall(text))
+        if len(decisions) != 1 or sid not in records[newest]:
+            continue
+        decision = decisions.pop()
+        kind = "ask-rule-over-allow" if '"ask": [' in text else "decision-arrives"
+        if kind == "ask-rule-over-allow" and decision != "allow":
+            continue
+
+        def calls(observation: Mapping[str, Any], which: list[int]) -> list[Any]:
+            ran = tools_ran(observation)
+            tools = observation["tools"]
+            return [(ran[i], tools[i].get("result")) if i < len(tools) else None for i in which]
+
+        last = records[newest][sid]
+        refused = [i for i, ran in enumerate(tools_ran(last)) if not ran]
+        having = [v for v in ordered if sid in records[v]]
+        now = calls(last, refused)
+        since = next(
+            (
+                v
+                for i, v in enumerate(having)
+                if all(calls(records[w][sid], refused) == now for w in having[i:])
+            ),
+            None,
+        )
+        if not refused or since is None or since == having[0]:
+            continue
+        previous = having[having.index(since) - 1]
+        spans_of.setdefault((kind, decision), []).append((previous, since, sid))
+        if any(ran for v in having for ran, _ in filter(None, calls(records[v][sid], refused))):
+            went_on.add((kind, decision))
+    found = []
+    for (kind, decision), spans in spans_of.items():
+        if (kind, decision) not in went_on:
+            continue  # always decided (only its wording changed: other rules say that)
+        low = max((span[0] for span in spans), key=release_key)
+        high = min((span[1] for span in spans), key=release_key)
+        if release_key(high) <= release_key(low):
+            high = max((span[1] for span in spans), key=release_key)
+        says = (
+            f'a PreToolUse hook\'s `"{decision}"` decides the call in print mode (before, the '
+            "call went on as if the hook had not answered)"
+            if kind == "decision-arrives"
+            else "an `ask` rule still stops a call a PreToolUse hook allowed, in print mode "
+            "(before, the hook's allow lifted it)"
+        )
+        found.append(
+            {
+                "kind": kind,
+                "says": says,
+                "events": ["PreToolUse"],
+                "since": high,
+                "previous": low,
+                "exact": release_key(high)[0] - release_key(low)[0] == 1,
+                "facet": "tool[*].result",
+                "before": None,
+                "after": decision,
+                "scenarios": sorted(span[2] for span in spans),
+            }
+        )
+    return found
+
+
 NO_SUCH_TOOL = re.compile(r"No such tool available: (\w+)</tool_use_error>$")
 """A call's tool_result when the release has no tool of that name."""
 
@@ -948,6 +1032,7 @@ def ledger(
         *deny_blocking_texts(changes),
         *comma_list_arrival(changes, corpus),
         *tool_arrivals(changes),
+        *decision_arrivals(records, corpus),
     ]
     # The deny shown as a blocking error is its own rule: the text form leaves it out.
     blocking = {
@@ -1286,6 +1371,8 @@ def _concerns(rule: Any, scenario_text: str) -> bool:
         return '"flag"' in scenario_text
     if rule.kind in ("deny-text", "deny-blocking-text"):
         return '"deny"' in scenario_text or '"block"' in scenario_text
+    if rule.kind in ("decision-arrives", "ask-rule-over-allow"):
+        return f'"permissionDecision": "{rule.after}"' in scenario_text
     if rule.kind == "tool-arrives":
         return f'"name": "{rule.after}"' in scenario_text
     if rule.kind == "matcher-commas":
