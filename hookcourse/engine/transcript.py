@@ -19,7 +19,13 @@ from .catalogue import EventSpec, FieldRole, model_text, permission_facts
 from .lifecycle import CallEffects
 from .outcome import Outcome
 from .permissions import PermissionStep, ToolRefusal
-from .versions import deny_shown_as_blocking, deny_text, text_form, text_shown
+from .versions import (
+    deny_shown_as_blocking,
+    deny_text,
+    notices_shown,
+    text_form,
+    text_shown,
+)
 
 AFTER_THE_CALL = frozenset({"PostToolUse", "PostToolUseFailure"})
 HOOK_STOPPED = "hook_stopped"
@@ -308,7 +314,9 @@ def print_mode(
     if last_turn and ends_turns:
         # The continuation would be one response too many: nothing more is sent.
         stops, terminal, continues, feedback = True, MAX_TURNS, False, None
-    notices = () if spec.system_message_silent_in_print else tuple(outcome.system_messages)
+    # An older release answered as (fire --claude-version) may not show them yet.
+    silent = spec.system_message_silent_in_print or not notices_shown()
+    notices = () if silent else tuple(outcome.system_messages)
     reminders = tuple(_reminders(spec, name, outcome))
     if reformatted is not None:
         note = model_text("formatter_note", file=reformatted)

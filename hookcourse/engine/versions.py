@@ -40,6 +40,7 @@ MODELLED = (
     "tool-arrives",
     "decision-arrives",
     "ask-rule-over-allow",
+    "notice-arrives",
 )
 """The kinds of rule ``fire --claude-version`` applies."""
 
@@ -283,6 +284,15 @@ def allow_lifts_ask_rule() -> bool:
     if version is None:
         return False
     return any(not holds(rule, version) for rule in rules() if rule.kind == "ask-rule-over-allow")
+
+
+def notices_shown() -> bool:
+    """Whether print mode, in the release answered as, shows the user a hook's
+    ``systemMessage`` (False before the ``notice-arrives`` rule's release)."""
+    version = answering()
+    if version is None:
+        return True
+    return all(holds(rule, version) for rule in rules() if rule.kind == "notice-arrives")
 
 
 def deny_shown_as_blocking() -> bool:

@@ -849,6 +849,44 @@ def text_forms(
     return found
 
 
+SAYS = re.compile(r"^[A-Za-z]+(?::\S*)? says: ")
+"""A hook's systemMessage as print mode shows it to the user."""
+
+
+def notice_arrival(records: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """When print mode first showed the user a hook's ``systemMessage`` (``<hook> says:
+    ...``): the first stored release where a core scenario's notices hold one, if the
+    oldest showed none."""
+    ordered = list(records)
+    core = set(core_ids())
+
+    def showing(version: str) -> set[str]:
+        return {
+            sid
+            for sid, o in records[version].items()
+            if sid in core and any(SAYS.match(str(n)) for n in o.get("notices") or [])
+        }
+
+    first = next((version for version in ordered if showing(version)), None)
+    if first is None or first == ordered[0]:
+        return []
+    previous = _last_before(records, first, showing(first))
+    return [
+        {
+            "kind": "notice-arrives",
+            "says": "print mode shows the user a hook's `systemMessage` (`<hook> says: ...`)",
+            "events": [],
+            "since": first,
+            "previous": previous,
+            "exact": release_key(first)[0] - release_key(previous)[0] == 1,
+            "facet": "notices",
+            "before": None,
+            "after": "shown",
+            "scenarios": sorted(showing(first)),
+        }
+    ]
+
+
 DECISION = re.compile(r'"permissionDecision": "(\w+)"')
 
 
@@ -1033,6 +1071,7 @@ def ledger(
         *comma_list_arrival(changes, corpus),
         *tool_arrivals(changes),
         *decision_arrivals(records, corpus),
+        *notice_arrival(records),
     ]
     # The deny shown as a blocking error is its own rule: the text form leaves it out.
     blocking = {
@@ -1371,6 +1410,8 @@ def _concerns(rule: Any, scenario_text: str) -> bool:
         return '"flag"' in scenario_text
     if rule.kind in ("deny-text", "deny-blocking-text"):
         return '"deny"' in scenario_text or '"block"' in scenario_text
+    if rule.kind == "notice-arrives":
+        return '"systemMessage"' in scenario_text
     if rule.kind in ("decision-arrives", "ask-rule-over-allow"):
         return f'"permissionDecision": "{rule.after}"' in scenario_text
     if rule.kind == "tool-arrives":
