@@ -74,7 +74,13 @@ from .tool_input import known_keys_only, normalised, schema_problems, tool_refus
 from .transcript import print_mode
 from .transcript_reads import files_read, tool_calls
 from .validate import fire_findings
-from .versions import decision_note, env_exported, event_fires, flag_hooks_run
+from .versions import (
+    decision_note,
+    env_exported,
+    event_fires,
+    flag_hooks_run,
+    payload_key_sent,
+)
 
 PERMISSION_EVENT: Final = "PreToolUse"
 """The event after whose hooks the permission rules are read (reference §8)."""
@@ -140,7 +146,7 @@ def read_payload(
     missing = [
         field
         for field in spec.required_payload_fields(common_input_fields())
-        if field not in payload and field != "permission_mode"
+        if field not in payload and field != "permission_mode" and payload_key_sent(field)
     ]
     if missing:
         warnings.append(

@@ -41,6 +41,7 @@ MODELLED = (
     "decision-arrives",
     "ask-rule-over-allow",
     "notice-arrives",
+    "payload-key",
 )
 """The kinds of rule ``fire --claude-version`` applies."""
 
@@ -319,9 +320,19 @@ def env_exported(name: str, version: str | None = None) -> bool:
     """Whether hooks get the variable ``name`` in release ``version`` (default: the one
     answered as): as the last measured change of it up to that release left it, or, before
     its first change, as that change found it."""
+    return _present("env-var", f"hook[*].env.{name}", version)
+
+
+def payload_key_sent(key: str, version: str | None = None) -> bool:
+    """Whether hooks' payloads carry ``key`` in release ``version`` (default: the one
+    answered as), read as ``env_exported`` reads a variable."""
+    return _present("payload-key", f"hook[*].payload.{key}", version)
+
+
+def _present(kind: str, facet: str, version: str | None) -> bool:
+    """Whether the thing a ``kind`` rule of ``facet`` tracks is there in ``version``."""
     version = answering() if version is None else version
-    facet = f"hook[*].env.{name}"
-    changes = [rule for rule in rules() if rule.kind == "env-var" and rule.facet == facet]
+    changes = [rule for rule in rules() if rule.kind == kind and rule.facet == facet]
     if version is None or not changes:
         return True
     reached = [rule for rule in changes if order(rule.since) <= order(version)]

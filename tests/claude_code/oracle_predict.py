@@ -36,7 +36,7 @@ from oracle_scenario import DEFAULT_PROMPT, PROBE, claude_env, flag_settings
 
 from hookcourse.engine.report import report_json
 from hookcourse.engine.settings import STANDARD_SOURCES, SettingsSource
-from hookcourse.engine.versions import answering_as, terminal_reason
+from hookcourse.engine.versions import answering_as, payload_key_sent, terminal_reason
 from hookcourse.errors import InputError
 from hookcourse.js import json as jsjson
 from hookcourse.session.loop import SESSION_ID, CommandLine, Session, play, stop_block_cap
@@ -348,6 +348,8 @@ def payload_keys() -> dict[str, dict[str, list[str]]]:
             *given.get("optional", []),
             *(common.get("tool_context_optional", []) if event.get("tool_event") else []),
         ]
+        # A release answered as (fire --claude-version) may not send some yet.
+        required = [key for key in required if payload_key_sent(key)]
         keys[event["name"]] = {"required": sorted(set(required)), "optional": sorted(set(optional))}
     return keys
 

@@ -706,6 +706,20 @@ ENV_FACET = re.compile(r"^hook\[\*\]\.env\.")
 change before the release says it arrived)."""
 
 
+PAYLOAD_FACET = re.compile(r"^hook\[\*\]\.payload\.")
+
+
+def _presence_kind(rule: Mapping[str, Any]) -> str:
+    """``env-var`` for a change of a hook variable, ``payload-key`` for a payload key that
+    came or went (both modelled per name), ``measured`` otherwise."""
+    if ENV_FACET.match(rule["facet"]):
+        return "env-var"
+    presence = rule["before"] is None or rule["after"] is None
+    if PAYLOAD_FACET.match(rule["facet"]) and presence:
+        return "payload-key"
+    return str(rule["kind"])
+
+
 DENY_SCENARIO = "pre-deny-reason"
 """The scenario whose refused call shows the tool_result text of a PreToolUse JSON deny:
 hook ``PreToolUse:Bash``, tool ``Bash``, reason ``no way``."""
@@ -1103,7 +1117,7 @@ def ledger(
         [
             *arrived,
             *(
-                {**rule, "kind": "env-var"} if ENV_FACET.match(rule["facet"]) else rule
+                {**rule, "kind": _presence_kind(rule)}
                 for rule in rules_of(changes, corpus)
                 if (rule["before"] is not None or (rule["facet"], rule["since"]) not in said)
                 # The deny texts are said once, as the modelled rules.
@@ -1421,4 +1435,6 @@ def _concerns(rule: Any, scenario_text: str) -> bool:
     if rule.kind == "env-var":
         # Only a scenario that checks the hooks' variables (``checks``: env) sees them.
         return '"env"' in scenario_text
+    if rule.kind == "payload-key":
+        return '"payload"' in scenario_text
     return True
