@@ -39,6 +39,7 @@ from .output_schema import (
     schema_errors,
     stdout_object,
 )
+from .versions import mismatch_keeps_decision
 
 NO_STDERR: Final = "No stderr output"
 LOOKS_LIKE_JSON: Final = "Hook output looks like a JSON object but is not valid JSON"
@@ -389,7 +390,12 @@ def _normalise(event: EventSpec, run: HookRun, code: int | None, stdout: str, sa
         said, code = f"{said} (ignored on {event.name})", 0
     document = None if event.json_discarded or run.stdout_cut else stdout_object(stdout)
     errors = () if document is None else tuple(schema_errors(event, document))
-    if document is not None and errors and _names_another_event(event, document):
+    if (
+        document is not None
+        and errors
+        and _names_another_event(event, document)
+        and mismatch_keeps_decision()  # older releases ignored it all (--claude-version)
+    ):
         # 2.1.332: a top-level block still blocks; the mismatched hookSpecificOutput is ignored.
         top = {key: value for key, value in document.items() if key != "hookSpecificOutput"}
         if "decision" in top and not schema_errors(event, top):

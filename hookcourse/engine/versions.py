@@ -42,6 +42,7 @@ MODELLED = (
     "ask-rule-over-allow",
     "notice-arrives",
     "payload-key",
+    "mismatch-keeps-decision",
 )
 """The kinds of rule ``fire --claude-version`` applies."""
 
@@ -294,6 +295,17 @@ def notices_shown() -> bool:
     if version is None:
         return True
     return all(holds(rule, version) for rule in rules() if rule.kind == "notice-arrives")
+
+
+def mismatch_keeps_decision() -> bool:
+    """Whether a top-level ``decision`` still decides beside a ``hookSpecificOutput`` that
+    names another event, in the release answered as (before the
+    ``mismatch-keeps-decision`` rule's release the whole answer was ignored)."""
+    version = answering()
+    if version is None:
+        return True
+    kept = (rule for rule in rules() if rule.kind == "mismatch-keeps-decision")
+    return all(holds(rule, version) for rule in kept)
 
 
 def deny_shown_as_blocking() -> bool:

@@ -923,11 +923,17 @@ def decision_arrivals(
     for sid in core_ids():
         text = json.dumps(corpus.get(sid, {}))
         decisions = set(DECISION.findall(text))
-        if len(decisions) != 1 or sid not in records[newest]:
+        if "output.hookEventName" in corpus.get(sid, {}).get("covers", []):
+            # A JSON answer whose hookSpecificOutput names another event.
+            kind, decision = "mismatch-keeps-decision", "block"
+        elif len(decisions) == 1:
+            decision = decisions.pop()
+            kind = "ask-rule-over-allow" if '"ask": [' in text else "decision-arrives"
+            if kind == "ask-rule-over-allow" and decision != "allow":
+                continue
+        else:
             continue
-        decision = decisions.pop()
-        kind = "ask-rule-over-allow" if '"ask": [' in text else "decision-arrives"
-        if kind == "ask-rule-over-allow" and decision != "allow":
+        if sid not in records[newest]:
             continue
 
         def calls(observation: Mapping[str, Any], which: list[int]) -> list[Any]:
@@ -961,13 +967,15 @@ def decision_arrivals(
         high = min((span[1] for span in spans), key=release_key)
         if release_key(high) <= release_key(low):
             high = max((span[1] for span in spans), key=release_key)
-        says = (
-            f'a PreToolUse hook\'s `"{decision}"` decides the call in print mode (before, the '
-            "call went on as if the hook had not answered)"
-            if kind == "decision-arrives"
-            else "an `ask` rule still stops a call a PreToolUse hook allowed, in print mode "
-            "(before, the hook's allow lifted it)"
-        )
+        says = {
+            "decision-arrives": f'a PreToolUse hook\'s `"{decision}"` decides the call in '
+            "print mode (before, the call went on as if the hook had not answered)",
+            "ask-rule-over-allow": "an `ask` rule still stops a call a PreToolUse hook "
+            "allowed, in print mode (before, the hook's allow lifted it)",
+            "mismatch-keeps-decision": "a top-level `decision` still decides beside a "
+            "`hookSpecificOutput` naming another event (before, the whole answer was "
+            "ignored and the call went on)",
+        }[kind]
         found.append(
             {
                 "kind": kind,
@@ -1428,6 +1436,8 @@ def _concerns(rule: Any, scenario_text: str) -> bool:
         return '"systemMessage"' in scenario_text
     if rule.kind in ("decision-arrives", "ask-rule-over-allow"):
         return f'"permissionDecision": "{rule.after}"' in scenario_text
+    if rule.kind == "mismatch-keeps-decision":
+        return '"hookEventName"' in scenario_text
     if rule.kind == "tool-arrives":
         return f'"name": "{rule.after}"' in scenario_text
     if rule.kind == "matcher-commas":
