@@ -232,3 +232,57 @@ def test_session_says_which_release_it_answers_as() -> None:
     assert f"model of Claude Code {rule.since} (its measured changes" in done.stdout, done.stderr
     real = _hookcourse("session", str(script), "--real", "--claude-version", rule.since, cwd=REPO)
     assert real.returncode == 2 and len(real.stderr.strip().splitlines()) == 1
+
+
+def test_each_payload_key_comes_and_goes_as_measured() -> None:
+    for rule in (r for r in versions.rules() if r.kind == "payload-key"):
+        key = rule.facet.rsplit(".", 1)[1]
+        same = [r for r in versions.rules() if r.kind == "payload-key" and r.facet == rule.facet]
+        at = [r for r in same if r.since == rule.since]
+        assert versions.payload_key_sent(key, rule.since) == (at[-1].after is not None)
+        if rule is same[0]:
+            assert versions.payload_key_sent(key, rule.previous) == (rule.before is not None)
+
+
+def _kind(kind: str) -> versions.Rule:
+    found = [r for r in versions.rules() if r.kind == kind]
+    if not found:
+        pytest.skip(f"no {kind} rule measured")
+    return found[0]
+
+
+def test_a_tool_a_release_lacked_is_refused_before_any_hook() -> None:
+    rule = _kind("tool-arrives")
+    with versions.answering_as(rule.previous):
+        refused = versions.missing_tool(str(rule.after))
+        assert refused is not None and f"changed in {rule.since}" in refused[1]
+        assert refused[0] == str(rule.before).replace("{tool}", str(rule.after))
+    with versions.answering_as(rule.since):
+        assert versions.missing_tool(str(rule.after)) is None
+
+
+def test_a_decision_a_release_did_not_heed_leaves_the_call_to_the_permission_step() -> None:
+    rule = _kind("decision-arrives")
+    with versions.answering_as(rule.previous):
+        note = versions.decision_note(str(rule.after))
+        assert note is not None and f"changed in {rule.since}" in note
+    with versions.answering_as(rule.since):
+        assert versions.decision_note(str(rule.after)) is None
+    assert versions.decision_note(str(rule.after)) is None
+
+
+def test_notices_text_forms_and_mismatches_follow_their_releases() -> None:
+    notice = _kind("notice-arrives")
+    mismatch = _kind("mismatch-keeps-decision")
+    form = _kind("text-form")
+    event, shown = form.events[0], form.facet.split("/", 1)[1].rstrip("]")
+    for rule, check in (
+        (notice, versions.notices_shown),
+        (mismatch, versions.mismatch_keeps_decision),
+        (form, lambda: bool(versions.text_shown(event, shown))),
+    ):
+        with versions.answering_as(rule.previous):
+            assert check() == (rule.before is not None)
+        with versions.answering_as(rule.since):
+            assert check() == (rule.after is not None)
+    assert versions.text_shown(event, shown) is None  # the newest: as the engine models it
