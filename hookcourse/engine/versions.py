@@ -236,15 +236,7 @@ def text_shown(event: str, form: str) -> bool | None:
     model, as the last measured change of that form up to it left it (before its first
     change, as that change found it); None: as the newest release, where no measured
     change says otherwise."""
-    version = answering()
-    facet = f"modelTexts[{event}/{form}]"
-    changes = [rule for rule in rules() if rule.kind == "text-form" and rule.facet == facet]
-    if version is None or not changes:
-        return None
-    reached = [rule for rule in changes if order(rule.since) <= order(version)]
-    if not reached:
-        return changes[0].before is not None
-    return reached[-1].after is not None
+    return _state("text-form", f"modelTexts[{event}/{form}]", answering())
 
 
 def missing_tool(tool: str) -> tuple[str, str] | None:
@@ -342,11 +334,19 @@ def payload_key_sent(key: str, version: str | None = None) -> bool:
 
 
 def _present(kind: str, facet: str, version: str | None) -> bool:
-    """Whether the thing a ``kind`` rule of ``facet`` tracks is there in ``version``."""
-    version = answering() if version is None else version
+    """Whether the thing a ``kind`` rule of ``facet`` tracks is there in ``version``
+    (default: the release answered as; the newest has it)."""
+    found = _state(kind, facet, answering() if version is None else version)
+    return found is None or found
+
+
+def _state(kind: str, facet: str, version: str | None) -> bool | None:
+    """Whether what the ``kind`` rules of ``facet`` track is there in ``version``: as the
+    last of them up to it left it, or, before the first, as that one found it; None for
+    the newest release or a facet no rule tracks."""
     changes = [rule for rule in rules() if rule.kind == kind and rule.facet == facet]
     if version is None or not changes:
-        return True
+        return None
     reached = [rule for rule in changes if order(rule.since) <= order(version)]
     if not reached:
         return changes[0].before is not None

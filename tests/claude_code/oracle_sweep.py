@@ -669,15 +669,29 @@ def flag_hooks_arrival(records: Mapping[str, Mapping[str, Any]]) -> list[dict[st
 def reason_arrival(records: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
     """When the result line first carried ``terminal_reason``: the first stored release
     where a core scenario's result line has one, if the oldest showed none."""
+    return _first_showing(
+        records,
+        lambda o: o["result"].get("terminal_reason") is not None,
+        kind="reason-arrives",
+        says="the result line carries `terminal_reason` (no core scenario's had one "
+        "before; a run's end reason cannot be read before it)",
+        facet="result.terminal_reason",
+    )
+
+
+def _first_showing(
+    records: Mapping[str, Mapping[str, Any]],
+    shows: Callable[[Mapping[str, Any]], bool],
+    **rule: str,
+) -> list[dict[str, Any]]:
+    """A rule (``kind``, ``says``, ``facet``) arriving at the first stored release where a
+    core scenario's observation ``shows`` it, if the oldest showed it nowhere; the
+    release before is the newest stored one that ran any of those scenarios."""
     ordered = list(records)
     core = set(core_ids())
 
     def showing(version: str) -> set[str]:
-        return {
-            sid
-            for sid, o in records[version].items()
-            if sid in core and o["result"].get("terminal_reason") is not None
-        }
+        return {sid for sid, o in records[version].items() if sid in core and shows(o)}
 
     first = next((version for version in ordered if showing(version)), None)
     if first is None or first == ordered[0]:
@@ -685,16 +699,13 @@ def reason_arrival(records: Mapping[str, Mapping[str, Any]]) -> list[dict[str, A
     previous = _last_before(records, first, showing(first))
     return [
         {
-            "kind": "reason-arrives",
-            "says": "the result line carries `terminal_reason` (no core scenario's had one "
-            "before; a run's end reason cannot be read before it)",
+            **rule,
             "events": [],
             "since": first,
             "previous": previous,
             "exact": release_key(first)[0] - release_key(previous)[0] == 1,
-            "facet": "result.terminal_reason",
             "before": None,
-            "after": "present",
+            "after": "shown",
             "scenarios": sorted(showing(first)),
         }
     ]
@@ -871,34 +882,13 @@ def notice_arrival(records: Mapping[str, Mapping[str, Any]]) -> list[dict[str, A
     """When print mode first showed the user a hook's ``systemMessage`` (``<hook> says:
     ...``): the first stored release where a core scenario's notices hold one, if the
     oldest showed none."""
-    ordered = list(records)
-    core = set(core_ids())
-
-    def showing(version: str) -> set[str]:
-        return {
-            sid
-            for sid, o in records[version].items()
-            if sid in core and any(SAYS.match(str(n)) for n in o.get("notices") or [])
-        }
-
-    first = next((version for version in ordered if showing(version)), None)
-    if first is None or first == ordered[0]:
-        return []
-    previous = _last_before(records, first, showing(first))
-    return [
-        {
-            "kind": "notice-arrives",
-            "says": "print mode shows the user a hook's `systemMessage` (`<hook> says: ...`)",
-            "events": [],
-            "since": first,
-            "previous": previous,
-            "exact": release_key(first)[0] - release_key(previous)[0] == 1,
-            "facet": "notices",
-            "before": None,
-            "after": "shown",
-            "scenarios": sorted(showing(first)),
-        }
-    ]
+    return _first_showing(
+        records,
+        lambda o: any(SAYS.match(str(notice)) for notice in o.get("notices") or []),
+        kind="notice-arrives",
+        says="print mode shows the user a hook's `systemMessage` (`<hook> says: ...`)",
+        facet="notices",
+    )
 
 
 DECISION = re.compile(r'"permissionDecision": "(\w+)"')
