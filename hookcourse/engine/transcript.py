@@ -22,6 +22,7 @@ from .permissions import PermissionStep, ToolRefusal
 from .versions import (
     deny_shown_as_blocking,
     deny_text,
+    field_heeded,
     notices_shown,
     text_form,
     text_shown,
@@ -329,6 +330,7 @@ def print_mode(
         value
         for item in spec.output_fields
         if item.role is FieldRole.USER_TURN
+        and field_heeded(spec.name, item.name)  # an older release may ignore it
         and isinstance(value := outcome.event_output.get(item.name), str)
     )
     notes, line = (

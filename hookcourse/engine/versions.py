@@ -43,6 +43,7 @@ MODELLED = (
     "notice-arrives",
     "payload-key",
     "mismatch-keeps-decision",
+    "field-arrives",
 )
 """The kinds of rule ``fire --claude-version`` applies."""
 
@@ -298,6 +299,15 @@ def mismatch_keeps_decision() -> bool:
         return True
     kept = (rule for rule in rules() if rule.kind == "mismatch-keeps-decision")
     return all(holds(rule, version) for rule in kept)
+
+
+def field_heeded(event: str, field: str) -> bool:
+    """Whether the release answered as heeds ``event`` hooks' output ``field`` (False
+    before a ``field-arrives`` rule's release)."""
+    version = answering()
+    facet = f"output[{event}].{field}"
+    arrived = (rule for rule in rules() if rule.kind == "field-arrives" and rule.facet == facet)
+    return version is None or all(holds(rule, version) for rule in arrived)
 
 
 def deny_shown_as_blocking() -> bool:

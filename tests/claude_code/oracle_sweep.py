@@ -983,6 +983,75 @@ def decision_arrivals(
     return found
 
 
+DECIDING_FIELDS = frozenset(
+    {
+        "additionalContext",
+        "permissionDecision",
+        "permissionDecisionReason",
+        "decision",
+        "reason",
+        "updatedInput",
+    }
+)
+"""Output fields whose releases other kinds of rule say (text forms, decisions)."""
+
+
+def field_arrivals(
+    records: Mapping[str, Mapping[str, Any]], corpus: Mapping[str, Mapping[str, Any]]
+) -> list[dict[str, Any]]:
+    """When an event's output field came to be heeded: per core scenario whose ``covers``
+    name an output field of an event (``SessionStart.initialUserMessage``; not the
+    deciding fields, which other rules say), the first stored release from which the
+    hooks it ran, counted per event, stay as on the newest release, if they differed on
+    every release before."""
+    from collections import Counter
+
+    from hookcourse.engine.catalogue import get_event
+
+    def counts(observation: Mapping[str, Any]) -> Counter[str]:
+        return Counter(str(run["event"]) for run in observation.get("hooks") or [])
+
+    found = []
+    for sid in core_ids():
+        for tag in corpus.get(sid, {}).get("covers", []):
+            event, _, field = tag.partition(".")
+            spec = get_event(event)
+            names = {item.name for item in spec.output_fields} if spec else set()
+            if field in DECIDING_FIELDS or field not in names:
+                continue
+            having = [v for v in records if sid in records[v]]
+            now = counts(records[having[-1]][sid])
+            since = next(
+                (
+                    v
+                    for i, v in enumerate(having)
+                    if all(counts(records[w][sid]) == now for w in having[i:])
+                ),
+                None,
+            )
+            if since is None or since == having[0]:
+                continue
+            before = having[: having.index(since)]
+            if any(counts(records[v][sid]) == now for v in before):
+                continue  # not one arrival: it came and went (another change says why)
+            previous = before[-1]
+            found.append(
+                {
+                    "kind": "field-arrives",
+                    "says": f"{event} hooks' `{field}` is heeded (before, it was ignored)",
+                    "events": [event],
+                    "since": since,
+                    "previous": previous,
+                    "exact": release_key(since)[0] - release_key(previous)[0] == 1,
+                    "facet": f"output[{event}].{field}",
+                    "before": None,
+                    "after": field,
+                    "scenarios": [sid],
+                }
+            )
+    return found
+
+
 NO_SUCH_TOOL = re.compile(r"No such tool available: (\w+)</tool_use_error>$")
 """A call's tool_result when the release has no tool of that name."""
 
@@ -1084,6 +1153,7 @@ def ledger(
         *tool_arrivals(changes),
         *decision_arrivals(records, corpus),
         *notice_arrival(records),
+        *field_arrivals(records, corpus),
     ]
     # The deny shown as a blocking error is its own rule: the text form leaves it out.
     blocking = {
@@ -1426,6 +1496,8 @@ def _concerns(rule: Any, scenario_text: str) -> bool:
         return '"systemMessage"' in scenario_text
     if rule.kind in ("decision-arrives", "ask-rule-over-allow"):
         return f'"permissionDecision": "{rule.after}"' in scenario_text
+    if rule.kind == "field-arrives":
+        return f'"{rule.after}"' in scenario_text
     if rule.kind == "mismatch-keeps-decision":
         return '"hookEventName"' in scenario_text
     if rule.kind == "tool-arrives":
