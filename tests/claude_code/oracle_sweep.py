@@ -496,8 +496,8 @@ def measured_changes(
 ) -> list[dict[str, Any]]:
     """Each change with the release that first showed it (``since``), the stored release
     before (``previous``), whether the two are consecutive on npm (``exact``), and, for a
-    change whose release was found on another scenario's change of the same facet
-    pattern, that scenario (``sinceFrom``)."""
+    change whose release was found on another scenario's same change (a fact every
+    scenario shows alike, with the same values), that scenario (``sinceFrom``)."""
     found = spans(records, digests)
     by_pattern: dict[str, list[Mapping[str, Any]]] = {}
     for change in found:
@@ -514,8 +514,14 @@ def measured_changes(
             "exact": change["width"] == 1,
         }
         if change["width"] > 1:
+            # Only the same change: a fact every scenario shows alike, with the same values
+            # (another scenario's tool_result or model texts say nothing of this one's).
             narrow = sorted(
-                (other for other in by_pattern[change["pattern"]] if _inside(other, change)),
+                (
+                    other
+                    for other in by_pattern[change["pattern"]]
+                    if _inside(other, change) and change["key"][1] and other["key"] == change["key"]
+                ),
                 key=lambda other: (other["width"], other["scenario"]),
             )
             if narrow:
