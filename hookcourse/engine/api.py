@@ -54,6 +54,18 @@ if TYPE_CHECKING:
     from .catalogue import (
         recipient_text as recipient_text,
     )
+    from .dialog import (
+        Answered as Answered,
+    )
+    from .dialog import (
+        UserAnswer as UserAnswer,
+    )
+    from .dialog import (
+        answer_dialog as answer_dialog,
+    )
+    from .dialog import (
+        shows_dialog as shows_dialog,
+    )
     from .firing import (
         Fired as Fired,
     )
@@ -235,6 +247,11 @@ PLACES: Final[dict[str, str]] = {
     "file_written": "lifecycle",
     "watched_names": "lifecycle",
     "PrintMode": "transcript",
+    # the interactive interface's permission dialog
+    "Answered": "dialog",
+    "UserAnswer": "dialog",
+    "answer_dialog": "dialog",
+    "shows_dialog": "dialog",
     # permissions
     "CallPlace": "permission_rule",
     "check_rule": "permission_rule",

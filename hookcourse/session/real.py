@@ -203,19 +203,29 @@ def run_real(
     isolation: str = "namespace",
 ) -> Transcript:
     """The transcript of ``script`` through the real Claude Code (InputError if it cannot run)."""
+    from . import real_interactive as interactive
+
     binary = find_claude(claude)
     chosen, prefix = choose_isolation(isolation)
-    with laid_out(script, "-real", keep) as layout:
+    is_interactive = script.data.get("interactive") is not None
+    prelude = interactive.RECORDING_PRELUDE if is_interactive else ""
+    with laid_out(script, "-real", keep, prelude) as layout:
+        if is_interactive:
+            argv = interactive.interactive_argv(binary, script, layout)
+            more = interactive.interactive_spec(script, layout, SESSION_API_KEY)
+            timeout = interactive.INTERACTIVE_TIMEOUT_S
+        else:
+            argv, more, timeout = _argv(binary, script, layout), _messages(script), RUN_TIMEOUT_S
         spec_path = write_run_spec(
             layout,
-            _argv(binary, script, layout),
+            argv,
             run_env(layout, script_env(script, layout)),
             substitute(script.turns, layout),
             script.prompt,
-            RUN_TIMEOUT_S,
+            timeout,
             player="session",
             isolation=chosen,
-            **_messages(script),
+            **more,
         )
         # Through the engine's process registry: an interrupt kills the namespace's
         # processes too, and a run past its time is killed whole.
@@ -226,7 +236,7 @@ def run_real(
                     stdin=b"",
                     env=dict(os.environ),
                     cwd=str(namespace.PACKAGE_PARENT),
-                    timeout_s=RUN_TIMEOUT_S + 30,
+                    timeout_s=timeout + 30,
                 )
             )
         except CannotStart as error:
@@ -234,8 +244,14 @@ def run_real(
                 "--real", f"cannot start the runner: {error}", "install util-linux"
             ) from None
         status = _status(layout, done)
-        transcript = read_run(layout.root, script, status)
-        transcript["engine"] = f"Claude Code {claude_version(binary)} (claude -p, scripted model)"
+        how = "claude -p"
+        if is_interactive:
+            _played_through(status)
+            transcript = interactive.read_interactive(layout.root, script, status)
+            how = "interactive, in a pseudo-terminal"
+        else:
+            transcript = read_run(layout.root, script, status)
+        transcript["engine"] = f"Claude Code {claude_version(binary)} ({how}, scripted model)"
         transcript["isolation"] = chosen
         transcript["network"] = namespace.ISOLATION[chosen]
         return relative(transcript, str(layout.root), keep)
@@ -264,6 +280,20 @@ def _status(layout: Layout, done: Finished) -> dict[str, Any]:
             "check --claude PATH and the script's env",
         )
     return status
+
+
+def _played_through(status: Mapping[str, Any]) -> None:
+    """InputError when the terminal waited in vain (a dialog that never showed, an
+    interface that hung) or the run ran out of time."""
+    if "stuck" in status:
+        raise InputError(
+            "--real",
+            f"the interface stopped at step {status['stuck']}: {status.get('waiting')}",
+            "check the script's actions against what the session does (--keep keeps "
+            "screen.txt, the last screen)",
+        )
+    if status.get("timedOut"):
+        raise InputError("--real", "the interactive run ran out of time", "shorten the script")
 
 
 # --- reading a run back -------------------------------------------------------------------

@@ -1,0 +1,86 @@
+"""The permission dialog of Claude Code's interactive interface, and the user's answer.
+
+Print mode has nobody to ask: where the permission step would ask, the call is refused
+(PermissionRequest hooks may answer first), and a PreToolUse hook's ``ask`` refuses it
+with the hook's reason. The interactive interface asks instead (2.1.332, observed in a
+pseudo-terminal): the dialog shows for both; after a hook's ``ask`` PermissionRequest
+fires too, and the dialog names the hook and its reason and offers only Yes and No.
+The user's answer decides the call: yes runs it; no refuses it, and the model reads
+the rejection, with what the user typed after Tab when they gave feedback; no without
+feedback (Escape) also interrupts the turn, so the model is not asked again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .catalogue import model_text
+from .report import FireReport
+
+ANSWERS = ("yes", "no")
+"""What the user may pick in the dialog."""
+QUESTION = "Do you want to proceed?"
+
+
+@dataclass(frozen=True)
+class UserAnswer:
+    """The user's answer to one dialog: ``yes`` or ``no``, and the feedback typed after Tab."""
+
+    answer: str
+    feedback: str = ""
+
+
+@dataclass(frozen=True)
+class Answered:
+    """What the dialog and its answer do: the user's screen, the call, the turn."""
+
+    answer: UserAnswer
+    shown: tuple[str, ...]
+    """The dialog's lines the user reads (its header, the hook's reason, the options)."""
+    tool_runs: bool
+    tool_result: str | None
+    """What the model reads when the call does not run."""
+    interrupted: bool
+    """The turn ends here (no without feedback): the model is not asked again."""
+
+
+def hook_asked(report: FireReport) -> bool:
+    """PreToolUse: a hook answered ``ask`` and nothing stopped the call."""
+    step = report.permission
+    return (
+        report.event == "PreToolUse"
+        and report.outcome.decision == "ask"
+        and not report.outcome.blocked
+        and (step is None or not step.stops)
+    )
+
+
+def shows_dialog(report: FireReport) -> bool:
+    """PreToolUse: whether the interactive interface asks the user about the call."""
+    mode = report.print_mode
+    return mode is not None and (mode.permission_request or hook_asked(report))
+
+
+def dialog_lines(report: FireReport) -> tuple[str, ...]:
+    """The dialog as the user reads it: after a hook's ``ask``, the hook and its reason
+    (the settings it comes from follows, in brackets) and Yes / No; else the question
+    (the options then also offer to stop asking, which the course does not model)."""
+    if not hook_asked(report):
+        return (QUESTION,)
+    subject = report.matcher_subject
+    name = f"{report.event}:{subject}" if isinstance(subject, str) else report.event
+    reason = report.outcome.reason
+    head = f"Hook {name} requires confirmation for this command"
+    said = (f"{head}:", reason) if reason else (f"{head}.",)
+    return (*said, QUESTION, "1. Yes", "2. No")
+
+
+def answer_dialog(report: FireReport, answer: UserAnswer) -> Answered:
+    """The dialog ``report`` (a PreToolUse report) shows, answered ``answer``."""
+    shown = dialog_lines(report)
+    if answer.answer == "yes":
+        return Answered(answer, shown, True, None, False)
+    if not answer.feedback:
+        return Answered(answer, shown, False, model_text("tool_use_rejected"), True)
+    rejected = model_text("tool_use_rejected_with_feedback", feedback=answer.feedback)
+    return Answered(answer, shown, False, rejected, False)
