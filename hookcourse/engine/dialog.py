@@ -14,6 +14,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from hookcourse.errors import InputError
+from hookcourse.js.values import JSValue
+
 from .catalogue import model_text
 from .report import FireReport
 
@@ -84,3 +87,78 @@ def answer_dialog(report: FireReport, answer: UserAnswer) -> Answered:
         return Answered(answer, shown, False, model_text("tool_use_rejected"), True)
     rejected = model_text("tool_use_rejected_with_feedback", feedback=answer.feedback)
     return Answered(answer, shown, False, rejected, False)
+
+
+def interactive_json(report: FireReport, answer: UserAnswer | None) -> dict[str, JSValue]:
+    """``fire --interactive --json``: the dialog, and what the answer does when given."""
+    shows = shows_dialog(report)
+    document: dict[str, JSValue] = {
+        "dialog": shows,
+        "permissionRequestFires": shows,
+        "shown": list(dialog_lines(report)) if shows else [],
+        "answer": None,
+    }
+    if shows and answer is not None:
+        answered = answer_dialog(report, answer)
+        document.update(
+            answer={"answer": answer.answer, "feedback": answer.feedback},
+            toolRuns=answered.tool_runs,
+            toolResult=answered.tool_result,
+            turnEnds=answered.interrupted,
+        )
+    return document
+
+
+def interactive_lines(report: FireReport, answer: UserAnswer | None) -> list[str]:
+    """``fire --interactive``: what the interactive interface does where print mode differs."""
+    lines = ["in the interactive interface:"]
+    if report.event != "PreToolUse":
+        return [*lines, "  as in print mode (fire models the interface's permission dialog only)"]
+    if not shows_dialog(report):
+        return [*lines, "  no permission dialog: the call goes as in print mode"]
+    why = "a hook answered ask" if hook_asked(report) else "the permission step asks"
+    lines.append(
+        f"  a permission dialog shows ({why}); PermissionRequest fires first and its hooks "
+        "may answer it"
+    )
+    lines.append("  the user is shown:")
+    lines.extend(f"    {line}" for line in dialog_lines(report))
+    if answer is None:
+        lines.append(
+            "  the user's answer decides (--answer yes|no, --feedback TEXT): yes runs the "
+            "call; no refuses it, and without feedback ends the turn"
+        )
+        return lines
+    answered = answer_dialog(report, answer)
+    typed = f", then types: {answer.feedback}" if answer.feedback else ""
+    lines.append(f"  the user answers {answer.answer}{typed}")
+    lines.append(f"  the tool {'runs' if answered.tool_runs else 'does not run'}")
+    if answered.tool_result is not None:
+        body = answered.tool_result.replace("\n", "\n" + " " * 4)
+        lines.append(f"  the model gets the tool_result (is_error): {body}")
+    if not answered.tool_runs:
+        ends = "the turn ends: the model is not asked again"
+        lines.append(
+            f"  {ends}" if answered.interrupted else "  the turn goes on: the model reads it"
+        )
+    return lines
+
+
+def check_answer(answer: str | None, feedback: str | None, interactive: bool) -> UserAnswer | None:
+    """``--answer`` and ``--feedback`` as a UserAnswer; InputError for a combination that
+    says nothing (an answer outside the interactive interface, feedback with yes)."""
+    if answer is None:
+        if feedback is not None:
+            raise InputError("--feedback", "feedback goes with a no", "add --answer no")
+        return None
+    if not interactive:
+        raise InputError("--answer", "only the interactive interface asks", "add --interactive")
+    if answer not in ANSWERS:
+        raise InputError("--answer", f"{answer!r} is not an answer", "pass yes or no")
+    if feedback is not None and answer != "no":
+        raise InputError("--feedback", "feedback goes with a no", "pass --answer no")
+    if feedback is not None and ("\n" in feedback or "\r" in feedback):
+        raise InputError(
+            "--feedback", "the feedback is one line in the dialog", "remove line breaks"
+        )
+    return UserAnswer(answer, feedback or "")

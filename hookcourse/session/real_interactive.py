@@ -30,6 +30,7 @@ from hookcourse.engine.api import event_spec
 from .interactive import first_run_done, session_steps
 from .mock_api import is_main, is_summary_request
 from .script import Layout, SessionScript, flag_settings, substitute
+from .traces import json_lines, new_items, ran_calls
 from .transcript import Transcript, event_run
 from .turns import FALLBACK_TEXT, TurnPlayer, tool_use_id
 
@@ -76,12 +77,6 @@ def interactive_spec(script: SessionScript, layout: Layout, api_key: str) -> dic
 # --- reading a run back -------------------------------------------------------------------
 
 
-def _json_lines(path: Path) -> list[dict[str, Any]]:
-    from .real import json_lines
-
-    return json_lines(path)
-
-
 def transcript_items(home: Path) -> list[dict[str, Any]]:
     """The user and assistant entries of every session transcript under ``home``, oldest
     first (``/clear`` starts a new one), with the structured tool result under the name
@@ -91,7 +86,7 @@ def transcript_items(home: Path) -> list[dict[str, Any]]:
     )
     items = []
     for path in files:
-        for item in _json_lines(path):
+        for item in json_lines(path):
             if item.get("type") not in ("user", "assistant") or item.get("isSidechain"):
                 continue
             items.append({**item, "tool_use_result": item.get("toolUseResult")})
@@ -192,17 +187,10 @@ def _event(firing: Mapping[str, Any]) -> dict[str, Any]:
     return event_run(event, str(firing["label"]), hooks)
 
 
-def _ran(items: Sequence[Mapping[str, Any]]) -> dict[str, bool]:
-    """tool_use_id -> whether the tool ran (its result is the tool's, not a refusal)."""
-    from .real import _ran as ran_in
-
-    return ran_in(items)
-
-
 def read_interactive(root: Path, script: SessionScript, status: Mapping[str, Any]) -> Transcript:
     """The transcript of a finished interactive run from its traces under ``root``."""
     layout = Layout(root)
-    requests = conversation_requests(_json_lines(root / "requests.jsonl"))
+    requests = conversation_requests(json_lines(root / "requests.jsonl"))
     actions = substitute(list(script.data["interactive"]), layout)
     _steps, firsts = session_steps(actions)
     began = list(status.get("stepsBegan") or [])
@@ -287,11 +275,9 @@ def _rounds(
     events: Sequence[list[dict[str, Any]]],
 ) -> list[dict[str, Any]]:
     """One round per model request, as ``real.read_run`` reads print mode's."""
-    from .real import _new_items
-
     player = TurnPlayer(substitute(script.turns, layout))
-    news = _new_items(requests)
-    ran = _ran(items)
+    news = new_items(requests)
+    ran = ran_calls(items)
     rounds = []
     for number, request in enumerate(requests):
         body = request["body"]
