@@ -245,7 +245,7 @@ def run_real(
         status = _status(layout, done)
         how = "claude -p"
         if is_interactive:
-            _played_through(status)
+            _played_through(script, status)
             transcript = interactive.read_interactive(layout.root, script, status)
             how = "interactive, in a pseudo-terminal"
         else:
@@ -281,13 +281,24 @@ def _status(layout: Layout, done: Finished) -> dict[str, Any]:
     return status
 
 
-def _played_through(status: Mapping[str, Any]) -> None:
+def _played_through(script: SessionScript, status: Mapping[str, Any]) -> None:
     """InputError when the terminal waited in vain (a dialog that never showed, an
-    interface that hung) or the run ran out of time."""
+    interface that hung) or the run ran out of time; it names the action it was at."""
+    from .interactive import session_steps
+
     if "stuck" in status:
+        _steps, firsts = session_steps(script.data["interactive"])
+        stuck = int(status["stuck"])
+        at = max((n for n, first in enumerate(firsts) if first <= stuck), default=None)
+        doing = (
+            "its start"
+            if at is None
+            else f"interactive[{at}] {json.dumps(script.data['interactive'][at])}"
+        )
         raise InputError(
             "--real",
-            f"the interface stopped at step {status['stuck']}: {status.get('waiting')}",
+            f"Claude Code's interface stopped at {doing}: it waited in vain "
+            f"({status.get('waiting')})",
             "check the script's actions against what the session does (--keep keeps "
             "screen.txt, the last screen)",
         )

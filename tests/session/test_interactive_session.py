@@ -127,9 +127,14 @@ def test_the_terminal_waits_as_a_person_does() -> None:
 
 
 def test_a_terminal_that_waited_in_vain_is_one_line() -> None:
-    with pytest.raises(InputError, match="stopped at step 3: 'Do you want") as caught:
-        _played_through({"stuck": 3, "waiting": "'Do you want to proceed?'"})
-    assert "--keep" in str(caught.value)
+    script = load(SCRIPT)
+    with pytest.raises(InputError) as caught:
+        _played_through(script, {"stuck": 3, "waiting": "wait for 'Do you want to proceed?'"})
+    said = str(caught.value)
+    assert 'interface stopped at interactive[1] {"answer": "no"' in said
+    assert "waited in vain (wait for 'Do you want" in said and "--keep" in said
+    with pytest.raises(InputError, match="at its start"):
+        _played_through(script, {"stuck": 0, "waiting": "wait for '? for shortcuts'"})
 
 
 def _dump(folder: Path, name: str, at: int, payload: dict[str, Any], out: str = "") -> None:
@@ -192,6 +197,7 @@ def test_the_traces_are_placed_by_time(tmp_path: Path) -> None:
     assert [run["label"] for run in later["events"]] == ["UserPromptSubmit"]
 
 
+@pytest.mark.slow  # the one live interactive run: about 14 s of Claude Code in a terminal
 def test_the_real_claude_code_gives_the_same_transcript() -> None:
     script = load(SCRIPT)
     try:
