@@ -132,6 +132,17 @@ def run_one(
         transcript = run_real(script, claude, keep, isolation)
         # One line on stderr whatever the format: a fallback must never pass unnoticed.
         print(f"hookcourse session: Claude Code ran with {transcript['network']}", file=sys.stderr)
+        if script.data.get("interactive") is not None:
+            from .real_interactive import untraced_hooks
+
+            unseen = untraced_hooks(script)
+            if unseen:
+                # Only the script's own hooks dump what they did; these run unseen.
+                print(
+                    f"hookcourse session: {len(unseen)} hook command(s) not written as "
+                    f"@hook:NAME leave no trace in an interactive run: {one_line(unseen[0])}",
+                    file=sys.stderr,
+                )
         result.transcripts.append(transcript)
     else:
         result.transcripts.append(run_session(script, keep, allow_outside))

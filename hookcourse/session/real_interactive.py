@@ -129,6 +129,7 @@ def hook_dumps(dumps: Path) -> list[dict[str, Any]]:
         exit_text = end.read_text(encoding="utf-8").strip() if end.exists() else ""
         runs.append(
             {
+                "hook": stdin.name.split(".")[0],
                 "label": _label(payload),
                 "payload": payload,
                 "started": started,
@@ -172,14 +173,15 @@ def _firings(runs: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     return firings
 
 
-def _event(firing: Mapping[str, Any]) -> dict[str, Any]:
+def _event(firing: Mapping[str, Any], layout: Layout) -> dict[str, Any]:
     hooks = [
         {
-            "command": None,
+            # The dump is named after the script that ran: the command @hook:NAME became.
+            "command": f'command "{layout.hook_command(run["hook"])}"',
             "exitCode": run["exitCode"],
             "stdout": run["stdout"],
             "stderr": run["stderr"],
-            "read": "Claude Code: read as it reads it (interactive; no stream to say how)",
+            "read": "Claude Code (interactive): not reported",
         }
         for run in firing["runs"]
     ]
@@ -205,7 +207,7 @@ def read_interactive(root: Path, script: SessionScript, status: Mapping[str, Any
         n: [] for n, action in enumerate(actions) if "command" in action or "write" in action
     }
     for firing in _firings(hook_dumps(root / "dumps")):
-        event = _event(firing)
+        event = _event(firing, layout)
         at = firing["started"]
         acting = max((n for n, when in enumerate(action_at) if when <= at), default=None)
         if acting is not None and acting in done:
@@ -252,6 +254,27 @@ def read_interactive(root: Path, script: SessionScript, status: Mapping[str, Any
     if prompts:
         transcript["prompts"] = prompts
     return transcript
+
+
+def untraced_hooks(script: SessionScript) -> list[str]:
+    """The hook commands in the script's settings that are not one of its own ``hooks``
+    (``@hook:NAME``): an interactive run leaves no trace of them."""
+    found: list[str] = []
+
+    def walk(value: Any) -> None:
+        if isinstance(value, dict):
+            command = value.get("command")
+            is_command = value.get("type", "command") == "command" and isinstance(command, str)
+            if is_command and not str(command).strip().startswith("@hook:"):
+                found.append(str(command))
+            for item in value.values():
+                walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+
+    walk(script.data.get("settings", {}))
+    return found
 
 
 def _said(action: Mapping[str, Any]) -> str:

@@ -19,7 +19,7 @@ from hookcourse.session.interactive import BUSY, DIALOG, READY, session_steps
 from hookcourse.session.loop import run_session
 from hookcourse.session.namespace import ISOLATION
 from hookcourse.session.real import _played_through, find_claude, run_real
-from hookcourse.session.real_interactive import read_interactive
+from hookcourse.session.real_interactive import read_interactive, untraced_hooks
 from hookcourse.session.recorded import load_recorded
 from hookcourse.session.script import from_data, load
 from hookcourse.session.transcript import differences, render
@@ -208,6 +208,14 @@ def test_the_real_claude_code_gives_the_same_transcript() -> None:
     assert real["network"] == ISOLATION["namespace"]
     assert differences(run_session(script), real) == []
     assert [c for c in judge_all(script.expectations, real) if not c["held"]] == []
+
+
+def test_hooks_that_leave_no_trace_are_named() -> None:
+    data = json.loads(SCRIPT.read_text(encoding="utf-8"))
+    assert untraced_hooks(from_data(data, "all-traced", SCRIPT.parent)) == []
+    group = {"hooks": [{"type": "command", "command": "echo hi"}]}
+    data["settings"]["project"] = {"hooks": {"Stop": [group]}}
+    assert untraced_hooks(from_data(data, "untraced", SCRIPT.parent)) == ["echo hi"]
 
 
 def test_the_command_line_says_a_missing_binary_in_one_line(
