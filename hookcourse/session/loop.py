@@ -327,7 +327,7 @@ def _interactive(
     command ends the session (a session still open when the script ends is not closed).
     Each command or file written is an entry of ``actions``: what the user did, the
     request it came before (``round``), the events it set off."""
-    actions = list(session.script.data["interactive"])
+    actions = substitute(list(session.script.data["interactive"]), session.layout)
     session.dialogs = [action for action in actions if "answer" in action]
     transcript["mode"] = "interactive"
     done: list[dict[str, Any]] = []

@@ -23,9 +23,9 @@ A session script is one JSON object (the oracle harness's scenario format, with
   print mode, the user's actions in order (``hookcourse.session.interactive``):
   ``{"prompt": TEXT}``, ``{"answer": "yes" | "no", "feedback": TEXT}`` (the next
   permission dialog), ``{"command": "/compact"}`` (``/clear``, ``/exit``, ``/model
-  NAME``, ``/add-dir DIR``), ``{"write": PATH, "text": TEXT}``; ``prompt`` is then the
-  first prompt's text (the mock finds the main conversation by it). The folder is
-  trusted and the default permission mode set, so dialogs show.
+  NAME``, ``/add-dir DIR``), ``{"write": PATH, "text": TEXT}``; the prompts are its
+  ``prompt`` actions (no ``prompt`` or ``prompts`` beside it). The folder is trusted and
+  the default permission mode set, so dialogs show.
 
 ``@project`` and ``@home`` in any string are the scratch project and home folders.
 """
@@ -103,7 +103,12 @@ class SessionScript:
 
     @property
     def prompts(self) -> list[str]:
-        """The user's prompts, in the order they are submitted."""
+        """The user's prompts, in the order they are submitted (an interactive script's
+        are its ``prompt`` actions)."""
+        actions = self.data.get("interactive")
+        if isinstance(actions, list):
+            typed = [str(a["prompt"]) for a in actions if isinstance(a, dict) and "prompt" in a]
+            return typed or [str(self.data.get("prompt", "go"))]
         if "prompts" in self.data:
             return [str(prompt) for prompt in self.data["prompts"]]
         return [str(self.data.get("prompt", "go"))]
@@ -432,6 +437,11 @@ def _check_interactive(data: Mapping[str, Any], where: str) -> None:
 
     if "interactive" not in data:
         return
+    for key in ("prompt", "prompts"):
+        if key in data:
+            raise _fail(
+                where, [key], f"{key} is given beside interactive", "type it as a prompt action"
+            )
     actions = data["interactive"]
     if not isinstance(actions, list) or not actions:
         raise _fail(where, ["interactive"], "interactive is not a non-empty list", "list actions")

@@ -76,6 +76,14 @@ def test_a_difference_in_the_commands_is_found() -> None:
     assert len(found) == 1 and found[0].startswith("the user's actions: only hookcourse's engine")
 
 
+def test_a_prompt_beside_the_actions_is_refused() -> None:
+    data = json.loads(SCRIPT.read_text(encoding="utf-8"))
+    data["prompt"] = "Clean the build folder."
+    with pytest.raises(InputError, match="prompt is given beside interactive"):
+        from_data(data, "both", SCRIPT.parent)
+    assert load(SCRIPT).prompt == "Clean the build folder."
+
+
 def test_no_without_feedback_interrupts_the_turn() -> None:
     data = json.loads(SCRIPT.read_text(encoding="utf-8"))
     data["interactive"][1] = {"answer": "no"}
@@ -100,6 +108,7 @@ def test_yes_runs_the_call() -> None:
         ({"prompt": "a", "command": "/exit"}, "an action is one of"),
         ({"answer": "no", "feedbak": "x"}, "unknown key 'feedbak'"),
         ({"prompt": "two\nlines"}, "line break"),
+        ({"write": "@project/a", "txt": "x"}, "unknown key 'txt'"),
     ],
 )
 def test_a_bad_action_is_one_line(action: dict[str, Any], said: str) -> None:
@@ -148,7 +157,6 @@ def _dump(folder: Path, name: str, at: int, payload: dict[str, Any], out: str = 
 
 def test_the_traces_are_placed_by_time(tmp_path: Path) -> None:
     data = {
-        "prompt": "go",
         "turns": [{"text": "hi"}],
         "interactive": [{"prompt": "go"}, {"command": "/compact"}, {"prompt": "more"}],
     }
