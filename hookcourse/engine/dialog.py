@@ -67,7 +67,7 @@ def shows_dialog(report: FireReport) -> bool:
 def dialog_lines(report: FireReport) -> tuple[str, ...]:
     """The dialog as the user reads it: after a hook's ``ask``, the hook and its reason
     (the settings it comes from follows, in brackets) and Yes / No; else the question
-    (the options then also offer to stop asking, which the course does not model)."""
+    (its other yes answers, such as always allowing a folder, are not modelled)."""
     if not hook_asked(report):
         return (QUESTION,)
     subject = report.matcher_subject
