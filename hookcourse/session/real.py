@@ -27,7 +27,7 @@ from hookcourse.errors import InputError
 from hookcourse.system.processes import CannotStart, Finished, run_process
 
 from . import namespace
-from .script import Layout, SessionScript, flag_settings, laid_out, script_env, substitute
+from .script import Layout, SessionScript, claude_flags, laid_out, script_env, substitute
 from .traces import block_text as block_text
 from .traces import json_lines as json_lines
 from .traces import read_run
@@ -102,13 +102,8 @@ def _argv(binary: str, script: SessionScript, layout: Layout) -> list[str]:
         "stream-json",
         "--verbose",
         "--include-hook-events",
+        *claude_flags(script, layout),
     ]
-    flag = flag_settings(script, layout)
-    if flag is not None:
-        argv += ["--settings", flag]
-    mode = script.data.get("permissionMode")
-    if mode:
-        argv += ["--permission-mode", str(mode)]
     return argv
 
 

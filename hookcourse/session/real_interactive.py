@@ -29,10 +29,10 @@ from hookcourse.engine.api import event_spec
 
 from .interactive import first_run_done, session_steps
 from .mock_api import is_main, is_summary_request
-from .script import Layout, SessionScript, flag_settings, substitute
-from .traces import json_lines, new_items, ran_calls
+from .script import Layout, SessionScript, claude_flags, substitute
+from .traces import json_lines, new_items, ran_calls, scripted_calls
 from .transcript import Transcript, event_run
-from .turns import FALLBACK_TEXT, TurnPlayer, tool_use_id
+from .turns import FALLBACK_TEXT, TurnPlayer
 
 INTERACTIVE_TIMEOUT_S = 180.0
 """The whole interactive run's bound (each wait has its own, shorter one)."""
@@ -46,19 +46,11 @@ echo "$__s" > "$__d/$__id.end"; exit "$__s"' EXIT
 """Heads each hook script of an interactive run: the hook reads its payload and writes
 its output as before, and leaves them in the dump folder, with its exit status."""
 PROMPT_EVENTS = ("UserPromptSubmit", "UserPromptExpansion")
-REJECTED = "Error: The user doesn't want to proceed"
 
 
 def interactive_argv(binary: str, script: SessionScript, layout: Layout) -> list[str]:
     """The interface's command line (no ``-p``)."""
-    argv = [binary, "--debug-file", str(layout.root / "debug.log")]
-    flag = flag_settings(script, layout)
-    if flag is not None:
-        argv += ["--settings", flag]
-    mode = script.data.get("permissionMode")
-    if mode:
-        argv += ["--permission-mode", str(mode)]
-    return argv
+    return [binary, "--debug-file", str(layout.root / "debug.log"), *claude_flags(script, layout)]
 
 
 def interactive_spec(script: SessionScript, layout: Layout, api_key: str) -> dict[str, Any]:
@@ -310,20 +302,7 @@ def _rounds(
         # once /compact or /clear replaced it, the fallback text.
         if is_main(body, script.prompt):
             index, turn = player.play(body.get("messages", []))
-        calls = []
-        for c, call in enumerate(turn.get("tools") or []):
-            call_id = tool_use_id(index or 0, c)
-            calls.append(
-                {
-                    "id": call_id,
-                    "name": call["name"],
-                    "input": call.get("input", {}),
-                    "inputText": json.dumps(
-                        call.get("input", {}), separators=(",", ":"), ensure_ascii=False
-                    ),
-                    "runs": ran.get(call_id),
-                }
-            )
+        calls = scripted_calls(turn, index, ran)
         text = turn.get("text") or (None if calls else FALLBACK_TEXT)
         rounds.append(
             {

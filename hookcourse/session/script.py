@@ -667,6 +667,18 @@ def flag_settings(script: SessionScript, layout: Layout) -> str | None:
     return value if isinstance(value, str) else json.dumps(value)
 
 
+def claude_flags(script: SessionScript, layout: Layout) -> list[str]:
+    """claude's ``--settings`` and ``--permission-mode`` for the script, if it sets them."""
+    flags = []
+    flag = flag_settings(script, layout)
+    if flag is not None:
+        flags += ["--settings", flag]
+    mode = script.data.get("permissionMode")
+    if mode:
+        flags += ["--permission-mode", str(mode)]
+    return flags
+
+
 def lay_out(script: SessionScript, layout: Layout, prelude: str = "") -> None:
     """Write the script's home, project, settings files, hook scripts and trust entry;
     ``prelude``: ``@dumps`` in it is the layout's dump folder, made."""

@@ -189,6 +189,28 @@ def ran_calls(stream: Sequence[Mapping[str, Any]]) -> dict[str, bool]:
     return ran
 
 
+def scripted_calls(
+    turn: Mapping[str, Any], index: int | None, ran: Mapping[str, bool]
+) -> list[dict[str, Any]]:
+    """The calls of the scripted turn ``index`` as a transcript shows them, each with
+    whether it ran (``ran``, by call id)."""
+    calls = []
+    for c, call in enumerate(turn.get("tools") or []):
+        call_id = tool_use_id(index or 0, c)
+        calls.append(
+            {
+                "id": call_id,
+                "name": call["name"],
+                "input": call.get("input", {}),
+                "inputText": json.dumps(
+                    call.get("input", {}), separators=(",", ":"), ensure_ascii=False
+                ),
+                "runs": ran.get(call_id),
+            }
+        )
+    return calls
+
+
 def read_run(root: Path, script: SessionScript, status: Mapping[str, Any]) -> Transcript:
     """The transcript of a finished run from its request log and stream."""
     requests = [
@@ -206,20 +228,7 @@ def read_run(root: Path, script: SessionScript, status: Mapping[str, Any]) -> Tr
     rounds = []
     for number, request in enumerate(requests):
         index, turn = player.play(request["body"].get("messages", []))
-        calls = []
-        for c, call in enumerate(turn.get("tools") or []):
-            call_id = tool_use_id(index or 0, c)
-            calls.append(
-                {
-                    "id": call_id,
-                    "name": call["name"],
-                    "input": call.get("input", {}),
-                    "inputText": json.dumps(
-                        call.get("input", {}), separators=(",", ":"), ensure_ascii=False
-                    ),
-                    "runs": ran.get(call_id),
-                }
-            )
+        calls = scripted_calls(turn, index, ran)
         text = turn.get("text") or (None if calls else "Done.")
         events = round_events[number] if number < len(round_events) else []
         rounds.append(

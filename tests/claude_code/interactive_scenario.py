@@ -6,18 +6,10 @@ it a pseudo-terminal and plays the steps (``hookcourse/session/terminal.py``). T
 steps are the user's actions, which ``fire`` plays too, and waits, which only the
 terminal needs:
 
-- ``{"prompt": TEXT}``: the user types a prompt (the first is the scenario's
-  ``prompt``, by which the mock finds the main conversation);
-- ``{"answer": "yes" | "no", "feedback": TEXT, "notified": true}``: the user answers the
-  next permission dialog ("Do you want to proceed?"): yes (Enter on option 1); no
-  (Escape), or no with feedback (option "No", Tab to amend, the text, Enter);
-  ``notified``: only once the Notification hook for the dialog has run (Claude Code
-  sends it when a dialog has waited some seconds);
-- ``{"command": "/compact" | "/clear" | "/exit" | "/model NAME" | "/add-dir DIR"}``: a
-  slash command (``/add-dir`` answers its questions yes, for this session; ``/model``
-  after a prompt confirms the switch; ``/exit`` waits for the exit);
-- ``{"write": PATH, "text": TEXT}``: the user changes a file outside Claude Code (an
-  editor): a settings file fires ConfigChange, a watched one FileChanged;
+- the user's actions, as ``hookcourse/session/interactive.py`` lists them: ``prompt``
+  (the first is the scenario's ``prompt``, by which the mock finds the main
+  conversation), ``answer`` (the next permission dialog), ``command`` (a slash
+  command), ``write`` (a file changed outside Claude Code);
 - waits, for the terminal only: ``{"wait": TEXT}``, ``{"gone": TEXT}``,
   ``{"hook": EVENT, "count": N}``, ``{"key": NAME}`` (see ``terminal``).
 

@@ -17,21 +17,15 @@ from hookcourse.session.command import main as session_main
 from hookcourse.session.expect import judge_all
 from hookcourse.session.interactive import BUSY, DIALOG, READY, session_steps
 from hookcourse.session.loop import run_session
-from hookcourse.session.namespace import ISOLATION
-from hookcourse.session.real import _played_through, find_claude, run_real
+from hookcourse.session.real import _played_through
 from hookcourse.session.real_interactive import read_interactive, untraced_hooks
 from hookcourse.session.recorded import load_recorded
 from hookcourse.session.script import from_data, load
 from hookcourse.session.transcript import differences, render
+from tests.session.live import run_live
 
 SCRIPT = Path(__file__).resolve().parents[2] / "fixtures" / "sessions" / "interactive-ask.json"
 FEEDBACK = "keep build; list it instead"
-
-
-def unavailable(reason: str) -> None:
-    if os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}:
-        pytest.fail(f"{reason} (under CI nothing may skip; fix: .ci/run installs Claude Code)")
-    pytest.skip(reason)
 
 
 def test_the_engine_plays_the_dialog_and_the_commands() -> None:
@@ -208,12 +202,7 @@ def test_the_traces_are_placed_by_time(tmp_path: Path) -> None:
 @pytest.mark.slow  # the one live interactive run: about 14 s of Claude Code in a terminal
 def test_the_real_claude_code_gives_the_same_transcript() -> None:
     script = load(SCRIPT)
-    try:
-        real = run_real(script, find_claude(None))
-    except InputError as error:
-        unavailable(str(error))
-        return
-    assert real["network"] == ISOLATION["namespace"]
+    real = run_live(script)
     assert differences(run_session(script), real) == []
     assert [c for c in judge_all(script.expectations, real) if not c["held"]] == []
 
