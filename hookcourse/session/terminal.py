@@ -20,7 +20,7 @@ bounded timeout, never on a fixed sleep alone:
 - ``{"write": PATH, "text": TEXT}``: the file written from outside, as an editor would;
 - ``{"exit": true}``: until the binary exits.
 
-A step that times out ends the run (``stuck``: which step, and the screen then); the
+A step with ``"optional": true`` that times out is passed over; any other ends the run (``stuck``: which step, and the screen then); the
 status says when each step began (``stepsBegan``, wall-clock nanoseconds). At the
 end the binary's whole process group is killed, and every process still carrying its
 trace (a hook that left its group): nothing is left running. The screen as it was last
@@ -448,6 +448,8 @@ def run_steps(spec: Mapping[str, Any], env: Mapping[str, str]) -> dict[str, Any]
             try:
                 play_step(terminal, bounded, dumps)
             except Stuck as stuck:
+                if step.get("optional"):
+                    continue  # a wait for what may not happen (a prompt a hook blocks)
                 status = {"stuck": number, "waiting": str(stuck)}
                 break
             except (KeyError, TypeError, ValueError) as error:
