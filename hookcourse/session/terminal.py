@@ -70,6 +70,7 @@ KEYS = {
     "backspace": b"\x7f",
     "ctrl-c": b"\x03",
     "ctrl-d": b"\x04",
+    "ctrl-u": b"\x15",
     "shift-tab": b"\x1b[Z",
 }
 """The keys a ``key`` step may press, as the terminal sends them."""
