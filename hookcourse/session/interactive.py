@@ -48,6 +48,8 @@ NOTIFIED_S = 30.0
 """How long a dialog waits for its Notification hook (about 6 s in 2.1.332)."""
 TURN_S = 60.0
 """How long a session script's prompt may keep the interface busy."""
+BUSY_S = 10.0
+"""How long the terminal looks for the busy footer after a prompt before it goes on."""
 USER_ACTIONS = ("prompt", "answer", "command", "write")
 """The steps that are the user's (both engines play them); the others are waits."""
 ANSWERS = ("yes", "no")
@@ -129,6 +131,16 @@ def _answer(step: Mapping[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
+def _idle() -> list[dict[str, Any]]:
+    """Until the interface is idle with an empty input: the busy footer gone, then the
+    input cleared (a prompt a hook blocked is put back there), then the idle footer."""
+    return [
+        {"gone": BUSY, "timeout": TURN_S},
+        {"key": "ctrl-u"},
+        {"wait": READY, "timeout": TURN_S},
+    ]
+
+
 def session_steps(actions: Iterable[Mapping[str, Any]]) -> tuple[list[dict[str, Any]], list[int]]:
     """A session script's actions with the waits a person makes, as terminal steps, and
     the index of each action's first step: after a prompt (or a ``/compact``, which asks
@@ -137,12 +149,13 @@ def session_steps(actions: Iterable[Mapping[str, Any]]) -> tuple[list[dict[str, 
     waited: list[dict[str, Any]] = []
     for action in actions:
         if "answer" not in action and waited:
-            waited.append({"wait": READY, "timeout": TURN_S})
+            waited.extend(_idle())
         waited.append(dict(action))
         if "prompt" in action or str(action.get("command", "")).startswith("/compact"):
-            waited.append({"wait": BUSY})
+            # A prompt a UserPromptSubmit hook blocks never makes the interface busy.
+            waited.append({"wait": BUSY, "timeout": BUSY_S, "optional": True})
     if waited and waited[-1].get("command") != "/exit":
-        waited.append({"wait": READY, "timeout": TURN_S})
+        waited.extend(_idle())
     steps: list[dict[str, Any]] = [{"wait": READY, "timeout": START_S}]
     firsts: list[int] = []
     for item, group in zip(waited, _grouped(waited), strict=True):

@@ -213,7 +213,7 @@ def read_interactive(root: Path, script: SessionScript, status: Mapping[str, Any
         (start if request is None else rounds_events[request]).append(event)
     items = transcript_items(layout.home)
     rounds = _rounds(requests, script, layout, items, rounds_events)
-    ended = _prompt_ends(items, action_at, actions)
+    ended = _prompt_ends(items, times, action_at, actions)
     end = ended[-1] if ended else {"reason": "no prompt"}
     if "stuck" in status:
         end = {"reason": "stuck", "notes": [f"the terminal waited in vain for {status['waiting']}"]}
@@ -318,11 +318,13 @@ def _rounds(
 
 def _prompt_ends(
     items: Sequence[Mapping[str, Any]],
+    times: Sequence[int],
     action_at: Sequence[int],
     actions: Sequence[Mapping[str, Any]],
 ) -> list[dict[str, Any]]:
-    """How each prompt ended: ``interrupted`` when the session's transcript shows the
-    user interrupted it (a dialog answered no without feedback), else ``completed``."""
+    """How each prompt ended: ``prompt_blocked`` when it made no model request (a
+    UserPromptSubmit hook blocked it), ``interrupted`` when the session's transcript shows
+    the user interrupted it (a dialog answered no without feedback), else ``completed``."""
     interruptions = [
         item
         for item in items
@@ -336,7 +338,9 @@ def _prompt_ends(
             _item_time(item) is not None and action_at[n] <= (_item_time(item) or 0) < until
             for item in interruptions
         )
-        ends.append({"reason": "interrupted" if interrupted else "completed"})
+        asked = any(action_at[n] <= when < until for when in times)
+        reason = "interrupted" if interrupted else "completed"
+        ends.append({"reason": reason if asked else "prompt_blocked"})
     return ends
 
 

@@ -123,9 +123,16 @@ def test_the_terminal_waits_as_a_person_does() -> None:
         ]
     )
     assert steps[0]["wait"] == READY
-    assert steps[firsts[0]] == {"type": "go"} and steps[firsts[0] + 1] == {"wait": BUSY}
+    assert steps[firsts[0]] == {"type": "go"} and steps[firsts[0] + 1]["wait"] == BUSY
+    assert steps[firsts[0] + 1]["optional"] is True
     assert steps[firsts[1]] == {"wait": DIALOG}
-    assert steps[firsts[2] - 1]["wait"] == READY and steps[firsts[2]] == {"type": "/compact"}
+    # Idle again before the command: busy gone, the input cleared, the idle footer.
+    assert steps[firsts[2] - 3 : firsts[2] + 1] == [
+        {"gone": BUSY, "timeout": 60.0},
+        {"key": "ctrl-u"},
+        {"wait": READY, "timeout": 60.0},
+        {"type": "/compact"},
+    ]
     assert steps[-1] == {"exit": True}
 
 
