@@ -20,8 +20,9 @@ bounded timeout, never on a fixed sleep alone:
 - ``{"write": PATH, "text": TEXT}``: the file written from outside, as an editor would;
 - ``{"exit": true}``: until the binary exits.
 
-A step with ``"optional": true`` that times out is passed over; any other ends the run (``stuck``: which step, and the screen then); the
-status says when each step began (``stepsBegan``, wall-clock nanoseconds). At the
+A step with ``"optional": true`` that times out is passed over; any other ends the
+run (``stuck``: which step, and the screen then); the status says when each step
+began (``stepsBegan``, wall-clock nanoseconds). At the
 end the binary's whole process group is killed, and every process still carrying its
 trace (a hook that left its group): nothing is left running. The screen as it was last
 drawn and the whole output (escapes removed) are written beside the status. Standard
