@@ -32,7 +32,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--real",
         action="store_true",
         help="run the script through the real Claude Code (loopback-only namespace, "
-        "scripted mock model) instead of hookcourse's engine",
+        "scripted mock model) instead of hookcourse's engine; a script with "
+        "interactive runs in its interface, on a pseudo-terminal",
     )
     engines.add_argument(
         "--compare",
