@@ -120,6 +120,12 @@ def run_one(
         if real:
             fix = "compare your module with the engine (--compare), or run --real alone"
             raise InputError("--engine", "cannot go with --real", fix)
+        if script.data.get("interactive") is not None:
+            # The learner's loop is print mode's: no dialog would be shown or answered.
+            fix = "run the script without --engine, or a print-mode script with it"
+            raise InputError(
+                "--engine", "your loop plays print mode, not an interactive script", fix
+            )
         from .learner import learner_transcripts
 
         result.transcripts, result.found = learner_transcripts(

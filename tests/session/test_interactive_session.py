@@ -222,6 +222,16 @@ def test_hooks_that_leave_no_trace_are_named() -> None:
     assert untraced_hooks(from_data(data, "untraced", SCRIPT.parent)) == ["echo hi"]
 
 
+def test_a_learners_loop_is_not_given_an_interactive_script(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    mine = tmp_path / "my_hooks.py"
+    mine.write_text("def run_hooks(*a):\n    pass\n\ndef run_stop_loop(*a):\n    pass\n")
+    assert session_main([str(SCRIPT), "--engine", str(mine)]) == 2
+    err = capsys.readouterr().err
+    assert "your loop plays print mode, not an interactive script" in err and err.count("\n") == 1
+
+
 def test_the_command_line_says_a_missing_binary_in_one_line(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
