@@ -121,3 +121,14 @@ def test_answers_that_say_nothing_are_one_line(
     assert main(_fire(project, *flags)) == 1
     err = capsys.readouterr().err
     assert said in err and err.count("\n") == 1
+
+
+def test_the_permission_steps_own_ask_is_a_dialog_too(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # No hook: Bash in the default mode, no allow rule; print mode refuses, the interface asks.
+    (project / ".claude" / "settings.json").write_text("{}")
+    assert main(_fire(project, "--interactive", "--answer", "yes")) == 0
+    out = capsys.readouterr().out
+    assert "a permission dialog shows (the permission step asks)" in out
+    assert "the user is shown:\n    Do you want to proceed?\n  the user answers yes\n" in out
