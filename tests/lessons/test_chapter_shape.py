@@ -41,7 +41,7 @@ def text(cell: dict[str, object]) -> str:
 def test_a_faded_exercise_comes_before_the_graded_one(stem: str) -> None:
     found = cells(stem)
     code = [(i, text(c)) for i, c in enumerate(found) if c["cell_type"] == "code"]
-    faded = [i for i, source in code if "try_calls(" in source]
+    faded = [i for i, source in code if re.search(r"\btry_(calls|goals)\(", source)]
     graded = [i for i, c in enumerate(found) if "exercise" in c.get("metadata", {}).get("tags", [])]  # type: ignore[union-attr]
     assert faded and graded and faded[0] < graded[0]
     blanks = [i for i, source in code if re.search(r"\.\.\..*# fill in", source)]
