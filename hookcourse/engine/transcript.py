@@ -24,6 +24,7 @@ from .versions import (
     deny_text,
     field_heeded,
     notices_shown,
+    prompt_message_shown,
     text_form,
     text_shown,
 )
@@ -296,7 +297,9 @@ def print_mode(
         stops, terminal = True, HOOK_STOPPED
     user_message = None
     if spec.name in PROMPT_EVENTS and outcome.blocked:
-        user_message = _prompt_refusal(spec, payload, outcome)
+        # An older release answered as may have said nothing (fire --claude-version).
+        shown = prompt_message_shown(spec.name)
+        user_message = _prompt_refusal(spec, payload, outcome) if shown else ""
         stops = True
     feedback = None
     if spec.stop_loop and outcome.keeps_going and outcome.decision is not None:

@@ -44,6 +44,7 @@ MODELLED = (
     "payload-key",
     "mismatch-keeps-decision",
     "field-arrives",
+    "prompt-message-arrives",
 )
 """The kinds of rule ``fire --claude-version`` applies."""
 
@@ -307,6 +308,14 @@ def field_heeded(event: str, field: str) -> bool:
     version = answering()
     facet = f"output[{event}].{field}"
     arrived = (rule for rule in rules() if rule.kind == "field-arrives" and rule.facet == facet)
+    return version is None or all(holds(rule, version) for rule in arrived)
+
+
+def prompt_message_shown(event: str) -> bool:
+    """Whether the release answered as tells the user why an ``event`` hook blocked the
+    prompt (False before a ``prompt-message-arrives`` rule of the event: an empty text)."""
+    version = answering()
+    arrived = (r for r in rules(event) if r.kind == "prompt-message-arrives")
     return version is None or all(holds(rule, version) for rule in arrived)
 
 

@@ -1058,6 +1058,57 @@ def field_arrivals(
     return found
 
 
+def prompt_message_arrivals(
+    records: Mapping[str, Mapping[str, Any]], corpus: Mapping[str, Mapping[str, Any]]
+) -> list[dict[str, Any]]:
+    """When the user was first told why a hook blocked the prompt: per core scenario whose
+    prompt the newest release blocks (no request) with a message on the result line, the
+    first stored release from which that message stays, if an earlier release blocked
+    it with an empty one. The events are the scenario's (its ``covers``)."""
+    ordered = list(records)
+    newest = ordered[-1]
+    found = []
+    for sid in core_ids():
+        last = records[newest].get(sid)
+        if last is None or last["requests"] != 0 or not last["result"].get("result"):
+            continue
+        having = [v for v in ordered if sid in records[v]]
+        said = last["result"]["result"]
+        since = next(
+            (
+                v
+                for i, v in enumerate(having)
+                if all(records[w][sid]["result"].get("result") == said for w in having[i:])
+            ),
+            None,
+        )
+        before = having[: having.index(since)] if since else []
+        silent = [
+            v
+            for v in before
+            if records[v][sid]["requests"] == 0 and records[v][sid]["result"].get("result") == ""
+        ]
+        if not silent:
+            continue
+        events = sorted(_events_of(corpus.get(sid, {})))
+        found.append(
+            {
+                "kind": "prompt-message-arrives",
+                "says": f"a prompt a {' or '.join(events)} hook blocked is explained to the "
+                "user on the result line (before, the line's text was empty)",
+                "events": events,
+                "since": since,
+                "previous": before[-1],
+                "exact": release_key(str(since))[0] - release_key(before[-1])[0] == 1,
+                "facet": "result.result",
+                "before": "",
+                "after": "shown",
+                "scenarios": [sid],
+            }
+        )
+    return found
+
+
 NO_SUCH_TOOL = re.compile(r"No such tool available: (\w+)</tool_use_error>$")
 """A call's tool_result when the release has no tool of that name."""
 
@@ -1160,6 +1211,7 @@ def ledger(
         *decision_arrivals(records, corpus),
         *notice_arrival(records),
         *field_arrivals(records, corpus),
+        *prompt_message_arrivals(records, corpus),
     ]
     # The deny shown as a blocking error is its own rule: the text form leaves it out.
     blocking = {
@@ -1502,6 +1554,8 @@ def _concerns(rule: Any, scenario_text: str) -> bool:
         return '"systemMessage"' in scenario_text
     if rule.kind in ("decision-arrives", "ask-rule-over-allow"):
         return f'"permissionDecision": "{rule.after}"' in scenario_text
+    if rule.kind == "prompt-message-arrives":
+        return any(f'"{event}"' in scenario_text for event in rule.events)
     if rule.kind == "field-arrives":
         return f'"{rule.after}"' in scenario_text
     if rule.kind == "mismatch-keeps-decision":

@@ -274,15 +274,17 @@ def test_a_decision_a_release_did_not_heed_leaves_the_call_to_the_permission_ste
 def test_notices_text_forms_and_mismatches_follow_their_releases() -> None:
     notice = _kind("notice-arrives")
     mismatch = _kind("mismatch-keeps-decision")
+    message = _kind("prompt-message-arrives")
     form = _kind("text-form")
     event, shown = form.events[0], form.facet.split("/", 1)[1].rstrip("]")
     for rule, check in (
         (notice, versions.notices_shown),
         (mismatch, versions.mismatch_keeps_decision),
+        (message, lambda: versions.prompt_message_shown(message.events[0])),
         (form, lambda: bool(versions.text_shown(event, shown))),
     ):
         with versions.answering_as(rule.previous):
-            assert check() == (rule.before is not None)
+            assert check() == (rule.before not in (None, ""))
         with versions.answering_as(rule.since):
             assert check() == (rule.after is not None)
     assert versions.text_shown(event, shown) is None  # the newest: as the engine models it
