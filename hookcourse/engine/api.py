@@ -87,6 +87,9 @@ if TYPE_CHECKING:
     from .lifecycle import (
         watched_names as watched_names,
     )
+    from .lifecycle import (
+        worktree_at_start as worktree_at_start,
+    )
     from .lint import Severity as Severity
     from .lint import choose as choose_rules
     from .lint.registry import table as lint_rules
@@ -234,6 +237,7 @@ PLACES: Final[dict[str, str]] = {
     "startup_events": "lifecycle",
     "file_written": "lifecycle",
     "watched_names": "lifecycle",
+    "worktree_at_start": "lifecycle",
     "PrintMode": "transcript",
     # permissions
     "CallPlace": "permission_rule",
@@ -324,6 +328,7 @@ __all__ = [
     "startup_events",
     "validate_files",
     "watched_names",
+    "worktree_at_start",
 ]
 """The names of ``PLACES``, for readers and tools (a test keeps the two the same)."""
 

@@ -2,6 +2,8 @@
 tool calls, prompts and stops a driver fires itself:
 
 - ``claude -p --init`` (or ``--init-only``, ``--maintenance``) fires Setup first;
+- ``--worktree NAME`` fires WorktreeCreate first, and the session runs in the folder
+  its hook answers;
 - a prompt ``/name args`` naming a custom command or skill fires UserPromptExpansion
   (matcher: the command's name) before UserPromptSubmit;
 - a call, as it runs, sets off more: a Bash ``cd`` or ``pushd`` that moves the shell
@@ -40,6 +42,8 @@ from .transcript_reads import DoneCall
 
 STARTUP_FLAGS: Final = {"--init": "init", "--init-only": "init", "--maintenance": "maintenance"}
 """Command-line flags that fire Setup, with its ``trigger``."""
+WORKTREE_FLAGS: Final = ("--worktree", "-w")
+"""The flag that starts the session in a new worktree (its name follows)."""
 MEMORY_FILES: Final = (("CLAUDE.md", "Project"), ("CLAUDE.local.md", "Local"))
 """A folder's instruction files and their ``memory_type``."""
 RULES_FOLDER: Final = (".claude", "rules")
@@ -156,6 +160,20 @@ def startup_events(flags: Sequence[str]) -> tuple[SetOff, ...]:
     return tuple(
         SetOff("Setup", {"trigger": STARTUP_FLAGS[flag]}) for flag in flags if flag in STARTUP_FLAGS
     )[:1]
+
+
+def worktree_at_start(flags: Sequence[str]) -> SetOff | None:
+    """WorktreeCreate for ``--worktree NAME`` (``-w NAME``, ``--worktree=NAME``): 2.1.332
+    fires it before SessionStart, in print mode and in the interface, and the session
+    then runs in the folder the hook answers (its hooks' cwd, the shell's folder)."""
+    for index, flag in enumerate(flags):
+        name, equals, inline = flag.partition("=")
+        if name not in WORKTREE_FLAGS:
+            continue
+        given = inline if equals else (flags[index + 1] if index + 1 < len(flags) else "")
+        if given and not given.startswith("-"):
+            return SetOff("WorktreeCreate", {"name": given})
+    return None
 
 
 def prompt_expansion(prompt: str, place: CallPlace) -> SetOff | None:

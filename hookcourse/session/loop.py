@@ -50,6 +50,7 @@ from hookcourse.engine.api import (
     prompt_expansion,
     startup_events,
     watched_names,
+    worktree_at_start,
 )
 from hookcourse.errors import InputError
 from hookcourse.js import json as jsjson
@@ -125,6 +126,8 @@ class Session:
     """Model requests, a subagent's included."""
     background: int = 0
     """Subagents finished in the background whose completion has not started a turn yet."""
+    worktree: str | None = None
+    """The folder a WorktreeCreate hook made for ``--worktree``, where the session runs."""
     dialogs: list[Mapping[str, Any]] | None = None
     """Interactive only: the user's answers to the permission dialogs still to come (None
     in print mode, where no dialog is shown)."""
@@ -281,7 +284,8 @@ def play(
     learner's loop wraps ``requests``)."""
     script = session.script
     prompt_requests = requests if per_prompt is None else per_prompt
-    start_runs = [_set_off(session, step) for step in startup_events(session.command_line.flags)]
+    start_runs = _worktree(session)
+    start_runs += [_set_off(session, step) for step in startup_events(session.command_line.flags)]
     start = session.fire("SessionStart", session.payload("SessionStart", source="startup"))
     start_runs.append(event_run("SessionStart", event_label(start), hooks_run(start)))
     start_runs += [_set_off(session, step) for step in instructions_at_start(session.place())]
@@ -309,6 +313,20 @@ def play(
     closing = session.fire("SessionEnd", session.payload("SessionEnd", reason="other"))
     transcript["closing"] = [event_run("SessionEnd", event_label(closing), hooks_run(closing))]
     return transcript
+
+
+def _worktree(session: Session) -> list[dict[str, Any]]:
+    """``--worktree NAME``: WorktreeCreate, and the session moves into the folder its hook
+    answers (a relative path is taken from the hook's folder, as 2.1.332 takes it)."""
+    step = worktree_at_start(session.command_line.flags)
+    if step is None:
+        return []
+    report = session.set_off(step)
+    path = report.outcome.event_output.get("worktreePath")
+    if isinstance(path, str) and path and not report.outcome.blocked:
+        session.worktree = os.path.normpath(Path(session.cwd or session.layout.project, path))
+        session.cwd = session.worktree
+    return [event_run(report.event, event_label(report), hooks_run(report))]
 
 
 def _interactive(
@@ -344,7 +362,7 @@ def _interactive(
         elif "write" in action:
             closing.extend(_written(session, str(action["write"]), str(action.get("text", ""))))
         elif "command" in action:
-            runs, ends = _command(session, str(action["command"]), warm)
+            runs, ends = _command(session, str(action["command"]), warm, action.get("worktree"))
             closing.extend(runs)
             if ends:
                 break
@@ -371,7 +389,9 @@ COMPACT_SUMMARY = "The user asked; the model answered."
 """The summary the scripted model writes when ``/compact`` asks for one."""
 
 
-def _command(session: Session, line: str, warm: bool) -> tuple[list[dict[str, Any]], bool]:
+def _command(
+    session: Session, line: str, warm: bool, worktree: Any = None
+) -> tuple[list[dict[str, Any]], bool]:
     """A slash command typed in the interface: the events it fires, and whether it ends
     the session. 2.1.332: ``/exit`` ends it (SessionEnd ``prompt_input_exit``);
     ``/clear`` ends one session and starts the next (SessionEnd ``clear``, SessionStart
@@ -379,12 +399,16 @@ def _command(session: Session, line: str, warm: bool) -> tuple[list[dict[str, An
     and PostCompact; ``/model NAME`` PreModelSwitch and PostModelSwitch, and when the
     conversation has been sent (``warm``: its cache is warm) PreModelSwitch twice, around
     the dialog that confirms the switch; ``/add-dir DIR`` (once the user trusts it)
-    DirectoryAdded. A hook that blocks (PreCompact, PreModelSwitch) ends the command."""
+    DirectoryAdded. ``/exit`` in a session a WorktreeCreate hook made a folder for asks
+    whether to keep it: ``worktree: "remove"`` (the user's answer) fires WorktreeRemove
+    first. A hook that blocks (PreCompact, PreModelSwitch) ends the command."""
     name, _, argument = line.strip().partition(" ")
     argument = argument.strip()
     steps: list[SetOff] = []
     if name == "/exit":
         steps = [SetOff("SessionEnd", {"reason": "prompt_input_exit"})]
+        if session.worktree is not None and worktree == "remove":
+            steps.insert(0, SetOff("WorktreeRemove", {"worktree_path": session.worktree}))
     elif name == "/clear":
         steps = [
             SetOff("SessionEnd", {"reason": "clear"}),

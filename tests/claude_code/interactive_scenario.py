@@ -15,7 +15,8 @@ terminal needs:
   sends it when a dialog has waited some seconds);
 - ``{"command": "/compact" | "/clear" | "/exit" | "/model NAME" | "/add-dir DIR"}``: a
   slash command (``/add-dir`` answers its questions yes, for this session; ``/model``
-  after a prompt confirms the switch; ``/exit`` waits for the exit);
+  after a prompt confirms the switch; ``/exit`` waits for the exit, and with
+  ``"worktree": "keep" | "remove"`` answers the question a ``--worktree`` session asks);
 - ``{"write": PATH, "text": TEXT}``: the user changes a file outside Claude Code (an
   editor): a settings file fires ConfigChange, a watched one FileChanged;
 - waits, for the terminal only: ``{"wait": TEXT}``, ``{"gone": TEXT}``,
@@ -54,6 +55,9 @@ ADD_DIR_DONE = "as a working directory"
 """/add-dir's questions, as 2.1.332 asks them, one after the other: whether the folder is
 trusted ("No, leave it out" first), then whether to add it to the workspace ("Yes, for
 this session" first); the answer shows "Added DIR as a working directory"."""
+WORKTREE_EXIT = "Exiting worktree session"
+WORKTREE_ANSWERS = {"keep": "Keep worktree", "remove": "Remove worktree"}
+"""/exit's question in a session started with ``--worktree`` (2.1.332), and its answers."""
 START_S = 60.0
 """How long the interface may take to come up on a loaded machine."""
 NOTIFIED_S = 30.0
@@ -124,6 +128,8 @@ def terminal_steps(steps: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
                 played.append({"pick": MODEL_SWITCH_YES})
             if command == "/clear":
                 warm = False
+            if command == "/exit" and step.get("worktree"):
+                played.append({"pick": {WORKTREE_EXIT: WORKTREE_ANSWERS[str(step["worktree"])]}})
             if command == "/exit":
                 played.append({"exit": True})
         else:
