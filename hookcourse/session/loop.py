@@ -47,6 +47,7 @@ from hookcourse.engine.api import (
     instructions_at_start,
     load_catalogue,
     load_settings,
+    model_text,
     prompt_expansion,
     startup_events,
     watched_names,
@@ -704,6 +705,9 @@ def _tool_turn(
         runs = decided is None or decided.tool_runs is not False
         if answer is not None:
             runs = answer.get("answer") == "yes"
+        unjudged = runs and _unjudged(pre, call)
+        if unjudged:
+            runs = False
         entry: dict[str, Any] = {
             "id": call_id,
             "name": name,
@@ -730,6 +734,26 @@ def _tool_turn(
                 # Escape: the turn is interrupted; the model is not asked again.
                 ended = {"reason": "interrupted"}
                 break
+            continue
+        if unjudged:
+            session.record({"type": "tool_result", "tool_use_id": call_id, "is_error": True})
+            _result(session, results, call_id, model_text("classifier_unavailable", tool=name), True)
+            denied = session.set_off(
+                SetOff(
+                    "PermissionDenied",
+                    {
+                        "permission_mode": "auto",
+                        "tool_name": name,
+                        "tool_input": tool_input,
+                        "tool_use_id": call_id,
+                        "reason": CLASSIFIER_UNAVAILABLE,
+                    },
+                )
+            )
+            round_["events"].append(
+                event_run("PermissionDenied", event_label(denied), hooks_run(denied), call=call_id)
+            )
+            texts.extend(system_texts(denied))
             continue
         if not runs:
             session.record({"type": "tool_result", "tool_use_id": call_id, "is_error": True})
@@ -784,6 +808,24 @@ def _tool_turn(
         ended = _ending([after.print_mode])
     session.shown = results + texts
     return ended, [bool(item["isError"]) for item in results]
+
+
+CLASSIFIER_UNAVAILABLE = "Classifier unavailable"
+"""PermissionDenied's ``reason`` when auto mode's check gave no verdict (2.1.332)."""
+
+
+def _unjudged(pre: FireReport, call: Mapping[str, Any]) -> bool:
+    """Auto mode leaves the call to its safety check, and the script says the check gives
+    no verdict (``"classifier": "none"``, as against a server that runs none): 2.1.332
+    refuses the call and fires PermissionDenied. A verdict is a model's, which a script
+    does not play: without the key the call goes on as the check allowed it."""
+    step = pre.permission
+    return (
+        step is not None
+        and step.decision == "classifier"
+        and not pre.outcome.blocked
+        and call.get("classifier") == "none"
+    )
 
 
 def _dialog(session: Session, round_: dict[str, Any]) -> Mapping[str, Any]:

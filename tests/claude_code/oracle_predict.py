@@ -167,7 +167,8 @@ def _stand_in(call: Mapping[str, Any]) -> dict[str, Any]:
         if fails
         else {"text": "", "isError": False, "response": STAND_IN}
     )
-    return {"name": call["name"], "input": call.get("input", {}), "result": result}
+    given = {key: call[key] for key in ("classifier", "elicits") if key in call}
+    return {"name": call["name"], "input": call.get("input", {}), "result": result, **given}
 
 
 class _ScenarioSession(Session):
