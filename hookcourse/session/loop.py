@@ -774,6 +774,8 @@ def _tool_turn(
         if effects is not None:
             for step in effects.events:
                 round_["events"].append(_set_off(session, step))
+        if isinstance(call.get("elicits"), dict):
+            entry["elicited"] = _elicit(session, round_, name, call["elicits"])
         tool = run_call(session, call, name, tool_input, grant)
         if effects is not None:
             session.cwd = effects.cwd or session.cwd
@@ -808,6 +810,39 @@ def _tool_turn(
         ended = _ending([after.print_mode])
     session.shown = results + texts
     return ended, [bool(item["isError"]) for item in results]
+
+
+def _elicit(
+    session: Session, round_: dict[str, Any], tool: str, asked: Mapping[str, Any]
+) -> dict[str, Any]:
+    """An MCP tool's server asks the user for input while the call runs (2.1.332, print
+    mode): Elicitation fires, and a hook's action (exit 2: decline) with its content is the
+    answer; else nobody can answer, the elicitation is cancelled and ElicitationResult
+    fires, whose hooks may change the action and content. What the server gets back."""
+    server = tool.split("__")[1] if tool.startswith("mcp__") and tool.count("__") >= 2 else ""
+    form = {"mcp_server_name": server, "mode": "form"}
+    report = session.set_off(
+        SetOff(
+            "Elicitation",
+            {**form, "message": asked.get("message", ""), "requested_schema": asked.get("schema")},
+        )
+    )
+    round_["events"].append(event_run("Elicitation", event_label(report), hooks_run(report)))
+    answer = _elicitation_answer(report)
+    if answer is not None:
+        return answer
+    result = session.set_off(SetOff("ElicitationResult", {**form, "action": "cancel"}))
+    round_["events"].append(event_run("ElicitationResult", event_label(result), hooks_run(result)))
+    return _elicitation_answer(result) or {"action": "cancel", "content": None}
+
+
+def _elicitation_answer(report: FireReport) -> dict[str, Any] | None:
+    """The action and content the hooks of an Elicitation or ElicitationResult gave."""
+    action = report.outcome.decision
+    if action not in ("accept", "decline", "cancel"):
+        return None
+    content = report.outcome.event_output.get("content")
+    return {"action": action, "content": content if action == "accept" else None}
 
 
 CLASSIFIER_UNAVAILABLE = "Classifier unavailable"

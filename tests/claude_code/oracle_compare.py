@@ -291,5 +291,30 @@ def _payload_keys(
     return predicted, observed
 
 
-EXTRA_CHECKS: dict[str, Check] = {"env": _env_names, "cwd": _cwd, "payload": _payload_keys}
+ELICITED = re.compile(r"^action=(\w+) content=(.*)$", re.S)
+"""The text ``mcp_stub.py``'s ``ask`` returns: the answer its elicitation got."""
+
+
+def _elicited(s: Mapping[str, Any], p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
+    """Per call that elicits, the action and content its MCP server got back."""
+    asked = [i for i, call in enumerate(p["tools"]) if "elicited" in call]
+    predicted = [p["tools"][i]["elicited"] for i in asked]
+    observed: list[Any] = []
+    for i in asked:
+        text = o["tools"][i].get("result") if i < len(o["tools"]) else None
+        match = ELICITED.match(text) if isinstance(text, str) else None
+        observed.append(
+            None
+            if match is None
+            else {"action": match.group(1), "content": json.loads(match.group(2))}
+        )
+    return predicted, observed
+
+
+EXTRA_CHECKS: dict[str, Check] = {
+    "env": _env_names,
+    "cwd": _cwd,
+    "payload": _payload_keys,
+    "elicited": _elicited,
+}
 """Checks a scenario asks for by name in ``checks``."""

@@ -271,6 +271,8 @@ def _tool(call: Mapping[str, Any], result: Mapping[str, Any] | None) -> dict[str
     }
     if "ranInput" in call:
         entry["rewritten"] = True
+    if "elicited" in call:
+        entry["elicited"] = call["elicited"]
     return entry
 
 
