@@ -737,7 +737,9 @@ def _tool_turn(
             continue
         if unjudged:
             session.record({"type": "tool_result", "tool_use_id": call_id, "is_error": True})
-            _result(session, results, call_id, model_text("classifier_unavailable", tool=name), True)
+            _result(
+                session, results, call_id, model_text("classifier_unavailable", tool=name), True
+            )
             denied = session.set_off(
                 SetOff(
                     "PermissionDenied",

@@ -354,7 +354,9 @@ def _check_turns(data: Mapping[str, Any], where: str) -> None:
                 raise _fail(where, path, "a tool call needs a name and an input object", "add them")
             _check_type(where, call, path, "id", str, "write a string")
             if call.get("classifier", "none") != "none":
-                raise _fail(where, [*path, "classifier"], "classifier is not \"none\"", 'write "none"')
+                raise _fail(
+                    where, [*path, "classifier"], 'classifier is not "none"', 'write "none"'
+                )
             elicits = call.get("elicits")
             if elicits is not None:
                 _check_object(where, elicits, [*path, "elicits"], ("message", "schema"))
