@@ -17,8 +17,8 @@ A scenario (one JSON object in ``corpus/*.json``) holds:
   mode's check gives no verdict (the mock runs none), ``elicits`` (``{message, schema}``)
   on a call of ``mcp_stub.py``'s ``ask``, which asks the user that; ``pause``: seconds
   the mock holds that turn's answer, so hooks Claude Code does not wait for finish
-  first), ``flags`` (extra claude arguments), ``env``, ``trust`` (the folder is trusted in ``~/.claude.json``),
-  ``files`` (project files);
+  first), ``flags`` (extra claude arguments), ``env``, ``trust`` (the folder is
+  trusted in ``~/.claude.json``), ``files`` (project files);
 - ``exception``: a named reason when ``fire`` cannot be compared on a field
   (see ``oracle_compare.EXCEPTIONS``).
 
