@@ -73,6 +73,9 @@ if TYPE_CHECKING:
         SetOff as SetOff,
     )
     from .lifecycle import (
+        Task as Task,
+    )
+    from .lifecycle import (
         file_written as file_written,
     )
     from .lifecycle import (
@@ -83,6 +86,9 @@ if TYPE_CHECKING:
     )
     from .lifecycle import (
         startup_events as startup_events,
+    )
+    from .lifecycle import (
+        task_event as task_event,
     )
     from .lifecycle import (
         watched_names as watched_names,
@@ -238,6 +244,8 @@ PLACES: Final[dict[str, str]] = {
     "file_written": "lifecycle",
     "watched_names": "lifecycle",
     "worktree_at_start": "lifecycle",
+    "Task": "lifecycle",
+    "task_event": "lifecycle",
     "PrintMode": "transcript",
     # permissions
     "CallPlace": "permission_rule",
@@ -290,6 +298,7 @@ __all__ = [
     "SettingsPlaces",
     "SettingsSource",
     "Severity",
+    "Task",
     "ValidateOptions",
     "answering_as",
     "answering_line",
@@ -326,6 +335,7 @@ __all__ = [
     "report_text",
     "run_jobs",
     "startup_events",
+    "task_event",
     "validate_files",
     "watched_names",
     "worktree_at_start",

@@ -176,6 +176,44 @@ def worktree_at_start(flags: Sequence[str]) -> SetOff | None:
     return None
 
 
+@dataclass(frozen=True)
+class Task:
+    """A task of the session's task list: what its TaskCreated and TaskCompleted carry."""
+
+    task_id: str
+    subject: str
+    description: str
+    completed: bool = False
+
+    def fields(self) -> dict[str, JSValue]:
+        return {
+            "task_id": self.task_id,
+            "task_subject": self.subject,
+            "task_description": self.description,
+        }
+
+
+def task_event(tool: str, tool_input: JSValue, tasks: Mapping[str, Task]) -> tuple[SetOff, Task] | None:
+    """What a task-list call sets off as it runs (2.1.332): TaskCreate fires TaskCreated for
+    the task it makes (ids count up from 1); TaskUpdate to ``status: completed`` fires
+    TaskCompleted for a task on the list not completed yet (an unknown id: "Task not
+    found", nothing fires). The event and the task as it would then stand."""
+    given = tool_input if isinstance(tool_input, dict) else {}
+    if tool == "TaskCreate":
+        subject, description = given.get("subject"), given.get("description")
+        task = Task(
+            str(len(tasks) + 1),
+            subject if isinstance(subject, str) else "",
+            description if isinstance(description, str) else "",
+        )
+        return SetOff("TaskCreated", task.fields()), task
+    if tool == "TaskUpdate" and given.get("status") == "completed":
+        found = tasks.get(str(given.get("taskId")))
+        if found is not None and not found.completed:
+            return SetOff("TaskCompleted", found.fields()), replace(found, completed=True)
+    return None
+
+
 def prompt_expansion(prompt: str, place: CallPlace) -> SetOff | None:
     """UserPromptExpansion for a prompt ``/name args`` naming a custom command
     (``.claude/commands/<name>.md``, ``a:b`` in ``a/b.md``) or a skill; None otherwise."""

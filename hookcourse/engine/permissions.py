@@ -69,6 +69,9 @@ from .settings import Origin, PermissionEntry, SettingsSource
 _ASSIGNMENT: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 READ_ONLY_TOOLS: Final = frozenset({"Read", "Grep", "Glob", "LS", "NotebookRead"})
 EDIT_TOOLS: Final = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})
+TASK_LIST_TOOLS: Final = frozenset({"TaskCreate", "TaskGet", "TaskList", "TaskUpdate"})
+"""The session's task list (offered in print mode with CLAUDE_CODE_ENABLE_TODO_TOOLS=1):
+they touch no file and need no approval (2.1.332, tk-create-complete)."""
 SELF_APPROVED_TOOLS: Final = frozenset({"Agent"})
 """Tools whose own permission check allows every call, in every mode but those where the
 auto-mode check decides (2.1.332: launching a subagent needs no rule; flag-agent-plan-mode)."""
@@ -693,6 +696,8 @@ def _by_mode(
         return step("allow", "bypassPermissions runs it")
     if tool_name in READ_ONLY_TOOLS:
         return step("allow", f"{tool_name} is read-only and needs no approval")
+    if tool_name in TASK_LIST_TOOLS:
+        return step("allow", f"{tool_name} changes only the task list and needs no approval")
     if mode == "acceptEdits" and tool_name in EDIT_TOOLS:
         return step("allow", "acceptEdits lets edits run")
     if mode == "plan":

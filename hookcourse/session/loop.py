@@ -39,6 +39,7 @@ from hookcourse.engine.api import (
     FireRequest,
     PrintMode,
     SetOff,
+    Task,
     SettingsPlaces,
     SettingsSource,
     checked_against,
@@ -50,12 +51,13 @@ from hookcourse.engine.api import (
     model_text,
     prompt_expansion,
     startup_events,
+    task_event,
     watched_names,
     worktree_at_start,
 )
 from hookcourse.errors import InputError
 from hookcourse.js import json as jsjson
-from hookcourse.js.values import JSValue, Undefined
+from hookcourse.js.values import JSValue, Undefined, js_trim
 
 from . import turns as scripted
 from .script import Layout, SessionScript, flag_settings, laid_out, script_env, substitute
@@ -127,6 +129,8 @@ class Session:
     """Model requests, a subagent's included."""
     background: int = 0
     """Subagents finished in the background whose completion has not started a turn yet."""
+    tasks: dict[str, Task] = field(default_factory=dict)
+    """The task list the TaskCreate and TaskUpdate calls keep, by task id."""
     worktree: str | None = None
     """The folder a WorktreeCreate hook made for ``--worktree``, where the session runs."""
     dialogs: list[Mapping[str, Any]] | None = None
@@ -778,7 +782,11 @@ def _tool_turn(
                 round_["events"].append(_set_off(session, step))
         if isinstance(call.get("elicits"), dict):
             entry["elicited"] = _elicit(session, round_, name, call["elicits"])
+        feedback = _task_hooks(session, round_, name, tool_input)
         tool = run_call(session, call, name, tool_input, grant)
+        if feedback is not None:
+            entry["hookFeedback"] = feedback.text
+            tool = feedback
         if effects is not None:
             session.cwd = effects.cwd or session.cwd
             if effects.skill is not None and effects.skill not in session.skills:
@@ -812,6 +820,33 @@ def _tool_turn(
         ended = _ending([after.print_mode])
     session.shown = results + texts
     return ended, [bool(item["isError"]) for item in results]
+
+
+def _task_hooks(
+    session: Session, round_: dict[str, Any], tool: str, tool_input: Any
+) -> ToolRun | None:
+    """TaskCreated or TaskCompleted as a task-list call runs (2.1.332); the call's result
+    when a hook blocks: "<Event> hook feedback:" and the reason. A blocked TaskCreated
+    rolls the task back and fails the call (PostToolUseFailure, the reason trimmed); a
+    blocked TaskCompleted leaves the task open and the call succeeds with the reason as
+    written (after exit 2: "[<command>]: " and stderr, its final newline kept)."""
+    found = task_event(tool, tool_input, session.tasks)
+    if found is None:
+        return None
+    step, task = found
+    report = session.set_off(step)
+    round_["events"].append(event_run(report.event, event_label(report), hooks_run(report)))
+    outcome = report.outcome
+    if outcome.decision != "block":
+        # continue: false stops a teammate, not the session's own call (tk-completed-stop).
+        session.tasks[task.task_id] = task
+        return None
+    reason = outcome.blocking_error if outcome.decided_by_exit2 else outcome.reason
+    created = step.event == "TaskCreated"
+    text = model_text(
+        "stop_feedback", event=step.event, reason=js_trim(reason or "") if created else reason or ""
+    )
+    return ToolRun(text, created, text)
 
 
 def _elicit(

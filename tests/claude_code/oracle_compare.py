@@ -311,10 +311,26 @@ def _elicited(s: Mapping[str, Any], p: Mapping[str, Any], o: Mapping[str, Any]) 
     return predicted, observed
 
 
+FEEDBACK = re.compile(r"^(?:TaskCreated|TaskCompleted) hook feedback:\n")
+"""How a task-list call's result begins when a TaskCreated or TaskCompleted hook blocked."""
+
+
+def _hook_feedback(
+    s: Mapping[str, Any], p: Mapping[str, Any], o: Mapping[str, Any]
+) -> tuple[Any, Any]:
+    """Per call, the hook feedback that became its result (None where no hook blocked)."""
+    observed = [
+        text if isinstance(text := call.get("result"), str) and FEEDBACK.match(text) else None
+        for call in o["tools"]
+    ]
+    return [call.get("hookFeedback") for call in p["tools"]], observed
+
+
 EXTRA_CHECKS: dict[str, Check] = {
     "env": _env_names,
     "cwd": _cwd,
     "payload": _payload_keys,
     "elicited": _elicited,
+    "feedback": _hook_feedback,
 }
 """Checks a scenario asks for by name in ``checks``."""

@@ -271,8 +271,9 @@ def _tool(call: Mapping[str, Any], result: Mapping[str, Any] | None) -> dict[str
     }
     if "ranInput" in call:
         entry["rewritten"] = True
-    if "elicited" in call:
-        entry["elicited"] = call["elicited"]
+    for key in ("elicited", "hookFeedback"):
+        if key in call:
+            entry[key] = call[key]
     return entry
 
 
