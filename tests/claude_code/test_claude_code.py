@@ -7,9 +7,10 @@ Every corpus scenario is checked twice over:
   ``oracle.py record`` (the real binary, run on that very scenario: a record older than
   its scenario fails ``test_every_scenario_is_recorded_as_it_is_now``);
 - **live**, one scenario in ``LIVE_EVERY`` (spread over the corpus by id, leaving out
-  those with a ``"live"`` key) and every one with ``"live": true``: Claude Code runs it now in a loopback-only network namespace (at
-  most one per pytest-xdist worker) while ``fire`` runs it, and the two are compared
-  (a disagreement is run again once, and counts only if it repeats).
+  those with a ``"live"`` key) and every one with ``"live": true``: Claude Code runs it
+  now in a loopback-only network namespace (at most one per pytest-xdist worker) while
+  ``fire`` runs it, and the two are compared (a disagreement is run again once, and
+  counts only if it repeats).
 
 Every compared field must agree, or be a named exception. Scenarios listed in
 ``open_disagreements.json`` are known to disagree today: they are expected to fail
