@@ -193,7 +193,9 @@ class Task:
         }
 
 
-def task_event(tool: str, tool_input: JSValue, tasks: Mapping[str, Task]) -> tuple[SetOff, Task] | None:
+def task_event(
+    tool: str, tool_input: JSValue, tasks: Mapping[str, Task]
+) -> tuple[SetOff, Task] | None:
     """What a task-list call sets off as it runs (2.1.332): TaskCreate fires TaskCreated for
     the task it makes (ids count up from 1); TaskUpdate to ``status: completed`` fires
     TaskCompleted for a task on the list not completed yet (an unknown id: "Task not

@@ -39,9 +39,9 @@ from hookcourse.engine.api import (
     FireRequest,
     PrintMode,
     SetOff,
-    Task,
     SettingsPlaces,
     SettingsSource,
+    Task,
     checked_against,
     file_written,
     fire,
@@ -49,6 +49,7 @@ from hookcourse.engine.api import (
     load_catalogue,
     load_settings,
     model_text,
+    permission_facts,
     prompt_expansion,
     startup_events,
     task_event,
@@ -321,17 +322,32 @@ def play(
 
 
 def _worktree(session: Session) -> list[dict[str, Any]]:
-    """``--worktree NAME``: WorktreeCreate, and the session moves into the folder its hook
-    answers (a relative path is taken from the hook's folder, as 2.1.332 takes it)."""
+    """``--worktree NAME``: WorktreeCreate before the session starts."""
     step = worktree_at_start(session.command_line.flags)
     if step is None:
         return []
+    return [_create_worktree(session, step)]
+
+
+def _enter_worktree(session: Session, round_: dict[str, Any], tool_input: Any) -> None:
+    """The EnterWorktree tool, as it runs: WorktreeCreate for the name it was given (a
+    name Claude Code makes up when none is given is not modelled)."""
+    given = tool_input.get("name") if isinstance(tool_input, dict) else None
+    if isinstance(given, str) and given:
+        round_["events"].append(
+            _create_worktree(session, SetOff("WorktreeCreate", {"name": given}))
+        )
+
+
+def _create_worktree(session: Session, step: SetOff) -> dict[str, Any]:
+    """WorktreeCreate; the session moves into the folder its hook answers (a relative path
+    is taken from the hook's folder, as 2.1.332 takes it), where later hooks run."""
     report = session.set_off(step)
     path = report.outcome.event_output.get("worktreePath")
     if isinstance(path, str) and path and not report.outcome.blocked:
         session.worktree = os.path.normpath(Path(session.cwd or session.layout.project, path))
         session.cwd = session.worktree
-    return [event_run(report.event, event_label(report), hooks_run(report))]
+    return event_run(report.event, event_label(report), hooks_run(report))
 
 
 def _interactive(
@@ -709,7 +725,7 @@ def _tool_turn(
         runs = decided is None or decided.tool_runs is not False
         if answer is not None:
             runs = answer.get("answer") == "yes"
-        unjudged = runs and _unjudged(pre, call)
+        unjudged = (runs and _unjudged(pre, call)) or (not runs and _refused_unjudged(pre))
         if unjudged:
             runs = False
         entry: dict[str, Any] = {
@@ -739,16 +755,16 @@ def _tool_turn(
                 ended = {"reason": "interrupted"}
                 break
             continue
-        if unjudged:
+        if unjudged and pre.permission is not None:
             session.record({"type": "tool_result", "tool_use_id": call_id, "is_error": True})
-            _result(
-                session, results, call_id, model_text("classifier_unavailable", tool=name), True
-            )
+            # The check's refusal, the same text whether auto or plan mode asked for it.
+            refusal = permission_facts().refusal("plan", tool=name)
+            _result(session, results, call_id, refusal, True)
             denied = session.set_off(
                 SetOff(
                     "PermissionDenied",
                     {
-                        "permission_mode": "auto",
+                        "permission_mode": pre.permission.mode,
                         "tool_name": name,
                         "tool_input": tool_input,
                         "tool_use_id": call_id,
@@ -760,6 +776,9 @@ def _tool_turn(
                 event_run("PermissionDenied", event_label(denied), hooks_run(denied), call=call_id)
             )
             texts.extend(system_texts(denied))
+            ended = _ending(stopping)
+            if ended is not None:
+                break
             continue
         if not runs:
             session.record({"type": "tool_result", "tool_use_id": call_id, "is_error": True})
@@ -782,6 +801,8 @@ def _tool_turn(
                 round_["events"].append(_set_off(session, step))
         if isinstance(call.get("elicits"), dict):
             entry["elicited"] = _elicit(session, round_, name, call["elicits"])
+        if name == "EnterWorktree":
+            _enter_worktree(session, round_, tool_input)
         feedback = _task_hooks(session, round_, name, tool_input)
         tool = run_call(session, call, name, tool_input, grant)
         if feedback is not None:
@@ -898,6 +919,13 @@ def _unjudged(pre: FireReport, call: Mapping[str, Any]) -> bool:
         and not pre.outcome.blocked
         and call.get("classifier") == "none"
     )
+
+
+def _refused_unjudged(pre: FireReport) -> bool:
+    """The permission step refused the call because the check gave no verdict (plan mode
+    in print mode), and no hook decided it first."""
+    step = pre.permission
+    return step is not None and step.unjudged and not pre.outcome.blocked
 
 
 def _dialog(session: Session, round_: dict[str, Any]) -> Mapping[str, Any]:
