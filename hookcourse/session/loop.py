@@ -758,8 +758,8 @@ def _tool_turn(
         if unjudged and pre.permission is not None:
             session.record({"type": "tool_result", "tool_use_id": call_id, "is_error": True})
             # The check's refusal, the same text whether auto or plan mode asked for it.
-            refusal = permission_facts().refusal("plan", tool=name)
-            _result(session, results, call_id, refusal, True)
+            unjudged_text = permission_facts().refusal("plan", tool=name)
+            _result(session, results, call_id, unjudged_text, True)
             denied = session.set_off(
                 SetOff(
                     "PermissionDenied",
@@ -803,11 +803,11 @@ def _tool_turn(
             entry["elicited"] = _elicit(session, round_, name, call["elicits"])
         if name == "EnterWorktree":
             _enter_worktree(session, round_, tool_input)
-        feedback = _task_hooks(session, round_, name, tool_input)
+        blocked_task = _task_hooks(session, round_, name, tool_input)
         tool = run_call(session, call, name, tool_input, grant)
-        if feedback is not None:
-            entry["hookFeedback"] = feedback.text
-            tool = feedback
+        if blocked_task is not None:
+            entry["hookFeedback"] = blocked_task.text
+            tool = blocked_task
         if effects is not None:
             session.cwd = effects.cwd or session.cwd
             if effects.skill is not None and effects.skill not in session.skills:
