@@ -828,6 +828,9 @@ def _tool_turn(
         round_["events"].append(
             event_run(post.event, event_label(post), hooks_run(post), call=call_id)
         )
+        replaced = _mcp_output(name, post)
+        if replaced is not None:
+            entry["shownOutput"] = session.results[call_id]["text"] = replaced
         texts.extend(system_texts(post))
         ended = _ending([post.print_mode, *stopping])
         if ended is not None:
@@ -841,6 +844,21 @@ def _tool_turn(
         ended = _ending([after.print_mode])
     session.shown = results + texts
     return ended, [bool(item["isError"]) for item in results]
+
+
+def _mcp_output(tool: str, post: FireReport) -> str | None:
+    """What the model reads of an MCP tool's call instead of its output, when a PostToolUse
+    hook gave ``updatedMCPToolOutput`` (a text, or content blocks whose texts are joined
+    by newlines; 2.1.332: mcp-output-text, mcp-output-blocks); None otherwise."""
+    if post.event != "PostToolUse" or not tool.startswith("mcp__"):
+        return None
+    given = post.outcome.event_output.get("updatedMCPToolOutput")
+    if isinstance(given, str):
+        return given
+    if isinstance(given, list):
+        texts = [block.get("text") for block in given if isinstance(block, dict)]
+        return "\n".join(text for text in texts if isinstance(text, str))
+    return None
 
 
 def _task_hooks(

@@ -311,6 +311,27 @@ def _elicited(s: Mapping[str, Any], p: Mapping[str, Any], o: Mapping[str, Any]) 
     return predicted, observed
 
 
+def _mcp_output(
+    s: Mapping[str, Any], p: Mapping[str, Any], o: Mapping[str, Any]
+) -> tuple[Any, Any]:
+    """Per call of an MCP tool, the text the model read: a PostToolUse hook's
+    ``updatedMCPToolOutput``, else what ``mcp_stub.py`` returns for the answer it got."""
+    predicted: list[Any] = []
+    observed: list[Any] = []
+    for i, call in enumerate(p["tools"]):
+        if not str(call.get("name", "")).startswith("mcp__"):
+            continue
+        stub = call.get("elicited")
+        said = (
+            None
+            if stub is None
+            else f"action={stub['action']} content={json.dumps(stub['content'], sort_keys=True)}"
+        )
+        predicted.append(call.get("shownOutput", said))
+        observed.append(o["tools"][i].get("result") if i < len(o["tools"]) else None)
+    return predicted, observed
+
+
 FEEDBACK = re.compile(r"^(?:TaskCreated|TaskCompleted) hook feedback:\n")
 """How a task-list call's result begins when a TaskCreated or TaskCompleted hook blocked."""
 
@@ -332,5 +353,6 @@ EXTRA_CHECKS: dict[str, Check] = {
     "payload": _payload_keys,
     "elicited": _elicited,
     "feedback": _hook_feedback,
+    "mcpOutput": _mcp_output,
 }
 """Checks a scenario asks for by name in ``checks``."""

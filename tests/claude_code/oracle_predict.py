@@ -271,7 +271,7 @@ def _tool(call: Mapping[str, Any], result: Mapping[str, Any] | None) -> dict[str
     }
     if "ranInput" in call:
         entry["rewritten"] = True
-    for key in ("elicited", "hookFeedback"):
+    for key in ("elicited", "hookFeedback", "shownOutput"):
         if key in call:
             entry[key] = call[key]
     return entry
