@@ -291,10 +291,6 @@ def play(
     script = session.script
     prompt_requests = requests if per_prompt is None else per_prompt
     start_runs = _worktree(session)
-    start_runs += [_set_off(session, step) for step in startup_events(session.command_line.flags)]
-    start = session.fire("SessionStart", session.payload("SessionStart", source="startup"))
-    start_runs.append(event_run("SessionStart", event_label(start), hooks_run(start)))
-    start_runs += [_set_off(session, step) for step in instructions_at_start(session.place())]
     transcript: Transcript = {
         "script": script.name,
         "engine": engine or engine_name(),
@@ -302,6 +298,15 @@ def play(
         "rounds": session.rounds,
         "end": {},
     }
+    if start_runs and session.worktree is None:
+        # No folder to run in: the session never starts (2.1.332: "Error creating
+        # worktree: ...", exit 1, before SessionStart and any request).
+        transcript.update(end={"reason": NOT_STARTED}, closing=[])
+        return transcript
+    start_runs += [_set_off(session, step) for step in startup_events(session.command_line.flags)]
+    start = session.fire("SessionStart", session.payload("SessionStart", source="startup"))
+    start_runs.append(event_run("SessionStart", event_label(start), hooks_run(start)))
+    start_runs += [_set_off(session, step) for step in instructions_at_start(session.place())]
     session.shown = _start_texts(start)
     user_turns = [] if start.print_mode is None else list(start.print_mode.user_turns)
     # The scripted model plays in the conversation its first prompt begins; one a hook's
@@ -319,6 +324,10 @@ def play(
     closing = session.fire("SessionEnd", session.payload("SessionEnd", reason="other"))
     transcript["closing"] = [event_run("SessionEnd", event_label(closing), hooks_run(closing))]
     return transcript
+
+
+NOT_STARTED = "not_started"
+"""How a session ends that never started (a WorktreeCreate hook gave no folder)."""
 
 
 def _worktree(session: Session) -> list[dict[str, Any]]:

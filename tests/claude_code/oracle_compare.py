@@ -135,7 +135,11 @@ def _user_notes(p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
 
 
 def _terminal(p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
-    observed = "prompt_blocked" if o["requests"] == 0 else o["result"].get("terminal_reason")
+    """The result line's terminal reason; a run with no request ended on a blocked prompt,
+    or never started when it wrote no result line at all (a failed WorktreeCreate)."""
+    observed = o["result"].get("terminal_reason")
+    if o["requests"] == 0:
+        observed = "prompt_blocked" if o["result"].get("subtype") else "not_started"
     return p["terminal"], observed
 
 
