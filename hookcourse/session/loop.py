@@ -16,6 +16,11 @@ running call sets off (``printMode.whenRun``) fires before its PostToolUse: a cd
 moves the shell, a skill registers its hooks, an Agent call runs a subagent
 (SubagentStart, SubagentStop until it may stop) whose completion, as print mode
 runs subagents in the background, is one more main turn after the model stops.
+``--worktree NAME`` fires WorktreeCreate first and moves the session into the hook's
+folder (EnterWorktree does so mid-session; a failed creation ends it before it starts);
+a task-list call fires TaskCreated or TaskCompleted as it runs; an MCP call whose server
+asks for input fires Elicitation (and ElicitationResult when nobody answered); a call
+auto mode's check gives no verdict is refused and fires PermissionDenied.
 Every event goes through ``hookcourse.engine.api.fire`` (``Session.fired`` keeps
 each report, in order); what the model is shown comes from its ``print_mode``;
 nothing here reads or merges a hook's answer. ``requests`` is the one loop over
