@@ -199,6 +199,24 @@ def _parser() -> argparse.ArgumentParser:
         "measured and fire models (default: the newest measured; `hookcourse versions` "
         "lists them)",
     )
+    fire.add_argument(
+        "--interactive",
+        action="store_true",
+        help="also say what Claude Code's interactive interface does where print mode "
+        "differs: PreToolUse's permission dialog (after the permission step's ask or a "
+        "hook's ask), what the user is shown, and what their answer does",
+    )
+    fire.add_argument(
+        "--answer",
+        choices=("yes", "no"),
+        help="with --interactive: the user's answer to the dialog (yes runs the call, no "
+        "refuses it; no without --feedback also ends the turn)",
+    )
+    fire.add_argument(
+        "--feedback",
+        metavar="TEXT",
+        help="with --answer no: what the user types after Tab, which the model reads",
+    )
     fire.add_argument("--json", action="store_true", help="print one JSON object")
     doctor = commands.add_parser(
         "doctor",
@@ -576,8 +594,18 @@ def _fire(args: argparse.Namespace) -> int:
         max_turns=args.max_turns,
         turn=args.turn,
     )
-    from hookcourse.engine.api import answering_as, answering_line, not_fired_note
+    from hookcourse.engine.api import (
+        answer_dialog,
+        answering_as,
+        answering_line,
+        check_answer,
+        interactive_json,
+        interactive_lines,
+        not_fired_note,
+        shows_dialog,
+    )
 
+    answer = check_answer(args.answer, args.feedback, args.interactive)
     with answering_as(args.claude_version):
         report = fire(request)
         note = not_fired_note(args.event)
@@ -585,15 +613,29 @@ def _fire(args: argparse.Namespace) -> int:
         print(f"hookcourse: {note}", file=sys.stderr)
     if args.strict and report.settings.warnings:
         raise report.settings.warnings[0]
+    status = report.exit_status
+    if args.interactive and answer is not None and shows_dialog(report):
+        # The user's answer, not print mode's refusal, decides whether the call goes ahead.
+        status = 0 if answer_dialog(report, answer).tool_runs else 2
     if args.json:
-        print(jsjson.stringify(report_json(report)))
+        document = report_json(report)
+        if args.interactive:
+            document["interactive"] = interactive_json(report, answer)
+        print(jsjson.stringify(document))
     else:
         for warning in report.warnings:
             print(visible(f"hookcourse: warning: {warning}"), file=sys.stderr)
         if args.claude_version:
             print(answering_line(args.claude_version))
-        print(report_text(report))
-    return report.exit_status
+        text = report_text(report)
+        if args.interactive:
+            # Before the closing exit status line: the interface's part of the answer.
+            body, _, last = text.rpartition("\n")
+            if not last.startswith("exit status "):
+                body = text
+            text = "\n".join([body, *interactive_lines(report, answer), f"exit status {status}"])
+        print(text)
+    return status
 
 
 def _record(args: argparse.Namespace) -> int:

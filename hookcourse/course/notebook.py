@@ -47,6 +47,7 @@ PLACES: Final = {
     "claude_code_reading": "hookcourse.course.labs.logic:claude_code_reading",
     "run_pre_tool_use_loop": "hookcourse.course.labs.logic:run_pre_tool_use_loop",
     "check_gate": "hookcourse.course.labs.events:check_gate",
+    "try_goals": "hookcourse.course.labs.events:try_goals",
     "exercise_goals": "hookcourse.course.labs.events:exercise_goals",
     "step_real_stop_hook": "hookcourse.course.labs.stop_loop:step_real_stop_hook",
     "fire_commands": "hookcourse.course.labs.real_hooks:fire_commands",

@@ -54,6 +54,27 @@ if TYPE_CHECKING:
     from .catalogue import (
         recipient_text as recipient_text,
     )
+    from .dialog import (
+        Answered as Answered,
+    )
+    from .dialog import (
+        UserAnswer as UserAnswer,
+    )
+    from .dialog import (
+        answer_dialog as answer_dialog,
+    )
+    from .dialog import (
+        check_answer as check_answer,
+    )
+    from .dialog import (
+        interactive_json as interactive_json,
+    )
+    from .dialog import (
+        interactive_lines as interactive_lines,
+    )
+    from .dialog import (
+        shows_dialog as shows_dialog,
+    )
     from .firing import (
         Fired as Fired,
     )
@@ -247,6 +268,14 @@ PLACES: Final[dict[str, str]] = {
     "Task": "lifecycle",
     "task_event": "lifecycle",
     "PrintMode": "transcript",
+    # the interactive interface's permission dialog
+    "Answered": "dialog",
+    "UserAnswer": "dialog",
+    "answer_dialog": "dialog",
+    "check_answer": "dialog",
+    "interactive_json": "dialog",
+    "interactive_lines": "dialog",
+    "shows_dialog": "dialog",
     # permissions
     "CallPlace": "permission_rule",
     "check_rule": "permission_rule",
@@ -277,6 +306,7 @@ __all__ = [
     "MANAGED_SETTINGS_ENV",
     "PERMISSION_MODES",
     "STANDARD_SOURCES",
+    "Answered",
     "CallPlace",
     "Classification",
     "CommandEvaluator",
@@ -299,10 +329,13 @@ __all__ = [
     "SettingsSource",
     "Severity",
     "Task",
+    "UserAnswer",
     "ValidateOptions",
+    "answer_dialog",
     "answering_as",
     "answering_line",
     "changelog_lines",
+    "check_answer",
     "check_rule",
     "checked_against",
     "choose_rules",
@@ -318,6 +351,8 @@ __all__ = [
     "get_event",
     "hook_run",
     "instructions_at_start",
+    "interactive_json",
+    "interactive_lines",
     "lint_rules",
     "load_catalogue",
     "load_settings",
@@ -334,6 +369,7 @@ __all__ = [
     "report_json",
     "report_text",
     "run_jobs",
+    "shows_dialog",
     "startup_events",
     "task_event",
     "validate_files",

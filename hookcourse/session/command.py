@@ -32,7 +32,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--real",
         action="store_true",
         help="run the script through the real Claude Code (loopback-only namespace, "
-        "scripted mock model) instead of hookcourse's engine",
+        "scripted mock model) instead of hookcourse's engine; a script with "
+        "interactive runs in its interface, on a pseudo-terminal",
     )
     engines.add_argument(
         "--compare",
@@ -119,6 +120,12 @@ def run_one(
         if real:
             fix = "compare your module with the engine (--compare), or run --real alone"
             raise InputError("--engine", "cannot go with --real", fix)
+        if script.data.get("interactive") is not None:
+            # The learner's loop is print mode's: no dialog would be shown or answered.
+            fix = "run the script without --engine, or a print-mode script with it"
+            raise InputError(
+                "--engine", "your loop plays print mode, not an interactive script", fix
+            )
         from .learner import learner_transcripts
 
         result.transcripts, result.found = learner_transcripts(
@@ -132,6 +139,17 @@ def run_one(
         transcript = run_real(script, claude, keep, isolation)
         # One line on stderr whatever the format: a fallback must never pass unnoticed.
         print(f"hookcourse session: Claude Code ran with {transcript['network']}", file=sys.stderr)
+        if script.data.get("interactive") is not None:
+            from .real_interactive import untraced_hooks
+
+            unseen = untraced_hooks(script)
+            if unseen:
+                # Only the script's own hooks dump what they did; these run unseen.
+                print(
+                    f"hookcourse session: {len(unseen)} hook command(s) not written as "
+                    f"@hook:NAME leave no trace in an interactive run: {one_line(unseen[0])}",
+                    file=sys.stderr,
+                )
         result.transcripts.append(transcript)
     else:
         result.transcripts.append(run_session(script, keep, allow_outside))

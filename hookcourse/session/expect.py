@@ -98,6 +98,8 @@ def _events(transcript: Mapping[str, Any]) -> Iterator[Mapping[str, Any]]:
         yield from entry["events"]
     for round_ in transcript["rounds"]:
         yield from round_["events"]
+    for action in transcript.get("actions", []):
+        yield from action["events"]
 
 
 def _ends(transcript: Mapping[str, Any]) -> list[str]:

@@ -766,6 +766,7 @@ class ThreeWays:
     engine: Transcript
     real: Transcript
     width: int = 38
+    in_full: int | None = None  # a request to show uncut as well (the columns cut lines)
 
     def _request_marks(self) -> list[tuple[str, str]]:
         """Per block (start, each request, end): how ours compares with the engine, and
@@ -797,7 +798,24 @@ class ThreeWays:
                 row = f"{cells[0]:<{width}} {by_engine} {cells[1]:<{width}} {by_real} {cells[2]}"
                 out.append(row.rstrip())
         full = self.first_in_full(columns)
-        return visible("\n".join([*out, "", *full, *self.explained()]), keep="\n")
+        asked = self.request_in_full(columns)
+        return visible("\n".join([*out, "", *asked, *full, *self.explained()]), keep="\n")
+
+    def request_in_full(self, columns: list[list[list[str]]]) -> list[str]:
+        """Request ``in_full``, uncut, in each column; columns whose lines are the same are
+        shown once, under all their names."""
+        n = self.in_full
+        if n is None:
+            return []
+        names = ("your loop", "the course's engine", "Claude Code 2.1.332")
+        shown: dict[tuple[str, ...], list[str]] = {}
+        for name, column in zip(names, columns, strict=True):
+            shown.setdefault(tuple(column[n]) if 0 <= n < len(column) else (), []).append(name)
+        lines = [f"{_where(n, max(len(column) for column in columns))} in full:"]
+        for block, who in shown.items():
+            body = block or ("(not in this run)",)
+            lines += [f"  {' and '.join(who)}:", *(f"    {line}" for line in body)]
+        return [*lines, ""]
 
     def first_in_full(self, columns: list[list[list[str]]]) -> list[str]:
         """The first block where the learner's loop differs, uncut: its lines and those of
@@ -853,9 +871,12 @@ def _where(n: int, count: int) -> str:
     return "the end" if n == count - 1 else f"request {n}"
 
 
-def three_ways(ours: Transcript | None, name: str = "guard-retry") -> ThreeWays | None:
+def three_ways(
+    ours: Transcript | None, name: str = "guard-retry", *, in_full: int | None = None
+) -> ThreeWays | None:
     """``ours`` beside the engine's transcript of the same session and Claude Code's
-    recording; None (and a line) when there is no transcript of the learner's loop."""
+    recording, with request ``in_full`` also shown uncut; None (and a line) when there is
+    no transcript of the learner's loop."""
     from .loop import run_session
     from .recorded import load_recorded, script_path
 
@@ -864,7 +885,7 @@ def three_ways(ours: Transcript | None, name: str = "guard-retry") -> ThreeWays 
         return None
     with processes_for(name):
         engine = _off_the_event_loop(run_session, load(Path(str(script_path(name)))))
-    return ThreeWays(ours, engine, load_recorded(name)["transcript"])
+    return ThreeWays(ours, engine, load_recorded(name)["transcript"], in_full=in_full)
 
 
 # -- a learner's module file, in a child process -------------------------------------------------

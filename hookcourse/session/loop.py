@@ -39,6 +39,7 @@ from typing import Any
 from hookcourse.engine.api import (
     DEFAULT_STOP_BLOCK_CAP,
     STANDARD_SOURCES,
+    Answered,
     CallPlace,
     FireReport,
     FireRequest,
@@ -47,6 +48,8 @@ from hookcourse.engine.api import (
     SettingsPlaces,
     SettingsSource,
     Task,
+    UserAnswer,
+    answer_dialog,
     checked_against,
     file_written,
     fire,
@@ -56,6 +59,7 @@ from hookcourse.engine.api import (
     model_text,
     permission_facts,
     prompt_expansion,
+    shows_dialog,
     startup_events,
     task_event,
     watched_names,
@@ -372,10 +376,15 @@ def _interactive(
     prompt_requests: Prompt,
 ) -> Transcript:
     """The session as the interactive interface plays it: the user's actions in order
-    (prompts, answers to dialogs, slash commands); SessionEnd only when a command ends
-    the session (a session still open when the script ends is not closed)."""
-    actions = list(session.script.data["interactive"])
+    (prompts, answers to dialogs, slash commands, files written); SessionEnd only when a
+    command ends the session (a session still open when the script ends is not closed).
+    Each command or file written is an entry of ``actions``: what the user did, the
+    request it came before (``round``), the events it set off."""
+    actions = substitute(list(session.script.data["interactive"]), session.layout)
     session.dialogs = [action for action in actions if "answer" in action]
+    transcript["mode"] = "interactive"
+    done: list[dict[str, Any]] = []
+    transcript["actions"] = done
     end: dict[str, Any] = {}
     next_turn, number = 0, 0
     for text in user_turns:
@@ -383,7 +392,6 @@ def _interactive(
             session, transcript, number, text, end, turns, next_turn, prompt_requests
         )
         number += 1
-    closing: list[dict[str, Any]] = []
     # Whether the conversation has been sent to the model (since the start or /clear).
     warm = bool(user_turns)
     for action in actions:
@@ -394,20 +402,26 @@ def _interactive(
             )
             number += 1
             warm = True
-        elif "write" in action:
-            closing.extend(_written(session, str(action["write"]), str(action.get("text", ""))))
+            continue
+        runs: list[dict[str, Any]] = []
+        ends = False
+        if "write" in action:
+            runs = _written(session, str(action["write"]), str(action.get("text", "")))
+            said = f"writes {action['write']}"
         elif "command" in action:
             runs, ends = _command(session, str(action["command"]), warm, action.get("worktree"))
-            closing.extend(runs)
-            if ends:
-                break
-            name = str(action["command"]).split()[0]
+            said = str(action["command"])
+            name = said.split()[0]
             if name in ("/clear", "/compact"):
                 # The conversation the scripted model plays in is gone.
                 turns, next_turn = [], 0
             warm = warm and name != "/clear"
+        else:
+            continue  # an answer: the dialog it answers takes it
+        done.append({"action": said, "round": len(session.rounds), "events": runs})
+        if ends:
+            break
     transcript["end"] = end
-    transcript["closing"] = closing
     return transcript
 
 
@@ -714,8 +728,12 @@ def _tool_turn(
         texts.extend(system_texts(pre))
         mode = pre.print_mode
         effects = None if mode is None else mode.when_run
+        # Where print mode would ask; the interactive interface also asks after a hook's ask.
+        dialog = mode is not None and mode.permission_request
+        if session.dialogs is not None:
+            dialog = shows_dialog(pre)
         asked = None
-        if mode is not None and mode.permission_request:
+        if dialog:
             # Where a dialog would be shown, PermissionRequest hooks may answer it.
             asked = session.fire(
                 "PermissionRequest",
@@ -732,13 +750,13 @@ def _tool_turn(
             if asked.print_mode is None or asked.print_mode.tool_runs is None:
                 asked = None  # no answer: the call goes as PreToolUse left it
         answer = None
-        if asked is None and mode is not None and mode.permission_request and session.dialogs:
+        if asked is None and dialog and session.dialogs:
             # No hook answered: the interface shows the dialog and the user answers.
-            answer = _dialog(session, round_)
+            answer = _dialog(session, round_, pre)
         decided = mode if asked is None else asked.print_mode
         runs = decided is None or decided.tool_runs is not False
         if answer is not None:
-            runs = answer.get("answer") == "yes"
+            runs = answer.tool_runs
         unjudged = (runs and _unjudged(pre, call)) or (not runs and _refused_unjudged(pre))
         if unjudged:
             runs = False
@@ -749,6 +767,8 @@ def _tool_turn(
             "inputText": jsjson.stringify(tool_input),
             "runs": runs,
         }
+        if answer is not None:
+            entry["dialog"] = {"answer": answer.answer.answer, "feedback": answer.answer.feedback}
         rewrites = [pre.outcome.updated_input]
         if asked is not None:
             rewrites.append(asked.outcome.updated_input)
@@ -762,10 +782,8 @@ def _tool_turn(
         stopping = [None if asked is None else asked.print_mode, mode]
         if not runs and answer is not None:
             session.record({"type": "tool_result", "tool_use_id": call_id, "is_error": True})
-            feedback = str(answer.get("feedback") or "")
-            _result(session, results, call_id, _rejection(feedback), True)
-            if not feedback:
-                # Escape: the turn is interrupted; the model is not asked again.
+            _result(session, results, call_id, answer.tool_result or "", True)
+            if answer.interrupted:
                 ended = {"reason": "interrupted"}
                 break
             continue
@@ -960,26 +978,18 @@ def _refused_unjudged(pre: FireReport) -> bool:
     return step is not None and step.unjudged and not pre.outcome.blocked
 
 
-def _dialog(session: Session, round_: dict[str, Any]) -> Mapping[str, Any]:
-    """The user's answer to a permission dialog; Notification (``permission_prompt``) first
-    when the user lets the dialog wait for it."""
+def _dialog(session: Session, round_: dict[str, Any], pre: FireReport) -> Answered:
+    """The user's answer to the permission dialog of ``pre``'s call; Notification
+    (``permission_prompt``) first when the user lets the dialog wait for it."""
     assert session.dialogs
-    answer = session.dialogs.pop(0)
-    if answer.get("notified"):
+    action = session.dialogs.pop(0)
+    if action.get("notified"):
         notice = {
             "message": "Claude needs your permission",
             "notification_type": "permission_prompt",
         }
         round_["events"].append(_set_off(session, SetOff("Notification", notice)))
-    return answer
-
-
-def _rejection(feedback: str) -> str:
-    """The tool_result of a call the user refused in the dialog, with what they typed."""
-    texts = session_texts()["dialog"]
-    if not feedback:
-        return str(texts["rejected"])
-    return str(texts["rejected_with_feedback"]).format(feedback=feedback)
+    return answer_dialog(pre, UserAnswer(str(action["answer"]), str(action.get("feedback") or "")))
 
 
 def _result(

@@ -10,7 +10,8 @@ summaries) and subagents get a plain text; a compaction request (``/compact``) g
 ``SUMMARY``. A turn with ``error`` is answered with that API error (its ``status``,
 ``type`` and ``message``). A turn's ``pause`` (seconds, oracle
 scenarios only) holds its answer that long. Streaming (SSE) and plain JSON answers
-are both served. Standard library only (``namespace`` runs it without the rest of
+are both served; each logged request carries ``at``, when it came (wall-clock
+nanoseconds). Standard library only (``namespace`` runs it without the rest of
 the package's imports).
 """
 
@@ -188,8 +189,10 @@ class MockAPI:
         self.port = self.server.server_address[1]
 
     def _record(self, entry: dict[str, Any]) -> None:
+        # When it came (wall clock, ns): a reader places the hooks' dumps between requests.
+        stamped = {**entry, "at": time.time_ns()}
         with self._lock, self.log.open("a", encoding="utf-8") as out:
-            out.write(json.dumps(entry) + "\n")
+            out.write(json.dumps(stamped) + "\n")
 
     def answer(self, body: dict[str, Any]) -> dict[str, Any]:
         """The message for one Messages request (an ``ERROR_STATUS`` key: an API error)."""

@@ -21,7 +21,14 @@ A session script is one JSON object (the oracle harness's scenario format, with
   input while it runs;
   played in order across the prompts (a prompt's loop starts with the next turn);
 - ``trust`` (the folder is trusted), ``env`` (extra variables), ``permissionMode``;
-- ``expect``: what must hold (``hookcourse.session.expect``).
+- ``expect``: what must hold (``hookcourse.session.expect``);
+- ``interactive``: the session runs in Claude Code's interactive interface instead of
+  print mode, the user's actions in order (``hookcourse.session.interactive``):
+  ``{"prompt": TEXT}``, ``{"answer": "yes" | "no", "feedback": TEXT}`` (the next
+  permission dialog), ``{"command": "/compact"}`` (``/clear``, ``/exit``, ``/model
+  NAME``, ``/add-dir DIR``), ``{"write": PATH, "text": TEXT}``; the prompts are its
+  ``prompt`` actions (no ``prompt`` or ``prompts`` beside it). The folder is trusted and
+  the default permission mode set, so dialogs show.
 
 ``@project`` and ``@home`` in any string are the scratch project and home folders.
 """
@@ -63,6 +70,7 @@ TOP_FIELDS = (
     "permissionMode",
     "expect",
     "covers",
+    "interactive",
 )
 HOOK_FIELDS = ("out", "err", "exit", "sleep", "times")
 SCRIPT_CAP = 4 * 1024 * 1024
@@ -98,7 +106,12 @@ class SessionScript:
 
     @property
     def prompts(self) -> list[str]:
-        """The user's prompts, in the order they are submitted."""
+        """The user's prompts, in the order they are submitted (an interactive script's
+        are its ``prompt`` actions)."""
+        actions = self.data.get("interactive")
+        if isinstance(actions, list):
+            typed = [str(a["prompt"]) for a in actions if isinstance(a, dict) and "prompt" in a]
+            return typed or [str(self.data.get("prompt", "go"))]
         if "prompts" in self.data:
             return [str(prompt) for prompt in self.data["prompts"]]
         return [str(self.data.get("prompt", "go"))]
@@ -243,6 +256,7 @@ def check(data: Any, where: str) -> None:
     _check_prompts(data, where)
     _check_env(data, where)
     _check_turns(data, where)
+    _check_interactive(data, where)
     expectations = data.get("expect", [])
     if not isinstance(expectations, list):
         raise _fail(where, ["expect"], "expect is not a list", "write a list")
@@ -421,6 +435,66 @@ def _check_prompts(data: Mapping[str, Any], where: str) -> None:
             raise _fail(where, path, "the prompt is empty", "write what the user types")
 
 
+ACTION_FIELDS = {
+    "prompt": ("prompt",),
+    "answer": ("answer", "feedback", "notified"),
+    "command": ("command", "worktree"),
+    "write": ("write", "text"),
+}
+
+
+def _check_interactive(data: Mapping[str, Any], where: str) -> None:
+    """``interactive``: a list of the user's actions, each one kind with its own keys."""
+    from .interactive import ANSWERS, COMMANDS, WORKTREE_ANSWERS
+
+    if "interactive" not in data:
+        return
+    for key in ("prompt", "prompts"):
+        if key in data:
+            raise _fail(
+                where, [key], f"{key} is given beside interactive", "type it as a prompt action"
+            )
+    actions = data["interactive"]
+    if not isinstance(actions, list) or not actions:
+        raise _fail(where, ["interactive"], "interactive is not a non-empty list", "list actions")
+    if len(actions) > MAX_PROMPTS:
+        raise _fail(where, ["interactive"], f"more than {MAX_PROMPTS} actions", "split it")
+    for n, action in enumerate(actions):
+        path: list[str | int] = ["interactive", n]
+        kinds = [kind for kind in ACTION_FIELDS if isinstance(action, dict) and kind in action]
+        if len(kinds) != 1:
+            raise _fail(
+                where, path, "an action is one of prompt, answer, command, write", "give one"
+            )
+        _check_object(where, action, path, ACTION_FIELDS[kinds[0]])
+        for key in ("prompt", "feedback", "command", "write", "text"):
+            _check_type(where, action, path, key, str, "write a JSON string")
+            if isinstance(action.get(key), str) and (
+                "\0" in action[key] or _lone_surrogate(action[key])
+            ):
+                raise _fail(
+                    where, [*path, key], f"{key} holds a NUL or a lone surrogate", "remove it"
+                )
+        _check_type(where, action, path, "notified", bool, "write true or false")
+        if "answer" in action and action["answer"] not in ANSWERS:
+            raise _fail(where, [*path, "answer"], "not an answer", 'use "yes" or "no"')
+        command = str(action.get("command", ""))
+        if "command" in action and command.split(" ", 1)[0] not in COMMANDS:
+            raise _fail(where, [*path, "command"], "not a command", "use " + ", ".join(COMMANDS))
+        if "worktree" in action and (
+            command != "/exit" or action["worktree"] not in WORKTREE_ANSWERS
+        ):
+            raise _fail(
+                where,
+                [*path, "worktree"],
+                "worktree answers /exit's question in a --worktree session",
+                'give "keep" or "remove" with "/exit"',
+            )
+        typed = action.get("prompt", action.get("feedback", command))
+        if "\n" in str(typed) or "\r" in str(typed):
+            raise _fail(where, path, "a typed line holds a line break", "type one line")
+
+
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
@@ -531,15 +605,18 @@ def scratch(prefix: str) -> Layout:
 
 
 @contextlib.contextmanager
-def laid_out(script: SessionScript, suffix: str = "", keep: bool = False) -> Iterator[Layout]:
-    """A scratch folder with ``script`` laid out in it, removed afterwards unless ``keep``."""
+def laid_out(
+    script: SessionScript, suffix: str = "", keep: bool = False, prelude: str = ""
+) -> Iterator[Layout]:
+    """A scratch folder with ``script`` laid out in it, removed afterwards unless ``keep``;
+    ``prelude`` (a template given the layout) heads every hook script."""
     from hookcourse.system.interrupts import remove_on_interrupt
 
     layout = scratch(script.name + suffix)
     # An interrupt exits at once (os._exit); the registry deletes the folder then.
     remove_on_interrupt(str(layout.root), keep=not keep)
     try:
-        lay_out(script, layout)
+        lay_out(script, layout, prelude)
         yield layout
     finally:
         # Whatever a hook or a tool started and left running (setsid included) ends here,
@@ -600,15 +677,38 @@ def hook_body(spec: str | Mapping[str, Any]) -> str:
 def flag_settings(script: SessionScript, layout: Layout) -> str | None:
     """The ``--settings`` JSON text, or None when the script has none."""
     flag = script.data.get("settings", {}).get("flag")
+    if script.data.get("interactive") is not None and not isinstance(flag, str):
+        # Interactive sessions start in auto mode; the default mode shows the dialogs.
+        from .interactive import with_default_mode
+
+        return json.dumps(with_default_mode(substitute(flag or {}, layout)))
     if flag is None:
         return None
     value = substitute(flag, layout)
     return value if isinstance(value, str) else json.dumps(value)
 
 
-def lay_out(script: SessionScript, layout: Layout) -> None:
-    """Write the script's home, project, settings files, hook scripts and trust entry."""
-    write_layout(script.data, layout, script.base, script.name)
+def claude_flags(script: SessionScript, layout: Layout) -> list[str]:
+    """claude's ``--settings`` and ``--permission-mode`` for the script, if it sets them."""
+    flags = []
+    flag = flag_settings(script, layout)
+    if flag is not None:
+        flags += ["--settings", flag]
+    mode = script.data.get("permissionMode")
+    if mode:
+        flags += ["--permission-mode", str(mode)]
+    return flags
+
+
+def lay_out(script: SessionScript, layout: Layout, prelude: str = "") -> None:
+    """Write the script's home, project, settings files, hook scripts and trust entry;
+    ``prelude``: ``@dumps`` in it is the layout's dump folder, made."""
+    if prelude:
+        layout.dumps.mkdir(parents=True, exist_ok=True)
+        # The folder goes into a %-template: its own % doubled.
+        folder = shlex.quote(str(layout.dumps)).replace("%", "%%")
+        prelude = prelude.replace("@dumps", folder)
+    write_layout(script.data, layout, script.base, script.name, prelude)
 
 
 def write_layout(
@@ -648,7 +748,7 @@ def write_layout(
         else:
             target.write_text(substitute(body, layout), encoding="utf-8")
     state: dict[str, Any] = {"hasCompletedOnboarding": True, "projects": {}}
-    if data.get("trust"):
+    if data.get("trust") or data.get("interactive") is not None:
         state["projects"][str(layout.project)] = {"hasTrustDialogAccepted": True}
     (layout.home / ".claude.json").write_text(json.dumps(state), encoding="utf-8")
 

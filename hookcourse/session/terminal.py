@@ -20,7 +20,9 @@ bounded timeout, never on a fixed sleep alone:
 - ``{"write": PATH, "text": TEXT}``: the file written from outside, as an editor would;
 - ``{"exit": true}``: until the binary exits.
 
-A step that times out ends the run (``stuck``: which step, and the screen then). At the
+A step with ``"optional": true`` that times out is passed over; any other ends the
+run (``stuck``: which step, and the screen then); the status says when each step
+began (``stepsBegan``, wall-clock nanoseconds). At the
 end the binary's whole process group is killed, and every process still carrying its
 trace (a hook that left its group): nothing is left running. The screen as it was last
 drawn and the whole output (escapes removed) are written beside the status. Standard
@@ -69,6 +71,7 @@ KEYS = {
     "backspace": b"\x7f",
     "ctrl-c": b"\x03",
     "ctrl-d": b"\x04",
+    "ctrl-u": b"\x15",
     "shift-tab": b"\x1b[Z",
 }
 """The keys a ``key`` step may press, as the terminal sends them."""
@@ -437,13 +440,18 @@ def run_steps(spec: Mapping[str, Any], env: Mapping[str, str]) -> dict[str, Any]
     terminal = Terminal(spec["argv"], env, spec["cwd"])
     dumps = Path(spec.get("dumps") or spec["cwd"])
     status: dict[str, Any] = {}
+    # When each step began (wall clock, ns): a reader places the hooks' dumps by them.
+    began: list[int] = []
     try:
         for number, step in enumerate(spec["interactive"]):
+            began.append(time.time_ns())
             left = deadline - time.monotonic()
             bounded = {**step, "timeout": min(float(step.get("timeout", WAIT_S)), max(left, 0))}
             try:
                 play_step(terminal, bounded, dumps)
             except Stuck as stuck:
+                if step.get("optional"):
+                    continue  # a wait for what may not happen (a prompt a hook blocks)
                 status = {"stuck": number, "waiting": str(stuck)}
                 break
             except (KeyError, TypeError, ValueError) as error:
@@ -457,5 +465,6 @@ def run_steps(spec: Mapping[str, Any], env: Mapping[str, str]) -> dict[str, Any]
         Path(spec["stdout"]).write_text(plain(bytes(terminal.output)), encoding="utf-8")
         Path(spec["screen"]).write_text(terminal.screen.text() + "\n", encoding="utf-8")
     status.setdefault("exit", exited)
+    status["stepsBegan"] = began
     status["seconds"] = round(time.monotonic() - started, 2)
     return status

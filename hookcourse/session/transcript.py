@@ -20,7 +20,10 @@ Transcript = dict[str, Any]
 """``{"script", "engine", "start": [event], "rounds": [round], "end": {...}}``, and with
 more than one prompt ``"prompts"``: for each after the first ``{"prompt", "round" (the
 index of the round it starts at), "events" (its UserPromptSubmit), "before" (how the
-prompt before it ended)}``."""
+prompt before it ended)}``. An interactive session (``"mode": "interactive"``) also holds
+``"actions"``: each slash command or file the user wrote, ``{"action", "round" (the
+request it came before), "events" (in the order they fired)}``; a call the user answered
+in a dialog has ``"dialog": {"answer", "feedback"}``."""
 
 KINDS = {
     "tool_result": "tool_result",
@@ -90,6 +93,10 @@ def comparable(transcript: Transcript) -> dict[str, Any]:
             }
             for r in transcript["rounds"]
         ],
+        "actions": [
+            (a["action"], a["round"], [_event_key(run) for run in a["events"] if run["hooks"]])
+            for a in transcript.get("actions", [])
+        ],
         "end": transcript["end"]["reason"],
     }
 
@@ -107,6 +114,10 @@ def _described(key: str, item: Any) -> str:
     if key == "calls":
         call, name, runs = item
         return f"{name} {call} {'runs' if runs else 'does not run' if runs is False else '?'}"
+    if key == "actions":
+        action, round_, runs = item
+        said = "; ".join(_described("events", run) for run in runs)
+        return f"{action} before request {round_ + 1} [{said}]"
     if key == "prompts":
         prompt, round_, runs, before = item
         said = "; ".join(_described("events", run) for run in runs)
@@ -152,6 +163,8 @@ def differences(left: Transcript, right: Transcript) -> list[str]:
                 found.append(f"request {n + 1}, {what}: {_pair(key, x[key], y[key], names)}")
     if a["prompts"] != b["prompts"]:
         found.append(f"the later prompts: {_pair('prompts', a['prompts'], b['prompts'], names)}")
+    if a["actions"] != b["actions"]:
+        found.append(f"the user's actions: {_pair('actions', a['actions'], b['actions'], names)}")
     if a["end"] != b["end"]:
         found.append(f"the end: {_pair('end', a['end'], b['end'], names)}")
     return found
@@ -248,6 +261,12 @@ def _turn_lines(round_: Mapping[str, Any]) -> Iterator[str]:
         shown = visible(str(call.get("inputText", "")))
         ran = {True: "runs", False: "does not run", None: "?"}[call.get("runs")]
         yield f"  calls {call['name']} {shown} [{call['id']}]: {ran}"
+        if "dialog" in call:
+            answer = call["dialog"]
+            said = (
+                f", then types: {visible(repr(answer['feedback']))}" if answer["feedback"] else ""
+            )
+            yield f"    the user answers the dialog: {answer['answer']}{said}"
         if "ranInput" in call:
             yield f"    as the hooks rewrote it: {visible(json.dumps(call['ranInput']))}"
     if not round_["calls"]:
@@ -301,19 +320,35 @@ def _blocks(transcript: Transcript) -> list[list[str]]:
     for run in transcript["start"]:
         start.extend(_hook_lines(run))
     blocks = [start]
-    later = transcript.get("prompts", [])
+    later = _later(transcript)
     for number, round_ in enumerate(transcript["rounds"], 1):
-        lines = [line for p in later if p["round"] == number - 1 for line in _prompt_lines(p)]
+        lines = [line for p in later if p["round"] == number - 1 for line in _later_lines(p)]
         lines.append(f"request {number}: the model is shown")
         lines.extend(_shown_lines(round_["shown"]))
         lines.extend(_turn_lines(round_))
         blocks.append([line for chunk in lines for line in chunk.split("\n")])
     # Prompts after the last request (each blocked) come before the end.
     tail = [
-        line for p in later if p["round"] >= len(transcript["rounds"]) for line in _prompt_lines(p)
+        line for p in later if p["round"] >= len(transcript["rounds"]) for line in _later_lines(p)
     ]
     blocks.append([*tail, f"end: {transcript['end']['reason']}"])
     return blocks
+
+
+def _later(transcript: Transcript) -> list[Mapping[str, Any]]:
+    """The later prompts and the user's actions, in the order they came."""
+    entries = [*transcript.get("prompts", []), *transcript.get("actions", [])]
+    return sorted(entries, key=lambda entry: entry["round"])
+
+
+def _later_lines(entry: Mapping[str, Any]) -> Iterator[str]:
+    """A later prompt, or an action of the user and the events it set off."""
+    if "action" not in entry:
+        yield from _prompt_lines(entry)
+        return
+    yield f"the user types: {visible(entry['action'])}"
+    for run in entry["events"]:
+        yield from _hook_lines(run)
 
 
 def _prompt_lines(entry: Mapping[str, Any]) -> Iterator[str]:

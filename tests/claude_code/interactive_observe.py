@@ -13,52 +13,15 @@ times).
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
 from interactive_scenario import screen
 from oracle_observe import _normal, hook_runs, model_texts, probe_rows, tool_results
 from oracle_scenario import PROBE
 
-from hookcourse.session.mock_api import is_summary_request
 from hookcourse.session.real import json_lines
+from hookcourse.session.real_interactive import conversation_requests, transcript_items
 from hookcourse.session.script import Layout
-
-
-def transcript_items(home: Path) -> list[dict[str, Any]]:
-    """The user and assistant entries of every session transcript, oldest first, with the
-    structured tool result under the name stream-json gives it."""
-    files = sorted(
-        (path for path in (home / ".claude" / "projects").glob("*/*.jsonl")),
-        key=lambda path: path.stat().st_mtime_ns,
-    )
-    items = []
-    for path in files:
-        for item in json_lines(path):
-            if item.get("type") not in ("user", "assistant") or item.get("isSidechain"):
-                continue
-            items.append({**item, "tool_use_result": item.get("toolUseResult")})
-    return items
-
-
-def conversation_requests(requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The main conversation's requests: tools offered, not a summary request, and a
-    request sent again with the same messages counted once."""
-    kept: list[dict[str, Any]] = []
-    last: Any = None
-    for request in requests:
-        body = request.get("body", {})
-        if request.get("method") != "POST" or not body.get("tools"):
-            continue
-        if is_summary_request(body):
-            continue
-        messages = json.dumps(body.get("messages"), sort_keys=True)
-        if messages == last:
-            continue
-        last = messages
-        kept.append(request)
-    return kept
 
 
 def observe_interactive(layout: Layout, status: dict[str, Any], prompt: str) -> dict[str, Any]:

@@ -238,3 +238,10 @@ def test_only_a_watched_file_fires_file_changed() -> None:
         {"file_path": "/p/sub/b.txt", "event": "change"},
     )
     assert file_written("/p/d.txt", PLACE, watched) == ()
+
+
+def test_an_optional_wait_that_runs_out_is_passed_over(tmp_path: Path) -> None:
+    status = _run(
+        tmp_path, [{"wait": "never", "timeout": 0.3, "optional": True}, {"wait": "ready>"}]
+    )
+    assert "stuck" not in status, status

@@ -5,6 +5,7 @@ from __future__ import annotations
 from hookcourse.course.checks.cases import same_json as same_value
 from hookcourse.course.checks.check_report import FAILING, PALETTE
 from hookcourse.course.checks.tryout import try_calls
+from hookcourse.course.labs.events import try_goals
 
 
 def test_a_function_with_blanks_shows_what_came_back_and_what_was_expected() -> None:
@@ -76,3 +77,32 @@ def test_values_compare_as_javascript_sees_them() -> None:
     assert not same_value(True, 1) and not same_value(1, True) and not same_value(False, 0.0)
     assert not same_value({"a": 1}, {"a": 1, "b": 2}) and not same_value([1], [1, 1])
     assert not same_value("1", 1) and not same_value(None, "")
+
+
+GOALS = (
+    "tell Claude how to recover when a tool fails",
+    "judge whether the task is really finished before Claude stops",
+)
+
+
+def test_try_goals_judges_a_pair_without_printing_the_gates_answer() -> None:
+    def pick(goal: str) -> object:
+        return {GOALS[0]: ("PostToolUse", "command"), GOALS[1]: ("Stop", "prompt")}[goal]
+
+    result = try_goals(pick, GOALS)
+    lines = result.text().splitlines()
+    assert (result.right, lines[0]) == (
+        1,
+        "1 of 2 right: fix what the ✗ lines show, then run this cell again",
+    )
+    assert "PostToolUse does not fit this goal" in lines[1] and lines[2].endswith(": right")
+    assert "PostToolUseFailure" not in result.text()  # the answer the learner must find
+
+
+def test_try_goals_counts_nothing_while_a_blank_is_left_and_names_an_unknown_goal() -> None:
+    def pick(goal: str) -> object:
+        return ("Stop", ...)
+
+    result = try_goals(pick, [GOALS[1], "no such goal"])
+    assert (result.blanks, result.right) == (1, 0)
+    assert result.text().splitlines()[2].endswith("no goal of the gate lab has these words")

@@ -100,3 +100,13 @@ def test_a_difference_that_carries_on_is_shown_once_as_the_first() -> None:
     text = ThreeWays(ours, real, real).text()
     assert "request 3 is the first difference; the later ones follow from it. In full:" in text
     assert "        something else" in text
+
+
+def test_a_request_asked_in_full_is_shown_uncut_once_per_distinct_column() -> None:
+    shown = three_ways(play(run_hooks, run_stop_loop, "guard-retry"), in_full=3)
+    assert shown is not None
+    full = shown.text().split("\n\n")[1].splitlines()
+    assert full[:2] == ["request 3 in full:", "  your loop and the course's engine:"]
+    said = "PreToolUse:Bash hook error: [${CLAUDE_PROJECT_DIR}/.claude/hooks/no-force-push.sh]"
+    assert sum(said in line for line in full) == 2  # ours and Claude Code's, each uncut
+    assert "  Claude Code 2.1.332:" in full

@@ -20,7 +20,7 @@ from hookcourse.course.teaching.progress import MARKER
 ROOT = Path(__file__).resolve().parents[2]
 # A path a notebook's prose or code names for the learner to open or run.
 NAMED_PATH = re.compile(
-    r"(?<![\w./-])((?:[\w.-]+/)*(?:fixtures/sessions|solutions)/[\w.-]+\.(?:json|py))\b"
+    r"(?<![\w./-])((?:fixtures|solutions|stages)/(?:[\w.-]+/)*[\w.-]+\.(?:json|py|sh|md))\b"
 )
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
@@ -70,6 +70,11 @@ def test_the_server_copies_what_the_notebooks_name_into_the_working_copy(
     assert (work / "fixtures" / "sessions" / "decide-modify-inject.json").read_bytes() == (
         ROOT / "fixtures" / "sessions" / "decide-modify-inject.json"
     ).read_bytes()
+    for script in (work / "fixtures" / "sessions").glob("*.json"):  # files a script copies
+        for file in json.loads(script.read_text(encoding="utf-8")).get("files", {}).values():
+            source = file.get("from") if isinstance(file, dict) else None
+            assert source is None or (script.parent / source).is_file(), (script.name, source)
+    assert os.access(work / "fixtures/force-push-guard/.claude/hooks/no-force-push.sh", os.X_OK)
     assert server.add_course_files(work) == []  # a second start adds nothing
     assert server.working_copy(tmp_path) == work  # a hub serves the home above it
     assert server.working_copy(tmp_path / "elsewhere") is None

@@ -39,7 +39,7 @@ RESTART_JS = """async () => {
 READ: dict[str, str] = {
     "mine": "mine(",
     "check": "check_run_hooks(run_hooks)",
-    "loop": "three_ways(ours)",
+    "loop": "three_ways(ours",
     "check_loop": "check_loop(run_hooks",
     "program_tests": "program_tests(",
 }

@@ -5,37 +5,21 @@ a namespace this skips with the reason, except under CI=true, where it fails."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
-import pytest
-
-from hookcourse.errors import InputError
 from hookcourse.session.expect import judge_all
 from hookcourse.session.loop import run_session
-from hookcourse.session.namespace import ISOLATION
-from hookcourse.session.real import find_claude, run_real
 from hookcourse.session.script import load
 from hookcourse.session.transcript import differences
+from tests.session.live import run_live
 
 SCRIPTS = Path(__file__).resolve().parents[2] / "fixtures" / "sessions"
 SCRIPT = SCRIPTS / "guard-retry.json"
 
 
-def unavailable(reason: str) -> None:
-    if os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}:
-        pytest.fail(f"{reason} (under CI nothing may skip; fix: .ci/run installs Claude Code)")
-    pytest.skip(reason)
-
-
 def test_guard_retry_is_the_same_session_in_both_engines() -> None:
     script = load(SCRIPT)
-    try:
-        real = run_real(script, find_claude(None))
-    except InputError as error:
-        unavailable(str(error))
-        return
-    assert real["network"] == ISOLATION["namespace"]
+    real = run_live(script)
     predicted = run_session(script)
     assert differences(predicted, real) == []
     assert [c for c in judge_all(script.expectations, real) if not c["held"]] == []
@@ -46,11 +30,7 @@ def test_guard_retry_is_the_same_session_in_both_engines() -> None:
 def test_several_prompts_are_the_same_session_in_both_engines() -> None:
     # Each prompt is written to Claude Code's stdin once the one before has its result.
     script = load(SCRIPTS / "several-prompts.json")
-    try:
-        real = run_real(script, find_claude(None))
-    except InputError as error:
-        unavailable(str(error))
-        return
+    real = run_live(script)
     assert [entry["round"] for entry in real["prompts"]] == [4, 4]
     assert differences(run_session(script), real) == []
     assert [c for c in judge_all(script.expectations, real) if not c["held"]] == []

@@ -16,7 +16,8 @@ from hookcourse.session.namespace import ISOLATION, namespace_prefix
 from hookcourse.session.real import find_claude
 from hookcourse.session.script import load
 from hookcourse.session.transcript import differences
-from tests.session.test_real_session import SCRIPTS, unavailable
+from tests.session.live import unavailable
+from tests.session.test_real_session import SCRIPTS
 
 SCRIPT = SCRIPTS / "several-hooks.json"
 

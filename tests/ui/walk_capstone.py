@@ -95,7 +95,7 @@ def walk(page: Page, base_url: str, shots: Path, answers: list[dict[str, str]]) 
     for key, text in [
         ("08 mine", "mine("),
         ("08 check", "check_run_hooks(run_hooks)"),
-        ("08 loop", "three_ways(ours)"),
+        ("08 loop", "three_ways(ours"),
         ("08 check_loop", "check_loop(run_hooks"),
         ("08 program_tests", "program_tests("),
     ]:

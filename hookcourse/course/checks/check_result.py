@@ -173,7 +173,21 @@ class CheckResult(Reported):
         """The case by its row in the table (its family), not by its file: the learner
         sees the families, never the case files."""
         drawn = f", drawn with seed {self.seed}" if failure.case.drawn else ""
+        found = self.diagnosed
+        # One mistake fails cases of several families: name the mistake, not only the row.
+        if found is not None and found.mistake is not None and found.key != failure.family:
+            return f"one of the {failure.family} cases{drawn}; the mistake it shows: {found.key}"
         return f"one of the {failure.family} cases{drawn}"
+
+    def _several_families(self, rows: tuple[Row, ...]) -> tuple[str, ...]:
+        """A line for when one found mistake may explain every failing family."""
+        found = self.diagnosed
+        if found is None or found.mistake is None or sum(not row.good for row in rows) < 2:
+            return ()
+        return (
+            f"one mistake can fail cases of several families: fix {found.key} first "
+            "(the hint), then run the check again",
+        )
 
     def _table_visible(self) -> bool:
         return not self.not_yet and self.refusal is None and self.hung is None
@@ -194,7 +208,10 @@ class CheckResult(Reported):
             rows=rows,
             details_title="Simplest failing case",
             details=tuple(self.failure_rows()),
-            notes=tuple(f"fixture problem: {problem}" for problem in self.problems),
+            notes=(
+                *self._several_families(rows),
+                *(f"fixture problem: {p}" for p in self.problems),
+            ),
             passed_cases=sum(o.passed for o in self.outcomes),
             total_cases=len(self.outcomes),
             failing=tuple(row.label for row in rows if not row.good),

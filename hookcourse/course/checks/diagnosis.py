@@ -223,6 +223,8 @@ def _agreement(learner: Learner, mistake: Mistake, others: Sequence[Answered]) -
 _TAUGHT_MATCHER: Final = re.compile(r"(?:[\w|.*+?^$ ()]|\(\?i\)|\(\?P?<\w+>|\\[dws|])*")
 # Invisible characters the notebooks show by name (trim's and strip()'s differences).
 _TAUGHT_INVISIBLE: Final = frozenset(" \t\n\r\u00a0\ufeff\x85\x1c\x1d\x1e\x1f")
+# Notebook 01 names only the newline (``$`` before a final ``\n``) in a tool name.
+_TAUGHT_IN_TOOL_NAMES: Final = frozenset(" \n")
 
 
 def _strings(value: object) -> Iterable[str]:
@@ -237,8 +239,8 @@ def _strings(value: object) -> Iterable[str]:
             yield from _strings(item)
 
 
-def _plain(text: str) -> bool:
-    return all(char.isprintable() or char in _TAUGHT_INVISIBLE for char in text) and all(
+def _plain(text: str, invisible: frozenset[str] = _TAUGHT_INVISIBLE) -> bool:
+    return all(char.isprintable() or char in invisible for char in text) and all(
         ord(char) <= 0xFFFF for char in text
     )
 
@@ -250,7 +252,7 @@ def taught(function: str, decoded: Decoded) -> bool:
         matcher, tool = decoded.given
         if isinstance(matcher, str) and not _TAUGHT_MATCHER.fullmatch(matcher):
             return False
-        return isinstance(tool, str) and _plain(tool)
+        return isinstance(tool, str) and _plain(tool, _TAUGHT_IN_TOOL_NAMES)
     return all(_plain(text) for text in _strings(decoded.given))
 
 

@@ -19,7 +19,7 @@ import sys
 import textwrap
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from types import CodeType
+from types import CodeType, FrameType
 from typing import Any, cast
 
 from hookcourse.course.checks import kernel_hook
@@ -35,6 +35,8 @@ from hookcourse.course.checks.check_report import (
 from hookcourse.js.values import JSValue
 
 Call = tuple[tuple[object, ...], object]  # (arguments, expected return value)
+Judge = Callable[[object], tuple[str, bool]]  # an answer -> (words after it, right or not)
+JudgedCall = tuple[tuple[object, ...], Judge]  # (arguments, the judge of its answer)
 
 
 @dataclass(frozen=True)
@@ -106,11 +108,29 @@ def blanks_left(fn: Callable[..., object]) -> int:
 def try_calls(fn: Callable[..., object], calls: Sequence[Call]) -> Tryout:
     """Call ``fn`` with each call's arguments and compare with its expected value; while
     ``fn`` still holds a ``...`` blank, no call counts as right."""
+    return try_judged(fn, [(arguments, _expecting(expected)) for arguments, expected in calls])
+
+
+def _expecting(expected: object) -> Judge:
+    """A judge that wants ``expected``, compared as JSON (a record, such as an ExitVerdict,
+    by ==), and names it when the answer differs."""
+
+    def judge(got: object) -> tuple[str, bool]:
+        ok = same_json(cast(JSValue, expected), cast(JSValue, got))
+        return ("" if ok else f", expected {expected!r}"), ok
+
+    return judge
+
+
+def try_judged(fn: Callable[..., object], calls: Sequence[JudgedCall]) -> Tryout:
+    """Call ``fn`` with each call's arguments and let the call's judge read the answer
+    (what to add after it, and whether it is right): for a faded step whose answers the
+    notebook must not print. While ``fn`` still holds a ``...`` blank, no call counts."""
     rows = []
     blanks = blanks_left(fn)
     name = getattr(fn, "__name__", "fn")
     run_first = None
-    for arguments, expected in calls:
+    for arguments, judge in calls:
         shown = f"{name}({', '.join(map(repr, arguments))})"
         try:
             got = fn(*arguments)
@@ -119,16 +139,23 @@ def try_calls(fn: Callable[..., object], calls: Sequence[Call]) -> Tryout:
             if isinstance(error, NameError) and run_first is None:
                 run_first = kernel_hook.cell_to_run(error.name or "")
             continue
-        # JSON equality as the checks see it; a record (an ExitVerdict) compares by ==.
-        ok = same_json(cast(JSValue, expected), cast(JSValue, got))
-        wanted = f", expected {expected!r}" if not ok else ""
-        wanted = ", while a blank is left" if ok and blanks else wanted
-        rows.append(Row(shown, f"-> {got!r}{wanted}", ok and not blanks))
+        said, ok = judge(got)
+        said = ", while a blank is left" if ok and blanks else said
+        rows.append(Row(shown, f"-> {got!r}{said}", ok and not blanks))
     return Tryout(name, tuple(rows), blanks, _in_calling_cell(fn), run_first)
 
 
 def _in_calling_cell(fn: Callable[..., object]) -> bool:
-    """Whether ``fn`` was defined in the cell (the file) that calls ``try_calls``."""
+    """Whether ``fn`` was defined in the cell (the file) that called the course: the
+    nearest frame outside the ``hookcourse`` package."""
     code = getattr(fn, "__code__", None)
-    caller = sys._getframe(2)  # try_calls' caller: this function's caller's caller
-    return isinstance(code, CodeType) and code.co_filename == caller.f_code.co_filename
+    caller: FrameType | None = sys._getframe(1)
+    while caller is not None and str(caller.f_globals.get("__name__", "")).startswith(
+        "hookcourse."
+    ):
+        caller = caller.f_back
+    return (
+        isinstance(code, CodeType)
+        and caller is not None
+        and code.co_filename == caller.f_code.co_filename
+    )

@@ -152,4 +152,6 @@ def program_tests(folder: str = "my-program") -> int | None:
         hookcourse_command("init", "--lang", "py", str(target))
     if program_from_module(target, path) is None:
         return None
+    # The test starts the program once per case file: say so before the wait, not after.
+    print("hookcourse test: running every stage's cases on your program...", flush=True)
     return hookcourse_command("test", cwd=target)

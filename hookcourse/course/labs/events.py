@@ -11,7 +11,7 @@ import functools
 import json
 import random
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -29,6 +29,7 @@ from hookcourse.course.checks.check_report import (
 )
 from hookcourse.course.checks.exercises import record_check
 from hookcourse.course.checks.generators import choose_seed
+from hookcourse.course.checks.tryout import Judge, Tryout, try_judged
 from hookcourse.course.labs.logic import Readout
 from hookcourse.engine.api import event_facts, get_event, load_catalogue, recipient_text
 from hookcourse.js import json as jsjson
@@ -240,6 +241,26 @@ def _judge(goal: Goal, answer: object) -> tuple[str, bool]:
         return f"{handler} does not fit: {decides} here", False
     trap = f" Mind the trap: {goal.trap}" if event == goal.event else ""
     return f"{event} + {handler}. {_can(event)}.{trap}", True
+
+
+def try_goals(fn: Callable[[str], object], goals: Sequence[str]) -> Tryout:
+    """The faded step before the gate exercise: ask ``fn`` each of the gate lab's ``goals``
+    and judge its pair as the check does, in words about the learner's own choice, so the
+    gate's answers are never printed. An unknown goal is a row that says so."""
+    known = {goal.goal: goal for goal in decision_gate()}
+
+    def judge_for(goal_text: str) -> Judge:
+        goal = known.get(goal_text)
+        if goal is None:
+            return lambda _: (": no goal of the gate lab has these words", False)
+
+        def judge(answer: object) -> tuple[str, bool]:
+            said, ok = _judge(goal, answer)
+            return (": right" if ok else f": {said}"), ok
+
+        return judge
+
+    return try_judged(fn, [((goal,), judge_for(goal)) for goal in goals])
 
 
 def check_gate(fn: Callable[[str], object], *, seed: int | None = None) -> GateCheck:

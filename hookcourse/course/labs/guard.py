@@ -155,6 +155,8 @@ def _check_function(
         problem = "its source is unknown; define it in a notebook cell"
         return GuardReport(name, (), problem, function=True)
     lacks = tuple(kernel_hook.needs(script))  # what a cell that leans on others lacks
+    # Each command starts the hook script as a process: say so before the wait, not after.
+    print(f"check_guard: running {name} as a real hook on every command...", flush=True)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / f"{name}.py"
         path.write_text(script, encoding="utf-8")

@@ -220,7 +220,8 @@ EXIT_MEANINGS: Final = {
     "success": "exit 0 means the hook ran cleanly, not 'allow': the agent now reads its stdout, "
     "which may still block",
     "block": "exit 2 blocks on its own: the tool does not run and trimmed stderr is the reason",
-    "warn": "any other code is a non-blocking warning: the tool still runs (exit 1 never blocks)",
+    "warn": "any other code is a non-blocking warning: the tool still runs "
+    "(exit 1 alone never blocks)",
     "not a number": "only the number 0 or 2 counts (=== compares the type too), so this is "
     "'any other code'",
 }

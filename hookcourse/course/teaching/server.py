@@ -13,9 +13,11 @@ scripts/lab.sh and workshop/install.sh enable it):
   cell): the folder of this Python's scripts goes first on the kernels' ``PATH``, since
   scripts/lab.sh starts JupyterLab from the environment without activating it;
 - the working copy it serves (its root, or ``my-notebooks/`` under it on a hub) gets the
-  course files the notebooks name by a relative path, never overwriting: the session
-  scripts as ``fixtures/sessions/`` and the reference solutions as ``solutions/``, so
-  each path resolves from the notebook's own folder, inside JupyterLab's root;
+  course files the notebooks name by a relative path, never overwriting: the course's
+  fixtures as ``fixtures/`` (the session scripts, the cases and the guard project a
+  script copies from), the reference solutions as ``solutions/`` and the
+  stages' contract pages as ``stages/<stage>/stage.md``, so each path resolves from the
+  notebook's own folder, inside JupyterLab's root;
 - every notebook it saves loses its widget views and widget state. A saved view names
   a widget model that lives only as long as its kernel, so reopened later it reads
   "Error displaying widget: model not found"; without it, the output's text (the lab's
@@ -40,10 +42,14 @@ WORK_FOLDER: Final = "my-notebooks"
 # IPython kernels run this file before the first cell (the NameError line's handler).
 STARTUP_ENV: Final = "PYTHONSTARTUP"
 PACKAGE: Final = Path(__file__).resolve().parents[2]
-# Course files a notebook names by path, and where they go in the working copy.
+# Course files a notebook names by path, and where they go in the working copy: a folder
+# and the glob of its files to copy, each kept at its place under the folder.
 COURSE_FILES: Final = {
-    "fixtures/sessions": (PACKAGE / "fixtures" / "sessions", "*.json"),
+    # The session scripts, the cases and projects the notebooks and the scripts name
+    # (guard-retry.json copies its hook script from force-push-guard/).
+    "fixtures": (PACKAGE / "fixtures", "**/*"),
     "solutions": (PACKAGE / "solutions", "[!_]*.py"),
+    "stages": (PACKAGE / "stages", "*/stage.md"),
 }
 
 
@@ -103,18 +109,31 @@ def put_the_course_on_path(
     return True
 
 
+def _files(source: Path, pattern: str) -> list[Path]:
+    """The files under ``source`` that ``pattern`` matches, in order; ``**/*`` is every
+    file below it, through linked folders too (a stage's fixtures are a link to its folder)."""
+    if pattern != "**/*":
+        return sorted(path for path in source.glob(pattern) if path.is_file())
+    return sorted(
+        Path(folder, name)
+        for folder, _, names in os.walk(source, followlinks=True)
+        for name in names
+    )
+
+
 def add_course_files(work: Path) -> list[str]:
     """Copy the course files notebooks name by path into the working copy ``work``,
     never overwriting; the paths added, relative to ``work``."""
     added = []
     for place, (source, pattern) in COURSE_FILES.items():
-        for item in sorted(source.glob(pattern)):
-            there = work / place / item.name
+        for item in _files(source, pattern):
+            relative = item.relative_to(source).as_posix()
+            there = work / place / relative
             if there.exists():
                 continue
             there.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(item, there)
-            added.append(f"{place}/{item.name}")
+            shutil.copy(item, there)  # with its mode: a hook script stays executable
+            added.append(f"{place}/{relative}")
     return added
 
 
