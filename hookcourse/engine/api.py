@@ -94,6 +94,9 @@ if TYPE_CHECKING:
         SetOff as SetOff,
     )
     from .lifecycle import (
+        Task as Task,
+    )
+    from .lifecycle import (
         file_written as file_written,
     )
     from .lifecycle import (
@@ -106,7 +109,13 @@ if TYPE_CHECKING:
         startup_events as startup_events,
     )
     from .lifecycle import (
+        task_event as task_event,
+    )
+    from .lifecycle import (
         watched_names as watched_names,
+    )
+    from .lifecycle import (
+        worktree_at_start as worktree_at_start,
     )
     from .lint import Severity as Severity
     from .lint import choose as choose_rules
@@ -263,6 +272,9 @@ PLACES: Final[dict[str, str]] = {
     "startup_events": "lifecycle",
     "file_written": "lifecycle",
     "watched_names": "lifecycle",
+    "worktree_at_start": "lifecycle",
+    "Task": "lifecycle",
+    "task_event": "lifecycle",
     "PrintMode": "transcript",
     # the interactive interface's permission dialog
     "Answered": "dialog",
@@ -324,6 +336,7 @@ __all__ = [
     "SettingsPlaces",
     "SettingsSource",
     "Severity",
+    "Task",
     "UserAnswer",
     "ValidateOptions",
     "across_releases",
@@ -368,8 +381,10 @@ __all__ = [
     "run_jobs",
     "shows_dialog",
     "startup_events",
+    "task_event",
     "validate_files",
     "watched_names",
+    "worktree_at_start",
 ]
 """The names of ``PLACES``, for readers and tools (a test keeps the two the same)."""
 

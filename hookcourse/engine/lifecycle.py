@@ -2,6 +2,8 @@
 tool calls, prompts and stops a driver fires itself:
 
 - ``claude -p --init`` (or ``--init-only``, ``--maintenance``) fires Setup first;
+- ``--worktree NAME`` fires WorktreeCreate first, and the session runs in the folder
+  its hook answers;
 - a prompt ``/name args`` naming a custom command or skill fires UserPromptExpansion
   (matcher: the command's name) before UserPromptSubmit;
 - a call, as it runs, sets off more: a Bash ``cd`` or ``pushd`` that moves the shell
@@ -40,6 +42,8 @@ from .transcript_reads import DoneCall
 
 STARTUP_FLAGS: Final = {"--init": "init", "--init-only": "init", "--maintenance": "maintenance"}
 """Command-line flags that fire Setup, with its ``trigger``."""
+WORKTREE_FLAGS: Final = ("--worktree", "-w")
+"""The flag that starts the session in a new worktree (its name follows)."""
 MEMORY_FILES: Final = (("CLAUDE.md", "Project"), ("CLAUDE.local.md", "Local"))
 """A folder's instruction files and their ``memory_type``."""
 RULES_FOLDER: Final = (".claude", "rules")
@@ -156,6 +160,60 @@ def startup_events(flags: Sequence[str]) -> tuple[SetOff, ...]:
     return tuple(
         SetOff("Setup", {"trigger": STARTUP_FLAGS[flag]}) for flag in flags if flag in STARTUP_FLAGS
     )[:1]
+
+
+def worktree_at_start(flags: Sequence[str]) -> SetOff | None:
+    """WorktreeCreate for ``--worktree NAME`` (``-w NAME``, ``--worktree=NAME``): 2.1.332
+    fires it before SessionStart, in print mode and in the interface, and the session
+    then runs in the folder the hook answers (its hooks' cwd, the shell's folder)."""
+    for index, flag in enumerate(flags):
+        name, equals, inline = flag.partition("=")
+        if name not in WORKTREE_FLAGS:
+            continue
+        given = inline if equals else (flags[index + 1] if index + 1 < len(flags) else "")
+        if given and not given.startswith("-"):
+            return SetOff("WorktreeCreate", {"name": given})
+    return None
+
+
+@dataclass(frozen=True)
+class Task:
+    """A task of the session's task list: what its TaskCreated and TaskCompleted carry."""
+
+    task_id: str
+    subject: str
+    description: str
+    completed: bool = False
+
+    def fields(self) -> dict[str, JSValue]:
+        return {
+            "task_id": self.task_id,
+            "task_subject": self.subject,
+            "task_description": self.description,
+        }
+
+
+def task_event(
+    tool: str, tool_input: JSValue, tasks: Mapping[str, Task]
+) -> tuple[SetOff, Task] | None:
+    """What a task-list call sets off as it runs (2.1.332): TaskCreate fires TaskCreated for
+    the task it makes (ids count up from 1); TaskUpdate to ``status: completed`` fires
+    TaskCompleted for a task on the list not completed yet (an unknown id: "Task not
+    found", nothing fires). The event and the task as it would then stand."""
+    given = tool_input if isinstance(tool_input, dict) else {}
+    if tool == "TaskCreate":
+        subject, description = given.get("subject"), given.get("description")
+        task = Task(
+            str(len(tasks) + 1),
+            subject if isinstance(subject, str) else "",
+            description if isinstance(description, str) else "",
+        )
+        return SetOff("TaskCreated", task.fields()), task
+    if tool == "TaskUpdate" and given.get("status") == "completed":
+        found = tasks.get(str(given.get("taskId")))
+        if found is not None and not found.completed:
+            return SetOff("TaskCompleted", found.fields()), replace(found, completed=True)
+    return None
 
 
 def prompt_expansion(prompt: str, place: CallPlace) -> SetOff | None:

@@ -38,7 +38,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 from typing import Any, Final
 
@@ -70,6 +70,12 @@ from .versions import allow_lifts_ask_rule, missing_tool
 _ASSIGNMENT: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 READ_ONLY_TOOLS: Final = frozenset({"Read", "Grep", "Glob", "LS", "NotebookRead"})
 EDIT_TOOLS: Final = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})
+SESSION_TOOLS: Final = frozenset(
+    {"TaskCreate", "TaskGet", "TaskList", "TaskUpdate", "EnterWorktree"}
+)
+"""Tools that change the session's own state, its task list (offered in print mode with
+CLAUDE_CODE_ENABLE_TODO_TOOLS=1) or its folder: they need no approval, in plan mode too
+(2.1.332: tk-create-complete, wt-enter-tool, wt-enter-tool-plan)."""
 SELF_APPROVED_TOOLS: Final = frozenset({"Agent"})
 """Tools whose own permission check allows every call, in every mode but those where the
 auto-mode check decides (2.1.332: launching a subagent needs no rule; flag-agent-plan-mode)."""
@@ -98,6 +104,9 @@ class PermissionStep:
     """Every rule that matched the call, one line each."""
     refusal: str | None = None
     """What the model gets in print mode when the call does not run (nobody to ask)."""
+    unjudged: bool = False
+    """Refused because auto mode's safety check gave no verdict (print mode's plan mode
+    refuses so what is not read-only, 2.1.332): PermissionDenied fires."""
 
     @property
     def stops(self) -> bool:
@@ -701,16 +710,20 @@ def _by_mode(
         return step("allow", "bypassPermissions runs it")
     if tool_name in READ_ONLY_TOOLS:
         return step("allow", f"{tool_name} is read-only and needs no approval")
+    if tool_name in SESSION_TOOLS:
+        return step("allow", f"{tool_name} changes only the session's state: no approval")
     if mode == "acceptEdits" and tool_name in EDIT_TOOLS:
         return step("allow", "acceptEdits lets edits run")
     if mode == "plan":
         path = tool_input.get("file_path") if isinstance(tool_input, dict) else None
-        text = (
-            facts.refusal("plan_write", path=path)
-            if tool_name in EDIT_TOOLS and isinstance(path, str)
-            else facts.refusal("plan", tool=tool_name)
+        if tool_name in EDIT_TOOLS and isinstance(path, str):
+            text = facts.refusal("plan_write", path=path)
+            return step("deny", "plan mode runs only read-only tools", text)
+        refused = step(
+            "deny", "plan mode runs only read-only tools", facts.refusal("plan", tool=tool_name)
         )
-        return step("deny", "plan mode runs only read-only tools", text)
+        # The check that would judge the call gave no verdict (pd-plan-no-verdict).
+        return replace(refused, unjudged=True)
     if mode == "dontAsk":
         text = facts.refusal("dont_ask", tool=tool_name)
         return step("deny", "dontAsk mode denies what is not pre-approved", text)

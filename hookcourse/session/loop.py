@@ -16,6 +16,11 @@ running call sets off (``printMode.whenRun``) fires before its PostToolUse: a cd
 moves the shell, a skill registers its hooks, an Agent call runs a subagent
 (SubagentStart, SubagentStop until it may stop) whose completion, as print mode
 runs subagents in the background, is one more main turn after the model stops.
+``--worktree NAME`` fires WorktreeCreate first and moves the session into the hook's
+folder (EnterWorktree does so mid-session; a failed creation ends it before it starts);
+a task-list call fires TaskCreated or TaskCompleted as it runs; an MCP call whose server
+asks for input fires Elicitation (and ElicitationResult when nobody answered); a call
+auto mode's check gives no verdict is refused and fires PermissionDenied.
 Every event goes through ``hookcourse.engine.api.fire`` (``Session.fired`` keeps
 each report, in order); what the model is shown comes from its ``print_mode``;
 nothing here reads or merges a hook's answer. ``requests`` is the one loop over
@@ -42,6 +47,7 @@ from hookcourse.engine.api import (
     SetOff,
     SettingsPlaces,
     SettingsSource,
+    Task,
     UserAnswer,
     answer_dialog,
     checked_against,
@@ -51,14 +57,18 @@ from hookcourse.engine.api import (
     load_catalogue,
     load_settings,
     model_of,
+    model_text,
+    permission_facts,
     prompt_expansion,
     shows_dialog,
     startup_events,
+    task_event,
     watched_names,
+    worktree_at_start,
 )
 from hookcourse.errors import InputError
 from hookcourse.js import json as jsjson
-from hookcourse.js.values import JSValue, Undefined
+from hookcourse.js.values import JSValue, Undefined, js_trim
 
 from . import turns as scripted
 from .script import Layout, SessionScript, flag_settings, laid_out, script_env, substitute
@@ -130,6 +140,10 @@ class Session:
     """Model requests, a subagent's included."""
     background: int = 0
     """Subagents finished in the background whose completion has not started a turn yet."""
+    tasks: dict[str, Task] = field(default_factory=dict)
+    """The task list the TaskCreate and TaskUpdate calls keep, by task id."""
+    worktree: str | None = None
+    """The folder a WorktreeCreate hook made for ``--worktree``, where the session runs."""
     dialogs: list[Mapping[str, Any]] | None = None
     """Interactive only: the user's answers to the permission dialogs still to come (None
     in print mode, where no dialog is shown)."""
@@ -286,10 +300,7 @@ def play(
     learner's loop wraps ``requests``)."""
     script = session.script
     prompt_requests = requests if per_prompt is None else per_prompt
-    start_runs = [_set_off(session, step) for step in startup_events(session.command_line.flags)]
-    start = session.fire("SessionStart", session.payload("SessionStart", source="startup"))
-    start_runs.append(event_run("SessionStart", event_label(start), hooks_run(start)))
-    start_runs += [_set_off(session, step) for step in instructions_at_start(session.place())]
+    start_runs = _worktree(session)
     transcript: Transcript = {
         "script": script.name,
         "engine": engine or engine_name(),
@@ -297,6 +308,15 @@ def play(
         "rounds": session.rounds,
         "end": {},
     }
+    if start_runs and session.worktree is None:
+        # No folder to run in: the session never starts (2.1.332: "Error creating
+        # worktree: ...", exit 1, before SessionStart and any request).
+        transcript.update(end={"reason": NOT_STARTED}, closing=[])
+        return transcript
+    start_runs += [_set_off(session, step) for step in startup_events(session.command_line.flags)]
+    start = session.fire("SessionStart", session.payload("SessionStart", source="startup"))
+    start_runs.append(event_run("SessionStart", event_label(start), hooks_run(start)))
+    start_runs += [_set_off(session, step) for step in instructions_at_start(session.place())]
     session.shown = _start_texts(start)
     user_turns = [] if start.print_mode is None else list(start.print_mode.user_turns)
     # The scripted model plays in the conversation its first prompt begins; one a hook's
@@ -314,6 +334,39 @@ def play(
     closing = session.fire("SessionEnd", session.payload("SessionEnd", reason="other"))
     transcript["closing"] = [event_run("SessionEnd", event_label(closing), hooks_run(closing))]
     return transcript
+
+
+NOT_STARTED = "not_started"
+"""How a session ends that never started (a WorktreeCreate hook gave no folder)."""
+
+
+def _worktree(session: Session) -> list[dict[str, Any]]:
+    """``--worktree NAME``: WorktreeCreate before the session starts."""
+    step = worktree_at_start(session.command_line.flags)
+    if step is None:
+        return []
+    return [_create_worktree(session, step)]
+
+
+def _enter_worktree(session: Session, round_: dict[str, Any], tool_input: Any) -> None:
+    """The EnterWorktree tool, as it runs: WorktreeCreate for the name it was given (a
+    name Claude Code makes up when none is given is not modelled)."""
+    given = tool_input.get("name") if isinstance(tool_input, dict) else None
+    if isinstance(given, str) and given:
+        round_["events"].append(
+            _create_worktree(session, SetOff("WorktreeCreate", {"name": given}))
+        )
+
+
+def _create_worktree(session: Session, step: SetOff) -> dict[str, Any]:
+    """WorktreeCreate; the session moves into the folder its hook answers (a relative path
+    is taken from the hook's folder, as 2.1.332 takes it), where later hooks run."""
+    report = session.set_off(step)
+    path = report.outcome.event_output.get("worktreePath")
+    if isinstance(path, str) and path and not report.outcome.blocked:
+        session.worktree = os.path.normpath(Path(session.cwd or session.layout.project, path))
+        session.cwd = session.worktree
+    return event_run(report.event, event_label(report), hooks_run(report))
 
 
 def _interactive(
@@ -357,7 +410,7 @@ def _interactive(
             runs = _written(session, str(action["write"]), str(action.get("text", "")))
             said = f"writes {action['write']}"
         elif "command" in action:
-            runs, ends = _command(session, str(action["command"]), warm)
+            runs, ends = _command(session, str(action["command"]), warm, action.get("worktree"))
             said = str(action["command"])
             name = said.split()[0]
             if name in ("/clear", "/compact"):
@@ -386,7 +439,9 @@ COMPACT_SUMMARY = "The user asked; the model answered."
 """The summary the scripted model writes when ``/compact`` asks for one."""
 
 
-def _command(session: Session, line: str, warm: bool) -> tuple[list[dict[str, Any]], bool]:
+def _command(
+    session: Session, line: str, warm: bool, worktree: Any = None
+) -> tuple[list[dict[str, Any]], bool]:
     """A slash command typed in the interface: the events it fires, and whether it ends
     the session. 2.1.332: ``/exit`` ends it (SessionEnd ``prompt_input_exit``);
     ``/clear`` ends one session and starts the next (SessionEnd ``clear``, SessionStart
@@ -394,12 +449,16 @@ def _command(session: Session, line: str, warm: bool) -> tuple[list[dict[str, An
     and PostCompact; ``/model NAME`` PreModelSwitch and PostModelSwitch, and when the
     conversation has been sent (``warm``: its cache is warm) PreModelSwitch twice, around
     the dialog that confirms the switch; ``/add-dir DIR`` (once the user trusts it)
-    DirectoryAdded. A hook that blocks (PreCompact, PreModelSwitch) ends the command."""
+    DirectoryAdded. ``/exit`` in a session a WorktreeCreate hook made a folder for asks
+    whether to keep it: ``worktree: "remove"`` (the user's answer) fires WorktreeRemove
+    first. A hook that blocks (PreCompact, PreModelSwitch) ends the command."""
     name, _, argument = line.strip().partition(" ")
     argument = argument.strip()
     steps: list[SetOff] = []
     if name == "/exit":
         steps = [SetOff("SessionEnd", {"reason": "prompt_input_exit"})]
+        if session.worktree is not None and worktree == "remove":
+            steps.insert(0, SetOff("WorktreeRemove", {"worktree_path": session.worktree}))
     elif name == "/clear":
         steps = [
             SetOff("SessionEnd", {"reason": "clear"}),
@@ -699,6 +758,9 @@ def _tool_turn(
         runs = decided is None or decided.tool_runs is not False
         if answer is not None:
             runs = answer.tool_runs
+        unjudged = (runs and _unjudged(pre, call)) or (not runs and _refused_unjudged(pre))
+        if unjudged:
+            runs = False
         entry: dict[str, Any] = {
             "id": call_id,
             "name": name,
@@ -726,6 +788,31 @@ def _tool_turn(
                 ended = {"reason": "interrupted"}
                 break
             continue
+        if unjudged and pre.permission is not None:
+            session.record({"type": "tool_result", "tool_use_id": call_id, "is_error": True})
+            # The check's refusal, the same text whether auto or plan mode asked for it.
+            unjudged_text = permission_facts().refusal("plan", tool=name)
+            _result(session, results, call_id, unjudged_text, True)
+            denied = session.set_off(
+                SetOff(
+                    "PermissionDenied",
+                    {
+                        "permission_mode": pre.permission.mode,
+                        "tool_name": name,
+                        "tool_input": tool_input,
+                        "tool_use_id": call_id,
+                        "reason": CLASSIFIER_UNAVAILABLE,
+                    },
+                )
+            )
+            round_["events"].append(
+                event_run("PermissionDenied", event_label(denied), hooks_run(denied), call=call_id)
+            )
+            texts.extend(system_texts(denied))
+            ended = _ending(stopping)
+            if ended is not None:
+                break
+            continue
         if not runs:
             session.record({"type": "tool_result", "tool_use_id": call_id, "is_error": True})
             if decided is not None and decided.tool_result is not None:
@@ -745,7 +832,15 @@ def _tool_turn(
         if effects is not None:
             for step in effects.events:
                 round_["events"].append(_set_off(session, step))
+        if isinstance(call.get("elicits"), dict):
+            entry["elicited"] = _elicit(session, round_, name, call["elicits"])
+        if name == "EnterWorktree":
+            _enter_worktree(session, round_, tool_input)
+        blocked_task = _task_hooks(session, round_, name, tool_input)
         tool = run_call(session, call, name, tool_input, grant)
+        if blocked_task is not None:
+            entry["hookFeedback"] = blocked_task.text
+            tool = blocked_task
         if effects is not None:
             session.cwd = effects.cwd or session.cwd
             if effects.skill is not None and effects.skill not in session.skills:
@@ -766,6 +861,9 @@ def _tool_turn(
         round_["events"].append(
             event_run(post.event, event_label(post), hooks_run(post), call=call_id)
         )
+        replaced = _mcp_output(name, post)
+        if replaced is not None:
+            entry["shownOutput"] = session.results[call_id]["text"] = replaced
         texts.extend(system_texts(post))
         ended = _ending([post.print_mode, *stopping])
         if ended is not None:
@@ -779,6 +877,106 @@ def _tool_turn(
         ended = _ending([after.print_mode])
     session.shown = results + texts
     return ended, [bool(item["isError"]) for item in results]
+
+
+def _mcp_output(tool: str, post: FireReport) -> str | None:
+    """What the model reads of an MCP tool's call instead of its output, when a PostToolUse
+    hook gave ``updatedMCPToolOutput`` (a text, or content blocks whose texts are joined
+    by newlines; 2.1.332: mcp-output-text, mcp-output-blocks); None otherwise."""
+    if post.event != "PostToolUse" or not tool.startswith("mcp__"):
+        return None
+    given = post.outcome.event_output.get("updatedMCPToolOutput")
+    if isinstance(given, str):
+        return given
+    if isinstance(given, list):
+        texts = [block.get("text") for block in given if isinstance(block, dict)]
+        return "\n".join(text for text in texts if isinstance(text, str))
+    return None
+
+
+def _task_hooks(
+    session: Session, round_: dict[str, Any], tool: str, tool_input: Any
+) -> ToolRun | None:
+    """TaskCreated or TaskCompleted as a task-list call runs (2.1.332); the call's result
+    when a hook blocks: "<Event> hook feedback:" and the reason. A blocked TaskCreated
+    rolls the task back and fails the call (PostToolUseFailure, the reason trimmed); a
+    blocked TaskCompleted leaves the task open and the call succeeds with the reason as
+    written (after exit 2: "[<command>]: " and stderr, its final newline kept)."""
+    found = task_event(tool, tool_input, session.tasks)
+    if found is None:
+        return None
+    step, task = found
+    report = session.set_off(step)
+    round_["events"].append(event_run(report.event, event_label(report), hooks_run(report)))
+    outcome = report.outcome
+    if outcome.decision != "block":
+        # continue: false stops a teammate, not the session's own call (tk-completed-stop).
+        session.tasks[task.task_id] = task
+        return None
+    reason = outcome.blocking_error if outcome.decided_by_exit2 else outcome.reason
+    created = step.event == "TaskCreated"
+    text = model_text(
+        "stop_feedback", event=step.event, reason=js_trim(reason or "") if created else reason or ""
+    )
+    return ToolRun(text, created, text)
+
+
+def _elicit(
+    session: Session, round_: dict[str, Any], tool: str, asked: Mapping[str, Any]
+) -> dict[str, Any]:
+    """An MCP tool's server asks the user for input while the call runs (2.1.332, print
+    mode): Elicitation fires, and a hook's action (exit 2: decline) with its content is the
+    answer; else nobody can answer, the elicitation is cancelled and ElicitationResult
+    fires, whose hooks may change the action and content. What the server gets back."""
+    server = tool.split("__")[1] if tool.startswith("mcp__") and tool.count("__") >= 2 else ""
+    form = {"mcp_server_name": server, "mode": "form"}
+    report = session.set_off(
+        SetOff(
+            "Elicitation",
+            {**form, "message": asked.get("message", ""), "requested_schema": asked.get("schema")},
+        )
+    )
+    round_["events"].append(event_run("Elicitation", event_label(report), hooks_run(report)))
+    answer = _elicitation_answer(report)
+    if answer is not None:
+        return answer
+    result = session.set_off(SetOff("ElicitationResult", {**form, "action": "cancel"}))
+    round_["events"].append(event_run("ElicitationResult", event_label(result), hooks_run(result)))
+    return _elicitation_answer(result) or {"action": "cancel", "content": None}
+
+
+def _elicitation_answer(report: FireReport) -> dict[str, Any] | None:
+    """The action and content the hooks of an Elicitation or ElicitationResult gave."""
+    action = report.outcome.decision
+    if action not in ("accept", "decline", "cancel"):
+        return None
+    content = report.outcome.event_output.get("content")
+    return {"action": action, "content": content if action == "accept" else None}
+
+
+CLASSIFIER_UNAVAILABLE = "Classifier unavailable"
+"""PermissionDenied's ``reason`` when auto mode's check gave no verdict (2.1.332)."""
+
+
+def _unjudged(pre: FireReport, call: Mapping[str, Any]) -> bool:
+    """Auto mode leaves the call to its safety check, and the script says the check gives
+    no verdict (``"classifier": "none"``, as against a server that runs none): 2.1.332
+    refuses the call and fires PermissionDenied. A verdict is a model's, which a script
+    does not play: without the key the call goes on as the check allowed it."""
+    step = pre.permission
+    return (
+        step is not None
+        and step.decision == "classifier"
+        and not pre.outcome.blocked
+        and call.get("classifier") == "none"
+    )
+
+
+def _refused_unjudged(pre: FireReport) -> bool:
+    """The permission step refused the call because the check gave no verdict (plan mode
+    in print mode), and no hook decided it first."""
+    step = pre.permission
+    return step is not None and step.unjudged and not pre.outcome.blocked
 
 
 def _dialog(session: Session, round_: dict[str, Any], pre: FireReport) -> Answered:

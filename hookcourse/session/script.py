@@ -16,6 +16,9 @@ A session script is one JSON object (the oracle harness's scenario format, with
 - ``turns``, the scripted model (``hookcourse.session.turns``): each
   ``{"text", "tools": [{"name", "input", "result"}], "if"}``, where a call's
   ``result`` (``{"text", "isError"}``) is given instead of running the tool;
+  ``"classifier": "none"``: in auto mode the safety check gives the call no verdict;
+  ``elicits`` (``{"message", "schema"}``): the call's MCP server asks the user for
+  input while it runs;
   played in order across the prompts (a prompt's loop starts with the next turn);
 - ``trust`` (the folder is trusted), ``env`` (extra variables), ``permissionMode``;
 - ``expect``: what must hold (``hookcourse.session.expect``);
@@ -51,7 +54,7 @@ from hookcourse.system.inputs import read_bounded, read_descriptor, special_kind
 from hookcourse.system.interrupts import kill_traced
 
 SETTINGS_SCOPES = ("user", "project", "local", "flag")
-TOOL_FIELDS = ("name", "input", "result", "id")
+TOOL_FIELDS = ("name", "input", "result", "id", "classifier", "elicits")
 TURN_FIELDS = ("text", "tools", "if")
 TOP_FIELDS = (
     "name",
@@ -364,6 +367,15 @@ def _check_turns(data: Mapping[str, Any], where: str) -> None:
             if not isinstance(call.get("name"), str) or not isinstance(call.get("input", {}), dict):
                 raise _fail(where, path, "a tool call needs a name and an input object", "add them")
             _check_type(where, call, path, "id", str, "write a string")
+            if call.get("classifier", "none") != "none":
+                raise _fail(
+                    where, [*path, "classifier"], 'classifier is not "none"', 'write "none"'
+                )
+            elicits = call.get("elicits")
+            if elicits is not None:
+                _check_object(where, elicits, [*path, "elicits"], ("message", "schema"))
+                _check_type(where, elicits, [*path, "elicits"], "message", str, "write a string")
+                _check_type(where, elicits, [*path, "elicits"], "schema", dict, "write an object")
             result = call.get("result")
             if result is not None:
                 _check_object(where, result, [*path, "result"], ("text", "isError"))
@@ -426,14 +438,14 @@ def _check_prompts(data: Mapping[str, Any], where: str) -> None:
 ACTION_FIELDS = {
     "prompt": ("prompt",),
     "answer": ("answer", "feedback", "notified"),
-    "command": ("command",),
+    "command": ("command", "worktree"),
     "write": ("write", "text"),
 }
 
 
 def _check_interactive(data: Mapping[str, Any], where: str) -> None:
     """``interactive``: a list of the user's actions, each one kind with its own keys."""
-    from .interactive import ANSWERS, COMMANDS
+    from .interactive import ANSWERS, COMMANDS, WORKTREE_ANSWERS
 
     if "interactive" not in data:
         return
@@ -469,6 +481,15 @@ def _check_interactive(data: Mapping[str, Any], where: str) -> None:
         command = str(action.get("command", ""))
         if "command" in action and command.split(" ", 1)[0] not in COMMANDS:
             raise _fail(where, [*path, "command"], "not a command", "use " + ", ".join(COMMANDS))
+        if "worktree" in action and (
+            command != "/exit" or action["worktree"] not in WORKTREE_ANSWERS
+        ):
+            raise _fail(
+                where,
+                [*path, "worktree"],
+                "worktree answers /exit's question in a --worktree session",
+                'give "keep" or "remove" with "/exit"',
+            )
         typed = action.get("prompt", action.get("feedback", command))
         if "\n" in str(typed) or "\r" in str(typed):
             raise _fail(where, path, "a typed line holds a line break", "type one line")

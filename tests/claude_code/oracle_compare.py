@@ -135,7 +135,11 @@ def _user_notes(p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
 
 
 def _terminal(p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
-    observed = "prompt_blocked" if o["requests"] == 0 else o["result"].get("terminal_reason")
+    """The result line's terminal reason; a run with no request ended on a blocked prompt,
+    or never started when it wrote no result line at all (a failed WorktreeCreate)."""
+    observed = o["result"].get("terminal_reason")
+    if o["requests"] == 0:
+        observed = "prompt_blocked" if o["result"].get("subtype") else "not_started"
     return p["terminal"], observed
 
 
@@ -291,5 +295,68 @@ def _payload_keys(
     return predicted, observed
 
 
-EXTRA_CHECKS: dict[str, Check] = {"env": _env_names, "cwd": _cwd, "payload": _payload_keys}
+ELICITED = re.compile(r"^action=(\w+) content=(.*)$", re.S)
+"""The text ``mcp_stub.py``'s ``ask`` returns: the answer its elicitation got."""
+
+
+def _elicited(s: Mapping[str, Any], p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
+    """Per call that elicits, the action and content its MCP server got back."""
+    asked = [i for i, call in enumerate(p["tools"]) if "elicited" in call]
+    predicted = [p["tools"][i]["elicited"] for i in asked]
+    observed: list[Any] = []
+    for i in asked:
+        text = o["tools"][i].get("result") if i < len(o["tools"]) else None
+        match = ELICITED.match(text) if isinstance(text, str) else None
+        observed.append(
+            None
+            if match is None
+            else {"action": match.group(1), "content": json.loads(match.group(2))}
+        )
+    return predicted, observed
+
+
+def _mcp_output(
+    s: Mapping[str, Any], p: Mapping[str, Any], o: Mapping[str, Any]
+) -> tuple[Any, Any]:
+    """Per call of an MCP tool, the text the model read: a PostToolUse hook's
+    ``updatedMCPToolOutput``, else what ``mcp_stub.py`` returns for the answer it got."""
+    predicted: list[Any] = []
+    observed: list[Any] = []
+    for i, call in enumerate(p["tools"]):
+        if not str(call.get("name", "")).startswith("mcp__"):
+            continue
+        stub = call.get("elicited")
+        said = (
+            None
+            if stub is None
+            else f"action={stub['action']} content={json.dumps(stub['content'], sort_keys=True)}"
+        )
+        predicted.append(call.get("shownOutput", said))
+        observed.append(o["tools"][i].get("result") if i < len(o["tools"]) else None)
+    return predicted, observed
+
+
+FEEDBACK = re.compile(r"^(?:TaskCreated|TaskCompleted) hook feedback:\n")
+"""How a task-list call's result begins when a TaskCreated or TaskCompleted hook blocked."""
+
+
+def _hook_feedback(
+    s: Mapping[str, Any], p: Mapping[str, Any], o: Mapping[str, Any]
+) -> tuple[Any, Any]:
+    """Per call, the hook feedback that became its result (None where no hook blocked)."""
+    observed = [
+        text if isinstance(text := call.get("result"), str) and FEEDBACK.match(text) else None
+        for call in o["tools"]
+    ]
+    return [call.get("hookFeedback") for call in p["tools"]], observed
+
+
+EXTRA_CHECKS: dict[str, Check] = {
+    "env": _env_names,
+    "cwd": _cwd,
+    "payload": _payload_keys,
+    "elicited": _elicited,
+    "feedback": _hook_feedback,
+    "mcpOutput": _mcp_output,
+}
 """Checks a scenario asks for by name in ``checks``."""

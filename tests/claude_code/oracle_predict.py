@@ -167,7 +167,8 @@ def _stand_in(call: Mapping[str, Any]) -> dict[str, Any]:
         if fails
         else {"text": "", "isError": False, "response": STAND_IN}
     )
-    return {"name": call["name"], "input": call.get("input", {}), "result": result}
+    given = {key: call[key] for key in ("classifier", "elicits") if key in call}
+    return {"name": call["name"], "input": call.get("input", {}), "result": result, **given}
 
 
 class _ScenarioSession(Session):
@@ -270,6 +271,9 @@ def _tool(call: Mapping[str, Any], result: Mapping[str, Any] | None) -> dict[str
     }
     if "ranInput" in call:
         entry["rewritten"] = True
+    for key in ("elicited", "hookFeedback", "shownOutput"):
+        if key in call:
+            entry[key] = call[key]
     return entry
 
 

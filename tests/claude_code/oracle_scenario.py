@@ -13,10 +13,12 @@ A scenario (one JSON object in ``corpus/*.json``) holds:
   environment, cwd and argv (and at exit its status) under ``$ORACLE_DUMPS``;
 - ``prompt``, ``turns`` (the scripted assistant turns: ``text`` and ``tools``,
   a list of ``{name, input}``, with ``fails: true`` on a call whose command exits
-  non-zero, so PostToolUseFailure follows it; ``pause``: seconds the mock holds that
-  turn's answer, so hooks Claude Code does not wait for finish first), ``flags`` (extra
-  claude arguments), ``env``, ``trust`` (the folder is trusted in ``~/.claude.json``),
-  ``files`` (project files);
+  non-zero, so PostToolUseFailure follows it, ``"classifier": "none"`` on a call auto
+  mode's check gives no verdict (the mock runs none), ``elicits`` (``{message, schema}``)
+  on a call of ``mcp_stub.py``'s ``ask``, which asks the user that; ``pause``: seconds
+  the mock holds that turn's answer, so hooks Claude Code does not wait for finish
+  first), ``flags`` (extra claude arguments), ``env``, ``trust`` (the folder is
+  trusted in ``~/.claude.json``), ``files`` (project files);
 - ``exception``: a named reason when ``fire`` cannot be compared on a field
   (see ``oracle_compare.EXCEPTIONS``).
 

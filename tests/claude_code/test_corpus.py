@@ -42,7 +42,14 @@ def test_scenario_is_well_formed(sid: str) -> None:
     for turn in scenario.get("turns", []):
         assert set(turn) <= {"text", "tools", "pause", "error"}
         for call in turn.get("tools", []):
-            assert "name" in call and set(call) <= {"name", "input", "id", "fails"}
+            assert "name" in call and set(call) <= {
+                "name",
+                "input",
+                "id",
+                "fails",
+                "classifier",
+                "elicits",
+            }
 
 
 def _rules() -> dict[str, str]:

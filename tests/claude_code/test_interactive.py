@@ -162,6 +162,13 @@ def test_the_harness_derives_waits_from_the_users_actions() -> None:
     assert steps[-1] == {"exit": True}
 
 
+def test_exit_from_a_worktree_session_answers_its_question() -> None:
+    steps = terminal_steps([{"prompt": "go"}, {"command": "/exit", "worktree": "remove"}])
+    assert steps[-2:] == [{"pick": {"Exiting worktree session": "Remove worktree"}}, {"exit": True}]
+    plain = terminal_steps([{"command": "/exit"}])
+    assert not any("pick" in step for step in plain)
+
+
 def test_a_model_switch_before_any_prompt_has_no_dialog() -> None:
     steps = terminal_steps([{"command": "/model sonnet"}])
     assert not any("pick" in step for step in steps)

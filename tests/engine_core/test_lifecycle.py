@@ -14,6 +14,7 @@ from hookcourse.engine.lifecycle import (
     prompt_expansion,
     shell_folder_after,
     startup_events,
+    worktree_at_start,
 )
 from hookcourse.engine.permission_rule import CallPlace
 from hookcourse.js.values import JSValue
@@ -198,6 +199,26 @@ def test_a_launched_skill_sets_off_its_inline_commands_and_hooks(tmp_path: Path)
     assert call_effects("Skill", {"skill": "../x"}, "t", place).skill is None
     agent = call_effects("Agent", {"prompt": "hi"}, "t", place)
     assert agent.subagent == "general-purpose"
+
+
+@pytest.mark.parametrize(
+    ("flags", "name"),
+    [
+        (["-p", "go", "--worktree", "wt1"], "wt1"),
+        (["-w", "fix-1"], "fix-1"),
+        (["--worktree=wt2"], "wt2"),
+        (["--worktree"], None),
+        (["--worktree", "--verbose"], None),
+        (["--verbose"], None),
+    ],
+)
+def test_worktree_at_start(flags: list[str], name: str | None) -> None:
+    """wt-start-hook-folder: --worktree NAME fires WorktreeCreate with the name (a name
+    Claude Code would make up itself is not modelled)."""
+    step = worktree_at_start(flags)
+    assert (None if step is None else dict(step.fields)) == (
+        None if name is None else {"name": name}
+    )
 
 
 def test_setup_and_prompt_expansion(tmp_path: Path) -> None:
