@@ -298,12 +298,16 @@ AGENT_ID = re.compile(r"\ba[0-9a-f]{16}\b")
 """A subagent's id (random per run; session ids are ``oracle_record.UUID``)."""
 SCRATCH = re.compile(r"-tmp-oracle-[^/\"]*?-project")
 """A scratch project's folder as Claude Code names its transcripts (random per run)."""
+DURATION = re.compile(r"duration_ms: \d+")
+"""A subagent's run time in its call's tool_result (``<usage>...duration_ms: 107</usage>``)."""
 
 
 def _masked(value: Any) -> Any:
-    """``value`` without what differs on every run (subagent ids, scratch folder names)."""
+    """``value`` without what differs on every run (subagent ids, scratch folder names,
+    a subagent's duration)."""
     if not isinstance(value, str):
         return value
+    value = DURATION.sub("duration_ms: <ms>", value)
     return UUID.sub("<uuid>", SCRATCH.sub("-<scratch>-project", AGENT_ID.sub("<agent>", value)))
 
 
