@@ -31,7 +31,7 @@ import re
 import shutil
 import subprocess
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -442,12 +442,21 @@ def covered(change: Mapping[str, Any], others: Sequence[Mapping[str, Any]]) -> b
     return any(other["pattern"] == change["pattern"] and _inside(other, change) for other in others)
 
 
+def unrunnable() -> dict[str, str]:
+    """The releases the sweep tried and could not run, with why (``releases.json``)."""
+    known = json.loads(RUNS.read_text(encoding="utf-8")) if RUNS.exists() else {}
+    return {v: str(e.get("reason", "")) for v, e in known.items() if e.get("runnable") is False}
+
+
 def gaps(
-    records: Mapping[str, Mapping[str, Any]], digests: Mapping[str, str]
+    records: Mapping[str, Mapping[str, Any]],
+    digests: Mapping[str, str],
+    skip: Collection[str] = (),
 ) -> dict[str, list[str]]:
-    """Per release to run next (halfway across a span), the scenarios to run there. Each
-    span's open changes are bisected by facet pattern: the fewest scenarios that show
-    every pattern open there (a pattern is taken to change once per span)."""
+    """Per release to run next (halfway across a span, ``skip`` left out), the scenarios to
+    run there. Each span's open changes are bisected by facet pattern: the fewest
+    scenarios that show every pattern open there (a pattern is taken to change once per
+    span). A span whose releases between are all in ``skip`` is not run again."""
     names = all_releases()
     found = spans(records, digests)
     open_by_span: dict[tuple[str, str], dict[str, set[str]]] = {}
@@ -460,7 +469,10 @@ def gaps(
     weight: dict[str, int] = {}
     for (low, high), by_scenario in open_by_span.items():
         left = set().union(*by_scenario.values())
-        middle = names[(names.index(low) + names.index(high)) // 2]
+        between = [v for v in names[names.index(low) + 1 : names.index(high)] if v not in skip]
+        if not between:
+            continue  # none of them runs: the changes say so (``unrunnable``)
+        middle = between[(len(between) - 1) // 2]
         weight[middle] = weight.get(middle, 0) + sum(map(_weight, left))
         while left:
             sid = max(sorted(by_scenario), key=lambda s: len(by_scenario[s] & left))
@@ -499,7 +511,9 @@ def measured_changes(
     """Each change with the release that first showed it (``since``), the stored release
     before (``previous``), whether the two are consecutive on npm (``exact``), and, for a
     change whose release was found on another scenario's change of the same facet
-    pattern, that scenario (``sinceFrom``)."""
+    pattern, that scenario (``sinceFrom``); a change whose releases between did not run,
+    each with why (``unrunnable``)."""
+    names, failed = all_releases(), unrunnable()
     found = spans(records, digests)
     by_pattern: dict[str, list[Mapping[str, Any]]] = {}
     for change in found:
@@ -526,6 +540,10 @@ def measured_changes(
                 entry.update(since=narrow[0]["high"], previous=narrow[0]["low"])
                 entry["exact"] = narrow[0]["width"] == 1
                 entry["sinceFrom"] = narrow[0]["scenario"]
+        between = names[names.index(str(entry["previous"])) + 1 : names.index(str(entry["since"]))]
+        if between and all(v in failed for v in between):
+            # Bisection cannot narrow it: every release between did not run.
+            entry["unrunnable"] = {v: failed[v] for v in between}
         changes.append(entry)
     return changes
 
