@@ -435,11 +435,21 @@ def _inside(inner: Mapping[str, Any], outer: Mapping[str, Any]) -> bool:
     )
 
 
+def same_change(change: Mapping[str, Any]) -> tuple[str, str]:
+    """What makes changes of several scenarios one change for bisection: the facet's
+    pattern and its values (``group_key``'s for a fact every scenario shows alike, else
+    the values themselves: a tool_result text that changed from A to B in two scenarios
+    changed once, a different text may have changed in another release)."""
+    shown = change["key"][1] or json.dumps([change["before"], change["after"]])
+    return change["pattern"], shown
+
+
 def covered(change: Mapping[str, Any], others: Sequence[Mapping[str, Any]]) -> bool:
-    """Whether a change of the same facet pattern (another scenario's, or another hook's)
-    is bisected more narrowly inside this one's span: this one is then taken to come
-    from the same release (said as ``sinceFrom`` in the changelog)."""
-    return any(other["pattern"] == change["pattern"] and _inside(other, change) for other in others)
+    """Whether the same change (``same_change``: another scenario's, or another hook's) is
+    bisected more narrowly inside this one's span: this one is then taken to come from
+    the same release (said as ``sinceFrom`` in the changelog)."""
+    mine = same_change(change)
+    return any(same_change(other) == mine and _inside(other, change) for other in others)
 
 
 def unrunnable() -> dict[str, str]:
@@ -454,26 +464,26 @@ def gaps(
     skip: Collection[str] = (),
 ) -> dict[str, list[str]]:
     """Per release to run next (halfway across a span, ``skip`` left out), the scenarios to
-    run there. Each span's open changes are bisected by facet pattern: the fewest
-    scenarios that show every pattern open there (a pattern is taken to change once per
-    span). A span whose releases between are all in ``skip`` is not run again."""
+    run there. Each span's open changes are bisected as ``same_change`` groups them: the
+    fewest scenarios that show every change open there. A span whose releases between
+    are all in ``skip`` is not run again."""
     names = all_releases()
     found = spans(records, digests)
-    open_by_span: dict[tuple[str, str], dict[str, set[str]]] = {}
+    open_by_span: dict[tuple[str, str], dict[str, set[tuple[str, str]]]] = {}
     for change in found:
         if change["width"] <= 1 or covered(change, found):
             continue
         by_scenario = open_by_span.setdefault((change["low"], change["high"]), {})
-        by_scenario.setdefault(change["scenario"], set()).add(change["pattern"])
+        by_scenario.setdefault(change["scenario"], set()).add(same_change(change))
     wanted: dict[str, set[str]] = {}
     weight: dict[str, int] = {}
     for (low, high), by_scenario in open_by_span.items():
-        left = set().union(*by_scenario.values())
+        left: set[tuple[str, str]] = set().union(*by_scenario.values())
         between = [v for v in names[names.index(low) + 1 : names.index(high)] if v not in skip]
         if not between:
             continue  # none of them runs: the changes say so (``unrunnable``)
         middle = between[(len(between) - 1) // 2]
-        weight[middle] = weight.get(middle, 0) + sum(map(_weight, left))
+        weight[middle] = weight.get(middle, 0) + sum(_weight(p) for p, _ in left)
         while left:
             sid = max(sorted(by_scenario), key=lambda s: len(by_scenario[s] & left))
             left -= by_scenario[sid]
