@@ -520,14 +520,14 @@ def measured_changes(
 ) -> list[dict[str, Any]]:
     """Each change with the release that first showed it (``since``), the stored release
     before (``previous``), whether the two are consecutive on npm (``exact``), and, for a
-    change whose release was found on another scenario's change of the same facet
-    pattern, that scenario (``sinceFrom``); a change whose releases between did not run,
+    change whose release was found on another scenario's same change (``same_change``),
+    that scenario (``sinceFrom``); a change whose releases between did not run,
     each with why (``unrunnable``)."""
     names, failed = all_releases(), unrunnable()
     found = spans(records, digests)
-    by_pattern: dict[str, list[Mapping[str, Any]]] = {}
+    alike: dict[tuple[str, str], list[Mapping[str, Any]]] = {}
     for change in found:
-        by_pattern.setdefault(change["pattern"], []).append(change)
+        alike.setdefault(same_change(change), []).append(change)
     changes = []
     for change in sorted(found, key=lambda c: (release_key(c["high"]), c["scenario"], c["facet"])):
         entry = {
@@ -541,11 +541,11 @@ def measured_changes(
         }
         if change["width"] > 1:
             narrow = sorted(
-                (other for other in by_pattern[change["pattern"]] if _inside(other, change)),
+                (other for other in alike[same_change(change)] if _inside(other, change)),
                 key=lambda other: (other["width"], other["scenario"]),
             )
             if narrow:
-                # Not bisected on this scenario: the same pattern's narrowest change inside
+                # Not bisected on this scenario: the same change's narrowest span inside
                 # its span says the release.
                 entry.update(since=narrow[0]["high"], previous=narrow[0]["low"])
                 entry["exact"] = narrow[0]["width"] == 1
