@@ -25,7 +25,8 @@
     python tests/claude_code/oracle.py bisect [--jobs 2] [--budget SECONDS]
         run the release halfway between stored neighbours that differ (the one that
         settles the most first), until each change sits between two consecutive npm
-        releases or the budget is spent
+        releases (or releases that did not run, passed over and said in changes.json)
+        or the budget is spent
     python tests/claude_code/oracle.py changelog [--check]
         regenerate hookcourse/data/claude_versions.json, versions/changes.json and the
         generated part of docs/versions.md from the stored records (--check: only say
@@ -67,6 +68,7 @@ from oracle_sweep import (
     replay_releases,
     stored,
     sweep_release,
+    unrunnable,
     write_all_open,
     write_open,
 )
@@ -198,17 +200,26 @@ def _bisect(corpus: dict[str, Any], jobs: int, budget: float) -> int:
     neighbours differ across a gap or ``budget`` seconds have gone."""
     digests = {sid: digest(corpus[sid]) for sid in core_ids()}
     started = time.monotonic()
-    failed: set[str] = set()
+    steps = 0
     while time.monotonic() - started < budget:
-        wanted = {v: ids for v, ids in gaps(stored(), digests).items() if v not in failed}
+        # A release that did not run (now or in an earlier bisection) is passed over: its
+        # span's other releases are tried, and a span with none left says why.
+        failed = unrunnable()
+        wanted = gaps(stored(), digests, skip=failed)
         if not wanted:
-            print("every change sits between two consecutive releases", flush=True)
-            return 0 if not failed else 1
+            print(
+                f"after {steps} steps, every change sits between two consecutive releases"
+                + (f" or releases that did not run ({', '.join(failed)})" if failed else ""),
+                flush=True,
+            )
+            return 0
         version, ids = next(iter(wanted.items()))
         print(f"open: {len(wanted)} halfway releases; next {version} ({len(ids)})", flush=True)
-        if not _sweep_one(version, corpus, ids, jobs):
-            failed.add(version)  # its span stays open; the others go on
-    print(f"stopped after {budget:.0f} s with changes still between releases", flush=True)
+        step = time.monotonic()
+        _sweep_one(version, corpus, ids, jobs)
+        steps += 1
+        print(f"  step {steps}: {time.monotonic() - step:.1f} s", flush=True)
+    print(f"stopped after {budget:.0f} s ({steps} steps) with changes still open", flush=True)
     return 1
 
 

@@ -31,7 +31,7 @@ import re
 import shutil
 import subprocess
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -300,12 +300,16 @@ AGENT_ID = re.compile(r"\ba[0-9a-f]{16}\b")
 """A subagent's id (random per run; session ids are ``oracle_record.UUID``)."""
 SCRATCH = re.compile(r"-tmp-oracle-[^/\"]*?-project")
 """A scratch project's folder as Claude Code names its transcripts (random per run)."""
+DURATION = re.compile(r"duration_ms: \d+")
+"""A subagent's run time in its call's tool_result (``<usage>...duration_ms: 107</usage>``)."""
 
 
 def _masked(value: Any) -> Any:
-    """``value`` without what differs on every run (subagent ids, scratch folder names)."""
+    """``value`` without what differs on every run (subagent ids, scratch folder names,
+    a subagent's duration)."""
     if not isinstance(value, str):
         return value
+    value = DURATION.sub("duration_ms: <ms>", value)
     return UUID.sub("<uuid>", SCRATCH.sub("-<scratch>-project", AGENT_ID.sub("<agent>", value)))
 
 
@@ -433,33 +437,55 @@ def _inside(inner: Mapping[str, Any], outer: Mapping[str, Any]) -> bool:
     )
 
 
+def same_change(change: Mapping[str, Any]) -> tuple[str, str]:
+    """What makes changes of several scenarios one change for bisection: the facet's
+    pattern and its values (``group_key``'s for a fact every scenario shows alike, else
+    the values themselves: a tool_result text that changed from A to B in two scenarios
+    changed once, a different text may have changed in another release)."""
+    shown = change["key"][1] or json.dumps([change["before"], change["after"]])
+    return change["pattern"], shown
+
+
 def covered(change: Mapping[str, Any], others: Sequence[Mapping[str, Any]]) -> bool:
-    """Whether a change of the same facet pattern (another scenario's, or another hook's)
-    is bisected more narrowly inside this one's span: this one is then taken to come
-    from the same release (said as ``sinceFrom`` in the changelog)."""
-    return any(other["pattern"] == change["pattern"] and _inside(other, change) for other in others)
+    """Whether the same change (``same_change``: another scenario's, or another hook's) is
+    bisected more narrowly inside this one's span: this one is then taken to come from
+    the same release (said as ``sinceFrom`` in the changelog)."""
+    mine = same_change(change)
+    return any(same_change(other) == mine and _inside(other, change) for other in others)
+
+
+def unrunnable() -> dict[str, str]:
+    """The releases the sweep tried and could not run, with why (``releases.json``)."""
+    known = json.loads(RUNS.read_text(encoding="utf-8")) if RUNS.exists() else {}
+    return {v: str(e.get("reason", "")) for v, e in known.items() if e.get("runnable") is False}
 
 
 def gaps(
-    records: Mapping[str, Mapping[str, Any]], digests: Mapping[str, str]
+    records: Mapping[str, Mapping[str, Any]],
+    digests: Mapping[str, str],
+    skip: Collection[str] = (),
 ) -> dict[str, list[str]]:
-    """Per release to run next (halfway across a span), the scenarios to run there. Each
-    span's open changes are bisected by facet pattern: the fewest scenarios that show
-    every pattern open there (a pattern is taken to change once per span)."""
+    """Per release to run next (halfway across a span, ``skip`` left out), the scenarios to
+    run there. Each span's open changes are bisected as ``same_change`` groups them: the
+    fewest scenarios that show every change open there. A span whose releases between
+    are all in ``skip`` is not run again."""
     names = all_releases()
     found = spans(records, digests)
-    open_by_span: dict[tuple[str, str], dict[str, set[str]]] = {}
+    open_by_span: dict[tuple[str, str], dict[str, set[tuple[str, str]]]] = {}
     for change in found:
         if change["width"] <= 1 or covered(change, found):
             continue
         by_scenario = open_by_span.setdefault((change["low"], change["high"]), {})
-        by_scenario.setdefault(change["scenario"], set()).add(change["pattern"])
+        by_scenario.setdefault(change["scenario"], set()).add(same_change(change))
     wanted: dict[str, set[str]] = {}
     weight: dict[str, int] = {}
     for (low, high), by_scenario in open_by_span.items():
-        left = set().union(*by_scenario.values())
-        middle = names[(names.index(low) + names.index(high)) // 2]
-        weight[middle] = weight.get(middle, 0) + sum(map(_weight, left))
+        left: set[tuple[str, str]] = set().union(*by_scenario.values())
+        between = [v for v in names[names.index(low) + 1 : names.index(high)] if v not in skip]
+        if not between:
+            continue  # none of them runs: the changes say so (``unrunnable``)
+        middle = between[(len(between) - 1) // 2]
+        weight[middle] = weight.get(middle, 0) + sum(_weight(p) for p, _ in left)
         while left:
             sid = max(sorted(by_scenario), key=lambda s: len(by_scenario[s] & left))
             left -= by_scenario[sid]
@@ -496,12 +522,14 @@ def measured_changes(
 ) -> list[dict[str, Any]]:
     """Each change with the release that first showed it (``since``), the stored release
     before (``previous``), whether the two are consecutive on npm (``exact``), and, for a
-    change whose release was found on another scenario's same change (a fact every
-    scenario shows alike, with the same values), that scenario (``sinceFrom``)."""
+    change whose release was found on another scenario's same change (``same_change``),
+    that scenario (``sinceFrom``); a change whose releases between did not run,
+    each with why (``unrunnable``)."""
+    names, failed = all_releases(), unrunnable()
     found = spans(records, digests)
-    by_pattern: dict[str, list[Mapping[str, Any]]] = {}
+    alike: dict[tuple[str, str], list[Mapping[str, Any]]] = {}
     for change in found:
-        by_pattern.setdefault(change["pattern"], []).append(change)
+        alike.setdefault(same_change(change), []).append(change)
     changes = []
     for change in sorted(found, key=lambda c: (release_key(c["high"]), c["scenario"], c["facet"])):
         entry = {
@@ -514,22 +542,22 @@ def measured_changes(
             "exact": change["width"] == 1,
         }
         if change["width"] > 1:
-            # Only the same change: a fact every scenario shows alike, with the same values
-            # (another scenario's tool_result or model texts say nothing of this one's).
+            # Only the same change (another scenario's different tool_result or model text
+            # says nothing of this one's), as bisection itself groups them.
             narrow = sorted(
-                (
-                    other
-                    for other in by_pattern[change["pattern"]]
-                    if _inside(other, change) and change["key"][1] and other["key"] == change["key"]
-                ),
+                (other for other in alike[same_change(change)] if _inside(other, change)),
                 key=lambda other: (other["width"], other["scenario"]),
             )
             if narrow:
-                # Not bisected on this scenario: the same pattern's narrowest change inside
+                # Not bisected on this scenario: the same change's narrowest span inside
                 # its span says the release.
                 entry.update(since=narrow[0]["high"], previous=narrow[0]["low"])
                 entry["exact"] = narrow[0]["width"] == 1
                 entry["sinceFrom"] = narrow[0]["scenario"]
+        between = names[names.index(str(entry["previous"])) + 1 : names.index(str(entry["since"]))]
+        if between and all(v in failed for v in between):
+            # Bisection cannot narrow it: every release between did not run.
+            entry["unrunnable"] = {v: failed[v] for v in between}
         changes.append(entry)
     return changes
 
