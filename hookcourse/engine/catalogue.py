@@ -356,6 +356,33 @@ def load_catalogue() -> Mapping[str, EventSpec]:
     return {raw["name"]: _event(raw, document) for raw in document["events"]}
 
 
+@cache
+def observed_modes() -> Mapping[str, Mapping[str, int]]:
+    """Per event, how many recorded scenarios of each mode (``print``, ``interactive``)
+    saw the real Claude Code fire it (``data/events_observed.json``, generated from the
+    scenario corpus's record); an event never seen is absent."""
+    text = resources.files("hookcourse").joinpath("data/events_observed.json").read_text("utf-8")
+    events: Mapping[str, Mapping[str, list[str]]] = json.loads(text)["events"]
+    return {name: {mode: len(ids) for mode, ids in modes.items()} for name, modes in events.items()}
+
+
+def _checked_text(spec: EventSpec) -> str:
+    """Whether the real binary was seen firing the event, and in which modes (no counts:
+    a scenario more does not change what a learner's stored notebook says)."""
+    counts = observed_modes().get(spec.name, {})
+    seen = [
+        words
+        for mode, words in (("print", "print mode"), ("interactive", "the interactive interface"))
+        if counts.get(mode)
+    ]
+    if not seen:
+        return (
+            f"not observed on Claude Code {spec.checked_against} (no offline run reached it): "
+            "these facts come from the hooks reference"
+        )
+    return f"against Claude Code {spec.checked_against}: seen firing in {' and '.join(seen)}"
+
+
 def checked_against() -> str:
     """The Claude Code version the catalogue as a whole was checked against."""
     version: str = _document()["checked_against"]
@@ -555,7 +582,7 @@ def event_facts(spec: EventSpec) -> list[tuple[str, str]]:
             "if field",
             "evaluated" if spec.if_condition else "not evaluated: a handler with it never runs",
         ),
-        ("checked", f"against Claude Code {spec.checked_against}"),
+        ("checked", _checked_text(spec)),
         ("handlers", f"{', '.join(spec.handler_types)}; default timeouts: {timeouts}"),
         (
             "input",

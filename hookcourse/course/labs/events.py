@@ -39,7 +39,7 @@ PAYLOADS: Final = FIXTURES / "payloads"
 PAYLOAD_WIDTH: Final = 70  # characters of the example payload per row
 
 # The facts a learner needs to pick an event, in the order the lab shows them.
-_SHOWN_FACTS: Final = ("fires", "matcher", "can block", "exit 2", "decision", "output")
+_SHOWN_FACTS: Final = ("fires", "matcher", "can block", "exit 2", "decision", "output", "checked")
 
 
 def event_names() -> list[str]:
