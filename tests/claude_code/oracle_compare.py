@@ -70,17 +70,38 @@ def tools_ran(o: Mapping[str, Any]) -> list[bool]:
     ]
 
 
+UNSEEN = "<the record cannot show whether it ran>"
+"""A call's place in ``toolRuns`` where the record cannot show whether it ran."""
+
+
+def _shown(o: Mapping[str, Any]) -> list[bool]:
+    """Per call, whether the record can show whether it ran: a structured result, or a
+    probe that could have seen it (``probeRan``, False for a release that ran no
+    ``--settings`` hook: a call without a structured result reads there as refused)."""
+    probe_ran = o.get("probeRan", True)
+    return [probe_ran or bool(t.get("structured")) for t in o["tools"]]
+
+
 def _tool_runs(p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
-    return [t["runs"] for t in p["tools"]], tools_ran(o)
+    shown = _shown(o)
+    unseen = {i for i, s in enumerate(shown) if not s}
+    predicted = [UNSEEN if i in unseen else t["runs"] for i, t in enumerate(p["tools"])]
+    observed = [UNSEEN if i in unseen else ran for i, ran in enumerate(tools_ran(o))]
+    return predicted, observed
 
 
 def _tool_results(p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
-    """The tool_result of every call that did not run: text and is_error."""
+    """The tool_result of every call that did not run: text and is_error. Where the record
+    cannot show whether a call ran, its text is compared only if fire says it was refused
+    (a call that ran leaves its output, which fire does not predict)."""
     predicted = [[t["result"], t["isError"]] if t["runs"] is False else None for t in p["tools"]]
     observed = [
         None if ran else [t.get("result"), t.get("isError")]
         for t, ran in zip(o["tools"], tools_ran(o), strict=True)
     ]
+    for i, shown in enumerate(_shown(o)):
+        if not shown and i < len(predicted) and predicted[i] is None:
+            observed[i] = None
     return predicted, observed
 
 
@@ -190,11 +211,17 @@ API error counts once (``interactive_observe``)."""
 
 
 def compare(
-    scenario: Mapping[str, Any], predicted: Mapping[str, Any], observed: Mapping[str, Any]
+    scenario: Mapping[str, Any],
+    predicted: Mapping[str, Any],
+    observed: Mapping[str, Any],
+    probe_ran: bool = True,
 ) -> dict[str, Any]:
     """``{"verdict": agree|disagree|exception, "fields": {name: {...}}}``. ``observed`` is a
-    live observation or its recorded form (``oracle_record.stable``): both compare alike."""
-    observed = stable(observed)
+    live observation or its recorded form (``oracle_record.stable``): both compare alike.
+    ``probe_ran``: whether the release observed ran the harness's ``--settings`` probe;
+    where it did not, a call without a structured result is not compared on whether it
+    ran (``_shown``)."""
+    observed = {**stable(observed), "probeRan": probe_ran}
     exception = scenario.get("exception")
     excused = set(EXCEPTIONS[exception]["fields"]) if exception else set()
     fields: dict[str, Any] = {}

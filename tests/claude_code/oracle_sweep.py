@@ -1576,7 +1576,12 @@ def replay_releases(
             )
             if (sid, signature) not in predicted:
                 predicted[sid, signature] = predict({**corpus[sid], "claudeVersion": version})
-            differ = disagreements(compare(corpus[sid], predicted[sid, signature], observed))
+            # A release before --settings hooks ran has no probe: its record cannot show
+            # which calls without a structured result ran (stated in docs/versions.md).
+            probe_ran = versions.flag_hooks_run(version)
+            differ = disagreements(
+                compare(corpus[sid], predicted[sid, signature], observed, probe_ran)
+            )
             if differ:
                 found[version][sid] = sorted(differ)
     return found
