@@ -123,9 +123,26 @@ def _ran_input(p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
     return [p["tools"][i]["input"] for i in rewritten], observed
 
 
+RELEASE_CONTEXT = re.compile(
+    r"\n\n(?:The following skills are available for use with the Skill tool:"
+    r"|Available agent types for the Agent tool:|<total_tokens>)",
+)
+"""Where a release's own context begins inside the message holding a hook's text: the
+skills list and the agent types (2.1.154 to 2.1.267) and the tokens left (2.1.233 to
+2.1.312), which those releases appended to it; never a hook's (the scripted model and
+the scratch home shape them)."""
+
+
+def hook_part(text: str) -> str:
+    """A model text without the context the release appended after the hook's text."""
+    found = RELEASE_CONTEXT.search(text)
+    return text if found is None else text[: found.start()]
+
+
 def _model_texts(p: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Any, Any]:
-    """Each side's texts exactly, whitespace and final newlines included."""
-    return sorted(p["modelTexts"]), sorted(o["modelTexts"])
+    """Each side's texts exactly, whitespace and final newlines included; of the observed
+    ones, the hook's part (``hook_part``)."""
+    return sorted(p["modelTexts"]), sorted(hook_part(t) for t in o["modelTexts"])
 
 
 def _notice_text(notice: str) -> str | None:

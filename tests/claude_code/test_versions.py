@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 from oracle_binary import pinned_version
+from oracle_compare import compare, hook_part
 from oracle_predict import FireServer
 from oracle_run import predict_scenario
 from oracle_scenario import load_corpus
@@ -52,6 +53,42 @@ def test_every_swept_release_is_measured_and_known() -> None:
     assert len(SWEPT) >= 1
     assert set(SWEPT) <= set(versions.releases())
     assert versions.newest() == pinned_version()
+
+
+def test_a_release_without_the_probe_is_not_compared_on_calls_it_cannot_show() -> None:
+    """A call with no structured result, on a release that ran no ``--settings`` probe,
+    reads as refused: whether it ran is not compared there, a refusal's text still is."""
+    call = {"id": "t", "name": "Bash", "input": {}, "isError": True, "result": "out"}
+    observed = {
+        "hooks": [],
+        "probe": [],
+        "tools": [{**call, "structured": False}, {**call, "structured": True}],
+        "modelTexts": [],
+        "notices": [],
+        "requests": 1,
+        "toolsOffered": [],
+        "result": {},
+    }
+    ran = {"runs": True, "result": None, "isError": False}
+    refused = {"runs": False, "result": "no", "isError": True}
+    predicted = {"hooks": {}, "unfinished": [], "tools": [ran, ran], "modelTexts": []}
+    predicted |= {"notices": [], "terminal": None, "requests": 1}
+    fields = compare({}, predicted, observed, probe_ran=False)["fields"]
+    assert fields["toolRuns"]["verdict"] == fields["toolResults"]["verdict"] == "agree"
+    fields = compare({}, predicted, observed, probe_ran=True)["fields"]
+    assert fields["toolRuns"]["verdict"] == "disagree"
+    predicted["tools"] = [refused, ran]
+    fields = compare({}, predicted, observed, probe_ran=False)["fields"]
+    assert fields["toolResults"]["claude"] == [["out", True], None]
+    assert fields["toolResults"]["verdict"] == "disagree"
+
+
+def test_the_context_a_release_appends_is_not_the_hook_s_text() -> None:
+    hook = "PreToolUse:Bash hook additional context: one\n\ntwo"
+    assert hook_part(hook) == hook
+    assert hook_part(hook + "\n\n<total_tokens>15000000 tokens left</total_tokens>") == hook
+    skills = "\n\nThe following skills are available for use with the Skill tool:\n\n- x: y"
+    assert hook_part(hook + skills) == hook
 
 
 # Slow (about 30 s): every core scenario predicted once per distinct modelled answer,
