@@ -37,12 +37,7 @@ def test_the_wheel_checks_pass_the_teacher_solutions(wheel_venv: Path, tmp_path:
     # As many cases as the checkout's own fixtures hold: the wheel carries every one.
     graded = [exercise for stage in STAGES for exercise in stage.exercises]
     counts = [len(exercise_cases(exercise)[0]) for exercise in graded]
-    # check_guard says what it is doing before its wait; the summaries are the other lines.
-    said: list[str] = []
-    lines: list[str] = []
-    for line in out.splitlines():
-        (said if line.startswith("check_guard: running ") else lines).append(line)
-    assert said == ["check_guard: running is_force_push as a real hook on every command..."]
+    lines = out.splitlines()  # no notebook kernel: check_guard's opening line stays unsaid
     assert len(lines) == 8
     for exercise, count in zip(graded, counts, strict=True):
         line = next(line for line in lines if line.startswith(f"{exercise.function}: "))

@@ -48,7 +48,7 @@ def test_the_served_folder_is_a_git_ignored_copy_with_outputs_cleared(course: Co
     served = {item["name"] for item in json.loads(listing)["content"]}
     course_files = {path.name for path in (course.checkout / "notebooks").iterdir()}
     # Beside the notebooks, the server copies in what they name by path.
-    copied = {"fixtures", "solutions"}
+    copied = {"fixtures", "solutions", "stages"}
     assert course_files | copied <= served <= course_files | copied | {"progress.jsonl"}
     assert (work / "fixtures" / "sessions" / "decide-modify-inject.json").is_file()
     for notebook in work.glob("*.ipynb"):

@@ -216,6 +216,15 @@ def _said(shell: Any, name: str) -> str | None:
     return said if said is not None else missing_exercise(name)
 
 
+def say_in_notebook(text: str) -> None:
+    """Show ``text`` in the running cell's output at once, before a long wait; nothing
+    outside a notebook kernel, where stdout belongs to the caller (a script, a probe)."""
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None else None
+    if shell is not None and getattr(shell, "kernel", None) is not None:
+        print(text, flush=True)
+
+
 def cell_to_run(name: str) -> str | None:
     """The one line for ``name``, undefined in a learner's function that a check or
     ``try_calls`` ran, when a cell of the open notebook defines it; None outside a

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final, cast
 
+from hookcourse.course.checks import kernel_hook
 from hookcourse.course.checks.learner_module import module_path
 from hookcourse.errors import InputError
 
@@ -153,5 +154,5 @@ def program_tests(folder: str = "my-program") -> int | None:
     if program_from_module(target, path) is None:
         return None
     # The test starts the program once per case file: say so before the wait, not after.
-    print("hookcourse test: running every stage's cases on your program...", flush=True)
+    kernel_hook.say_in_notebook("hookcourse test: running every stage's cases on your program...")
     return hookcourse_command("test", cwd=target)

@@ -156,7 +156,7 @@ def _check_function(
         return GuardReport(name, (), problem, function=True)
     lacks = tuple(kernel_hook.needs(script))  # what a cell that leans on others lacks
     # Each command starts the hook script as a process: say so before the wait, not after.
-    print(f"check_guard: running {name} as a real hook on every command...", flush=True)
+    kernel_hook.say_in_notebook(f"check_guard: running {name} as a real hook on every command...")
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / f"{name}.py"
         path.write_text(script, encoding="utf-8")
