@@ -20,6 +20,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from generated_files import between_markers, not_current
 from oracle_binary import pinned_version
 from oracle_record import OBSERVATIONS
 from oracle_scenario import load_corpus
@@ -78,14 +79,6 @@ def readme_lines(seen: Mapping[str, Mapping[str, list[str]]], catalogue: list[st
     ]
 
 
-def with_readme_lines(readme: str, lines: list[str]) -> str:
-    """``readme`` with ``lines`` between its two markers (unchanged without them)."""
-    before, marker, rest = readme.partition(README_BEGIN)
-    if not marker or README_END not in rest:
-        return readme
-    return "\n".join([before + README_BEGIN, *lines, README_END + rest.split(README_END, 1)[1]])
-
-
 def stale(write: bool) -> list[Path]:
     """The generated files that are not current (rewritten when ``write``)."""
     catalogue_path = PACKAGE_DATA.parent / "events.json"
@@ -93,15 +86,11 @@ def stale(write: bool) -> list[Path]:
     seen = recorded()
     wanted = {
         PACKAGE_DATA: package_data(seen, pinned_version()),
-        README: with_readme_lines(README.read_text("utf-8"), readme_lines(seen, catalogue)),
+        README: between_markers(
+            README.read_text("utf-8"), README_BEGIN, README_END, readme_lines(seen, catalogue)
+        ),
     }
-    found = []
-    for path, text in wanted.items():
-        if not path.exists() or path.read_text("utf-8") != text:
-            found.append(path)
-            if write:
-                path.write_text(text, encoding="utf-8")
-    return found
+    return not_current(wanted, write)
 
 
 if __name__ == "__main__":

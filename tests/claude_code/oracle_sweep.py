@@ -36,6 +36,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from generated_files import between_markers, not_current
 from oracle_observe import observe
 from oracle_record import OBSERVATIONS, UUID, digest, stable
 from oracle_scenario import DEFAULT_PROMPT, lay_out, run_claude, scratch
@@ -1515,16 +1516,6 @@ def page(package: Mapping[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _with_headlines(readme: str, package: Mapping[str, Any]) -> str:
-    """The README with its list of the changes hook authors most need to know (between
-    its two markers) as the measured rules say them."""
-    before, marker, rest = readme.partition(HEADLINES_BEGIN)
-    if not marker or HEADLINES_END not in rest:
-        return readme  # no place for the list: the README is left as it is
-    after = rest.split(HEADLINES_END, 1)[1]
-    return "\n".join([before + HEADLINES_BEGIN, *headlines(package), HEADLINES_END + after])
-
-
 def generated(corpus: Mapping[str, Mapping[str, Any]], write: bool) -> list[Path]:
     """Regenerate the package's rules, the change list and the page's generated part from
     the stored records; the files that were not current (written when ``write``)."""
@@ -1537,15 +1528,11 @@ def generated(corpus: Mapping[str, Mapping[str, Any]], write: bool) -> list[Path
         LEDGER: json.dumps(package, indent=1) + "\n",
         CHANGES: json.dumps(changes, indent=1) + "\n",
         DOCS: head + page(package),
-        README: _with_headlines(README.read_text(encoding="utf-8"), package),
+        README: between_markers(
+            README.read_text(encoding="utf-8"), HEADLINES_BEGIN, HEADLINES_END, headlines(package)
+        ),
     }
-    stale = []
-    for path, text in wanted.items():
-        if not path.exists() or path.read_text(encoding="utf-8") != text:
-            stale.append(path)
-            if write:
-                path.write_text(text, encoding="utf-8")
-    return stale
+    return not_current(wanted, write)
 
 
 def replay_releases(
