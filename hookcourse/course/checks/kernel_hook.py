@@ -216,11 +216,16 @@ def _said(shell: Any, name: str) -> str | None:
     return said if said is not None else missing_exercise(name)
 
 
+def _running_shell() -> Any:
+    """The running IPython shell, or None (IPython not imported: no kernel, no console)."""
+    ipython = sys.modules.get("IPython")
+    return ipython.get_ipython() if ipython is not None else None
+
+
 def say_in_notebook(text: str) -> None:
     """Show ``text`` in the running cell's output at once, before a long wait; nothing
     outside a notebook kernel, where stdout belongs to the caller (a script, a probe)."""
-    ipython = sys.modules.get("IPython")
-    shell = ipython.get_ipython() if ipython is not None else None
+    shell = _running_shell()
     if shell is not None and getattr(shell, "kernel", None) is not None:
         print(text, flush=True)
 
@@ -229,8 +234,7 @@ def cell_to_run(name: str) -> str | None:
     """The one line for ``name``, undefined in a learner's function that a check or
     ``try_calls`` ran, when a cell of the open notebook defines it; None outside a
     notebook kernel or when no cell does."""
-    ipython = sys.modules.get("IPython")
-    shell = ipython.get_ipython() if ipython is not None else None
+    shell = _running_shell()
     if shell is None or not name:
         return None
     return _in_open_notebook(shell, name)
@@ -251,8 +255,7 @@ def _on_name_error(
 
 def install() -> bool:
     """Install the handler in the running IPython shell, once; False outside IPython."""
-    ipython = sys.modules.get("IPython")
-    shell = ipython.get_ipython() if ipython is not None else None
+    shell = _running_shell()
     if shell is None:
         return False
     if getattr(shell, "_hookcourse_name_hook", False):
