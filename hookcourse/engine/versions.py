@@ -100,20 +100,45 @@ def order(version: str) -> int:
 
 
 def check_release(version: str) -> str:
-    """``version`` if measured; InputError (one line, the measured releases) otherwise."""
+    """``version`` if npm listed it within the measured span (a release the sweep did not
+    run is answered from the changes bisected around it); InputError (one line) otherwise."""
     known = releases()
     if version in known:
         return version
-    fix = f"use a measured release, {known[0]} to {known[-1]} ({len(known)} of them)"
     names = releases_on_npm()
-    if version in names:
-        # A real release the sweep did not run: the measured ones around it.
-        at = names.index(version)
-        below = [v for v in known if order(v) < at]
-        above = [v for v in known if order(v) > at]
-        nearest = [*below[-1:], *above[:1]]
-        fix = "use a measured release near it: " + " or ".join(nearest)
-    raise InputError("--claude-version", f"Claude Code {version} was not measured", fix)
+    if version not in names:
+        fix = f"use a release npm lists, {known[0]} to {known[-1]}, such as {known[-1]}"
+        raise InputError("--claude-version", f"npm lists no Claude Code {version}", fix)
+    if order(known[0]) < order(version) < order(known[-1]):
+        at = order(version)
+        for rule in _rules():
+            # A change not bisected to its release leaves the releases inside its span
+            # on no known side of it.
+            if order(rule.previous) < at < order(rule.since):
+                fix = f"use {rule.previous} or {rule.since}, between which it changed"
+                raise InputError(
+                    "--claude-version",
+                    f"Claude Code {version} lies inside a change the sweep did not bisect "
+                    f"({rule.says})",
+                    fix,
+                )
+        return version
+    fix = f"use a release from {known[0]} to {known[-1]}"
+    raise InputError(
+        "--claude-version", f"Claude Code {version} is outside the releases measured", fix
+    )
+
+
+def measured_around(version: str) -> tuple[str, str] | None:
+    """For a release the sweep did not run: the measured releases just before and after
+    it (None for a measured one)."""
+    known = releases()
+    if version in known:
+        return None
+    at = order(version)
+    below = [v for v in known if order(v) < at]
+    above = [v for v in known if order(v) > at]
+    return below[-1], above[0]
 
 
 def rules(event: str | None = None) -> tuple[Rule, ...]:
@@ -431,13 +456,24 @@ def model_of(checked_against: str) -> str:
     version = answering()
     if version is None:
         return checked_against
-    return f"{version} (its measured changes; the rest as {checked_against})"
+    return f"{version} ({_source(version)}; the rest as {checked_against})"
+
+
+def _source(version: str) -> str:
+    """Where the answers for ``version`` come from: its own record, or its neighbours'."""
+    around = measured_around(version)
+    if around is None:
+        return "its measured changes"
+    # Every change is bisected to two consecutive npm releases, so a release between two
+    # measured ones sits on a known side of each.
+    return f"not run itself: as the measured changes stand between {around[0]} and {around[1]}"
 
 
 def answering_line(version: str) -> str:
     """The line ``fire --claude-version`` prints first: what answering as ``version`` means."""
     later = [rule for rule in rules() if rule.kind in MODELLED and not holds(rule, version)]
+    around = "" if measured_around(version) is None else f" ({_source(version)})"
     return (
-        f"answering as Claude Code {version}: {len(later)} measured change(s) after it "
-        f"modelled (hookcourse versions lists every change); the rest as {newest()}"
+        f"answering as Claude Code {version}{around}: {len(later)} measured change(s) after "
+        f"it modelled (hookcourse versions lists every change); the rest as {newest()}"
     )

@@ -6,7 +6,8 @@
   release: the fields that disagree are exactly those ``versions/open.json`` lists (the
   changes not modelled yet), so a change that starts to agree, or a new disagreement,
   fails (``oracle_sweep.replay_releases``: each distinct answer is predicted once).
-- The command line: an unknown release is one line naming the measured ones; an event
+- The command line: a release outside the measured span, or one npm never listed, is
+  one line; one the sweep did not run answers as the changes stand around it; an event
   a release did not have runs no hook there.
 """
 
@@ -186,13 +187,51 @@ def test_every_versioned_command_refuses_an_unknown_release_in_one_line(
     (tmp_path / ".claude" / "settings.json").write_text("{}", encoding="utf-8")
     (tmp_path / "p.json").write_text("{}", encoding="utf-8")
     (tmp_path / "s.json").write_text("{}", encoding="utf-8")
-    # A release npm lists but the sweep did not run: the measured ones around it are named.
-    skipped = next(v for v in versions.releases_on_npm() if v not in versions.releases())
-    done = _hookcourse(*command, "--claude-version", skipped, cwd=tmp_path)
+    # A release npm lists from before the sweep's first: the measured span is named.
+    older = versions.releases_on_npm()[0]
+    done = _hookcourse(*command, "--claude-version", older, cwd=tmp_path)
     lines = done.stderr.strip().splitlines()
     assert done.returncode == status, done.stderr
-    assert len(lines) == 1 and f"Claude Code {skipped} was not measured" in lines[0]
-    assert "near it" in lines[0] and done.stdout == ""
+    assert len(lines) == 1 and f"Claude Code {older} is outside the releases measured" in lines[0]
+    assert versions.releases()[0] in lines[0] and done.stdout == ""
+
+
+def test_a_release_the_sweep_did_not_run_answers_as_the_changes_stand_around_it(
+    tmp_path: Path,
+) -> None:
+    """Every change is bisected to two consecutive npm releases, so a release between two
+    measured ones is on a known side of each: it answers as its measured predecessor, and
+    says it was not run."""
+    names, known = versions.releases_on_npm(), versions.releases()
+    inside = [v for v in names[names.index(known[0]) : names.index(known[-1])] if v not in known]
+    assert inside, "every npm release in the span was measured"
+    for version in inside:
+        below, _ = versions.measured_around(version) or ("", "")
+        assert [versions.holds(r, version) for r in versions.rules()] == [
+            versions.holds(r, below) for r in versions.rules()
+        ], version
+    # fire answers as the predecessor, saying where its answers come from.
+    version = inside[len(inside) // 2]
+    below, above = versions.measured_around(version) or ("", "")
+    (tmp_path / "p.json").write_text('{"tool_name": "Bash", "tool_input": {}}', encoding="utf-8")
+    args = ("fire", "PreToolUse", "--payload", "p.json", "--json")
+    mine = _hookcourse(*args, "--claude-version", version, cwd=tmp_path)
+    theirs = _hookcourse(*args, "--claude-version", below, cwd=tmp_path)
+    assert mine.returncode == theirs.returncode == 0, mine.stderr
+    said, answered = json.loads(mine.stdout), json.loads(theirs.stdout)
+    assert f"between {below} and {above}" in said.pop("checkedAgainst")
+    answered.pop("checkedAgainst")
+    assert said == answered
+
+
+def test_a_release_npm_never_listed_is_one_line(tmp_path: Path) -> None:
+    (tmp_path / "p.json").write_text("{}", encoding="utf-8")
+    done = _hookcourse(
+        "fire", "Stop", "--payload", "p.json", "--claude-version", "2.1.99", cwd=tmp_path
+    )
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 1 and len(lines) == 1, done.stderr
+    assert "npm lists no Claude Code 2.1.99" in lines[0]
 
 
 def _validate_as(version: str | None, settings: dict[str, object], tmp_path: Path) -> list[str]:
