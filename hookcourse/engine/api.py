@@ -214,6 +214,9 @@ if TYPE_CHECKING:
         changelog_lines as changelog_lines,
     )
     from .versions import (
+        contexts_joined as contexts_joined,
+    )
+    from .versions import (
         model_of as model_of,
     )
     from .versions import (
@@ -226,6 +229,7 @@ PLACES: Final[dict[str, str]] = {
     "answering_as": "versions",
     "answering_line": "versions",
     "changelog_lines": "versions",
+    "contexts_joined": "versions",
     "model_of": "versions",
     "not_fired_note": "versions",
     # firing one event

@@ -19,12 +19,17 @@ from dataclasses import dataclass, replace
 from typing import TypeAlias
 
 from hookcourse.js.values import UNDEFINED, JSValue, Undefined
-from hookcourse.stages.matcher_and_dispatch.reference import MatchResult, RuleSet, explain_match
+from hookcourse.stages.matcher_and_dispatch.reference import (
+    MatchBranch,
+    MatchResult,
+    RuleSet,
+    explain_match,
+)
 
 from .catalogue import EventSpec, tool_aliases
 from .permission_rule import CallPlace, RuleCheck, check_rule
 from .settings import Handler, MatcherGroup
-from .versions import comma_list_note
+from .versions import exact_name_note
 
 NO_MATCHER_SUPPORT = "ignored"
 """The branch reported for a group on an event without matcher support."""
@@ -90,13 +95,19 @@ def _with_aliases(spec: EventSpec, match: Match) -> Match:
 
 
 def _as_release(match: Match) -> Match:
-    """The matcher test of the release ``fire --claude-version`` answers as: a list with
-    commas fired on none of its names before the release that changed it (measured)."""
+    """The matcher test of the release ``fire --claude-version`` answers as: exact names
+    held only letters, digits, ``_`` and ``|`` until releases that added spaces, commas and
+    hyphens (measured), so a matcher the newest reads as exact names was a regular
+    expression there, tested as such."""
 
     def as_release(matcher: str | None, value: JSValue | Undefined, narrow: bool) -> MatchResult:
         result = match(matcher, value, narrow)
-        note = comma_list_note(matcher)
-        return result if note is None else MatchResult(False, result.branch, note)
+        note = None if narrow or result.branch != MatchBranch.EXACT else exact_name_note(matcher)
+        if note is None:
+            return result
+        # The narrow set is the old one: what it does not hold takes the regex branch.
+        as_regex = match(matcher, value, True)
+        return MatchResult(as_regex.matched, as_regex.branch, f"{note}; {as_regex.why}")
 
     return as_release
 

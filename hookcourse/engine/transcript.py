@@ -20,6 +20,7 @@ from .lifecycle import CallEffects
 from .outcome import Outcome
 from .permissions import PermissionStep, ToolRefusal
 from .versions import (
+    contexts_joined,
     deny_shown_as_blocking,
     deny_text,
     field_heeded,
@@ -124,7 +125,11 @@ def _reminders(spec: EventSpec, name: str, outcome: Outcome) -> list[str]:
     plain = set(outcome.stdout_context)
     contexts = [text for text in outcome.additional_context if js_trim(text) not in plain]
     shown = spec.name if spec.context_without_query else name
-    for text in ["\n".join(contexts)] if contexts and spec.contexts_joined else contexts:
+    for text in (
+        ["\n".join(contexts)]
+        if contexts and contexts_joined(spec.name, spec.contexts_joined)
+        else contexts
+    ):
         texts.append(model_text("additional_context", hook=shown, text=text))
     # After exit 2 with {"decision": "block", "reason": R} on stdout, R is the reason
     # (2.1.332): a Stop block is then also shown as a blocking error, and the blocking

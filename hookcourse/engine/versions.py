@@ -33,7 +33,8 @@ MODELLED = (
     "flag-hooks-arrive",
     "deny-text",
     "deny-blocking-text",
-    "matcher-commas",
+    "matcher-exact-chars",
+    "contexts-joined",
     "reason-arrives",
     "env-var",
     "text-form",
@@ -222,21 +223,51 @@ def deny_text(hook: str, tool: str, error: str, default: str) -> str:
     return template.replace("{hook}", hook).replace("{tool}", tool).replace("{error}", error)
 
 
-def comma_list_note(matcher: str | None, version: str | None = None) -> str | None:
-    """Why a matcher list with commas fires on none of its names in release ``version``
-    (default: the one answered as), naming the release that changed it; None where it
-    does."""
+CHARACTER_NAMES = {" ": "spaces", ",": "commas", "-": "hyphens"}
+"""What the characters a release came to take in exact names are called in a note."""
+
+
+def character_names(characters: str) -> str:
+    """``" ,"`` as "spaces and commas"."""
+    return " and ".join(CHARACTER_NAMES.get(c, repr(c)) for c in characters)
+
+
+def exact_name_note(matcher: str | None, version: str | None = None) -> str | None:
+    """Why ``matcher``, exact names in the newest release, was a regular expression in
+    release ``version`` (default: the one answered as): the characters in it that exact
+    names could not hold yet, with the release each arrived in; None where the release
+    read it as the newest does."""
     version = answering() if version is None else version
-    if version is None or matcher is None or "," not in matcher:
+    if version is None or matcher is None:
         return None
-    for rule in rules():
-        if rule.kind == "matcher-commas" and not holds(rule, version):
-            return (
-                f"Claude Code {version} did not fire a matcher list with commas such as "
-                f"{json.dumps(matcher)} on the names in it: such lists fire since "
-                f"{_when(rule)} (changed in {rule.since})"
-            )
-    return None
+    late = [
+        rule
+        for rule in rules()
+        if rule.kind == "matcher-exact-chars"
+        and not holds(rule, version)
+        and set(str(rule.after)) & set(matcher)
+    ]
+    if not late:
+        return None
+    arrived = "; ".join(
+        f"{character_names(''.join(sorted(set(str(r.after)) & set(matcher))))} since {_when(r)}"
+        for r in late
+    )
+    return (
+        f"Claude Code {version} read {json.dumps(matcher)} as a regular expression, not as "
+        f"exact names: exact names could hold {arrived} (changed in {late[0].since})"
+    )
+
+
+def contexts_joined(event: str, newest: bool) -> bool:
+    """Whether several ``event`` hooks' additionalContexts reach the model as one text
+    joined with newlines in the release answered as (``newest``: whether the newest
+    joins them); before a measured ``contexts-joined`` rule, one text each."""
+    version = answering()
+    joins = [rule for rule in rules(event) if rule.kind == "contexts-joined"]
+    if version is None or not joins:
+        return newest
+    return all(holds(rule, version) for rule in joins)
 
 
 def _when(rule: Rule) -> str:

@@ -42,6 +42,7 @@ from hookcourse.engine.api import (
     FireRequest,
     Handler,
     SettingsPlaces,
+    contexts_joined,
     event_spec,
     fire,
     load_catalogue,
@@ -360,7 +361,11 @@ def _texts(value: object, what: str) -> list[str]:
 def _contexts(event: str, hook: str, contexts: list[str]) -> list[dict[str, Any]]:
     spec = event_spec(event)
     shown = spec.name if spec.context_without_query else hook
-    joined = ["\n".join(contexts)] if contexts and spec.contexts_joined else contexts
+    joined = (
+        ["\n".join(contexts)]
+        if contexts and contexts_joined(spec.name, spec.contexts_joined)
+        else contexts
+    )
     return [
         {"kind": "system", "text": model_text("additional_context", hook=shown, text=text)}
         for text in joined

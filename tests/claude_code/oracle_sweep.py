@@ -37,11 +37,13 @@ from pathlib import Path
 from typing import Any
 
 from generated_files import between_markers, not_current
+from oracle_compare import hook_part
 from oracle_observe import observe
 from oracle_record import OBSERVATIONS, UUID, digest, stable
 from oracle_scenario import DEFAULT_PROMPT, lay_out, run_claude, scratch
 
-from hookcourse.engine.versions import text_form
+from hookcourse.engine.versions import character_names, text_form
+from hookcourse.stages.matcher_and_dispatch.reference import RuleSet, exact_names
 
 HERE = Path(__file__).resolve().parent
 VERSIONS = HERE / "versions"
@@ -330,7 +332,14 @@ def _facets(observation: Mapping[str, Any]) -> dict[str, Any]:
         for key in ("result", "isError", "structured"):
             found[f"tool[{i}].{key}"] = tool.get(key)
     found["probe"] = json.dumps(observation.get("probe"), sort_keys=True)
-    found["modelTexts"] = json.dumps(observation.get("modelTexts"))
+    # Sorted: texts of hooks that ran in parallel come in the order they finished, which
+    # differs from run to run (the comparison sorts them too).
+    # Each text without what the release appended after the hook's part (its skills,
+    # agent types, tokens left: oracle_compare.hook_part), which is no hook behaviour.
+    texts = observation.get("modelTexts")
+    found["modelTexts"] = json.dumps(
+        sorted(hook_part(str(t)) for t in texts) if isinstance(texts, list) else texts
+    )
     found["notices"] = json.dumps(observation.get("notices"))
     runs: dict[str, list[Mapping[str, Any]]] = {}
     for run in observation.get("hooks") or []:
@@ -804,44 +813,75 @@ def deny_texts(changes: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
-def comma_list_arrival(
+NARROW_EXACT = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_|")
+"""The characters exact names held in the first releases (FileChanged's still)."""
+
+
+def exact_chars_arrivals(
     changes: Sequence[Mapping[str, Any]], corpus: Mapping[str, Mapping[str, Any]]
 ) -> list[dict[str, Any]]:
-    """When a matcher list with commas (``Read , Bash``) first matched the names in it: the
-    release where a core scenario about matcher lists (``covers`` matcher.list) whose
-    matcher has a comma first ran its hooks."""
-
-    def commas(scenario: Mapping[str, Any]) -> bool:
-        return (
-            "matcher.list" in scenario.get("covers", [])
-            and re.search(r'"matcher": "[^"]*,', json.dumps(scenario)) is not None
+    """The releases from which exact names could hold more characters: per core matcher
+    scenario whose matcher is exact names now but holds characters beyond the first
+    releases' set (letters, digits, ``_``, ``|``), the first release from which its hooks
+    ran as they do now (before, the matcher was a regular expression); each release
+    gets the characters no earlier release explains."""
+    found: dict[str, list[Mapping[str, Any]]] = {}
+    for change in changes:
+        scenario = corpus.get(change["scenario"], {})
+        matcher = _matcher_of(scenario)
+        if (
+            matcher is None
+            or not any(tag.startswith("matcher") for tag in scenario.get("covers", []))
+            or exact_names(matcher, RuleSet.CLAUDE_CODE) is None
+            or set(matcher) <= NARROW_EXACT
+            or not HOOK_RUNS.match(change["facet"])
+        ):
+            continue
+        found.setdefault(change["scenario"], []).append(change)
+    explained: set[str] = set()
+    rules: list[dict[str, Any]] = []
+    # The last change of each scenario's hook runs is the one that made them as now.
+    lasts = sorted(
+        (max(seen, key=lambda c: release_key(c["since"])) for seen in found.values()),
+        key=lambda c: release_key(c["since"]),
+    )
+    for last in lasts:
+        matcher = str(_matcher_of(corpus[last["scenario"]]))
+        chars = "".join(sorted(set(matcher) - NARROW_EXACT - explained))
+        tool = corpus[last["scenario"]].get("turns", [{}])[0].get("tools", [{}])[0].get("name")
+        fired = f"fired on {tool}" if last["before"] else f"did not fire on {tool}"
+        same = next((r for r in rules if r["since"] == last["since"]), None)
+        if same is not None:
+            same["after"] = "".join(sorted(set(same["after"]) | set(chars)))
+            same["scenarios"] = sorted({*same["scenarios"], last["scenario"]})
+        elif chars:
+            rules.append(
+                {
+                    "kind": "matcher-exact-chars",
+                    "says": "",
+                    "events": sorted({str(_event_of(pattern(last["facet"])))}),
+                    "since": last["since"],
+                    "previous": last["previous"],
+                    "exact": last["exact"],
+                    "facet": "matcher",
+                    "before": None,
+                    "after": chars,
+                    "scenarios": [last["scenario"]],
+                    "example": f"`{matcher}` {fired}",
+                }
+            )
+        explained |= set(chars)
+    for rule in rules:
+        names = character_names(rule["after"])
+        rule["says"] = (
+            f"exact names in a matcher can hold {names} (before, a matcher with them was a "
+            f"regular expression, tested unanchored: {rule.pop('example')})"
         )
+    return rules
 
-    found = [
-        change
-        for change in changes
-        if commas(corpus.get(change["scenario"], {}))
-        and HOOK_RUNS.match(change["facet"])
-        and not change["before"]
-        and change["after"]
-    ]
-    return [
-        {
-            "kind": "matcher-commas",
-            "says": "a matcher list with commas fires on the names in it (before, "
-            f"`{_matcher_of(corpus[first['scenario']])}` did not fire on "
-            f"{corpus[first['scenario']].get('turns', [{}])[0].get('tools', [{}])[0].get('name')})",
-            "events": sorted({str(_event_of(pattern(c["facet"]))) for c in found}),
-            "since": first["since"],
-            "previous": first["previous"],
-            "exact": first["exact"],
-            "facet": pattern(first["facet"]),
-            "before": None,
-            "after": "matches",
-            "scenarios": sorted({c["scenario"] for c in found if c["since"] == first["since"]}),
-        }
-        for first in found[:1]
-    ]
+
+MATCHER = re.compile(r'"matcher": "((?:[^"\\]|\\.)*)"')
+"""A matcher written in a scenario's JSON text."""
 
 
 def _matcher_of(scenario: Mapping[str, Any]) -> str | None:
@@ -907,6 +947,58 @@ def text_forms(
                 }
             )
     return found
+
+
+CONTEXT_TEXT = re.compile(r"^(\w+)(?::\S*)? hook additional context: (.*)$", re.S)
+"""A hook's additionalContext as the model is shown it: the event and the text."""
+
+
+def context_join_arrivals(records: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """When an event's hooks' additionalContexts came to the model as one text joined with
+    newlines instead of one text each: for each core scenario, the neighbouring stored
+    releases where two or more texts of the event became one holding them all."""
+
+    def contexts(observation: Mapping[str, Any]) -> dict[str, list[str]]:
+        found: dict[str, list[str]] = {}
+        for text in observation.get("modelTexts") or []:
+            match = CONTEXT_TEXT.match(hook_part(str(text)))
+            if match is not None:
+                found.setdefault(match.group(1), []).append(match.group(2))
+        return found
+
+    first: dict[str, tuple[str, str, set[str]]] = {}
+    for sid in core_ids():
+        having = [v for v in records if sid in records[v]]
+        for low, high in itertools.pairwise(having):
+            before, after = contexts(records[low][sid]), contexts(records[high][sid])
+            for event, texts in before.items():
+                joined = after.get(event, [])
+                if (
+                    len(texts) > 1
+                    and len(joined) == 1
+                    and sorted(joined[0].split("\n")) == sorted("\n".join(texts).split("\n"))
+                ):
+                    seen = first.get(event)
+                    if seen is None or release_key(high) < release_key(seen[1]):
+                        first[event] = (low, high, {sid})
+                    elif seen[1] == high:
+                        seen[2].add(sid)
+    return [
+        {
+            "kind": "contexts-joined",
+            "says": f"several {event} hooks' additionalContexts reach the model as one text, "
+            "joined with newlines (before, one text each)",
+            "events": [event],
+            "since": high,
+            "previous": low,
+            "exact": all_releases().index(high) - all_releases().index(low) == 1,
+            "facet": f"modelTexts[{event}/joined]",
+            "before": "one each",
+            "after": "joined",
+            "scenarios": sorted(sids),
+        }
+        for event, (low, high, sids) in sorted(first.items())
+    ]
 
 
 SAYS = re.compile(r"^[A-Za-z]+(?::\S*)? says: ")
@@ -1235,12 +1327,13 @@ def ledger(
     denials = [
         *deny_texts(changes),
         *deny_blocking_texts(changes),
-        *comma_list_arrival(changes, corpus),
+        *exact_chars_arrivals(changes, corpus),
         *tool_arrivals(changes),
         *decision_arrivals(records, corpus),
         *notice_arrival(records),
         *field_arrivals(records, corpus),
         *prompt_message_arrivals(records, corpus),
+        *context_join_arrivals(records),
     ]
     # The deny shown as a blocking error is its own rule: the text form leaves it out.
     blocking = {
@@ -1254,7 +1347,7 @@ def ledger(
     modelled = {
         (rule["facet"], rule["since"], scenario)
         for rule in denials
-        if rule["kind"] in ("matcher-commas", "tool-arrives")
+        if rule["kind"] in ("matcher-exact-chars", "tool-arrives")
         for scenario in rule["scenarios"]
     }
     # A scenario's first run of an event's hooks is that event's arrival: said once. The
@@ -1414,7 +1507,13 @@ HEADLINES = (
         None,
         "A PreToolUse JSON deny is also shown to the model as a hook blocking error",
     ),
-    ("matcher-commas", None, None, "A matcher list with commas (`Edit, Bash`) fires on its names"),
+    (
+        "matcher-exact-chars",
+        None,
+        None,
+        "Exact names in a matcher hold spaces, commas and hyphens (`Edit, Bash`, `note-store`),"
+        " no longer read as regular expressions",
+    ),
     (
         "ask-rule-over-allow",
         None,
@@ -1452,6 +1551,7 @@ def headlines(package: Mapping[str, Any]) -> list[str]:
         said = [
             (f"since {r['since']}" if r["exact"] else f"between {r['previous']} and {r['since']}")
             + (f" {_short(r['after'], 60)}" if kind == "deny-text" else "")
+            + (f" ({character_names(r['after'])})" if kind == "matcher-exact-chars" else "")
             + (f", until {r['until']}" if r.get("until") else "")
             for r in found
         ]
@@ -1596,8 +1696,10 @@ def _concerns(rule: Any, scenario_text: str) -> bool:
         return '"hookEventName"' in scenario_text
     if rule.kind == "tool-arrives":
         return f'"name": "{rule.after}"' in scenario_text
-    if rule.kind == "matcher-commas":
-        return re.search(r'"matcher": "[^"]*,', scenario_text) is not None
+    if rule.kind == "matcher-exact-chars":
+        return any(
+            c in matcher for matcher in MATCHER.findall(scenario_text) for c in str(rule.after)
+        )
     if rule.kind == "env-var":
         # Only a scenario that checks the hooks' variables (``checks``: env) sees them.
         return '"env"' in scenario_text

@@ -258,27 +258,49 @@ def test_validate_names_the_release_an_event_arrived_in(tmp_path: Path) -> None:
     assert not any("in-release" in f for f in _validate_as(None, settings, tmp_path))
 
 
-def test_a_comma_list_matches_no_tool_before_its_release(tmp_path: Path) -> None:
-    rule = next(r for r in versions.rules() if r.kind == "matcher-commas")
+def _fire_pre_tool_use(tmp_path: Path, matcher: str, tool: str, version: str) -> tuple[bool, str]:
+    """Whether a PreToolUse group with ``matcher`` runs its hook on a call to ``tool`` when
+    fire answers as ``version``, and fire's report."""
+    group = {"matcher": matcher, "hooks": [{"type": "command", "command": "echo ran >> ran.txt"}]}
+    (tmp_path / ".claude").mkdir(exist_ok=True)
+    (tmp_path / ".claude" / "settings.json").write_text(
+        json.dumps({"hooks": {"PreToolUse": [group]}}), encoding="utf-8"
+    )
+    payload = {"session_id": "s", "transcript_path": "t", "cwd": str(tmp_path)}
+    payload |= {"tool_name": tool, "tool_input": {"command": "ls"}, "tool_use_id": "t1"}
+    (tmp_path / "p.json").write_text(json.dumps(payload), encoding="utf-8")
+    (tmp_path / "ran.txt").unlink(missing_ok=True)
+    args = ("fire", "PreToolUse", "--payload", "p.json", "--project-dir", ".")
+    done = _hookcourse(*args, "--claude-version", version, cwd=tmp_path)
+    return (tmp_path / "ran.txt").exists(), done.stdout
+
+
+def test_matcher_lists_and_hyphens_were_regexes_before_their_releases(tmp_path: Path) -> None:
+    """Exact names held only letters, digits, ``_`` and ``|`` at first; the releases that
+    added spaces, commas and hyphens are measured. Before them such a matcher is a
+    regular expression, tested unanchored, and validate says so."""
+    arrived = {c: r for r in versions.rules() if r.kind == "matcher-exact-chars" for c in r.after}
+    assert set(arrived) == {" ", ",", "-"}, arrived
+    comma = arrived[","]
+    for matcher, tool, ran_before in (
+        ("Edit, Bash", "Bash", False),  # no tool is called "Edit, Bash"
+        ("Edit | Bash", "Bash", False),  # neither "Edit " nor " Bash" is in "Bash"
+        ("note-store", "mcp__note-store__remember", True),  # a part of the name
+    ):
+        rule = arrived[next(c for c in matcher if c in arrived)]
+        ran, said = _fire_pre_tool_use(tmp_path, matcher, tool, rule.previous)
+        assert ran is ran_before and f"changed in {rule.since}" in said, (matcher, said)
+        ran, said = _fire_pre_tool_use(tmp_path, matcher, tool, rule.since)
+        assert ran is not ran_before, (matcher, said)
+    # A regex in every release is tested as one in every release.
+    assert _fire_pre_tool_use(tmp_path, "^(Edit|Bash)$", "Bash", comma.previous)[0]
     group = {"matcher": "Edit, Bash", "hooks": [{"type": "command", "command": "true"}]}
     settings: dict[str, object] = {"hooks": {"PreToolUse": [group]}}
-    found = _validate_as(rule.previous, settings, tmp_path)
+    found = _validate_as(comma.previous, settings, tmp_path)
     assert any(
-        f.startswith("matcher-list-in-release") and f"changed in {rule.since}" in f for f in found
-    )
-    assert not any("in-release" in f for f in _validate_as(rule.since, settings, tmp_path))
-    # fire answers as the release did: the group's hook does not run there.
-    (tmp_path / ".claude").mkdir()
-    group["hooks"] = [{"type": "command", "command": "echo ran >> ran.txt"}]
-    (tmp_path / ".claude" / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
-    payload = {"session_id": "s", "transcript_path": "t", "cwd": str(tmp_path)}
-    payload |= {"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "t1"}
-    (tmp_path / "p.json").write_text(json.dumps(payload), encoding="utf-8")
-    args = ("fire", "PreToolUse", "--payload", "p.json", "--project-dir", ".")
-    before = _hookcourse(*args, "--claude-version", rule.previous, cwd=tmp_path)
-    assert not (tmp_path / "ran.txt").exists() and f"changed in {rule.since}" in before.stdout
-    _hookcourse(*args, "--claude-version", rule.since, cwd=tmp_path)
-    assert (tmp_path / "ran.txt").read_text(encoding="utf-8") == "ran\n"
+        f.startswith("matcher-list-in-release") and f"changed in {comma.since}" in f for f in found
+    ), found
+    assert not any("in-release" in f for f in _validate_as(comma.since, settings, tmp_path))
 
 
 def test_each_variable_comes_and_goes_as_measured() -> None:
@@ -364,3 +386,34 @@ def test_notices_text_forms_and_mismatches_follow_their_releases() -> None:
         with versions.answering_as(rule.since):
             assert check() == (rule.after is not None)
     assert versions.text_shown(event, shown) is None  # the newest: as the engine models it
+
+
+def test_several_contexts_were_one_text_each_before_their_release(tmp_path: Path) -> None:
+    """Two PreToolUse hooks' additionalContexts: one text each before the measured
+    release, one text joined with a newline from it."""
+    rule = next(r for r in versions.rules() if r.kind == "contexts-joined")
+    event = rule.events[0]
+    hooks = [
+        {"type": "command", "command": f"echo '{json.dumps(_context(event, text))}'"}
+        for text in ("CTX-A", "CTX-B")
+    ]
+    (tmp_path / ".claude").mkdir()
+    (tmp_path / ".claude" / "settings.json").write_text(
+        json.dumps({"hooks": {event: [{"hooks": hooks}]}}), encoding="utf-8"
+    )
+    payload = {"session_id": "s", "transcript_path": "t", "cwd": str(tmp_path)}
+    payload |= {"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "t1"}
+    (tmp_path / "p.json").write_text(json.dumps(payload), encoding="utf-8")
+    args = ("fire", event, "--payload", "p.json", "--project-dir", ".", "--json")
+
+    def shown(version: str) -> list[str]:
+        done = _hookcourse(*args, "--claude-version", version, cwd=tmp_path)
+        texts: list[str] = json.loads(done.stdout)["printMode"]["systemReminders"]
+        return sorted(t.split(": ", 1)[1] for t in texts if "additional context" in t)
+
+    assert shown(rule.previous) == ["CTX-A", "CTX-B"]
+    assert shown(rule.since) in (["CTX-A\nCTX-B"], ["CTX-B\nCTX-A"])
+
+
+def _context(event: str, text: str) -> dict[str, object]:
+    return {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}

@@ -8,8 +8,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from hookcourse.js.json import quote
+from hookcourse.stages.matcher_and_dispatch.reference import RuleSet, exact_names
 
-from ..versions import answering, comma_list_note, not_fired_note
+from ..versions import answering, exact_name_note, not_fired_note
 from .registry import Hit, Scope, Severity, rule
 from .sites import GroupSite
 
@@ -36,19 +37,21 @@ def event_not_in_release(site: GroupSite) -> Iterator[Hit]:
 @rule(
     "matcher-list-in-release",
     Severity.ERROR,
-    "the version sweep (`hookcourse versions PreToolUse`): comma lists as names",
+    "the version sweep (`hookcourse versions PreToolUse`): the characters exact names hold",
     Scope.GROUP,
-    "a matcher list with commas, which the release chosen with --claude-version did not "
-    "fire on the names in it",
+    "a matcher the newest release reads as exact names (with spaces, commas or hyphens) "
+    "that the release chosen with --claude-version read as a regular expression",
 )
 def matcher_list_in_release(site: GroupSite) -> Iterator[Hit]:
     matcher = site.group.matcher
-    note = comma_list_note(matcher)
-    if matcher is None or note is None or site.spec.matcher_field is None:
+    if matcher is None or site.spec.matcher_field is None or site.spec.narrow_exact:
         return
-    names = [name.strip() for name in matcher.split(",") if name.strip()]
+    names = exact_names(matcher, RuleSet.CLAUDE_CODE)
+    note = exact_name_note(matcher)
+    if names is None or note is None:
+        return
     yield site.hit(
         "matcher",
         note,
-        f"write {quote('|'.join(names))} for Claude Code {answering()}",
+        f"write {quote('^(' + '|'.join(names) + ')$')} for Claude Code {answering()}",
     )
