@@ -274,6 +274,7 @@ def run_live(
     def one(sid: str, server: FireServer | None) -> dict[str, Any]:
         assert server is not None
         scenario = corpus[sid]
+        result: dict[str, Any]
         try:
             observed = observe_live(wrapper, scenario)
             predicted = predict_scenario(server, {**scenario, "claudeVersion": release})
@@ -378,6 +379,14 @@ def check(args: argparse.Namespace, corpus: Mapping[str, Mapping[str, Any]], bin
                 )
             release = checked_release(named)
         ids = chosen(corpus, args.ids, args.corpus, args.sample, args.seed)
+        out = Path(args.out) if args.out else None
+        if out is not None:
+            try:
+                out.write_text("", encoding="utf-8")
+            except OSError as error:
+                raise LiveCheckError(
+                    f"--out {out}: cannot write ({error.strerror}); fix: a writable place"
+                ) from None
     except LiveCheckError as error:
         print(f"check: {error}", file=sys.stderr)
         return 2
@@ -386,10 +395,7 @@ def check(args: argparse.Namespace, corpus: Mapping[str, Mapping[str, Any]], bin
     else:
         print(f"{binary} is Claude Code {release} (its package.json): answering as it")
         install = Wrapped(release, binary)
-    out = Path(args.out) if args.out else None
     try:
-        if out is not None:
-            out.write_text("", encoding="utf-8")
         if args.release:
             print(f"installing Claude Code {release} into {install.prefix}", flush=True)
             took = install.install()

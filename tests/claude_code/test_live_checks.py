@@ -10,12 +10,23 @@ one that now agrees (the model learnt it: take it off the list).
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from oracle import _each
-from oracle_live import KINDS, LIVE, eligible
+from oracle_live import (
+    KINDS,
+    LIVE,
+    LiveCheckError,
+    binary_release,
+    checked_release,
+    eligible,
+    sample,
+    strata,
+)
 from oracle_predict import FireServer
 from oracle_record import digest
 from oracle_run import predict_scenario
@@ -86,3 +97,44 @@ def test_fire_as_the_release_disagrees_only_where_known(release: str) -> None:
     )
     gone = sorted(sid for sid in set(known) - set(found[release]) if sid in records)
     assert not gone, f"{release}: listed but now agreeing (take them off the list): {gone}"
+
+
+def test_a_sample_is_seeded_stratified_and_outside_the_core() -> None:
+    picked = sample(CORPUS, 30, seed=7)
+    assert picked == sample(CORPUS, 30, seed=7)
+    assert picked != sample(CORPUS, 30, seed=8)
+    assert len(set(picked)) == 30 and set(picked) <= set(eligible(CORPUS))
+    groups = strata(CORPUS, eligible(CORPUS))
+    assert len(groups) <= 30
+    assert set(strata(CORPUS, picked)) == set(groups), "every event stratum gets one"
+
+
+def test_a_binary_s_release_is_read_from_the_package_beside_it(tmp_path: Path) -> None:
+    binary = tmp_path / "claude"
+    binary.write_text("", encoding="utf-8")
+    assert binary_release(str(binary)) is None
+    package = {"name": "@anthropic-ai/claude-code-linux-x64", "version": "2.1.200"}
+    (tmp_path / "package.json").write_text(json.dumps(package), encoding="utf-8")
+    assert binary_release(str(binary)) == "2.1.200"
+    (tmp_path / "package.json").write_text(json.dumps({"name": "other"}), encoding="utf-8")
+    assert binary_release(str(binary)) is None
+
+
+@pytest.mark.parametrize("version", ["abc", "9.9.9", "2.1.109"])
+def test_a_release_fire_cannot_answer_as_is_one_line(version: str) -> None:
+    with pytest.raises(LiveCheckError) as raised:
+        checked_release(version)
+    said = str(raised.value)
+    assert "\n" not in said and version in said and "fix:" in said
+
+
+def test_the_command_says_a_bad_release_in_one_line_before_installing() -> None:
+    done = subprocess.run(
+        [sys.executable, "oracle.py", "check", "--release", "9.9.9", "--sample", "3"],
+        cwd=Path(__file__).resolve().parent,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2 and done.stdout == ""
+    assert len(done.stderr.strip().splitlines()) == 1 and "9.9.9" in done.stderr
