@@ -50,11 +50,16 @@ def _current(document: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def test_live_checks_are_stored_for_three_releases_outside_the_core() -> None:
+def test_live_checks_are_stored_for_three_releases_mostly_outside_the_core() -> None:
     assert len(CHECKED) >= 3
     for name, document in CHECKED.items():
         assert document["release"] == name
-        assert set(document["records"]) <= set(eligible(CORPUS)), name
+        # Sampled outside the core; a core that grows later may take a few in.
+        print_mode = {sid for sid in CORPUS if CORPUS[sid].get("interactive") is None}
+        assert set(document["records"]) <= print_mode, name
+        assert len(set(document["records"]) & set(eligible(CORPUS))) >= 0.9 * len(
+            document["records"]
+        ), name
         assert len(_current(document)) >= 0.9 * len(document["records"]), (
             f"{name}: scenarios changed since they were run; run them again: "
             f"oracle.py check --release {name} ID ... --store"
