@@ -3,6 +3,11 @@
     python tests/claude_code/oracle.py list
     python tests/claude_code/oracle.py check [ID ...] [--jobs 2] [--full] [--keep] [--out FILE]
         observed vs predicted; without ids, the whole corpus
+    python tests/claude_code/oracle.py check [ID ...] --release X [--corpus FILE]
+        [--sample N [--seed S]] [--store] [--jobs 2] [--out FILE]
+        install release X from npm, run the scenarios on it and compare each with fire
+        answering as X (oracle_live.py; --store: versions/live/X.json); a binary in
+        $HOOKCOURSE_CLAUDE of another release is checked so too, as its package.json says
     python tests/claude_code/oracle.py record [ID ...] [--jobs 2] [--from CHECKED.jsonl]
         write observations/<version>.json (what Claude Code did, per scenario, with the
         scenario's fingerprint); with ids, or --from the scenarios of a `check --out`
@@ -51,6 +56,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import oracle_live
 from oracle_binary import find_binary, pinned_version
 from oracle_compare import compare, disagreements
 from oracle_predict import FireServer
@@ -236,6 +242,11 @@ def main(argv: list[str]) -> int:
     check.add_argument(
         "--out", help="write every result to this file, one JSON line each, as they come"
     )
+    check.add_argument("--release", help="install this release from npm and answer as it")
+    check.add_argument("--corpus", help="the scenarios of this corpus file (e.g. hidden.json)")
+    check.add_argument("--sample", type=int, help="N scenarios beyond the core, by event")
+    check.add_argument("--seed", type=int, default=0, help="the sample's seed (0)")
+    check.add_argument("--store", action="store_true", help="keep them in versions/live/")
     record = sub.add_parser("record")
     record.add_argument("ids", nargs="*", help="only these scenarios (the rest stay as recorded)")
     record.add_argument(
@@ -328,8 +339,12 @@ def main(argv: list[str]) -> int:
         for path in stale:
             print(f"{path}: {'not current' if args.check else 'written'}")
         return 1 if args.check and stale else 0
+    if args.command == "check" and (args.release or args.sample or args.corpus or args.store):
+        return oracle_live.check(args, corpus, "" if args.release else find_binary())
     binary = "" if args.command == "record" and args.source else find_binary()
     started = time.monotonic()
+    if args.command == "check" and oracle_live.other_release(binary):
+        return oracle_live.check(args, corpus, binary)
     if args.command == "check":
         ids = args.ids or list(corpus)
         out = Path(args.out) if args.out else None
