@@ -205,10 +205,16 @@ if TYPE_CHECKING:
         across_releases as across_releases,
     )
     from .versions import (
+        agent_in_background as agent_in_background,
+    )
+    from .versions import (
         answering_as as answering_as,
     )
     from .versions import (
         answering_line as answering_line,
+    )
+    from .versions import (
+        auto_refusal_text as auto_refusal_text,
     )
     from .versions import (
         changelog_lines as changelog_lines,
@@ -223,8 +229,10 @@ _ENGINE = "hookcourse.engine."
 PLACES: Final[dict[str, str]] = {
     # answering as an older release
     "across_releases": "versions",
+    "agent_in_background": "versions",
     "answering_as": "versions",
     "answering_line": "versions",
+    "auto_refusal_text": "versions",
     "changelog_lines": "versions",
     "model_of": "versions",
     "not_fired_note": "versions",

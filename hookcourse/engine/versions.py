@@ -38,6 +38,9 @@ MODELLED = (
     "env-var",
     "text-form",
     "tool-arrives",
+    "default-mode",
+    "auto-refusal-text",
+    "agent-background",
     "decision-arrives",
     "ask-rule-over-allow",
     "notice-arrives",
@@ -362,6 +365,36 @@ def terminal_reason(reason: str | None) -> str | None:
         return reason
     arrived = all(holds(rule, version) for rule in rules() if rule.kind == "reason-arrives")
     return reason if arrived else None
+
+
+def default_mode() -> str | None:
+    """The permission mode a session given none ran in, in the release answered as, where a
+    ``default-mode`` rule holds (None: as the newest, ``default``)."""
+    version = answering()
+    if version is None:
+        return None
+    held = [rule for rule in rules() if rule.kind == "default-mode" and holds(rule, version)]
+    return str(held[-1].after) if held else None
+
+
+def auto_refusal_text() -> str | None:
+    """The tool_result of a call auto mode refused because its check gave no verdict, as
+    the release answered as worded it where an ``auto-refusal-text`` rule holds (None: the
+    newest's wording)."""
+    version = answering()
+    if version is None:
+        return None
+    held = [r for r in rules() if r.kind == "auto-refusal-text" and holds(r, version)]
+    return str(held[-1].after) if held else None
+
+
+def agent_in_background() -> bool:
+    """Whether the Agent tool launches its subagent in the background in the release
+    answered as (its completion starts one more main turn); before an
+    ``agent-background`` rule's release the call waited for the subagent."""
+    version = answering()
+    arrived = (rule for rule in rules() if rule.kind == "agent-background")
+    return version is None or all(holds(rule, version) for rule in arrived)
 
 
 def env_exported(name: str, version: str | None = None) -> bool:

@@ -49,7 +49,9 @@ from hookcourse.engine.api import (
     SettingsSource,
     Task,
     UserAnswer,
+    agent_in_background,
     answer_dialog,
+    auto_refusal_text,
     checked_against,
     file_written,
     fire,
@@ -790,8 +792,9 @@ def _tool_turn(
             continue
         if unjudged and pre.permission is not None:
             session.record({"type": "tool_result", "tool_use_id": call_id, "is_error": True})
-            # The check's refusal, the same text whether auto or plan mode asked for it.
-            unjudged_text = permission_facts().refusal("plan", tool=name)
+            # The check's refusal, the same text whether auto or plan mode asked for it
+            # (worded as the release answered as worded it).
+            unjudged_text = auto_refusal_text() or permission_facts().refusal("plan", tool=name)
             _result(session, results, call_id, unjudged_text, True)
             denied = session.set_off(
                 SetOff(
@@ -1005,7 +1008,8 @@ def _result(
 def _subagent(session: Session, round_: dict[str, Any], agent_type: str) -> None:
     """A subagent: SubagentStart, its requests (the scripted model's fallback text), and
     SubagentStop until it lets the subagent stop. Print mode runs it in the background:
-    its completion starts one more main turn once the model stops."""
+    its completion starts one more main turn once the model stops (not in the releases
+    whose Agent call waited for the subagent)."""
     agent_id = f"a{len(session.fired):016x}"
     fields = {"agent_id": agent_id, "agent_type": agent_type}
     round_["events"].append(_set_off(session, SetOff("SubagentStart", fields)))
@@ -1028,7 +1032,8 @@ def _subagent(session: Session, round_: dict[str, Any], agent_type: str) -> None
         round_["events"].append(event_run("SubagentStop", event_label(stop), hooks_run(stop)))
         if stop.print_mode is None or not stop.print_mode.turn_continues:
             break
-    session.background += 1
+    if agent_in_background():
+        session.background += 1
 
 
 def _grant(session: Session, pre: FireReport) -> Grant:
