@@ -232,12 +232,16 @@ def compare(
     predicted: Mapping[str, Any],
     observed: Mapping[str, Any],
     probe_ran: bool = True,
+    release: str | None = None,
 ) -> dict[str, Any]:
     """``{"verdict": agree|disagree|exception, "fields": {name: {...}}}``. ``observed`` is a
     live observation or its recorded form (``oracle_record.stable``): both compare alike.
     ``probe_ran``: whether the release observed ran the harness's ``--settings`` probe;
     where it did not, a call without a structured result is not compared on whether it
-    ran (``_shown``)."""
+    ran (``_shown``). ``release``: the stored release ``observed`` is the record of; a
+    field measured to flap there (``oracle_flaps``) takes any value seen in its runs
+    (verdict ``flaps``)."""
+    flapping = {} if release is None else _flapping(release, str(scenario.get("id")), observed)
     observed = {**stable(observed), "probeRan": probe_ran}
     exception = scenario.get("exception")
     excused = set(EXCEPTIONS[exception]["fields"]) if exception else set()
@@ -252,6 +256,10 @@ def compare(
                 "claude": claude_did,
                 "reason": EXCEPTIONS[exception]["reason"],
             }
+        elif fire_says != claude_did and fire_says in flapping.get(name, []):
+            seen = flapping[name]
+            fields[name] = {"verdict": "flaps", "fire": fire_says, "claude": claude_did}
+            fields[name]["seen"] = seen
         else:
             verdict = "agree" if fire_says == claude_did else "disagree"
             fields[name] = {"verdict": verdict, "fire": fire_says, "claude": claude_did}
@@ -273,6 +281,13 @@ def compare(
         else "agree"
     )
     return {"verdict": verdict, "fields": fields}
+
+
+def _flapping(release: str, sid: str, observed: Mapping[str, Any]) -> dict[str, list[Any]]:
+    """The fields measured to flap on ``release`` for ``sid``, each with the values seen."""
+    import oracle_flaps  # it reads the fields of this module
+
+    return oracle_flaps.seen(oracle_flaps.load(), release, sid, observed)
 
 
 def disagreements(result: Mapping[str, Any]) -> dict[str, Any]:
