@@ -225,6 +225,12 @@ if TYPE_CHECKING:
     from .versions import (
         not_fired_note as not_fired_note,
     )
+    from .versions import (
+        own_subagents as own_subagents,
+    )
+    from .versions import (
+        subagent_cut_off as subagent_cut_off,
+    )
 _ENGINE = "hookcourse.engine."
 PLACES: Final[dict[str, str]] = {
     # answering as an older release
@@ -236,6 +242,8 @@ PLACES: Final[dict[str, str]] = {
     "changelog_lines": "versions",
     "model_of": "versions",
     "not_fired_note": "versions",
+    "own_subagents": "versions",
+    "subagent_cut_off": "versions",
     # firing one event
     "fire": "firing",
     "FireRequest": "firing",

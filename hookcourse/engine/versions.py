@@ -41,6 +41,8 @@ MODELLED = (
     "default-mode",
     "auto-refusal-text",
     "agent-background",
+    "own-subagents",
+    "subagent-cut-off",
     "decision-arrives",
     "ask-rule-over-allow",
     "notice-arrives",
@@ -395,6 +397,29 @@ def agent_in_background() -> bool:
     version = answering()
     arrived = (rule for rule in rules() if rule.kind == "agent-background")
     return version is None or all(holds(rule, version) for rule in arrived)
+
+
+def own_subagents() -> tuple[tuple[str | None, ...], int | None]:
+    """The subagents the release answered as started on its own at startup (their agent
+    types, None for one no SubagentStart hook saw, where an ``own-subagents`` rule holds;
+    none for the newest) and the model requests each made (None: not the same on every
+    release of the rule)."""
+    version = answering()
+    if version is None:
+        return (), None
+    held = [r for r in rules() if r.kind == "own-subagents" and holds(r, version)]
+    if not held:
+        return (), None
+    after = held[-1].after
+    return tuple(after["agents"]), after["requests"]
+
+
+def subagent_cut_off() -> bool:
+    """Whether, in the release answered as, the run ended before a subagent a SubagentStop
+    hook blocked stopped again (where a ``subagent-cut-off`` rule holds)."""
+    version = answering()
+    cut = (rule for rule in rules() if rule.kind == "subagent-cut-off")
+    return version is not None and any(holds(rule, version) for rule in cut)
 
 
 def env_exported(name: str, version: str | None = None) -> bool:

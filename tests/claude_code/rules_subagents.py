@@ -18,6 +18,8 @@ or per release: a scenario shows a kind when it has what the kind reads.
 - ``own-subagents``: the release started subagents of its own at startup (agent types no
   scripted call asked for, seen by SubagentStart hooks), and how many model requests each
   made.
+- ``subagent-cut-off``: the run ended before a subagent a SubagentStop hook blocked
+  stopped again (no SubagentStop with ``stop_hook_active`` after the block).
 """
 
 from __future__ import annotations
@@ -211,4 +213,147 @@ def subagent_rules(
         *default_modes(records, corpus),
         *auto_refusal_texts(records, corpus),
         *agent_background(records, corpus),
+        *own_subagents(records, corpus),
+        *subagent_cut_off(records, corpus),
     ]
+
+
+def _own_agents(scenario: Mapping[str, Any], observed: Mapping[str, Any]) -> list[str] | None:
+    """The agent types SubagentStart hooks saw that no scripted call asked for: subagents
+    the release started on its own (None: the scenario has no SubagentStart hook)."""
+    if '"SubagentStart"' not in json.dumps(scenario.get("settings", {})):
+        return None
+    asked = {
+        call.get("input", {}).get("subagent_type")
+        for turn in scenario.get("turns", [])
+        for call in turn.get("tools") or []
+    }
+    return sorted(
+        str(run["payload"].get("agent_type"))
+        for run in observed.get("hooks") or []
+        if run["event"] == "SubagentStart"
+        and isinstance(run.get("payload"), dict)
+        and run["payload"].get("agent_type") not in asked
+    )
+
+
+def _first_stops(scenario: Mapping[str, Any], observed: Mapping[str, Any]) -> int | None:
+    """How many subagents stopped (SubagentStop hooks without ``stop_hook_active``) in a
+    run where every scripted call was refused: each was one the release started on its own
+    (None: the scenario has no SubagentStop hook, or a call ran)."""
+    if '"SubagentStop"' not in json.dumps(scenario.get("settings", {})):
+        return None
+    if not all(call.get("isError") for call in observed.get("tools") or []):
+        return None
+    return sum(
+        1
+        for run in observed.get("hooks") or []
+        if run["event"] == "SubagentStop"
+        and isinstance(run.get("payload"), dict)
+        and not run["payload"].get("stop_hook_active")
+    )
+
+
+def own_subagents(
+    records: Mapping[str, Mapping[str, Any]], corpus: Mapping[str, Mapping[str, Any]]
+) -> list[dict[str, Any]]:
+    """``own-subagents``: the spans of releases that started subagents of their own: their
+    agent types as SubagentStart hooks saw them, or, before any SubagentStart hook saw
+    one, as many as stopped (each type unseen: null), and the model requests each made
+    (``after``: ``agents``, ``requests``; None where the span's releases do not agree on
+    a whole number). The requests are the scenario's beyond those it made on the newest
+    stored release before the span that started none."""
+    typed, by_type = _per_release(records, corpus, _own_agents)
+    counted, by_count = _per_release(records, corpus, _first_stops)
+    seen_from = min((v for v in typed if typed[v]), key=release_key, default=None)
+    shown: dict[str, Any] = {}
+    showing: dict[str, set[str]] = {}
+    for version in sorted({*typed, *counted}, key=release_key):
+        if seen_from is not None and release_key(version) >= release_key(seen_from):
+            if version in typed:
+                shown[version], showing[version] = typed[version], by_type[version]
+        elif version in counted:
+            shown[version] = [None] * counted[version]
+            showing[version] = by_count[version]
+    rules = []
+    for span in _spans(shown, []):
+        since, previous, until, before, agents = span
+        # Per scenario, its requests on the newest release before the span that ran it
+        # and started no subagent of its own.
+        base = {
+            sid: next(
+                (
+                    v
+                    for v in sorted(shown, key=release_key, reverse=True)
+                    if release_key(v) < release_key(since) and shown[v] == [] and sid in records[v]
+                ),
+                None,
+            )
+            for sid in {sid for sids in showing.values() for sid in sids}
+        }
+        inside = [
+            v
+            for v in shown
+            if release_key(since) <= release_key(v)
+            and (until is None or release_key(v) < release_key(until))
+        ]
+        each = {
+            (records[v][sid]["requests"] - records[str(base[sid])][sid]["requests"]) / len(agents)
+            for v in inside
+            for sid in showing[v]
+            if base[sid] is not None
+        }
+        [per] = each if len(each) == 1 else [None]
+        requests = int(per) if per is not None and per >= 0 and per == int(per) else None
+        names = ", ".join(str(a) for a in agents) if None not in agents else "types unseen"
+        says = f"the release starts {len(agents)} subagent(s) of its own ({names})"
+        says += f", {requests} model request(s) each" if requests is not None else ""
+        span = (
+            since,
+            previous,
+            until,
+            {"agents": before},
+            {"agents": agents, "requests": requests},
+        )
+        rules.append(
+            _rule(
+                "own-subagents",
+                says,
+                span,
+                ["SubagentStart", "SubagentStop"],
+                showing[since],
+                "hook[SubagentStart].agent_type",
+            )
+        )
+    return rules
+
+
+def _stops_again(scenario: Mapping[str, Any], observed: Mapping[str, Any]) -> bool | None:
+    """Whether a subagent a SubagentStop hook blocked stopped again in the run (its next
+    SubagentStop says ``stop_hook_active``); None where no hook blocked one."""
+    runs = [
+        run
+        for run in observed.get("hooks") or []
+        if run["event"] == "SubagentStop" and isinstance(run.get("payload"), dict)
+    ]
+    if not any(run["exit"] == 2 for run in runs):
+        return None
+    return any(run["payload"].get("stop_hook_active") for run in runs)
+
+
+def subagent_cut_off(
+    records: Mapping[str, Mapping[str, Any]], corpus: Mapping[str, Mapping[str, Any]]
+) -> list[dict[str, Any]]:
+    """``subagent-cut-off``: the spans of releases whose run ended before a subagent a
+    SubagentStop hook blocked stopped again (the newest sends it back to work until it
+    stops)."""
+    shown, showing = _per_release(records, corpus, _stops_again)
+    rules = []
+    for span in _spans(shown, True):
+        says = "a subagent a SubagentStop hook blocked is cut off by the run's end: no "
+        says += "request or SubagentStop after the block"
+        events = ["SubagentStop"]
+        rules.append(
+            _rule("subagent-cut-off", says, span, events, showing[span[0]], "hook[SubagentStop]")
+        )
+    return rules
