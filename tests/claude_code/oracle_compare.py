@@ -287,7 +287,7 @@ def _flapping(release: str, sid: str, observed: Mapping[str, Any]) -> dict[str, 
     """The fields measured to flap on ``release`` for ``sid``, each with the values seen."""
     import oracle_flaps  # it reads the fields of this module
 
-    return oracle_flaps.seen(oracle_flaps.load(), release, sid, observed)
+    return oracle_flaps.seen(oracle_flaps.stored_runs(), release, sid, observed)
 
 
 def disagreements(result: Mapping[str, Any]) -> dict[str, Any]:

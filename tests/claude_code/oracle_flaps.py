@@ -18,7 +18,9 @@ least ``MIN_RUNS`` runs, the stored observation counted, with two values or more
 from __future__ import annotations
 
 import argparse
+import functools
 import json
+import os
 import sys
 import time
 from collections.abc import Mapping, Sequence
@@ -68,6 +70,13 @@ def load() -> dict[str, Any]:
     return data
 
 
+@functools.cache
+def stored_runs() -> dict[str, Any]:
+    """versions/flaps.json as it was when first read in this process (what a replay
+    compares with)."""
+    return load()
+
+
 def seen(
     data: Mapping[str, Any], release: str, sid: str, recorded: Mapping[str, Any]
 ) -> dict[str, list[Any]]:
@@ -109,7 +118,10 @@ def add_runs(release: str, sid: str, scenario: str, runs: Sequence[Mapping[str, 
     )
     ordered = dict(sorted(data["releases"].items(), key=lambda item: _key(item[0])))
     data["releases"] = {v: dict(sorted(s.items())) for v, s in ordered.items()}
-    FLAPS.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    # Written whole, then moved into place: a replay reading it meanwhile sees one version.
+    fresh = FLAPS.with_suffix(".json.new")
+    fresh.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    os.replace(fresh, FLAPS)
 
 
 def _key(version: str) -> tuple[int, ...]:
