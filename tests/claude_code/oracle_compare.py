@@ -3,7 +3,10 @@
 Each field is a small function of (prediction, observation) giving the two sides
 as plain values; they agree when the values are equal. A scenario may name an
 exception (``exceptions.json``): the fields it lists are then reported as
-``exception`` with its reason instead of being compared, never silently dropped.
+``exception`` with its reason instead of being compared, never silently dropped. A
+field measured to flap on the release a record is of (``oracle_flaps``: two values or
+more over three runs or more) is reported as ``flaps`` when fire's value is one seen
+there; any other value still disagrees.
 """
 
 from __future__ import annotations
@@ -234,7 +237,8 @@ def compare(
     probe_ran: bool = True,
     release: str | None = None,
 ) -> dict[str, Any]:
-    """``{"verdict": agree|disagree|exception, "fields": {name: {...}}}``. ``observed`` is a
+    """``{"verdict": agree|disagree|exception, "fields": {name: {...}}}`` (a field's
+    verdict may also be ``flaps``, which the whole counts as agreeing). ``observed`` is a
     live observation or its recorded form (``oracle_record.stable``): both compare alike.
     ``probe_ran``: whether the release observed ran the harness's ``--settings`` probe;
     where it did not, a call without a structured result is not compared on whether it
