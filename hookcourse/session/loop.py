@@ -139,8 +139,8 @@ class Session:
     fired: list[FireReport] = field(default_factory=list)
     """Every event's report, in the order fired."""
     unheard: list[FireReport] = field(default_factory=list)
-    """Reports whose texts reached no model (a subagent the release started on its own
-    that made no request)."""
+    """Reports whose texts reached no model: a subagent's that made no request after them
+    (one the release started on its own, or one the run's end cut off)."""
     results: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Every tool_result the model is shown, by call id."""
     requests: int = 0
@@ -1047,9 +1047,10 @@ def _subagent_stops(session: Session, fields: Mapping[str, str], asks: int) -> l
         runs.append(event_run("SubagentStop", event_label(stop), hooks_run(stop)))
         if stop.print_mode is None or not stop.print_mode.turn_continues:
             break
-        if subagent_cut_off() or not asks:
-            session.unheard.append(stop)
-        if subagent_cut_off():
+        cut_off = subagent_cut_off()
+        if cut_off or not asks:
+            session.unheard.append(stop)  # no request carries the block's feedback
+        if cut_off:
             break
     return runs
 
@@ -1062,8 +1063,9 @@ def _own_subagents(session: Session) -> list[dict[str, Any]]:
     runs = []
     for agent_type in agents:
         fields = {"agent_id": f"a{len(session.fired):016x}"}
+        # A type is unknown only where the release ran no SubagentStart hook yet: no hook
+        # saw the subagent start, so no start is played.
         if agent_type is not None:
-            # A type no hook saw: the release ran no SubagentStart hook yet.
             fields["agent_type"] = agent_type
             report = session.set_off(SetOff("SubagentStart", fields))
             runs.append(event_run(report.event, event_label(report), hooks_run(report)))
