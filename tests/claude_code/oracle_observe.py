@@ -181,7 +181,8 @@ def _model_request(request: Mapping[str, Any]) -> bool:
             if isinstance(content, str)
             else [b.get("text") for b in content or [] if isinstance(b, dict)]
         )
-        if texts == [WARMUP]:
+        # The hooks' context for the subagent (a SubagentStart hook's) comes before it.
+        if texts and texts[-1] == WARMUP:
             return False
     return True
 
