@@ -24,7 +24,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, NamedTuple
 
 from hookcourse.errors import InputError
 
@@ -399,19 +399,27 @@ def agent_in_background() -> bool:
     return version is None or all(holds(rule, version) for rule in arrived)
 
 
-def own_subagents() -> tuple[tuple[str | None, ...], int | None]:
-    """The subagents the release answered as started on its own at startup (their agent
-    types, None for one no SubagentStart hook saw, where an ``own-subagents`` rule holds;
-    none for the newest) and the model requests each made (None: not the same on every
-    release of the rule)."""
+class OwnSubagents(NamedTuple):
+    """The subagents a release started on its own at startup."""
+
+    agents: tuple[str | None, ...]
+    """Their agent types (None for one no SubagentStart hook saw)."""
+    requests: int
+    """The model requests each made, as the sweep counts them (0 where not the same on
+    every release of the rule)."""
+    heard: bool
+    """Whether their hooks' texts reached a model."""
+
+
+def own_subagents() -> OwnSubagents:
+    """The subagents the release answered as started on its own, where an
+    ``own-subagents`` rule holds (none for the newest)."""
     version = answering()
-    if version is None:
-        return (), None
-    held = [r for r in rules() if r.kind == "own-subagents" and holds(r, version)]
+    held = [r for r in rules() if r.kind == "own-subagents" and version and holds(r, version)]
     if not held:
-        return (), None
+        return OwnSubagents((), 0, False)
     after = held[-1].after
-    return tuple(after["agents"]), after["requests"]
+    return OwnSubagents(tuple(after["agents"]), after["requests"] or 0, bool(after.get("heard")))
 
 
 def subagent_cut_off() -> bool:

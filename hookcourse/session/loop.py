@@ -139,8 +139,8 @@ class Session:
     fired: list[FireReport] = field(default_factory=list)
     """Every event's report, in the order fired."""
     unheard: list[FireReport] = field(default_factory=list)
-    """Reports whose texts reached no model: a subagent's that made no request after them
-    (one the release started on its own, or one the run's end cut off)."""
+    """Reports whose texts reached no model: those of a subagent the release started on
+    its own where its texts reached none, or of one the run's end cut off."""
     results: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Every tool_result the model is shown, by call id."""
     requests: int = 0
@@ -1018,15 +1018,18 @@ def _subagent(session: Session, round_: dict[str, Any], agent_type: str) -> None
     whose Agent call waited for the subagent)."""
     fields = {"agent_id": f"a{len(session.fired):016x}", "agent_type": agent_type}
     round_["events"].append(_set_off(session, SetOff("SubagentStart", fields)))
-    round_["events"] += _subagent_stops(session, fields, 1)
+    round_["events"] += _subagent_stops(session, fields, 1, heard=True)
     if agent_in_background():
         session.background += 1
 
 
-def _subagent_stops(session: Session, fields: Mapping[str, str], asks: int) -> list[dict[str, Any]]:
+def _subagent_stops(
+    session: Session, fields: Mapping[str, str], asks: int, heard: bool
+) -> list[dict[str, Any]]:
     """A subagent's SubagentStop after each of its turns (``asks`` model requests each),
     until a hook lets it stop, or, in a release whose run ended first, until a hook blocks
-    it. A block whose turn asked no model shows its feedback to none (``unheard``)."""
+    it. A block's feedback reaches no model (``unheard``) when the run's end cut the
+    subagent off or its texts are ``heard`` by none."""
     agents = session.transcript_path.parent / SESSION_ID / "subagents"
     runs = []
     for blocks in range(MAX_REQUESTS):
@@ -1048,7 +1051,7 @@ def _subagent_stops(session: Session, fields: Mapping[str, str], asks: int) -> l
         if stop.print_mode is None or not stop.print_mode.turn_continues:
             break
         cut_off = subagent_cut_off()
-        if cut_off or not asks:
+        if cut_off or not heard:
             session.unheard.append(stop)  # no request carries the block's feedback
         if cut_off:
             break
@@ -1057,11 +1060,11 @@ def _subagent_stops(session: Session, fields: Mapping[str, str], asks: int) -> l
 
 def _own_subagents(session: Session) -> list[dict[str, Any]]:
     """The subagents the release answered as started on its own at startup: each starts,
-    makes its model requests and stops as a subagent does. One that asks no model shows
-    its hooks' context to none (``unheard``)."""
-    agents, requests = own_subagents()
+    makes its model requests and stops as a subagent does; where their texts reached no
+    model, its hooks' context reaches none (``unheard``)."""
+    own = own_subagents()
     runs = []
-    for agent_type in agents:
+    for agent_type in own.agents:
         fields = {"agent_id": f"a{len(session.fired):016x}"}
         # A type is unknown only where the release ran no SubagentStart hook yet: no hook
         # saw the subagent start, so no start is played.
@@ -1069,9 +1072,9 @@ def _own_subagents(session: Session) -> list[dict[str, Any]]:
             fields["agent_type"] = agent_type
             report = session.set_off(SetOff("SubagentStart", fields))
             runs.append(event_run(report.event, event_label(report), hooks_run(report)))
-            if not requests:
+            if not own.heard:
                 session.unheard.append(report)
-        runs += _subagent_stops(session, fields, requests or 0)
+        runs += _subagent_stops(session, fields, own.requests, own.heard)
     return runs
 
 

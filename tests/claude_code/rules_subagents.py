@@ -31,6 +31,8 @@ from typing import Any
 
 from oracle_sweep import core_ids, release_key
 
+from hookcourse.engine.versions import text_form
+
 MAIN_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure", "Stop"})
 MAIN_EVENTS |= {"UserPromptSubmit", "PostToolBatch"}
 """Events of the main conversation: their payloads carry the session's permission mode."""
@@ -39,6 +41,7 @@ MODE_SET = re.compile(r'"--permission-mode"|"--dangerously-skip-permissions"|"de
 AUTO_REFUSAL = re.compile(r"^Auto mode ")
 """How Claude Code's refusals in auto mode begin (2.1.285 to 2.1.332)."""
 AGENT = "Agent"
+SUBAGENT_EVENTS = ("SubagentStart", "SubagentStop")
 
 
 def _spans(shown: Mapping[str, Any], newest: Any) -> list[tuple[str, str, str | None, Any, Any]]:
@@ -260,9 +263,10 @@ def own_subagents(
     """``own-subagents``: the spans of releases that started subagents of their own: their
     agent types as SubagentStart hooks saw them, or, before any SubagentStart hook saw
     one, as many as stopped (each type unseen: null), and the model requests each made
-    (``after``: ``agents``, ``requests``; None where the span's releases do not agree on
-    a whole number). The requests are the scenario's beyond those it made on the newest
-    stored release before the span that started none."""
+    (``after``: ``agents``, ``requests``, None where the span's releases do not agree on
+    a whole number, and ``heard``: whether their hooks' texts reached a model). The
+    requests are the scenario's beyond those it made on the newest stored release before
+    the span that started none."""
     typed, by_type = _per_release(records, corpus, _own_agents)
     counted, by_count = _per_release(records, corpus, _first_stops)
     seen_from = min((v for v in typed if typed[v]), key=release_key, default=None)
@@ -305,16 +309,19 @@ def own_subagents(
         }
         [per] = each if len(each) == 1 else [None]
         requests = int(per) if per is not None and per >= 0 and per == int(per) else None
+        # Their hooks' texts reach a model when some record of the span shows one.
+        heard = any(
+            (form := text_form(text)) is not None and form[0] in SUBAGENT_EVENTS
+            for v in inside
+            for sid in showing[v]
+            for text in records[v][sid].get("modelTexts") or []
+        )
         names = ", ".join(str(a) for a in agents) if None not in agents else "types unseen"
         says = f"the release starts {len(agents)} subagent(s) of its own ({names})"
         says += f", {requests} model request(s) each" if requests is not None else ""
-        span = (
-            since,
-            previous,
-            until,
-            {"agents": before},
-            {"agents": agents, "requests": requests},
-        )
+        says += "; their hooks' texts reach a model" if heard else "; their hooks' texts reach none"
+        after = {"agents": agents, "requests": requests, "heard": heard}
+        span = (since, previous, until, {"agents": before}, after)
         rules.append(
             _rule(
                 "own-subagents",
