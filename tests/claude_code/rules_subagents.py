@@ -16,8 +16,9 @@ or per release: a scenario shows a kind when it has what the kind reads.
   background ("Async agent launched successfully"); before, the call waited for it and
   answered with its reply.
 - ``own-subagents``: the release started subagents of its own at startup (agent types no
-  scripted call asked for, seen by SubagentStart hooks), and how many model requests each
-  made.
+  scripted call asked for, seen by SubagentStart hooks; before those ran, as many as
+  stopped), how many model requests each made, and whether their hooks' texts reached a
+  model.
 - ``subagent-cut-off``: the run ended before a subagent a SubagentStop hook blocked
   stopped again (no SubagentStop with ``stop_hook_active`` after the block).
 """
@@ -29,6 +30,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from oracle_record import digest
 from oracle_sweep import core_ids, release_key
 
 from hookcourse.engine.versions import text_form
@@ -94,16 +96,17 @@ def _per_release(
     corpus: Mapping[str, Mapping[str, Any]],
     read: Callable[[Mapping[str, Any], Mapping[str, Any]], Any],
 ) -> tuple[dict[str, Any], dict[str, set[str]]]:
-    """Per stored release, the one value ``read`` finds in its core scenarios' records
-    (None: nothing to read), and the scenarios that showed it; a release whose records
-    show two values is left out (nothing to say for it)."""
+    """Per stored release, the one value ``read`` finds in its core scenarios' current
+    records (None: nothing to read), and the scenarios that showed it; a release whose
+    records show two values is left out (nothing to say for it)."""
     core = set(core_ids()) & set(corpus)
     shown: dict[str, Any] = {}
     showing: dict[str, set[str]] = {}
     for version, record in records.items():
         values: dict[str, set[str]] = {}
         for sid, observed in record.items():
-            if sid not in core:
+            # A record of an earlier form of the scenario says nothing about this one.
+            if sid not in core or observed.get("scenario") != digest(corpus[sid]):
                 continue
             value = read(corpus[sid], observed)
             if value is not None:
