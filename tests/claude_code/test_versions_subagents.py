@@ -19,6 +19,7 @@ import oracle_flaps
 import pytest
 import rules_subagents
 from oracle_compare import compare
+from oracle_observe import _model_request
 from oracle_predict import predict_here
 from oracle_scenario import lay_out, load_corpus
 from oracle_sweep import release_key, stored
@@ -191,3 +192,19 @@ def _as_prediction(observed: Mapping[str, Any]) -> dict[str, Any]:
         "requests": observed["requests"],
         "userMessage": None,
     }
+
+
+def _request(*texts: str) -> dict[str, Any]:
+    content = [{"type": "text", "text": text} for text in texts]
+    body = {"tools": [{"name": "Bash"}], "messages": [{"role": "user", "content": content}]}
+    return {"method": "POST", "path": "/v1/messages", "body": body}
+
+
+def test_a_warm_up_is_no_model_request_with_or_without_a_hook_s_context() -> None:
+    """2.0.77 to 2.1.5 send each subagent of their own ``Warmup``; a SubagentStart hook's
+    context comes before the word (the mock's log of a 2.1.1 run)."""
+    context = "<system-reminder>\nSubagentStart hook additional context: be brief\n"
+    assert not _model_request(_request("Warmup"))
+    assert not _model_request(_request(context, "Warmup"))
+    assert _model_request(_request("Run the oracle scenario."))
+    assert _model_request(_request("Warmup", "Run the oracle scenario."))
