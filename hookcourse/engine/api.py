@@ -205,10 +205,16 @@ if TYPE_CHECKING:
         across_releases as across_releases,
     )
     from .versions import (
+        agent_in_background as agent_in_background,
+    )
+    from .versions import (
         answering_as as answering_as,
     )
     from .versions import (
         answering_line as answering_line,
+    )
+    from .versions import (
+        auto_refusal_text as auto_refusal_text,
     )
     from .versions import (
         changelog_lines as changelog_lines,
@@ -222,16 +228,26 @@ if TYPE_CHECKING:
     from .versions import (
         not_fired_note as not_fired_note,
     )
+    from .versions import (
+        own_subagents as own_subagents,
+    )
+    from .versions import (
+        subagent_cut_off as subagent_cut_off,
+    )
 _ENGINE = "hookcourse.engine."
 PLACES: Final[dict[str, str]] = {
     # answering as an older release
     "across_releases": "versions",
+    "agent_in_background": "versions",
     "answering_as": "versions",
     "answering_line": "versions",
+    "auto_refusal_text": "versions",
     "changelog_lines": "versions",
     "contexts_joined": "versions",
     "model_of": "versions",
     "not_fired_note": "versions",
+    "own_subagents": "versions",
+    "subagent_cut_off": "versions",
     # firing one event
     "fire": "firing",
     "FireRequest": "firing",
@@ -344,9 +360,11 @@ __all__ = [
     "UserAnswer",
     "ValidateOptions",
     "across_releases",
+    "agent_in_background",
     "answer_dialog",
     "answering_as",
     "answering_line",
+    "auto_refusal_text",
     "changelog_lines",
     "check_answer",
     "check_rule",
@@ -373,6 +391,7 @@ __all__ = [
     "model_of",
     "model_text",
     "not_fired_note",
+    "own_subagents",
     "parse_rule",
     "permission_facts",
     "permission_step",
@@ -385,6 +404,7 @@ __all__ = [
     "run_jobs",
     "shows_dialog",
     "startup_events",
+    "subagent_cut_off",
     "task_event",
     "validate_files",
     "watched_names",

@@ -76,6 +76,7 @@ from .transcript_reads import files_read, tool_calls
 from .validate import fire_findings
 from .versions import (
     decision_note,
+    default_mode,
     env_exported,
     event_fires,
     flag_hooks_run,
@@ -520,12 +521,14 @@ def checked_rewrite(
 
 def session_mode(flag: str | None, payload: Mapping[str, JSValue], settings: Settings) -> str:
     """The session's permission mode: ``--permission-mode``, else the payload's (what the
-    session had), else ``permissions.defaultMode`` of the settings, else default."""
+    session had), else ``permissions.defaultMode`` of the settings, else the release's own
+    (default; auto in the releases a ``default-mode`` rule names)."""
     stated = payload.get("permission_mode")
     return (
         flag
         or (stated if isinstance(stated, str) and stated in PERMISSION_MODES else None)
         or settings.default_mode
+        or default_mode()
         or "default"
     )
 

@@ -39,6 +39,7 @@ from .frontmatter import split_frontmatter
 from .permission_rule import CallPlace, command_words, glob_regex, has_pipe, simple_commands
 from .skill_files import find_skill, read_markdown
 from .transcript_reads import DoneCall
+from .versions import agent_in_background
 
 STARTUP_FLAGS: Final = {"--init": "init", "--init-only": "init", "--maintenance": "maintenance"}
 """Command-line flags that fire Setup, with its ``trigger``."""
@@ -98,10 +99,15 @@ class CallEffects:
                 f"the session (fire --skill {self.skill})"
             )
         if self.subagent is not None:
+            ends = (
+                "print mode runs it in the background, and its completion notification "
+                "starts one more main turn"
+                if agent_in_background()
+                else "the call waits for it and answers with its reply (no further main turn)"
+            )
             lines.append(
                 f"a {self.subagent} subagent starts: SubagentStart, its own model request, "
-                "SubagentStop; print mode runs it in the background, and its completion "
-                "notification starts one more main turn"
+                f"SubagentStop; {ends}"
             )
         return lines
 

@@ -19,7 +19,8 @@ Reference §8: hooks can tighten permissions but not loosen them. In order:
 6. Otherwise the permission mode decides (``default`` prompts for tools that are
    not read-only, ``acceptEdits`` also lets edits run, ``plan`` runs only
    read-only tools, ``dontAsk`` denies what would prompt, ``bypassPermissions``
-   runs everything, ``auto`` leaves it to a classifier hookcourse does not have).
+   runs everything, ``auto`` lets edits run as acceptEdits does and leaves the rest
+   to a classifier hookcourse does not have).
    A Bash command made only of read-only commands (``echo``, ``ls`` inside the
    project, ...) needs no approval (``permissions.shell`` in the catalogue), an Agent
    call needs none (but in plan and auto mode), and a Skill call needs none unless the
@@ -81,6 +82,10 @@ SELF_APPROVED_TOOLS: Final = frozenset({"Agent"})
 auto-mode check decides (2.1.332: launching a subagent needs no rule; flag-agent-plan-mode)."""
 CHECKED_MODES: Final = frozenset({"auto", "plan"})
 """The modes in which 2.1.332 leaves such a tool to the auto-mode safety check."""
+EDITING_MODES: Final = frozenset({"acceptEdits", "auto"})
+"""The modes that let edits run without asking: auto mode's check is not asked about an
+edit acceptEdits would let run (2.1.285 to 2.1.301, whose sessions ran in auto mode
+offline: x-permreq-deny-interrupt's Write ran while their Agent calls were refused)."""
 SHELL_TOOL: Final = "Bash"
 """The tool whose ``find`` and ``grep`` stand in for Glob and Grep: print mode offers
 those two only when Bash is removed (2.1.332, hidden-flag-disallowed-tools)."""
@@ -712,8 +717,8 @@ def _by_mode(
         return step("allow", f"{tool_name} is read-only and needs no approval")
     if tool_name in SESSION_TOOLS:
         return step("allow", f"{tool_name} changes only the session's state: no approval")
-    if mode == "acceptEdits" and tool_name in EDIT_TOOLS:
-        return step("allow", "acceptEdits lets edits run")
+    if mode in EDITING_MODES and tool_name in EDIT_TOOLS:
+        return step("allow", f"{mode} lets edits run")
     if mode == "plan":
         path = tool_input.get("file_path") if isinstance(tool_input, dict) else None
         if tool_name in EDIT_TOOLS and isinstance(path, str):

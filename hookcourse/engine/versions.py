@@ -24,7 +24,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, NamedTuple
 
 from hookcourse.errors import InputError
 
@@ -39,6 +39,11 @@ MODELLED = (
     "env-var",
     "text-form",
     "tool-arrives",
+    "default-mode",
+    "auto-refusal-text",
+    "agent-background",
+    "own-subagents",
+    "subagent-cut-off",
     "decision-arrives",
     "ask-rule-over-allow",
     "notice-arrives",
@@ -393,6 +398,67 @@ def terminal_reason(reason: str | None) -> str | None:
         return reason
     arrived = all(holds(rule, version) for rule in rules() if rule.kind == "reason-arrives")
     return reason if arrived else None
+
+
+def default_mode() -> str | None:
+    """The permission mode a session given none ran in, in the release answered as, where a
+    ``default-mode`` rule holds (None: as the newest, ``default``)."""
+    version = answering()
+    if version is None:
+        return None
+    held = [rule for rule in rules() if rule.kind == "default-mode" and holds(rule, version)]
+    return str(held[-1].after) if held else None
+
+
+def auto_refusal_text() -> str | None:
+    """The tool_result of a call auto mode refused because its check gave no verdict, as
+    the release answered as worded it where an ``auto-refusal-text`` rule holds (None: the
+    newest's wording)."""
+    version = answering()
+    if version is None:
+        return None
+    held = [r for r in rules() if r.kind == "auto-refusal-text" and holds(r, version)]
+    return str(held[-1].after) if held else None
+
+
+def agent_in_background() -> bool:
+    """Whether the Agent tool launches its subagent in the background in the release
+    answered as (its completion starts one more main turn); before an
+    ``agent-background`` rule's release the call waited for the subagent."""
+    version = answering()
+    arrived = (rule for rule in rules() if rule.kind == "agent-background")
+    return version is None or all(holds(rule, version) for rule in arrived)
+
+
+class OwnSubagents(NamedTuple):
+    """The subagents a release started on its own at startup."""
+
+    agents: tuple[str | None, ...]
+    """Their agent types (None for one no SubagentStart hook saw)."""
+    requests: int
+    """The model requests each made, as the sweep counts them (0 where not the same on
+    every release of the rule)."""
+    heard: bool
+    """Whether their hooks' texts reached a model."""
+
+
+def own_subagents() -> OwnSubagents:
+    """The subagents the release answered as started on its own, where an
+    ``own-subagents`` rule holds (none for the newest)."""
+    version = answering()
+    held = [r for r in rules() if r.kind == "own-subagents" and version and holds(r, version)]
+    if not held:
+        return OwnSubagents((), 0, False)
+    after = held[-1].after
+    return OwnSubagents(tuple(after["agents"]), after["requests"] or 0, bool(after.get("heard")))
+
+
+def subagent_cut_off() -> bool:
+    """Whether, in the release answered as, the run ended before a subagent a SubagentStop
+    hook blocked stopped again (where a ``subagent-cut-off`` rule holds)."""
+    version = answering()
+    cut = (rule for rule in rules() if rule.kind == "subagent-cut-off")
+    return version is not None and any(holds(rule, version) for rule in cut)
 
 
 def env_exported(name: str, version: str | None = None) -> bool:

@@ -49,7 +49,9 @@ from hookcourse.engine.api import (
     SettingsSource,
     Task,
     UserAnswer,
+    agent_in_background,
     answer_dialog,
+    auto_refusal_text,
     checked_against,
     file_written,
     fire,
@@ -58,10 +60,12 @@ from hookcourse.engine.api import (
     load_settings,
     model_of,
     model_text,
+    own_subagents,
     permission_facts,
     prompt_expansion,
     shows_dialog,
     startup_events,
+    subagent_cut_off,
     task_event,
     watched_names,
     worktree_at_start,
@@ -134,6 +138,9 @@ class Session:
     """File tools may run outside the project where Claude Code would let them."""
     fired: list[FireReport] = field(default_factory=list)
     """Every event's report, in the order fired."""
+    unheard: list[FireReport] = field(default_factory=list)
+    """Reports whose texts reached no model: those of a subagent the release started on
+    its own where its texts reached none, or of one the run's end cut off."""
     results: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Every tool_result the model is shown, by call id."""
     requests: int = 0
@@ -317,6 +324,7 @@ def play(
     start = session.fire("SessionStart", session.payload("SessionStart", source="startup"))
     start_runs.append(event_run("SessionStart", event_label(start), hooks_run(start)))
     start_runs += [_set_off(session, step) for step in instructions_at_start(session.place())]
+    start_runs += _own_subagents(session)
     session.shown = _start_texts(start)
     user_turns = [] if start.print_mode is None else list(start.print_mode.user_turns)
     # The scripted model plays in the conversation its first prompt begins; one a hook's
@@ -790,8 +798,9 @@ def _tool_turn(
             continue
         if unjudged and pre.permission is not None:
             session.record({"type": "tool_result", "tool_use_id": call_id, "is_error": True})
-            # The check's refusal, the same text whether auto or plan mode asked for it.
-            unjudged_text = permission_facts().refusal("plan", tool=name)
+            # The check's refusal, the same text whether auto or plan mode asked for it
+            # (worded as the release answered as worded it).
+            unjudged_text = auto_refusal_text() or permission_facts().refusal("plan", tool=name)
             _result(session, results, call_id, unjudged_text, True)
             denied = session.set_off(
                 SetOff(
@@ -1005,30 +1014,68 @@ def _result(
 def _subagent(session: Session, round_: dict[str, Any], agent_type: str) -> None:
     """A subagent: SubagentStart, its requests (the scripted model's fallback text), and
     SubagentStop until it lets the subagent stop. Print mode runs it in the background:
-    its completion starts one more main turn once the model stops."""
-    agent_id = f"a{len(session.fired):016x}"
-    fields = {"agent_id": agent_id, "agent_type": agent_type}
+    its completion starts one more main turn once the model stops (not in the releases
+    whose Agent call waited for the subagent)."""
+    fields = {"agent_id": f"a{len(session.fired):016x}", "agent_type": agent_type}
     round_["events"].append(_set_off(session, SetOff("SubagentStart", fields)))
+    round_["events"] += _subagent_stops(session, fields, 1, heard=True)
+    if agent_in_background():
+        session.background += 1
+
+
+def _subagent_stops(
+    session: Session, fields: Mapping[str, str], asks: int, heard: bool
+) -> list[dict[str, Any]]:
+    """A subagent's SubagentStop after each of its turns (``asks`` model requests each),
+    until a hook lets it stop, or, in a release whose run ended first, until a hook blocks
+    it. A block's feedback reaches no model (``unheard``) when the run's end cut the
+    subagent off or its texts are ``heard`` by none."""
     agents = session.transcript_path.parent / SESSION_ID / "subagents"
+    runs = []
     for blocks in range(MAX_REQUESTS):
-        session.requests += 1
+        session.requests += asks
         stop = session.fire(
             "SubagentStop",
             session.payload(
                 "SubagentStop",
                 **fields,
                 stop_hook_active=blocks > 0,
-                agent_transcript_path=str(agents / f"agent-{agent_id}.jsonl"),
+                agent_transcript_path=str(agents / f"agent-{fields['agent_id']}.jsonl"),
                 last_assistant_message=scripted.FALLBACK_TEXT,
                 background_tasks=[],
                 session_crons=[],
             ),
             blocks,
         )
-        round_["events"].append(event_run("SubagentStop", event_label(stop), hooks_run(stop)))
+        runs.append(event_run("SubagentStop", event_label(stop), hooks_run(stop)))
         if stop.print_mode is None or not stop.print_mode.turn_continues:
             break
-    session.background += 1
+        cut_off = subagent_cut_off()
+        if cut_off or not heard:
+            session.unheard.append(stop)  # no request carries the block's feedback
+        if cut_off:
+            break
+    return runs
+
+
+def _own_subagents(session: Session) -> list[dict[str, Any]]:
+    """The subagents the release answered as started on its own at startup: each starts,
+    makes its model requests and stops as a subagent does; where their texts reached no
+    model, its hooks' context reaches none (``unheard``)."""
+    own = own_subagents()
+    runs = []
+    for agent_type in own.agents:
+        fields = {"agent_id": f"a{len(session.fired):016x}"}
+        # A type is unknown only where the release ran no SubagentStart hook yet: no hook
+        # saw the subagent start, so no start is played.
+        if agent_type is not None:
+            fields["agent_type"] = agent_type
+            report = session.set_off(SetOff("SubagentStart", fields))
+            runs.append(event_run(report.event, event_label(report), hooks_run(report)))
+            if not own.heard:
+                session.unheard.append(report)
+        runs += _subagent_stops(session, fields, own.requests, own.heard)
+    return runs
 
 
 def _grant(session: Session, pre: FireReport) -> Grant:

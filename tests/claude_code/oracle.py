@@ -166,7 +166,9 @@ def _replay(
             verdict, lines = "stale", [f"  not recorded as it is now: oracle.py record {sid}"]
         else:
             asked = {**corpus[sid], "claudeVersion": version} if version else corpus[sid]
-            compared = compare(corpus[sid], predict_scenario(server, asked), recorded[sid])
+            compared = compare(
+                corpus[sid], predict_scenario(server, asked), recorded[sid], release=version
+            )
             verdict = compared["verdict"]
             lines = _shown(compared)
             if verdict == "disagree":

@@ -3,7 +3,10 @@
 Each field is a small function of (prediction, observation) giving the two sides
 as plain values; they agree when the values are equal. A scenario may name an
 exception (``exceptions.json``): the fields it lists are then reported as
-``exception`` with its reason instead of being compared, never silently dropped.
+``exception`` with its reason instead of being compared, never silently dropped. A
+field measured to flap on the release a record is of (``oracle_flaps``: two values or
+more over three runs or more) is reported as ``flaps`` when fire's value is one seen
+there; any other value still disagrees.
 """
 
 from __future__ import annotations
@@ -232,12 +235,17 @@ def compare(
     predicted: Mapping[str, Any],
     observed: Mapping[str, Any],
     probe_ran: bool = True,
+    release: str | None = None,
 ) -> dict[str, Any]:
-    """``{"verdict": agree|disagree|exception, "fields": {name: {...}}}``. ``observed`` is a
+    """``{"verdict": agree|disagree|exception, "fields": {name: {...}}}`` (a field's
+    verdict may also be ``flaps``, which the whole counts as agreeing). ``observed`` is a
     live observation or its recorded form (``oracle_record.stable``): both compare alike.
     ``probe_ran``: whether the release observed ran the harness's ``--settings`` probe;
     where it did not, a call without a structured result is not compared on whether it
-    ran (``_shown``)."""
+    ran (``_shown``). ``release``: the stored release ``observed`` is the record of; a
+    field measured to flap there (``oracle_flaps``) takes any value seen in its runs
+    (verdict ``flaps``)."""
+    flapping = {} if release is None else _flapping(release, str(scenario.get("id")), observed)
     observed = {**stable(observed), "probeRan": probe_ran}
     exception = scenario.get("exception")
     excused = set(EXCEPTIONS[exception]["fields"]) if exception else set()
@@ -252,6 +260,10 @@ def compare(
                 "claude": claude_did,
                 "reason": EXCEPTIONS[exception]["reason"],
             }
+        elif fire_says != claude_did and fire_says in flapping.get(name, []):
+            seen = flapping[name]
+            fields[name] = {"verdict": "flaps", "fire": fire_says, "claude": claude_did}
+            fields[name]["seen"] = seen
         else:
             verdict = "agree" if fire_says == claude_did else "disagree"
             fields[name] = {"verdict": verdict, "fire": fire_says, "claude": claude_did}
@@ -273,6 +285,13 @@ def compare(
         else "agree"
     )
     return {"verdict": verdict, "fields": fields}
+
+
+def _flapping(release: str, sid: str, observed: Mapping[str, Any]) -> dict[str, list[Any]]:
+    """The fields measured to flap on ``release`` for ``sid``, each with the values seen."""
+    import oracle_flaps  # it reads the fields of this module
+
+    return oracle_flaps.seen(oracle_flaps.stored_runs(), release, sid, observed)
 
 
 def disagreements(result: Mapping[str, Any]) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -158,11 +159,39 @@ def model_texts(requests: list[dict[str, Any]], prompt: str) -> list[str]:
     return seen
 
 
+WARMUP = "Warmup"
+"""The one user message some releases (2.0.77 to 2.1.5) send each built-in subagent at start."""
+
+
+def _model_request(request: Mapping[str, Any]) -> bool:
+    """A request the scripted model answers as a turn: a POST offering tools, not a token
+    count (``/v1/messages/count_tokens``, sent per turn by 2.0.0 to 2.0.11) and not a
+    release's warm-up of its own subagents (measured 4 December 2026: the mock's request
+    log of 2.0.10 and 2.1.1 runs)."""
+    body = request.get("body")
+    if request.get("method") != "POST" or not isinstance(body, dict) or not body.get("tools"):
+        return False
+    if "count_tokens" in str(request.get("path", "")):
+        return False
+    messages = body.get("messages") or []
+    if len(messages) == 1 and isinstance(messages[0], dict):
+        content = messages[0].get("content")
+        texts = (
+            [content]
+            if isinstance(content, str)
+            else [b.get("text") for b in content or [] if isinstance(b, dict)]
+        )
+        # The hooks' context for the subagent (a SubagentStart hook's) comes before it.
+        if texts and texts[-1] == WARMUP:
+            return False
+    return True
+
+
 def observe(layout: Layout, status: dict[str, Any], prompt: str) -> dict[str, Any]:
     """The observation of one run (JSON data, paths as ``$ROOT``)."""
     stream = json_lines(layout.root / "stream.jsonl")
     requests = json_lines(layout.root / "requests.jsonl")
-    main = [r for r in requests if r.get("method") == "POST" and r.get("body", {}).get("tools")]
+    main = [r for r in requests if _model_request(r)]
     result = next((item for item in stream if item.get("type") == "result"), {})
     runs = hook_runs(layout.dumps)
     debug = layout.root / "debug.log"

@@ -168,6 +168,8 @@ def _stand_in(call: Mapping[str, Any]) -> dict[str, Any]:
         else {"text": "", "isError": False, "response": STAND_IN}
     )
     given = {key: call[key] for key in ("classifier", "elicits") if key in call}
+    # The harness runs Claude Code offline: auto mode's check never gives a verdict.
+    given.setdefault("classifier", "none")
     return {"name": call["name"], "input": call.get("input", {}), "result": result, **given}
 
 
@@ -238,8 +240,9 @@ def predict_here(scenario: Mapping[str, Any], layout: Layout) -> dict[str, Any]:
         userMessage=None,
         errors=errors,
     )
-    for report in reports:
-        _gather(predicted, report)
+    unheard = {id(report) for report in session.unheard}
+    for report, fired in zip(reports, session.fired, strict=True):
+        _gather(predicted, report, heard=id(fired) not in unheard)
     predicted["tools"] = [
         _tool(call, session.results.get(call["id"]))
         for round_ in session.rounds
@@ -309,8 +312,9 @@ def scenario_hooks(report: Mapping[str, Any]) -> list[tuple[str, Mapping[str, An
     return found
 
 
-def _gather(predicted: dict[str, Any], report: Mapping[str, Any]) -> None:
-    """Hooks unfinished, notices, user notes, model texts and a blocked prompt of one report."""
+def _gather(predicted: dict[str, Any], report: Mapping[str, Any], heard: bool = True) -> None:
+    """Hooks unfinished, notices, user notes, model texts (``heard``: a model was asked
+    after it) and a blocked prompt of one report."""
     ran = scenario_hooks(report)
     predicted["unfinished"].extend(
         name for name, hook in ran if hook.get("cancelled") or hook.get("timedOut")
@@ -323,7 +327,7 @@ def _gather(predicted: dict[str, Any], report: Mapping[str, Any]) -> None:
     predicted["notices"].extend(mode.get("notices") or [])
     predicted["userNotes"].extend(mode.get("userNotes") or [])
     texts = [*(mode.get("systemReminders") or []), *filter(None, [mode.get("stopFeedback")])]
-    for text in texts:
+    for text in texts if heard else []:
         if text not in predicted["modelTexts"]:
             predicted["modelTexts"].append(text)
     prompt = report["event"] in ("UserPromptSubmit", "UserPromptExpansion")

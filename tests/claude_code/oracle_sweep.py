@@ -1317,6 +1317,8 @@ def ledger(
     """The package's rules file and the full change list, from the stored records."""
     # The core scenarios: the others were run on the pinned release alone (and a few on
     # the first release swept, before the core was cut down).
+    from rules_subagents import subagent_rules
+
     digests = {sid: digest(corpus[sid]) for sid in core_ids()}
     changes = measured_changes(records, digests)
     arrived = [
@@ -1334,6 +1336,7 @@ def ledger(
         *field_arrivals(records, corpus),
         *prompt_message_arrivals(records, corpus),
         *context_join_arrivals(records),
+        *subagent_rules(records, corpus),
     ]
     # The deny shown as a blocking error is its own rule: the text form leaves it out.
     blocking = {
@@ -1667,7 +1670,7 @@ def replay_releases(
             # which calls without a structured result ran (stated in docs/versions.md).
             probe_ran = versions.flag_hooks_run(version)
             differ = disagreements(
-                compare(corpus[sid], predicted[sid, signature], observed, probe_ran)
+                compare(corpus[sid], predicted[sid, signature], observed, probe_ran, version)
             )
             if differ:
                 found[version][sid] = sorted(differ)
