@@ -214,6 +214,9 @@ if TYPE_CHECKING:
         changelog_lines as changelog_lines,
     )
     from .versions import (
+        flag_note as flag_note,
+    )
+    from .versions import (
         model_of as model_of,
     )
     from .versions import (
@@ -226,6 +229,7 @@ PLACES: Final[dict[str, str]] = {
     "answering_as": "versions",
     "answering_line": "versions",
     "changelog_lines": "versions",
+    "flag_note": "versions",
     "model_of": "versions",
     "not_fired_note": "versions",
     # firing one event
@@ -357,6 +361,7 @@ __all__ = [
     "file_written",
     "fire",
     "fire_handlers",
+    "flag_note",
     "get_event",
     "hook_run",
     "instructions_at_start",

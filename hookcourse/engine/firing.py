@@ -80,6 +80,7 @@ from .versions import (
     event_fires,
     flag_hooks_run,
     payload_key_sent,
+    rewrite_note,
 )
 
 PERMISSION_EVENT: Final = "PreToolUse"
@@ -486,6 +487,11 @@ def checked_rewrite(
         return outcome
     if isinstance(outcome.updated_input, Undefined):
         return outcome
+    ignored = rewrite_note() if outcome.decision is None else None
+    if ignored is not None:
+        # An older release answered as (fire --claude-version) ran the call unchanged.
+        lines = [*outcome.explanation, ignored]
+        return replace(outcome, updated_input=UNDEFINED, explanation=lines)
     problems = schema_problems(tool, outcome.updated_input)
     if not problems:
         rewrite, _ = normalised(tool, known_keys_only(tool, outcome.updated_input))

@@ -22,6 +22,7 @@ from .permissions import PermissionStep, ToolRefusal
 from .versions import (
     deny_shown_as_blocking,
     deny_text,
+    exit2_text,
     field_heeded,
     notices_shown,
     prompt_message_shown,
@@ -169,6 +170,9 @@ def hook_denial(spec: EventSpec, name: str, outcome: Outcome) -> str:
     if not outcome.decided_by_exit2 and not outcome.decided_by_failure:
         # A JSON deny: older releases worded it otherwise (fire --claude-version).
         return deny_text(name, name.partition(":")[2], error, text)
+    if outcome.decided_by_exit2:
+        # Older releases worded an exit 2's refusal otherwise too (fire --claude-version).
+        return exit2_text(name.partition(":")[2], error, text)
     return text
 
 

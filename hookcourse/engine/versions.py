@@ -45,6 +45,12 @@ MODELLED = (
     "mismatch-keeps-decision",
     "field-arrives",
     "prompt-message-arrives",
+    "exec-form-arrives",
+    "write-blocked",
+    "skill-asks",
+    "rewrite-arrives",
+    "flag-arrives",
+    "exit2-text",
 )
 """The kinds of rule ``fire --claude-version`` applies."""
 
@@ -331,9 +337,10 @@ def deny_shown_as_blocking() -> bool:
 def terminal_reason(reason: str | None) -> str | None:
     """The ``terminal_reason`` a run that ended for ``reason`` puts on its result line in
     the release answered as: none before the release where the sweep first saw one (a
-    blocked prompt is the course's own name for a run without a request: kept)."""
+    blocked prompt and a run that never started are the course's own names for a run
+    without a request: kept)."""
     version = answering()
-    if version is None or reason == "prompt_blocked":
+    if version is None or reason in ("prompt_blocked", "not_started"):
         return reason
     arrived = all(holds(rule, version) for rule in rules() if rule.kind == "reason-arrives")
     return reason if arrived else None
@@ -441,3 +448,132 @@ def answering_line(version: str) -> str:
         f"answering as Claude Code {version}: {len(later)} measured change(s) after it "
         f"modelled (hookcourse versions lists every change); the rest as {newest()}"
     )
+
+
+# --- behaviours of one kind of scenario (tests/claude_code/rules_behaviours.py) -----------------
+
+
+def _before_arrival(kind: str, after: str | None = None) -> Rule | None:
+    """The first ``kind`` rule (of ``after``, when given) whose change the release answered
+    as predates: it behaves as before that change (None: as the newest)."""
+    version = answering()
+    if version is None:
+        return None
+    return next(
+        (
+            rule
+            for rule in rules()
+            if rule.kind == kind
+            and (after is None or rule.after == after)
+            and not holds(rule, version)
+        ),
+        None,
+    )
+
+
+def _in_window(kind: str) -> Rule | None:
+    """The ``kind`` rule whose window (``since`` until ``until``) holds the release answered
+    as (None: none does, or the newest)."""
+    version = answering()
+    if version is None:
+        return None
+    return next((r for r in rules() if r.kind == kind and holds(r, version)), None)
+
+
+def args_note() -> str | None:
+    """Why the release answered as ran no script of a command hook given ``args`` (exec
+    form); None where it ran them."""
+    rule = _before_arrival("exec-form-arrives")
+    if rule is None:
+        return None
+    return (
+        f"Claude Code {answering()} ran none of a command hook's script when the hook gives "
+        f"args: the version sweep first saw such a hook run in {_when(rule)} "
+        f"(changed in {rule.since})"
+    )
+
+
+def write_blocked_text(subject: str, cwd: str) -> str | None:
+    """The refusal the release answered as gave a Bash command part writing a file inside
+    the project that an allow rule covers (``subject``: ``touch in '<path>'``; ``cwd``: the
+    working directories); None where the rule let it run."""
+    rule = _in_window("write-blocked")
+    if rule is None:
+        return None
+    return str(rule.after).replace("{subject}", subject).replace("{cwd}", cwd)
+
+
+def skill_ask_text(skill: str) -> str | None:
+    """The ask the release answered as gave every Skill call (print mode refuses it with
+    this text); None where a skill without hooks launched with no approval."""
+    rule = _in_window("skill-asks")
+    return None if rule is None else str(rule.after).replace("{skill}", skill)
+
+
+def rewrite_note() -> str | None:
+    """Why the release answered as ran a call as the model wrote it although a PreToolUse
+    hook gave ``updatedInput`` without a ``permissionDecision``; None where it rewrote it."""
+    rule = _before_arrival("rewrite-arrives")
+    if rule is None:
+        return None
+    return (
+        f"Claude Code {answering()} did not apply updatedInput given without a "
+        f"permissionDecision: the call runs as the model wrote it (such a rewrite first "
+        f"applied in {_when(rule)}, changed in {rule.since})"
+    )
+
+
+def flag_note(flags: Sequence[str]) -> str | None:
+    """Why the release answered as did not start with ``flags`` (a flag it did not know
+    yet); None where it started."""
+    for flag in flags:
+        rule = _before_arrival("flag-arrives", flag.partition("=")[0])
+        if rule is not None:
+            return (
+                f"Claude Code {answering()} did not start with {flag}: the version sweep first "
+                f"saw a run given it start in {_when(rule)} (changed in {rule.since})"
+            )
+    return None
+
+
+def exit2_text(tool: str, error: str, default: str) -> str:
+    """The tool_result of a call a PreToolUse hook's exit 2 refused, as the release answered
+    as worded it (``error``: ``[command]: stderr``; ``default``: the newest's wording)."""
+    version = answering()
+    changes = [rule for rule in rules() if rule.kind == "exit2-text"]
+    if version is None or not changes:
+        return default
+    reached = [rule for rule in changes if holds(rule, version)]
+    template = str(reached[-1].after if reached else changes[0].before)
+    return template.replace("{tool}", tool).replace("{error}", error)
+
+
+RELEASE_SET: Mapping[str, str] = {"OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE": "delta"}
+"""Variables some releases set in their own environment when unset, so their hooks got
+them, with the value set (read in 2.0.72's cli.js, not run:
+``if(!process.env.OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE)...="delta"``); the
+releases that passed one on are the ``env-var`` rules' (the newest removes ``OTEL_*``)."""
+
+
+def env_exported_on(name: str, event: str) -> bool:
+    """Whether ``event`` hooks get the variable ``name`` in the release answered as: as the
+    ``env-var`` rules of ``name`` that concern ``event`` leave it (each event's hooks got
+    some variables in other releases than others'), else as ``env_exported``."""
+    version = answering()
+    facet = f"hook[*].env.{name}"
+    changes = [r for r in rules(event) if r.kind == "env-var" and r.facet == facet]
+    if version is None or not changes:
+        return env_exported(name)
+    reached = [rule for rule in changes if order(rule.since) <= order(version)]
+    if not reached:
+        return changes[0].before is not None
+    # As ``_state`` reads them: a rule's ``until`` may be another event's change.
+    return reached[-1].after is not None
+
+
+def release_variables(event: str) -> dict[str, str]:
+    """The variables the release answered as set itself and passed on to ``event`` hooks
+    (none for the newest)."""
+    if answering() is None:
+        return {}
+    return {name: value for name, value in RELEASE_SET.items() if env_exported_on(name, event)}

@@ -1,0 +1,412 @@
+"""Behaviours of one kind of scenario, read from the stored records as rules of the ledger.
+
+Each function here reads every stored release's observation of the scenarios that show
+one behaviour (whatever their ids: what a scenario holds says whether it shows it) and
+returns the rules ``fire --claude-version`` applies, in the ledger's format (``kind``,
+``since``, ``previous``, ``exact``, ``until``, ``before``/``after``). A behaviour seen
+from the oldest stored release up to a change is said as the newest one's arrival; a
+behaviour seen only between two releases is said as a window (``since`` and ``until``).
+No release is named here: every one comes from where the records change.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any
+
+from oracle_record import digest
+from oracle_sweep import release_key
+
+Records = Mapping[str, Mapping[str, Any]]
+Corpus = Mapping[str, Mapping[str, Any]]
+Shown = Callable[[Mapping[str, Any]], bool | None]
+"""Whether one observation shows the behaviour (None: it cannot say)."""
+
+
+def behaviour_rules(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """Every rule of this module, from the stored records."""
+    return [
+        *exec_form_arrival(records, corpus),
+        *write_blocked_windows(records, corpus),
+        *skill_ask_windows(records, corpus),
+        *rewrite_arrival(records, corpus),
+        *flag_arrivals(records, corpus),
+        *exit2_texts(records, corpus),
+    ]
+
+
+# --- reading the records -----------------------------------------------------------------------
+
+
+def _stored(records: Records, corpus: Corpus, sid: str) -> list[tuple[str, Mapping[str, Any]]]:
+    """The releases that stored ``sid`` as the corpus has it now, oldest first."""
+    if sid not in corpus:
+        return []
+    fingerprint = digest(corpus[sid])
+    return [
+        (version, record[sid])
+        for version, record in records.items()
+        if sid in record and record[sid].get("scenario") == fingerprint
+    ]
+
+
+def _points(
+    records: Records, corpus: Corpus, sids: Sequence[str], shown: Shown
+) -> list[tuple[str, bool]]:
+    """Per stored release, whether every observation of ``sids`` there that can say shows
+    the behaviour (a release where they disagree says nothing and is left out)."""
+    seen: dict[str, set[bool]] = {}
+    for sid in sids:
+        for version, observation in _stored(records, corpus, sid):
+            said = shown(observation)
+            if said is not None:
+                seen.setdefault(version, set()).add(said)
+    return [
+        (version, next(iter(said)))
+        for version, said in sorted(seen.items(), key=lambda item: release_key(item[0]))
+        if len(said) == 1
+    ]
+
+
+def _exact(since: str, previous: str) -> bool:
+    return release_key(since)[0] - release_key(previous)[0] == 1
+
+
+def _arrival(points: Sequence[tuple[str, bool]]) -> tuple[str, str] | None:
+    """``(since, previous)`` when the behaviour is shown on every release up to one point
+    and on none from it on (one change, the newest's behaviour arriving at ``since``)."""
+    flips = [i for i in range(1, len(points)) if points[i][1] != points[i - 1][1]]
+    if len(flips) != 1 or not points[0][1]:
+        return None
+    at = flips[0]
+    return points[at][0], points[at - 1][0]
+
+
+def _windows(points: Sequence[tuple[str, bool]]) -> Iterator[tuple[str, str, str | None]]:
+    """``(since, previous, until)`` of each run of releases showing the behaviour that
+    starts after the oldest (``until``: the first release after it not showing it)."""
+    for i in range(1, len(points)):
+        if points[i][1] and not points[i - 1][1]:
+            until = next((v for v, shows in points[i:] if not shows), None)
+            yield points[i][0], points[i - 1][0], until
+
+
+def _rule(
+    kind: str,
+    says: str,
+    events: Sequence[str],
+    since: str,
+    previous: str,
+    sids: Sequence[str],
+    **more: Any,
+) -> dict[str, Any]:
+    return {
+        "kind": kind,
+        "says": says,
+        "events": sorted(set(events)),
+        "since": since,
+        "previous": previous,
+        "exact": _exact(since, previous),
+        "scenarios": sorted(set(sids)),
+        **more,
+    }
+
+
+def _hook_groups(scenario: Mapping[str, Any]) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    """Every handler the scenario's settings files give, with its event."""
+    for settings in (scenario.get("settings") or {}).values():
+        hooks = settings.get("hooks") if isinstance(settings, dict) else None
+        for event, groups in (hooks or {}).items() if isinstance(hooks, dict) else ():
+            for group in groups if isinstance(groups, list) else ():
+                for handler in group.get("hooks") or [] if isinstance(group, dict) else ():
+                    if isinstance(handler, dict):
+                        yield event, handler
+
+
+def _scripted_answers(scenario: Mapping[str, Any], event: str) -> list[Mapping[str, Any]]:
+    """The JSON objects the scenario's hook scripts print on ``event``."""
+    found: list[Mapping[str, Any]] = []
+    for hook in (scenario.get("hooks") or {}).values():
+        out = hook.get("out") if isinstance(hook, dict) else None
+        specific = out.get("hookSpecificOutput") if isinstance(out, dict) else None
+        if isinstance(specific, dict) and specific.get("hookEventName") == event:
+            found.append(specific)
+    return found
+
+
+# --- the kinds -----------------------------------------------------------------------------------
+
+
+def exec_form_arrival(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When a command hook's ``args`` (exec form) came to be read: scenarios whose every
+    hook is a command hook with ``args``; a release shows the old behaviour where none of
+    their hooks ran, the newest's where they ran (one change from the oldest on)."""
+    sids = [
+        sid
+        for sid, scenario in corpus.items()
+        if (handlers := [h for _, h in _hook_groups(scenario)])
+        and all(h.get("type") == "command" and "args" in h for h in handlers)
+    ]
+    points = _points(records, corpus, sids, lambda o: not o.get("hooks"))
+    found = _arrival(points)
+    if found is None:
+        return []
+    since, previous = found
+    events = [e for sid in sids for e, _ in _hook_groups(corpus[sid])]
+    shown = [s for s in sids if any(v == since for v, _ in _stored(records, corpus, s))]
+    return [
+        _rule(
+            "exec-form-arrives",
+            "a command hook with `args` (exec form) runs its program with them (before, "
+            "such a hook ran none of its script)",
+            events,
+            since,
+            previous,
+            shown,
+            facet="handler.args",
+            before=None,
+            after="args",
+        )
+    ]
+
+
+WRITE_BLOCKED = re.compile(
+    r"^(?P<subject>\S+ in '[^']*') was blocked\. For security, Claude Code may only create "
+    r"or modify files in the allowed working directories for this session: '(?P<cwd>[^']*)'\.$"
+)
+"""A shell command's file write refused before it runs, as some releases worded it."""
+
+
+def write_blocked_windows(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When a Bash command writing a file inside the project, which a user's allow rule
+    covers, was refused as a write outside the allowed folders: scenarios with Bash allow
+    rules whose calls the newest release ran; per window of releases whose record refused
+    one so, its text with the subject and the folders as ``{subject}`` and ``{cwd}``."""
+    found: list[dict[str, Any]] = []
+    for sid, scenario in corpus.items():
+        allows = [
+            rule
+            for settings in (scenario.get("settings") or {}).values()
+            if isinstance(settings, dict)
+            for rule in (settings.get("permissions") or {}).get("allow") or []
+        ]
+        if not any(str(rule).startswith("Bash(") for rule in allows):
+            continue
+        template: list[str] = []
+
+        def blocked(observation: Mapping[str, Any], into: list[str] = template) -> bool:
+            for tool in observation.get("tools") or []:
+                seen = WRITE_BLOCKED.match(str(tool.get("result")))
+                if seen and tool.get("name") == "Bash":
+                    text = str(tool["result"])
+                    into[:] = [
+                        text.replace(seen["subject"], "{subject}").replace(
+                            f"'{seen['cwd']}'", "'{cwd}'"
+                        )
+                    ]
+                    return True
+            return False
+
+        points = _points(records, corpus, [sid], blocked)
+        for since, previous, until in _windows(points):
+            found.append(
+                _rule(
+                    "write-blocked",
+                    "a Bash command writing a file inside the project that an allow rule "
+                    "covers is refused as a write outside the working directories",
+                    ["PreToolUse"],
+                    since,
+                    previous,
+                    [sid],
+                    until=until,
+                    facet="tool[*].result",
+                    before=None,
+                    after=template[0],
+                )
+            )
+    return found
+
+
+SKILL_ASKED = "Execute skill: {skill}"
+"""The ask a Skill call got in the releases that asked for every skill (print mode refuses
+it: the model reads it as the call's error)."""
+
+
+def skill_ask_windows(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When every Skill call needed approval: scenarios calling the Skill tool; per window
+    of releases whose record answered each Skill call with ``Execute skill: <skill>`` as
+    an error (the text as a template, the skill's name as ``{skill}``)."""
+
+    def asked(observation: Mapping[str, Any]) -> bool | None:
+        calls = [t for t in observation.get("tools") or [] if t.get("name") == "Skill"]
+        if not calls:
+            return None
+        return all(
+            t.get("isError")
+            and t.get("result")
+            == SKILL_ASKED.replace("{skill}", str((t.get("input") or {}).get("skill")))
+            for t in calls
+        )
+
+    found: list[dict[str, Any]] = []
+    for sid, scenario in corpus.items():
+        if '"name": "Skill"' not in _calls(scenario):
+            continue
+        for since, previous, until in _windows(_points(records, corpus, [sid], asked)):
+            found.append(
+                _rule(
+                    "skill-asks",
+                    f"every Skill call needs approval (print mode refuses it: `{SKILL_ASKED}`)",
+                    ["PreToolUse"],
+                    since,
+                    previous,
+                    [sid],
+                    until=until,
+                    facet="tool[*].result",
+                    before=None,
+                    after=SKILL_ASKED,
+                )
+            )
+    return _merged(found)
+
+
+def _calls(scenario: Mapping[str, Any]) -> str:
+    return json.dumps([turn.get("tools") for turn in scenario.get("turns") or []])
+
+
+def _merged(rules: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rules of one kind and window, one rule with their scenarios together."""
+    merged: dict[tuple[str, str | None], dict[str, Any]] = {}
+    for rule in rules:
+        key = (rule["since"], rule.get("until"))
+        if key in merged:
+            merged[key]["scenarios"] = sorted({*merged[key]["scenarios"], *rule["scenarios"]})
+        else:
+            merged[key] = rule
+    return sorted(merged.values(), key=lambda r: release_key(r["since"]))
+
+
+def rewrite_arrival(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When a PreToolUse hook's ``updatedInput`` given without a ``permissionDecision``
+    came to be applied: scenarios whose PreToolUse hooks answer so; a release shows the
+    old behaviour where its calls' results differ from the newest's, the newest's where
+    they are the same (one change from the oldest on)."""
+    sids = [
+        sid
+        for sid, scenario in corpus.items()
+        if (answers := _scripted_answers(scenario, "PreToolUse"))
+        and all("updatedInput" in a and "permissionDecision" not in a for a in answers)
+    ]
+    found: list[tuple[str, str, str]] = []
+    for sid in sids:
+        stored = _stored(records, corpus, sid)
+        if not stored:
+            continue
+        newest = [t.get("result") for t in stored[-1][1].get("tools") or []]
+        points = [
+            (version, [t.get("result") for t in o.get("tools") or []] != newest)
+            for version, o in stored
+        ]
+        arrived = _arrival(points)
+        if arrived is not None:
+            found.append((*arrived, sid))
+    rules = [
+        _rule(
+            "rewrite-arrives",
+            "a PreToolUse hook's `updatedInput` without a `permissionDecision` rewrites the "
+            "call (before, the call ran as the model wrote it)",
+            ["PreToolUse"],
+            since,
+            previous,
+            [sid],
+            facet="output[PreToolUse].updatedInput",
+            before=None,
+            after="updatedInput",
+        )
+        for since, previous, sid in found
+    ]
+    return _merged(rules)
+
+
+def flag_arrivals(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When a command-line flag came to be known: scenarios passing one flag; a release
+    shows the old behaviour where the run did not start (no request, no result line), the
+    newest's where it did (one change from the oldest on)."""
+
+    def not_started(observation: Mapping[str, Any]) -> bool:
+        result = observation.get("result") or {}
+        return not observation.get("requests") and result.get("subtype") is None
+
+    found = []
+    for sid, scenario in corpus.items():
+        flags = [str(flag) for flag in scenario.get("flags") or []]
+        if len(flags) != 1 or not flags[0].startswith("--"):
+            continue
+        arrived = _arrival(_points(records, corpus, [sid], not_started))
+        if arrived is None:
+            continue
+        since, previous = arrived
+        found.append(
+            _rule(
+                "flag-arrives",
+                f"claude accepts `{flags[0]}` (before, a run given it did not start)",
+                [],
+                since,
+                previous,
+                [sid],
+                facet="flags",
+                before=None,
+                after=flags[0],
+            )
+        )
+    return found
+
+
+EXIT2_NOW = re.compile(r"^PreToolUse:(?P<tool>\w+) hook error: (?P<error>\[.*)$", re.S)
+"""The newest release's tool_result of a call a PreToolUse hook's exit 2 refused."""
+
+
+def exit2_texts(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """How the tool_result of a call refused by a PreToolUse hook's exit 2 was worded:
+    scenarios whose newest record refused a call so; on each stored release, that call's
+    text with the tool and the hook's error (``[command]: stderr``) as ``{tool}`` and
+    ``{error}``. A rule per change of the template (``before`` and ``after``)."""
+    changes: dict[tuple[str, str], tuple[str, str, set[str]]] = {}
+    for sid in corpus:
+        stored = _stored(records, corpus, sid)
+        if not stored or not any(
+            run.get("event") == "PreToolUse" and run.get("exit") == 2
+            for run in stored[-1][1].get("hooks") or []
+        ):
+            continue
+        now = [EXIT2_NOW.match(str(t.get("result"))) for t in stored[-1][1].get("tools") or []]
+        if len(now) != 1 or now[0] is None:
+            continue
+        tool, error = now[0]["tool"], now[0]["error"]
+
+        def template(observation: Mapping[str, Any], tool: str = tool, error: str = error) -> str:
+            texts = [str(t.get("result")) for t in observation.get("tools") or []]
+            text = texts[0] if len(texts) == 1 else ""
+            return text.replace(error, "{error}").replace(tool, "{tool}") if error in text else ""
+
+        shown = [(v, template(o)) for v, o in stored]
+        for (low, old), (high, new) in itertools.pairwise(shown):
+            if old and new and old != new:
+                changes.setdefault((old, new), (high, low, set()))[2].add(sid)
+    return [
+        _rule(
+            "exit2-text",
+            f"a call a PreToolUse hook's exit 2 refused reaches the model as `{new}` (was `{old}`)",
+            ["PreToolUse"],
+            since,
+            previous,
+            sorted(sids),
+            facet="tool[*].result",
+            before=old,
+            after=new,
+        )
+        for (old, new), (since, previous, sids) in changes.items()
+    ]
