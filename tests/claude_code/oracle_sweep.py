@@ -1223,6 +1223,8 @@ def ledger(
     pinned: str,
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """The package's rules file and the full change list, from the stored records."""
+    from rules_behaviours import behaviour_rules
+
     # The core scenarios: the others were run on the pinned release alone (and a few on
     # the first release swept, before the core was cut down).
     digests = {sid: digest(corpus[sid]) for sid in core_ids()}
@@ -1241,6 +1243,7 @@ def ledger(
         *notice_arrival(records),
         *field_arrivals(records, corpus),
         *prompt_message_arrivals(records, corpus),
+        *behaviour_rules(records, corpus),
     ]
     # The deny shown as a blocking error is its own rule: the text form leaves it out.
     blocking = {
