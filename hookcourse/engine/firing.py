@@ -81,6 +81,7 @@ from .versions import (
     flag_hooks_run,
     payload_key_sent,
     rewrite_note,
+    unknown_event_note,
 )
 
 PERMISSION_EVENT: Final = "PreToolUse"
@@ -327,7 +328,15 @@ def _check_mode(mode: str | None) -> None:
 def _load_settings(places: SettingsPlaces) -> Settings:
     catalogue = load_catalogue()
     guards = [name for name, event in catalogue.items() if event.guard]
-    return load_settings(places, catalogue.keys(), guards)
+    settings = load_settings(places, catalogue.keys(), guards)
+    # An older release answered as (fire --claude-version) read no hook of a file naming
+    # an event it did not know yet.
+    unread = {g.origin.file: note for g in settings.groups if (note := unknown_event_note(g.event))}
+    if not unread:
+        return settings
+    kept = tuple(group for group in settings.groups if group.origin.file not in unread)
+    notes = (*settings.notes, *(f"{file}: {note}" for file, note in unread.items()))
+    return replace(settings, groups=kept, notes=notes)
 
 
 def _trusted(request: FireRequest) -> bool:

@@ -51,6 +51,7 @@ MODELLED = (
     "rewrite-arrives",
     "flag-arrives",
     "exit2-text",
+    "event-name-arrives",
 )
 """The kinds of rule ``fire --claude-version`` applies."""
 
@@ -577,3 +578,16 @@ def release_variables(event: str) -> dict[str, str]:
     if answering() is None:
         return {}
     return {name: value for name, value in RELEASE_SET.items() if env_exported_on(name, event)}
+
+
+def unknown_event_note(event: str) -> str | None:
+    """Why the release answered as read no hook of a settings file with ``event`` hooks (it
+    did not know the event's name yet); None where it read the file."""
+    rule = _before_arrival("event-name-arrives", event)
+    if rule is None:
+        return None
+    return (
+        f"Claude Code {answering()} did not know the event name {event}: it ran none of the "
+        f"hooks of a settings file naming it (such a file was first read in {_when(rule)}, "
+        f"changed in {rule.since})"
+    )

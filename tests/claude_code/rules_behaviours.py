@@ -35,6 +35,7 @@ def behaviour_rules(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
         *rewrite_arrival(records, corpus),
         *flag_arrivals(records, corpus),
         *exit2_texts(records, corpus),
+        *event_name_arrivals(records, corpus),
     ]
 
 
@@ -410,3 +411,46 @@ def exit2_texts(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
         )
         for (old, new), (since, previous, sids) in changes.items()
     ]
+
+
+def event_name_arrivals(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When a release came to know an event's name: scenarios with one settings file whose
+    hooks are on two or more events; a release shows the old behaviour where none of the
+    file's hooks ran, the newest's where some did (one change from the oldest on). The
+    events none of whose hooks ran on the release of the change are the names it came to
+    know (their own hooks may run only later: another rule's arrival)."""
+    found = []
+    for sid, scenario in corpus.items():
+        files = [
+            settings["hooks"]
+            for settings in (scenario.get("settings") or {}).values()
+            if isinstance(settings, dict) and isinstance(settings.get("hooks"), dict)
+        ]
+        if len(files) != 1 or len(files[0]) < 2:
+            continue
+        arrived = _arrival(_points(records, corpus, [sid], lambda o: not o.get("hooks")))
+        if arrived is None:
+            continue
+        since, previous = arrived
+        ran = {
+            run.get("event")
+            for version, o in _stored(records, corpus, sid)
+            if version == since
+            for run in o.get("hooks") or []
+        }
+        for event in sorted(set(files[0]) - ran):
+            found.append(
+                _rule(
+                    "event-name-arrives",
+                    f"a settings file with {event} hooks is read (before, the release did not "
+                    f"know the name and ran none of that file's hooks)",
+                    [event],
+                    since,
+                    previous,
+                    [sid],
+                    facet=f"settings.hooks.{event}",
+                    before=None,
+                    after=event,
+                )
+            )
+    return found

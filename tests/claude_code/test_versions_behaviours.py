@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 from oracle_record import digest
 from rules_behaviours import (
+    event_name_arrivals,
     exec_form_arrival,
     exit2_texts,
     flag_arrivals,
@@ -129,6 +130,16 @@ def test_an_exit2_text_change_is_read_as_templates() -> None:
     assert rule["before"] == "{tool} operation blocked by hook:\n- {error}"
     assert rule["after"] == "PreToolUse:{tool} hook error: {error}"
     assert rule["since"] == "2.0.2"
+
+
+def test_an_event_name_arrives_where_its_file_s_other_hooks_first_run() -> None:
+    hook = {"type": "command", "command": "x"}
+    groups = {"NewEvent": [{"hooks": [hook]}], "Stop": [{"hooks": [hook]}]}
+    scenario = {"id": "n", "settings": {"project": {"hooks": groups}}}
+    ran = {"hooks": [{"event": "Stop", "hook": "x", "exit": 0}]}
+    records, corpus = _records(scenario, [{"hooks": []}, ran, ran])
+    (rule,) = event_name_arrivals(records, corpus)
+    assert (rule["since"], rule["after"], rule["events"]) == ("2.0.1", "NewEvent", ["NewEvent"])
 
 
 def _rule(kind: str) -> versions.Rule:
@@ -265,3 +276,18 @@ def test_fire_words_an_exit2_and_drops_a_bare_rewrite_as_the_release_did(tmp_pat
     assert _fire(tmp_path, rewrite.previous, "PreToolUse", call)["outcome"]["updatedInput"] is None
     now = _fire(tmp_path, rewrite.since, "PreToolUse", call)["outcome"]["updatedInput"]
     assert now == {"command": "pwd"}
+
+
+def test_fire_reads_no_hook_of_a_file_naming_an_event_the_release_did_not_know(
+    tmp_path: Path,
+) -> None:
+    rule = _rule("event-name-arrives")
+    hook = {"type": "command", "command": "echo ran >> ran.txt"}
+    groups = {str(rule.after): [{"hooks": [hook]}], "Stop": [{"hooks": [hook]}]}
+    _settings(tmp_path, {"hooks": groups})
+    stop = {"stop_hook_active": False}
+    before = _fire(tmp_path, rule.previous, "Stop", stop)
+    assert not (tmp_path / "ran.txt").exists()
+    assert f"changed in {rule.since}" in json.dumps(before)
+    _fire(tmp_path, rule.since, "Stop", stop)
+    assert (tmp_path / "ran.txt").read_text(encoding="utf-8") == "ran\n"
