@@ -212,23 +212,33 @@ def write_blocked_windows(records: Records, corpus: Corpus) -> list[dict[str, An
             return False
 
         points = _points(records, corpus, [sid], blocked)
-        for since, previous, until in _windows(points):
-            found.append(
-                _rule(
-                    "write-blocked",
-                    "a Bash command writing a file inside the project that an allow rule "
-                    "covers is refused as a write outside the working directories",
-                    ["PreToolUse"],
-                    since,
-                    previous,
-                    [sid],
-                    until=until,
-                    facet="tool[*].result",
-                    before=None,
-                    after=template[0],
-                )
-            )
+        says = (
+            "a Bash command writing a file inside the project that an allow rule covers is "
+            "refused as a write outside the working directories"
+        )
+        found += _call_windows("write-blocked", says, sid, points, template[:1])
     return found
+
+
+def _call_windows(
+    kind: str, says: str, sid: str, points: Sequence[tuple[str, bool]], after: Sequence[str]
+) -> list[dict[str, Any]]:
+    """A rule per window of ``points`` of a behaviour of calls (``after``: its text)."""
+    return [
+        _rule(
+            kind,
+            says,
+            ["PreToolUse"],
+            since,
+            previous,
+            [sid],
+            until=until,
+            facet="tool[*].result",
+            before=None,
+            after=after[0],
+        )
+        for since, previous, until in _windows(points)
+    ]
 
 
 SKILL_ASKED = "Execute skill: {skill}"
@@ -256,21 +266,9 @@ def skill_ask_windows(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
     for sid, scenario in corpus.items():
         if '"name": "Skill"' not in _calls(scenario):
             continue
-        for since, previous, until in _windows(_points(records, corpus, [sid], asked)):
-            found.append(
-                _rule(
-                    "skill-asks",
-                    f"every Skill call needs approval (print mode refuses it: `{SKILL_ASKED}`)",
-                    ["PreToolUse"],
-                    since,
-                    previous,
-                    [sid],
-                    until=until,
-                    facet="tool[*].result",
-                    before=None,
-                    after=SKILL_ASKED,
-                )
-            )
+        points = _points(records, corpus, [sid], asked)
+        says = f"every Skill call needs approval (print mode refuses it: `{SKILL_ASKED}`)"
+        found += _call_windows("skill-asks", says, sid, points, [SKILL_ASKED])
     return _merged(found)
 
 
