@@ -80,6 +80,7 @@ from .versions import (
     event_fires,
     flag_hooks_run,
     payload_key_sent,
+    refused_rule_note,
     rewrite_note,
     unknown_event_note,
 )
@@ -329,14 +330,21 @@ def _load_settings(places: SettingsPlaces) -> Settings:
     catalogue = load_catalogue()
     guards = [name for name, event in catalogue.items() if event.guard]
     settings = load_settings(places, catalogue.keys(), guards)
-    # An older release answered as (fire --claude-version) read no hook of a file naming
-    # an event it did not know yet.
+    # An older release answered as (fire --claude-version) read nothing of a file naming
+    # an event it did not know yet, or holding a rule it refused.
     unread = {g.origin.file: note for g in settings.groups if (note := unknown_event_note(g.event))}
+    for entry in settings.permissions:
+        note = refused_rule_note(str(entry.rule))
+        if note is not None:
+            unread.setdefault(entry.origin.file, note)
     if not unread:
         return settings
-    kept = tuple(group for group in settings.groups if group.origin.file not in unread)
-    notes = (*settings.notes, *(f"{file}: {note}" for file, note in unread.items()))
-    return replace(settings, groups=kept, notes=notes)
+    return replace(
+        settings,
+        groups=tuple(group for group in settings.groups if group.origin.file not in unread),
+        permissions=tuple(e for e in settings.permissions if e.origin.file not in unread),
+        notes=(*settings.notes, *(f"{file}: {note}" for file, note in unread.items())),
+    )
 
 
 def _trusted(request: FireRequest) -> bool:

@@ -65,7 +65,13 @@ from .permission_rule import (
     unsplittable_because,
 )
 from .settings import Origin, PermissionEntry, SettingsSource
-from .versions import allow_lifts_ask_rule, missing_tool, skill_ask_text, write_blocked_text
+from .versions import (
+    allow_lifts_ask_rule,
+    allow_lifts_deny_rule,
+    missing_tool,
+    skill_ask_text,
+    write_blocked_text,
+)
 
 _ASSIGNMENT: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 READ_ONLY_TOOLS: Final = frozenset({"Read", "Grep", "Glob", "LS", "NotebookRead"})
@@ -288,6 +294,9 @@ def permission_step(
             matching["deny"] = read_denied
             considered.append(f"{_where(read_denied)}: covers a file the command reads")
             found = tuple(considered)
+    if "deny" in matching and hook_decision == "allow" and allow_lifts_deny_rule():
+        # fire --claude-version: a release where the hook's allow beat the rule (measured).
+        return by("allow", "the hook said allow, which beat the deny rule in that release")
     if "deny" in matching:
         refusal = facts.refusal("deny_rule", tool=tool_name)
         if tool_name in SHELL_TOOLS and isinstance(command, str):

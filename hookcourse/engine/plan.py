@@ -24,7 +24,7 @@ from hookcourse.stages.matcher_and_dispatch.reference import MatchResult, RuleSe
 from .catalogue import EventSpec, tool_aliases
 from .permission_rule import CallPlace, RuleCheck, check_rule
 from .settings import CommandHandler, Handler, MatcherGroup
-from .versions import args_note, comma_list_note
+from .versions import args_note, comma_list_note, if_read
 
 NO_MATCHER_SUPPORT = "ignored"
 """The branch reported for a group on an event without matcher support."""
@@ -165,7 +165,8 @@ def _plan_handler(
         if ignored is not None:
             return PlannedHandler(handler, False, ignored)
     check = None
-    if handler.if_rule is not None:
+    # An older release answered as (fire --claude-version) ran the hook whatever its if.
+    if handler.if_rule is not None and if_read():
         if not spec.if_condition:
             return PlannedHandler(
                 handler,

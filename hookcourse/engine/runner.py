@@ -53,7 +53,7 @@ from .catalogue import hook_env_facts
 from .placeholders import substitute
 from .reading import HookRun
 from .settings import CommandHandler, EvaluatorHandler, Handler, HttpHandler, McpToolHandler
-from .versions import env_exported_on, release_variables
+from .versions import env_exported_on, on_failure_heeded, release_variables
 
 _HEADER_VARIABLE: Final = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 _LONE_SURROGATE: Final = re.compile("[\ud800-\udfff]")
@@ -461,7 +461,8 @@ def hook_run(job: Job, **observed: Any) -> HookRun:
         label=handler.describe(),
         continue_on_block=handler.continue_on_block,
         command=handler.named_by,
-        on_failure_block=handler.blocks_on_failure,
+        # An older release answered as (fire --claude-version) ignored onFailure.
+        on_failure_block=handler.blocks_on_failure and on_failure_heeded(),
         **fields,
     )
 

@@ -52,6 +52,10 @@ MODELLED = (
     "flag-arrives",
     "exit2-text",
     "event-name-arrives",
+    "on-failure-arrives",
+    "if-arrives",
+    "deny-rule-over-allow",
+    "wildcard-rule-arrives",
 )
 """The kinds of rule ``fire --claude-version`` applies."""
 
@@ -590,4 +594,47 @@ def unknown_event_note(event: str) -> str | None:
         f"Claude Code {answering()} did not know the event name {event}: it ran none of the "
         f"hooks of a settings file naming it (such a file was first read in {_when(rule)}, "
         f"changed in {rule.since})"
+    )
+
+
+def on_failure_heeded() -> bool:
+    """Whether the release answered as heeded a handler's ``onFailure`` (False before the
+    ``on-failure-arrives`` rule's release: a failed run did not block)."""
+    return _before_arrival("on-failure-arrives") is None
+
+
+def if_read() -> bool:
+    """Whether the release answered as read a handler's ``if`` (False before the
+    ``if-arrives`` rule's release: the hook ran on every call its group matched)."""
+    return _before_arrival("if-arrives") is None
+
+
+def allow_lifts_deny_rule() -> bool:
+    """Whether, in the release answered as, a PreToolUse hook's allow let a call a deny
+    rule covers run (before the ``deny-rule-over-allow`` rule's release)."""
+    return _before_arrival("deny-rule-over-allow") is not None
+
+
+def star_not_prefix(rule: str) -> bool:
+    """A Bash rule whose ``*`` is not right after ``:`` nor before ``.``, in a rule without
+    ``/`` (``Bash(rm *)``): what releases before ``wildcard-rule-arrives`` refused (their
+    own check, read in 2.0.76's cli.js: ``Use ":*" for prefix matching, not just "*"``)."""
+    found = re.fullmatch(r"Bash\((.*)\)", rule, re.S)
+    if found is None or "*" not in found[1] or "/" in found[1]:
+        return False
+    head, _, tail = found[1].partition("*")
+    return not head.endswith(":") and not tail.startswith(".")
+
+
+def refused_rule_note(rule: str) -> str | None:
+    """Why the release answered as read nothing of a settings file holding permission rule
+    ``rule`` (``star_not_prefix``, before the ``wildcard-rule-arrives`` rule's release);
+    None where it read the file."""
+    arrived = _before_arrival("wildcard-rule-arrives") if star_not_prefix(rule) else None
+    if arrived is None:
+        return None
+    return (
+        f"Claude Code {answering()} refused the rule {rule} (a * not after :) and read "
+        f"nothing of its settings file (such a file was first read in {_when(arrived)}, "
+        f"changed in {arrived.since})"
     )

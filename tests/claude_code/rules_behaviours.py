@@ -20,6 +20,8 @@ from typing import Any
 from oracle_record import digest
 from oracle_sweep import release_key
 
+from hookcourse.engine.versions import star_not_prefix
+
 Records = Mapping[str, Mapping[str, Any]]
 Corpus = Mapping[str, Mapping[str, Any]]
 Shown = Callable[[Mapping[str, Any]], bool | None]
@@ -36,6 +38,11 @@ def behaviour_rules(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
         *flag_arrivals(records, corpus),
         *exit2_texts(records, corpus),
         *event_name_arrivals(records, corpus),
+        *on_failure_arrival(records, corpus),
+        *if_arrival(records, corpus),
+        *deny_rule_arrival(records, corpus),
+        *wildcard_rule_arrival(records, corpus),
+        *more_text_forms(records, corpus),
     ]
 
 
@@ -70,6 +77,11 @@ def _points(
         for version, said in sorted(seen.items(), key=lambda item: release_key(item[0]))
         if len(said) == 1
     ]
+
+
+def _at(records: Records, corpus: Corpus, sids: Sequence[str], version: str) -> list[str]:
+    """The scenarios of ``sids`` that ``version`` stored (the ones that show a change there)."""
+    return [sid for sid in sids if any(v == version for v, _ in _stored(records, corpus, sid))]
 
 
 def _exact(since: str, previous: str) -> bool:
@@ -157,7 +169,7 @@ def exec_form_arrival(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
         return []
     since, previous = found
     events = [e for sid in sids for e, _ in _hook_groups(corpus[sid])]
-    shown = [s for s in sids if any(v == since for v, _ in _stored(records, corpus, s))]
+    shown = _at(records, corpus, sids, since)
     return [
         _rule(
             "exec-form-arrives",
@@ -299,7 +311,21 @@ def rewrite_arrival(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
         if (answers := _scripted_answers(scenario, "PreToolUse"))
         and all("updatedInput" in a and "permissionDecision" not in a for a in answers)
     ]
-    found: list[tuple[str, str, str]] = []
+    says = (
+        "a PreToolUse hook's `updatedInput` without a `permissionDecision` rewrites the "
+        "call (before, the call ran as the model wrote it)"
+    )
+    return _results_arrival(
+        records, corpus, sids, "rewrite-arrives", says, "output[PreToolUse].updatedInput"
+    )
+
+
+def _results_arrival(
+    records: Records, corpus: Corpus, sids: Sequence[str], kind: str, says: str, facet: str
+) -> list[dict[str, Any]]:
+    """Per scenario of ``sids``: the release from which its calls' results stay the
+    newest's, having differed on every stored release before (one rule per release)."""
+    found: list[dict[str, Any]] = []
     for sid in sids:
         stored = _stored(records, corpus, sid)
         if not stored:
@@ -311,23 +337,12 @@ def rewrite_arrival(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
         ]
         arrived = _arrival(points)
         if arrived is not None:
-            found.append((*arrived, sid))
-    rules = [
-        _rule(
-            "rewrite-arrives",
-            "a PreToolUse hook's `updatedInput` without a `permissionDecision` rewrites the "
-            "call (before, the call ran as the model wrote it)",
-            ["PreToolUse"],
-            since,
-            previous,
-            [sid],
-            facet="output[PreToolUse].updatedInput",
-            before=None,
-            after="updatedInput",
-        )
-        for since, previous, sid in found
-    ]
-    return _merged(rules)
+            events = [event for event, _ in _hook_groups(corpus[sid])] or ["PreToolUse"]
+            after = facet.rsplit(".", 1)[-1]
+            found.append(
+                _rule(kind, says, events, *arrived, [sid], facet=facet, before=None, after=after)
+            )
+    return _merged(found)
 
 
 def flag_arrivals(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
@@ -452,3 +467,136 @@ def event_name_arrivals(records: Records, corpus: Corpus) -> list[dict[str, Any]
                 )
             )
     return found
+
+
+def _every_handler_has(scenario: Mapping[str, Any], key: str) -> bool:
+    handlers = [handler for _, handler in _hook_groups(scenario)]
+    return bool(handlers) and all(key in handler for handler in handlers)
+
+
+def on_failure_arrival(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When a handler's ``onFailure`` came to be heeded: scenarios whose every handler sets
+    it; the release from which their calls' results stay the newest's."""
+    sids = [sid for sid, scenario in corpus.items() if _every_handler_has(scenario, "onFailure")]
+    says = "a handler's `onFailure` is heeded (before, a failed run did not block)"
+    return _results_arrival(records, corpus, sids, "on-failure-arrives", says, "handler.onFailure")
+
+
+def if_arrival(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When a handler's ``if`` came to be read: scenarios whose every handler has one; a
+    release shows the old behaviour where their hooks ran another number of times than on
+    the newest, the newest's where as often (one change from the oldest on)."""
+    found = []
+    for sid, scenario in corpus.items():
+        if not _every_handler_has(scenario, "if"):
+            continue
+        stored = _stored(records, corpus, sid)
+        runs = len(stored[-1][1].get("hooks") or []) if stored else 0
+        points = [(v, len(o.get("hooks") or []) != runs) for v, o in stored]
+        arrived = _arrival(points)
+        if arrived is not None:
+            events = [event for event, _ in _hook_groups(scenario)]
+            says = "a handler's `if` is read (before, the hook ran on every call its group matched)"
+            found.append(
+                _rule(
+                    "if-arrives",
+                    says,
+                    events,
+                    *arrived,
+                    [sid],
+                    facet="handler.if",
+                    before=None,
+                    after="if",
+                )
+            )
+    return _merged(found)
+
+
+def _rules_of(scenario: Mapping[str, Any], behaviour: str) -> list[str]:
+    return [
+        str(rule)
+        for settings in (scenario.get("settings") or {}).values()
+        if isinstance(settings, dict)
+        for rule in (settings.get("permissions") or {}).get(behaviour) or []
+    ]
+
+
+def deny_rule_arrival(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When a deny rule came to stop a call a PreToolUse hook allowed: scenarios with a deny
+    rule whose PreToolUse hooks all answer allow; a release shows the old behaviour where
+    its hooks ran and every call ran, the newest's where a call was refused (a release
+    whose hooks ran none says nothing)."""
+
+    def ran(observation: Mapping[str, Any]) -> bool | None:
+        if not observation.get("hooks"):
+            return None
+        return not any(t.get("isError") for t in observation.get("tools") or [])
+
+    sids = [
+        sid
+        for sid, scenario in corpus.items()
+        if _rules_of(scenario, "deny")
+        and (answers := _scripted_answers(scenario, "PreToolUse"))
+        and all(a.get("permissionDecision") == "allow" for a in answers)
+    ]
+    arrived = _arrival(_points(records, corpus, sids, ran))
+    if arrived is None:
+        return []
+    says = "a deny rule stops a call a PreToolUse hook allowed (before, the allow let it run)"
+    return [
+        _rule(
+            "deny-rule-over-allow",
+            says,
+            ["PreToolUse"],
+            *arrived,
+            _at(records, corpus, sids, arrived[0]),
+            facet="permissions.deny",
+            before=None,
+            after="allow",
+        )
+    ]
+
+
+def wildcard_rule_arrival(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When a settings file with a Bash rule whose ``*`` does not follow ``:`` (``Bash(rm
+    *)``) came to be read: scenarios with such a rule in a file with hooks; a release shows
+    the old behaviour where none of its hooks ran (one change from the oldest on)."""
+    sids = [
+        sid
+        for sid, scenario in corpus.items()
+        if any(
+            star_not_prefix(rule)
+            for behaviour in ("allow", "ask", "deny")
+            for rule in _rules_of(scenario, behaviour)
+        )
+        and any(True for _ in _hook_groups(scenario))
+    ]
+    arrived = _arrival(_points(records, corpus, sids, lambda o: not o.get("hooks")))
+    if arrived is None:
+        return []
+    says = (
+        "a settings file with a Bash rule whose `*` does not follow `:` (`Bash(rm *)`) is read "
+        "(before, the release refused the rule and read none of the file)"
+    )
+    return [
+        _rule(
+            "wildcard-rule-arrives",
+            says,
+            [],
+            *arrived,
+            _at(records, corpus, sids, arrived[0]),
+            facet="permissions.rule",
+            before=None,
+            after="Bash(... *)",
+        )
+    ]
+
+
+def more_text_forms(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """``text-form`` rules of the scenarios outside the core that bisection ran (the
+    ledger reads the core's): only those whose change lies between neighbouring releases."""
+    from oracle_sweep import core_ids, text_forms
+
+    core = set(core_ids())
+    others = [sid for sid in corpus if sid not in core and len(_stored(records, corpus, sid)) > 2]
+    return [rule for rule in text_forms(records, sids=others) if rule["exact"]]

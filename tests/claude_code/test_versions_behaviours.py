@@ -22,12 +22,16 @@ from typing import Any
 import pytest
 from oracle_record import digest
 from rules_behaviours import (
+    deny_rule_arrival,
     event_name_arrivals,
     exec_form_arrival,
     exit2_texts,
     flag_arrivals,
+    if_arrival,
+    on_failure_arrival,
     rewrite_arrival,
     skill_ask_windows,
+    wildcard_rule_arrival,
     write_blocked_windows,
 )
 
@@ -140,6 +144,51 @@ def test_an_event_name_arrives_where_its_file_s_other_hooks_first_run() -> None:
     records, corpus = _records(scenario, [{"hooks": []}, ran, ran])
     (rule,) = event_name_arrivals(records, corpus)
     assert (rule["since"], rule["after"], rule["events"]) == ("2.0.1", "NewEvent", ["NewEvent"])
+
+
+def test_handler_fields_arrive_where_calls_or_runs_become_the_newest_s() -> None:
+    hook = {"type": "http", "url": "u", "onFailure": "block", "if": "Bash(rm *)"}
+    scenario = {"id": "h", "settings": {"project": {"hooks": {"PreToolUse": [{"hooks": [hook]}]}}}}
+    records, corpus = _records(scenario, [_bash("RAN"), _bash("RAN"), _bash("NO", True)])
+    (rule,) = on_failure_arrival(records, corpus)
+    assert (rule["since"], rule["after"]) == ("2.0.2", "onFailure")
+    twice = {"hooks": [{"event": "PreToolUse"}] * 2}
+    once = {"hooks": [{"event": "PreToolUse"}]}
+    records, corpus = _records(scenario, [twice, once, once])
+    assert if_arrival(records, corpus)[0]["since"] == "2.0.1"
+
+
+def test_a_deny_rule_over_a_hook_s_allow_skips_releases_that_ran_no_hook() -> None:
+    out = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow"}}
+    hook = {"type": "command", "command": "x"}
+    settings = {
+        "permissions": {"deny": ["Bash(rm *)"]},
+        "hooks": {"PreToolUse": [{"hooks": [hook]}]},
+    }
+    scenario = {"id": "d", "settings": {"user": settings}, "hooks": {"x": {"out": out}}}
+    ran = {"hooks": [{"event": "PreToolUse"}], **_bash("")}
+    denied = {"hooks": [{"event": "PreToolUse"}], **_bash("denied", True)}
+    unread = {"hooks": [], **_bash("This command requires approval", True)}
+    records, corpus = _records(scenario, [unread, ran, ran, denied])
+    (rule,) = deny_rule_arrival(records, corpus)
+    assert (rule["since"], rule["previous"]) == ("2.0.3", "2.0.2")
+    (read,) = wildcard_rule_arrival(records, corpus)
+    assert (read["since"], read["previous"]) == ("2.0.1", "2.0.0")
+
+
+@pytest.mark.parametrize(
+    ("rule", "refused"),
+    [
+        ("Bash(rm *)", True),
+        ("Bash(rm:*)", False),
+        ("Bash(ls *.txt)", False),
+        ("Bash(cat /tmp/*)", False),
+        ("Read(*)", False),
+        ("Bash", False),
+    ],
+)
+def test_the_rules_old_releases_refused(rule: str, refused: bool) -> None:
+    assert versions.star_not_prefix(rule) is refused
 
 
 def _rule(kind: str) -> versions.Rule:
@@ -291,3 +340,46 @@ def test_fire_reads_no_hook_of_a_file_naming_an_event_the_release_did_not_know(
     assert f"changed in {rule.since}" in json.dumps(before)
     _fire(tmp_path, rule.since, "Stop", stop)
     assert (tmp_path / "ran.txt").read_text(encoding="utf-8") == "ran\n"
+
+
+def test_fire_ignores_if_and_lets_an_allow_beat_a_deny_rule_before_their_releases(
+    tmp_path: Path,
+) -> None:
+    if_rule, deny = _rule("if-arrives"), _rule("deny-rule-over-allow")
+    hook = {"type": "command", "command": "echo ran >> ran.txt", "if": "Bash(rm:*)"}
+    _settings(tmp_path, {"hooks": {"PreToolUse": [{"hooks": [hook]}]}})
+    call = {**BASH, "tool_input": {"command": "ls"}}
+    _fire(tmp_path, if_rule.since, "PreToolUse", call)
+    assert not (tmp_path / "ran.txt").exists()
+    _fire(tmp_path, if_rule.previous, "PreToolUse", call)
+    assert (tmp_path / "ran.txt").exists()
+    out = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow"}}
+    allow = {"type": "command", "command": f"echo '{json.dumps(out)}'"}
+    settings = {
+        "permissions": {"deny": ["Bash(rm:*)"]},
+        "hooks": {"PreToolUse": [{"hooks": [allow]}]},
+    }
+    _settings(tmp_path, settings, "settings.local.json")
+    (tmp_path / ".claude" / "settings.json").unlink()
+    rm = {**BASH, "tool_input": {"command": "rm -f junk.txt"}}
+    assert _fire(tmp_path, deny.previous, "PreToolUse", rm)["printMode"]["toolRuns"] is True
+    assert _fire(tmp_path, deny.since, "PreToolUse", rm)["printMode"]["toolRuns"] is False
+
+
+def test_fire_reads_nothing_of_a_file_with_a_rule_the_release_refused(tmp_path: Path) -> None:
+    rule = _rule("wildcard-rule-arrives")
+    hook = {"type": "command", "command": "echo ran >> ran.txt"}
+    settings = {
+        "permissions": {"deny": ["Bash(rm *)"]},
+        "hooks": {"PreToolUse": [{"hooks": [hook]}]},
+    }
+    _settings(tmp_path, settings, "settings.local.json")
+    rm = {**BASH, "tool_input": {"command": "rm -f junk.txt"}}
+    before = _fire(tmp_path, rule.previous, "PreToolUse", rm)
+    assert not (tmp_path / "ran.txt").exists()
+    assert (
+        before["printMode"]["toolResult"]["text"]
+        != "Permission to use Bash with command rm -f junk.txt has been denied."
+    )
+    _fire(tmp_path, rule.since, "PreToolUse", rm)
+    assert (tmp_path / "ran.txt").exists()
