@@ -851,7 +851,9 @@ def _matcher_of(scenario: Mapping[str, Any]) -> str | None:
 
 
 def text_forms(
-    records: Mapping[str, Mapping[str, Any]], said: Iterable[tuple[str, str]] = ()
+    records: Mapping[str, Mapping[str, Any]],
+    said: Iterable[tuple[str, str]] = (),
+    sids: Iterable[str] | None = None,
 ) -> list[dict[str, Any]]:
     """When each form of an event's hook text came to the model or left it: for each core
     scenario and each two neighbouring stored releases where the event's hooks ran as
@@ -868,7 +870,7 @@ def text_forms(
         return sum(1 for run in observation.get("hooks") or [] if run["event"] == event)
 
     spans_of: dict[tuple[str, str, bool], list[tuple[str, str, str]]] = {}
-    for sid in core_ids():
+    for sid in core_ids() if sids is None else sids:
         having = [v for v in records if sid in records[v]]
         for low, high in itertools.pairwise(having):
             before, after = records[low][sid], records[high][sid]
