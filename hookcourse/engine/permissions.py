@@ -71,6 +71,7 @@ from .versions import (
     missing_tool,
     skill_ask_text,
     write_blocked_text,
+    write_need_read,
 )
 
 _ASSIGNMENT: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
@@ -579,8 +580,14 @@ def _verb_need(verb: str, rest: list[str], place: CallPlace, reads: list[str]) -
             return generic
         outside = [path for path in paths if not _inside(path, place)]
         path = (outside or paths)[0]
-        need = _write_need(f"{verb} in '{path}'", path, place)
-        return replace(need, subject=f"{verb} in '{path}'") if need.edits else need
+        subject = f"{verb} in '{path}'"
+        need = _write_need(subject, path, place)
+        if not need.edits:
+            return need
+        if not write_need_read():
+            return generic  # an older release answered as (fire --claude-version)
+        blocked = write_blocked_text(subject, _shown_dirs(place), covered=False)
+        return replace(need, subject=subject, refusal=blocked or need.refusal)
     if verb not in shell["any_arguments"] and verb not in shell["checked_flags"]:
         return generic
     blocked = next(
@@ -644,7 +651,9 @@ def _outside_part(command: object, place: CallPlace) -> str | None:
 def _blocked_in_release(need: _Need, place: CallPlace) -> str | None:
     """The refusal an older release answered as (fire --claude-version) gave a part writing
     a file inside the working directories that an allow rule covers (None: none)."""
-    return write_blocked_text(need.subject, _shown_dirs(place)) if need.subject else None
+    if not need.subject:
+        return None
+    return write_blocked_text(need.subject, _shown_dirs(place), covered=True)
 
 
 def _blocked_write(command: object, place: CallPlace) -> str | None:

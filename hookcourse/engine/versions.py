@@ -56,6 +56,7 @@ MODELLED = (
     "if-arrives",
     "deny-rule-over-allow",
     "wildcard-rule-arrives",
+    "write-need-arrives",
 )
 """The kinds of rule ``fire --claude-version`` applies."""
 
@@ -476,13 +477,20 @@ def _before_arrival(kind: str, after: str | None = None) -> Rule | None:
     )
 
 
-def _in_window(kind: str) -> Rule | None:
-    """The ``kind`` rule whose window (``since`` until ``until``) holds the release answered
-    as (None: none does, or the newest)."""
+def _in_window(kind: str, facet: str | None = None) -> Rule | None:
+    """The ``kind`` rule (of ``facet``, when given) whose window (``since`` until ``until``)
+    holds the release answered as (None: none does, or the newest)."""
     version = answering()
     if version is None:
         return None
-    return next((r for r in rules() if r.kind == kind and holds(r, version)), None)
+    return next(
+        (
+            r
+            for r in rules()
+            if r.kind == kind and (facet is None or r.facet == facet) and holds(r, version)
+        ),
+        None,
+    )
 
 
 def args_note() -> str | None:
@@ -498,11 +506,12 @@ def args_note() -> str | None:
     )
 
 
-def write_blocked_text(subject: str, cwd: str) -> str | None:
+def write_blocked_text(subject: str, cwd: str, covered: bool) -> str | None:
     """The refusal the release answered as gave a Bash command part writing a file inside
-    the project that an allow rule covers (``subject``: ``touch in '<path>'``; ``cwd``: the
-    working directories); None where the rule let it run."""
-    rule = _in_window("write-blocked")
+    the project, ``covered`` by an allow rule or not (``subject``: ``touch in '<path>'``;
+    ``cwd``: the working directories); None where it refused as the newest (or the rule
+    let it run)."""
+    rule = _in_window("write-blocked", f"bash.write.{'covered' if covered else 'uncovered'}")
     if rule is None:
         return None
     return str(rule.after).replace("{subject}", subject).replace("{cwd}", cwd)
@@ -638,3 +647,10 @@ def refused_rule_note(rule: str) -> str | None:
         f"nothing of its settings file (such a file was first read in {_when(arrived)}, "
         f"changed in {arrived.since})"
     )
+
+
+def write_need_read() -> bool:
+    """Whether the release answered as refused a Bash command writing a file for its path
+    (False before the ``write-need-arrives`` rule's release: it was refused as any command
+    that needs approval)."""
+    return _before_arrival("write-need-arrives") is None

@@ -33,6 +33,7 @@ def behaviour_rules(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
     return [
         *exec_form_arrival(records, corpus),
         *write_blocked_windows(records, corpus),
+        *write_need_arrival(records, corpus),
         *skill_ask_windows(records, corpus),
         *rewrite_arrival(records, corpus),
         *flag_arrivals(records, corpus),
@@ -194,20 +195,15 @@ WRITE_BLOCKED = re.compile(
 
 
 def write_blocked_windows(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
-    """When a Bash command writing a file inside the project, which a user's allow rule
-    covers, was refused as a write outside the allowed folders: scenarios with Bash allow
-    rules whose calls the newest release ran; per window of releases whose record refused
-    one so, its text with the subject and the folders as ``{subject}`` and ``{cwd}``."""
+    """When a Bash command writing a file inside the project was refused as a write outside
+    the allowed folders: scenarios calling Bash, those with a Bash allow rule (the write
+    ``covered``) apart from the others (``uncovered``); per window of releases whose record
+    refused a call so, its text with the subject and folders as ``{subject}``, ``{cwd}``."""
     found: list[dict[str, Any]] = []
     for sid, scenario in corpus.items():
-        allows = [
-            rule
-            for settings in (scenario.get("settings") or {}).values()
-            if isinstance(settings, dict)
-            for rule in (settings.get("permissions") or {}).get("allow") or []
-        ]
-        if not any(str(rule).startswith("Bash(") for rule in allows):
+        if '"name": "Bash"' not in _calls(scenario):
             continue
+        covered = any(rule.startswith("Bash(") for rule in _rules_of(scenario, "allow"))
         template: list[str] = []
 
         def blocked(observation: Mapping[str, Any], into: list[str] = template) -> bool:
@@ -224,12 +220,62 @@ def write_blocked_windows(records: Records, corpus: Corpus) -> list[dict[str, An
             return False
 
         points = _points(records, corpus, [sid], blocked)
+        which = "covered" if covered else "uncovered"
         says = (
-            "a Bash command writing a file inside the project that an allow rule covers is "
+            f"a Bash command writing a file inside the project ({which} by an allow rule) is "
             "refused as a write outside the working directories"
         )
-        found += _call_windows("write-blocked", says, sid, points, template[:1])
-    return found
+        windows = _call_windows("write-blocked", says, sid, points, template[:1])
+        found += [{**rule, "facet": f"bash.write.{which}"} for rule in windows]
+    return _merged(found, by_facet=True)
+
+
+GENERIC = ("This command requires approval", "This Bash command contains multiple operations")
+"""How a command that needs approval for no reason of its own is refused."""
+
+
+def write_need_arrival(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When a Bash command writing a file came to be refused for its path (naming it):
+    scenarios calling Bash with no Bash allow rule; a release shows the old behaviour where
+    a refused Bash call got the generic wording, the newest's where its text names the
+    command and path (one change from the oldest on)."""
+
+    def generic(observation: Mapping[str, Any]) -> bool | None:
+        texts = [str(t.get("result")) for t in observation.get("tools") or [] if t.get("isError")]
+        if any(text.startswith(GENERIC) for text in texts):
+            return True
+        return False if any(re.match(r"^\S+ in '", text) for text in texts) else None
+
+    sids = [
+        sid
+        for sid, scenario in corpus.items()
+        if '"name": "Bash"' in _calls(scenario)
+        and not any(rule.startswith("Bash(") for rule in _rules_of(scenario, "allow"))
+        and any(
+            WRITE_BLOCKED.match(str(t.get("result")))
+            for _, o in _stored(records, corpus, sid)
+            for t in o.get("tools") or []
+        )
+    ]
+    arrived = _arrival(_points(records, corpus, sids, generic))
+    if arrived is None:
+        return []
+    says = (
+        "a Bash command writing a file needs approval for its path, named in the refusal "
+        "(before, it was refused as any command that needs approval)"
+    )
+    return [
+        _rule(
+            "write-need-arrives",
+            says,
+            ["PreToolUse"],
+            *arrived,
+            _at(records, corpus, sids, arrived[0]),
+            facet="bash.write",
+            before=None,
+            after="path",
+        )
+    ]
 
 
 def _call_windows(
@@ -288,11 +334,11 @@ def _calls(scenario: Mapping[str, Any]) -> str:
     return json.dumps([turn.get("tools") for turn in scenario.get("turns") or []])
 
 
-def _merged(rules: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Rules of one kind and window, one rule with their scenarios together."""
-    merged: dict[tuple[str, str | None], dict[str, Any]] = {}
+def _merged(rules: list[dict[str, Any]], by_facet: bool = False) -> list[dict[str, Any]]:
+    """Rules of one kind and window (and facet), one rule with their scenarios together."""
+    merged: dict[tuple[str, str | None, str], dict[str, Any]] = {}
     for rule in rules:
-        key = (rule["since"], rule.get("until"))
+        key = (rule["since"], rule.get("until"), rule["facet"] if by_facet else "")
         if key in merged:
             merged[key]["scenarios"] = sorted({*merged[key]["scenarios"], *rule["scenarios"]})
         else:

@@ -74,7 +74,11 @@ def test_exec_form_arrives_where_its_hooks_first_run() -> None:
 
 
 def test_a_blocked_write_is_a_window_with_its_text_as_a_template() -> None:
-    scenario = {"id": "w", "settings": {"user": {"permissions": {"allow": ["Bash(touch:*)"]}}}}
+    scenario = {
+        "id": "w",
+        "settings": {"user": {"permissions": {"allow": ["Bash(touch:*)"]}}},
+        "turns": [{"tools": [{"name": "Bash", "input": {"command": "touch m.txt"}}]}],
+    }
     text = (
         "touch in '$ROOT/p/m.txt' was blocked. For security, Claude Code may only create or "
         "modify files in the allowed working directories for this session: '$ROOT/p'."
@@ -82,7 +86,7 @@ def test_a_blocked_write_is_a_window_with_its_text_as_a_template() -> None:
     ran = _bash("RAN")
     records, corpus = _records(scenario, [ran, _bash(text, True), _bash(text, True), ran])
     (rule,) = write_blocked_windows(records, corpus)
-    assert (rule["since"], rule["until"]) == ("2.0.1", "2.0.3")
+    assert (rule["since"], rule["until"], rule["facet"]) == ("2.0.1", "2.0.3", "bash.write.covered")
     assert rule["after"].startswith("{subject} was blocked.") and rule["after"].endswith(
         "session: '{cwd}'."
     )
@@ -191,8 +195,8 @@ def test_the_rules_old_releases_refused(rule: str, refused: bool) -> None:
     assert versions.star_not_prefix(rule) is refused
 
 
-def _rule(kind: str) -> versions.Rule:
-    found = [r for r in versions.rules() if r.kind == kind]
+def _rule(kind: str, facet: str | None = None) -> versions.Rule:
+    found = [r for r in versions.rules() if r.kind == kind and facet in (None, r.facet)]
     if not found:
         pytest.skip(f"no {kind} rule measured")
     return found[0]
@@ -200,7 +204,11 @@ def _rule(kind: str) -> versions.Rule:
 
 def test_each_behaviour_follows_its_release() -> None:
     exec_form, flag, exit2 = _rule("exec-form-arrives"), _rule("flag-arrives"), _rule("exit2-text")
-    rewrite, write, skill = _rule("rewrite-arrives"), _rule("write-blocked"), _rule("skill-asks")
+    rewrite, write, skill = (
+        _rule("rewrite-arrives"),
+        _rule("write-blocked", "bash.write.covered"),
+        _rule("skill-asks"),
+    )
     with versions.answering_as(exec_form.previous):
         assert f"changed in {exec_form.since}" in str(versions.args_note())
     with versions.answering_as(exec_form.since):
@@ -222,7 +230,7 @@ def test_each_behaviour_follows_its_release() -> None:
             tool="Bash", error="E"
         )
     windows: list[tuple[versions.Rule, Callable[[], str | None]]] = [
-        (write, lambda: versions.write_blocked_text("touch in 'x'", "/p")),
+        (write, lambda: versions.write_blocked_text("touch in 'x'", "/p", covered=True)),
         (skill, lambda: versions.skill_ask_text("s")),
     ]
     for window, check in windows:
@@ -297,7 +305,7 @@ def test_fire_runs_no_exec_form_hook_before_its_release(tmp_path: Path) -> None:
 
 
 def test_fire_refuses_a_covered_write_and_a_skill_in_their_windows(tmp_path: Path) -> None:
-    write, skill = _rule("write-blocked"), _rule("skill-asks")
+    write, skill = _rule("write-blocked", "bash.write.covered"), _rule("skill-asks")
     _settings(tmp_path, {"permissions": {"allow": ["Bash(touch:*)"]}}, "settings.local.json")
     call = {**BASH, "tool_input": {"command": "touch made.txt && echo hi"}}
     refused = _fire(tmp_path, write.since, "PreToolUse", call)["printMode"]
@@ -383,3 +391,16 @@ def test_fire_reads_nothing_of_a_file_with_a_rule_the_release_refused(tmp_path: 
     )
     _fire(tmp_path, rule.since, "PreToolUse", rm)
     assert (tmp_path / "ran.txt").exists()
+
+
+def test_fire_words_an_uncovered_write_as_each_release_did(tmp_path: Path) -> None:
+    need, blocked = _rule("write-need-arrives"), _rule("write-blocked", "bash.write.uncovered")
+    call = {**BASH, "tool_input": {"command": "touch made.txt"}}
+    (tmp_path / ".claude").mkdir()
+    texts = {
+        release: _fire(tmp_path, release, "PreToolUse", call)["printMode"]["toolResult"]["text"]
+        for release in (need.previous, blocked.since, str(blocked.until))
+    }
+    assert texts[need.previous] == "This command requires approval"
+    assert texts[blocked.since].startswith(f"touch in '{tmp_path}/made.txt' was blocked.")
+    assert "needs approval. The path is inside" in texts[str(blocked.until)]
