@@ -57,6 +57,7 @@ MODELLED = (
     "deny-rule-over-allow",
     "wildcard-rule-arrives",
     "write-need-arrives",
+    "feedback-text",
 )
 """The kinds of rule ``fire --claude-version`` applies."""
 
@@ -553,13 +554,27 @@ def flag_note(flags: Sequence[str]) -> str | None:
 def exit2_text(tool: str, error: str, default: str) -> str:
     """The tool_result of a call a PreToolUse hook's exit 2 refused, as the release answered
     as worded it (``error``: ``[command]: stderr``; ``default``: the newest's wording)."""
+    return _worded("exit2-text", {"{tool}": tool, "{error}": error}, default)
+
+
+def feedback_text(event: str, reason: str, default: str) -> str:
+    """The text the model is shown for a Stop (or SubagentStop) hook's block, as the release
+    answered as worded it (``default``: the newest's wording)."""
+    return _worded("feedback-text", {"{event}": event, "{reason}": reason}, default)
+
+
+def _worded(kind: str, values: Mapping[str, str], default: str) -> str:
+    """A text as the ``kind`` template changes up to the release answered as left it (before
+    the first, as that one found it), placeholders filled; ``default`` for the newest."""
     version = answering()
-    changes = [rule for rule in rules() if rule.kind == "exit2-text"]
+    changes = [rule for rule in rules() if rule.kind == kind]
     if version is None or not changes:
         return default
     reached = [rule for rule in changes if holds(rule, version)]
     template = str(reached[-1].after if reached else changes[0].before)
-    return template.replace("{tool}", tool).replace("{error}", error)
+    for name, value in values.items():
+        template = template.replace(name, value)
+    return template
 
 
 RELEASE_SET: Mapping[str, str] = {"OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE": "delta"}

@@ -38,6 +38,7 @@ def behaviour_rules(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
         *rewrite_arrival(records, corpus),
         *flag_arrivals(records, corpus),
         *exit2_texts(records, corpus),
+        *feedback_texts(records, corpus),
         *event_name_arrivals(records, corpus),
         *on_failure_arrival(records, corpus),
         *if_arrival(records, corpus),
@@ -431,26 +432,82 @@ EXIT2_NOW = re.compile(r"^PreToolUse:(?P<tool>\w+) hook error: (?P<error>\[.*)$"
 
 def exit2_texts(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
     """How the tool_result of a call refused by a PreToolUse hook's exit 2 was worded:
-    scenarios whose newest record refused a call so; on each stored release, that call's
+    scenarios whose newest record refused one call so; on each stored release, that call's
     text with the tool and the hook's error (``[command]: stderr``) as ``{tool}`` and
     ``{error}``. A rule per change of the template (``before`` and ``after``)."""
+
+    def placed(newest: Mapping[str, Any]) -> dict[str, str] | None:
+        if not any(
+            run.get("event") == "PreToolUse" and run.get("exit") == 2
+            for run in newest.get("hooks") or []
+        ):
+            return None
+        now = [EXIT2_NOW.match(str(t.get("result"))) for t in newest.get("tools") or []]
+        if len(now) != 1 or now[0] is None:
+            return None
+        return {"{error}": now[0]["error"], "{tool}": now[0]["tool"]}
+
+    def texts(observation: Mapping[str, Any]) -> list[str]:
+        return [str(t.get("result")) for t in observation.get("tools") or []]
+
+    says = "a call a PreToolUse hook's exit 2 refused reaches the model as"
+    return _template_changes(records, corpus, "exit2-text", says, placed, texts, "tool[*].result")
+
+
+FEEDBACK_NOW = re.compile(r"^(?P<event>\w+) hook feedback:\n(?P<reason>.+)$", re.S)
+"""The newest release's model text of a Stop (or SubagentStop) hook's block."""
+
+
+def feedback_texts(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """How the model was told of a Stop hook's block: scenarios whose newest record shows
+    one such text; on each stored release, the text holding its reason, with event and
+    reason as ``{event}`` and ``{reason}``. A rule per change of the template."""
+
+    def placed(newest: Mapping[str, Any]) -> dict[str, str] | None:
+        now = [FEEDBACK_NOW.match(str(text)) for text in newest.get("modelTexts") or []]
+        found = [match for match in now if match is not None]
+        if len(found) != 1:
+            return None
+        return {"{reason}": found[0]["reason"], "{event}": found[0]["event"]}
+
+    def texts(observation: Mapping[str, Any]) -> list[str]:
+        return [str(t) for t in observation.get("modelTexts") or [] if "hook feedback:" in str(t)]
+
+    says = "a Stop hook's block reaches the model as"
+    return _template_changes(records, corpus, "feedback-text", says, placed, texts, "modelTexts")
+
+
+def _template_changes(
+    records: Records,
+    corpus: Corpus,
+    kind: str,
+    says: str,
+    placed: Callable[[Mapping[str, Any]], dict[str, str] | None],
+    texts: Callable[[Mapping[str, Any]], list[str]],
+    facet: str,
+) -> list[dict[str, Any]]:
+    """A rule per change of a text's template between neighbouring stored releases: per
+    scenario, ``placed`` reads the newest record's values of the placeholders (None: the
+    scenario does not show the text), ``texts`` an observation's candidate texts; a
+    release's template is its one text holding the first value, values replaced."""
     changes: dict[tuple[str, str], tuple[str, str, set[str]]] = {}
     for sid in corpus:
         stored = _stored(records, corpus, sid)
-        if not stored or not any(
-            run.get("event") == "PreToolUse" and run.get("exit") == 2
-            for run in stored[-1][1].get("hooks") or []
-        ):
+        values = placed(stored[-1][1]) if stored else None
+        if values is None:
             continue
-        now = [EXIT2_NOW.match(str(t.get("result"))) for t in stored[-1][1].get("tools") or []]
-        if len(now) != 1 or now[0] is None:
-            continue
-        tool, error = now[0]["tool"], now[0]["error"]
+        first = next(iter(values.values()))
 
-        def template(observation: Mapping[str, Any], tool: str = tool, error: str = error) -> str:
-            texts = [str(t.get("result")) for t in observation.get("tools") or []]
-            text = texts[0] if len(texts) == 1 else ""
-            return text.replace(error, "{error}").replace(tool, "{tool}") if error in text else ""
+        def template(
+            observation: Mapping[str, Any], values: dict[str, str] = values, first: str = first
+        ) -> str:
+            held = [text for text in texts(observation) if first in text]
+            if len(held) != 1:
+                return ""
+            text = held[0]
+            for name, value in values.items():
+                text = text.replace(value, name)
+            return text
 
         shown = [(v, template(o)) for v, o in stored]
         for (low, old), (high, new) in itertools.pairwise(shown):
@@ -458,13 +515,13 @@ def exit2_texts(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
                 changes.setdefault((old, new), (high, low, set()))[2].add(sid)
     return [
         _rule(
-            "exit2-text",
-            f"a call a PreToolUse hook's exit 2 refused reaches the model as `{new}` (was `{old}`)",
-            ["PreToolUse"],
+            kind,
+            f"{says} `{new}` (was `{old}`)",
+            ["PreToolUse"] if facet.startswith("tool") else ["Stop"],
             since,
             previous,
             sorted(sids),
-            facet="tool[*].result",
+            facet=facet,
             before=old,
             after=new,
         )

@@ -26,6 +26,7 @@ from rules_behaviours import (
     event_name_arrivals,
     exec_form_arrival,
     exit2_texts,
+    feedback_texts,
     flag_arrivals,
     if_arrival,
     on_failure_arrival,
@@ -193,6 +194,23 @@ def test_a_deny_rule_over_a_hook_s_allow_skips_releases_that_ran_no_hook() -> No
 )
 def test_the_rules_old_releases_refused(rule: str, refused: bool) -> None:
     assert versions.star_not_prefix(rule) is refused
+
+
+def test_a_stop_feedback_change_is_read_as_templates() -> None:
+    old = {"modelTexts": ["Stop hook feedback:\n- Run the tests."]}
+    new = {"modelTexts": ["Stop hook feedback:\nRun the tests.", "Stop hook success"]}
+    records, corpus = _records({"id": "f"}, [old, new, new])
+    (rule,) = feedback_texts(records, corpus)
+    assert (rule["before"], rule["after"]) == (
+        "{event} hook feedback:\n- {reason}",
+        "{event} hook feedback:\n{reason}",
+    )
+    measured = _rule("feedback-text")
+    with versions.answering_as(measured.previous):
+        worded = versions.feedback_text("Stop", "R", "now")
+    assert worded == str(measured.before).format(event="Stop", reason="R")
+    with versions.answering_as(measured.since):
+        assert versions.feedback_text("Stop", "R", "now") == "Stop hook feedback:\nR"
 
 
 def _rule(kind: str, facet: str | None = None) -> versions.Rule:
