@@ -258,25 +258,30 @@ def write_need_arrival(records: Records, corpus: Corpus) -> list[dict[str, Any]]
             for t in o.get("tools") or []
         )
     ]
-    arrived = _arrival(_points(records, corpus, sids, generic))
-    if arrived is None:
-        return []
     says = (
         "a Bash command writing a file needs approval for its path, named in the refusal "
         "(before, it was refused as any command that needs approval)"
     )
-    return [
-        _rule(
-            "write-need-arrives",
-            says,
-            ["PreToolUse"],
-            *arrived,
-            _at(records, corpus, sids, arrived[0]),
-            facet="bash.write",
-            before=None,
-            after="path",
-        )
-    ]
+    rule = {"kind": "write-need-arrives", "says": says, "facet": "bash.write", "after": "path"}
+    return _joint_arrival(records, corpus, sids, generic, ["PreToolUse"], rule)
+
+
+def _joint_arrival(
+    records: Records,
+    corpus: Corpus,
+    sids: Sequence[str],
+    shown: Shown,
+    events: Sequence[str],
+    rule: Mapping[str, str],
+) -> list[dict[str, Any]]:
+    """The rule (``kind``, ``says``, ``facet``, ``after``) of the newest's behaviour
+    arriving where ``sids``' records, read together, stop showing the old one."""
+    arrived = _arrival(_points(records, corpus, sids, shown))
+    if arrived is None:
+        return []
+    at = _at(records, corpus, sids, arrived[0])
+    more: dict[str, Any] = {"facet": rule["facet"], "before": None, "after": rule["after"]}
+    return [_rule(rule["kind"], rule["says"], events, *arrived, at, **more)]
 
 
 def _call_windows(
@@ -642,22 +647,9 @@ def deny_rule_arrival(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
         and (answers := _scripted_answers(scenario, "PreToolUse"))
         and all(a.get("permissionDecision") == "allow" for a in answers)
     ]
-    arrived = _arrival(_points(records, corpus, sids, ran))
-    if arrived is None:
-        return []
     says = "a deny rule stops a call a PreToolUse hook allowed (before, the allow let it run)"
-    return [
-        _rule(
-            "deny-rule-over-allow",
-            says,
-            ["PreToolUse"],
-            *arrived,
-            _at(records, corpus, sids, arrived[0]),
-            facet="permissions.deny",
-            before=None,
-            after="allow",
-        )
-    ]
+    rule = {"kind": "deny-rule-over-allow", "says": says, "facet": "permissions.deny"}
+    return _joint_arrival(records, corpus, sids, ran, ["PreToolUse"], {**rule, "after": "allow"})
 
 
 def wildcard_rule_arrival(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
@@ -674,25 +666,14 @@ def wildcard_rule_arrival(records: Records, corpus: Corpus) -> list[dict[str, An
         )
         and any(True for _ in _hook_groups(scenario))
     ]
-    arrived = _arrival(_points(records, corpus, sids, lambda o: not o.get("hooks")))
-    if arrived is None:
-        return []
     says = (
         "a settings file with a Bash rule whose `*` does not follow `:` (`Bash(rm *)`) is read "
         "(before, the release refused the rule and read none of the file)"
     )
-    return [
-        _rule(
-            "wildcard-rule-arrives",
-            says,
-            [],
-            *arrived,
-            _at(records, corpus, sids, arrived[0]),
-            facet="permissions.rule",
-            before=None,
-            after="Bash(... *)",
-        )
-    ]
+    rule = {"kind": "wildcard-rule-arrives", "says": says, "facet": "permissions.rule"}
+    return _joint_arrival(
+        records, corpus, sids, lambda o: not o.get("hooks"), [], {**rule, "after": "Bash(... *)"}
+    )
 
 
 def more_text_forms(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
