@@ -519,6 +519,18 @@ def _write_need(subject: str, path: str, place: CallPlace) -> _Need:
     return _Need(facts.refusal("write_outside", subject=subject, cwd=_shown_dirs(place)))
 
 
+def _release_write(subject: str, path: str, place: CallPlace, generic: _Need) -> _Need:
+    """``_write_need``, as the release answered as (fire --claude-version) refused a write
+    inside the working directories: as any command needing approval, or as blocked."""
+    need = _write_need(subject, path, place)
+    if not need.edits:
+        return need
+    if not write_need_read():
+        return generic
+    blocked = write_blocked_text(subject, _shown_dirs(place), covered=False)
+    return replace(need, subject=subject, refusal=blocked or need.refusal)
+
+
 def _examine(part: str, place: CallPlace) -> _Part:
     """What one simple command needs (None: it only reads inside the working directories)."""
     facts, shell = permission_facts(), _shell()
@@ -540,7 +552,7 @@ def _examine(part: str, place: CallPlace) -> _Part:
             continue
         path = _absolute(word.text, place)
         if word.redirect == ">" and word.text not in shell["silent_targets"]:
-            return _Part(_write_need(f"Output redirection to '{path}'", path, place))
+            return _Part(_release_write(f"Output redirection to '{path}'", path, place, generic))
         if word.redirect == "<" and not _inside(path, place):
             subject, verb_phrase = f"Input redirection from '{path}'", shell["input_redirect_verb"]
             text = facts.refusal(
@@ -580,14 +592,7 @@ def _verb_need(verb: str, rest: list[str], place: CallPlace, reads: list[str]) -
             return generic
         outside = [path for path in paths if not _inside(path, place)]
         path = (outside or paths)[0]
-        subject = f"{verb} in '{path}'"
-        need = _write_need(subject, path, place)
-        if not need.edits:
-            return need
-        if not write_need_read():
-            return generic  # an older release answered as (fire --claude-version)
-        blocked = write_blocked_text(subject, _shown_dirs(place), covered=False)
-        return replace(need, subject=subject, refusal=blocked or need.refusal)
+        return _release_write(f"{verb} in '{path}'", path, place, generic)
     if verb not in shell["any_arguments"] and verb not in shell["checked_flags"]:
         return generic
     blocked = next(

@@ -58,6 +58,7 @@ MODELLED = (
     "wildcard-rule-arrives",
     "write-need-arrives",
     "feedback-text",
+    "write-phrase",
 )
 """The kinds of rule ``fire --claude-version`` applies."""
 
@@ -515,7 +516,13 @@ def write_blocked_text(subject: str, cwd: str, covered: bool) -> str | None:
     rule = _in_window("write-blocked", f"bash.write.{'covered' if covered else 'uncovered'}")
     if rule is None:
         return None
-    return str(rule.after).replace("{subject}", subject).replace("{cwd}", cwd)
+    # What the command may not do, in the words the records show for it (touch's when
+    # they show none for this command).
+    verb = subject.partition(" ")[0]
+    phrases = {r.facet.rsplit(".", 1)[1]: str(r.after) for r in rules() if r.kind == "write-phrase"}
+    phrase = phrases.get(verb, phrases.get("touch", ""))
+    text = str(rule.after).replace("{subject}", subject).replace("{cwd}", cwd)
+    return text.replace("{phrase}", phrase)
 
 
 def skill_ask_text(skill: str) -> str | None:

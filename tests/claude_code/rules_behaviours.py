@@ -20,6 +20,7 @@ from typing import Any
 from oracle_record import digest
 from oracle_sweep import release_key
 
+from hookcourse.engine.catalogue import permission_facts
 from hookcourse.engine.versions import star_not_prefix
 
 Records = Mapping[str, Mapping[str, Any]]
@@ -34,6 +35,7 @@ def behaviour_rules(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
         *exec_form_arrival(records, corpus),
         *write_blocked_windows(records, corpus),
         *write_need_arrival(records, corpus),
+        *write_phrases(records, corpus),
         *skill_ask_windows(records, corpus),
         *rewrite_arrival(records, corpus),
         *flag_arrivals(records, corpus),
@@ -102,11 +104,16 @@ def _arrival(points: Sequence[tuple[str, bool]]) -> tuple[str, str] | None:
 
 def _windows(points: Sequence[tuple[str, bool]]) -> Iterator[tuple[str, str, str | None]]:
     """``(since, previous, until)`` of each run of releases showing the behaviour that
-    starts after the oldest (``until``: the first release after it not showing it)."""
+    starts after the oldest (``until``: the first release after it not showing it), when
+    both its ends lie between neighbouring releases on npm (a wider end says too little
+    to bound a window)."""
     for i in range(1, len(points)):
         if points[i][1] and not points[i - 1][1]:
-            until = next((v for v, shows in points[i:] if not shows), None)
-            yield points[i][0], points[i - 1][0], until
+            end = next((j for j in range(i, len(points)) if not points[j][1]), None)
+            until = None if end is None else points[end][0]
+            bounded = end is None or _exact(points[end][0], points[end - 1][0])
+            if _exact(points[i][0], points[i - 1][0]) and bounded:
+                yield points[i][0], points[i - 1][0], until
 
 
 def _rule(
@@ -193,6 +200,44 @@ WRITE_BLOCKED = re.compile(
     r"or modify files in the allowed working directories for this session: '(?P<cwd>[^']*)'\.$"
 )
 """A shell command's file write refused before it runs, as some releases worded it."""
+TOUCH_PHRASE = "create or modify files in"
+"""What that text says the command may not do, for ``touch`` (other commands say their own:
+``write_phrases``)."""
+BLOCKED_ANY = re.compile(
+    r"^(?P<verb>[a-z]+|Output)(?: in| redirection to) '[^']*' was blocked\. For security, "
+    r"Claude Code may only "
+    r"(?P<phrase>.+?) the allowed working directories for this session: "
+)
+
+
+def write_phrases(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """What a refused command's text said it may not do, per command (``touch``: "create or
+    modify files in", ``mkdir``: ...): every stored Bash call refused so, the first release
+    that showed each. The engine reads them inside the ``write-blocked`` windows."""
+    reading = set(permission_facts().shell["path_verbs"])  # the newest's own words say them
+    seen: dict[str, tuple[str, str, set[str]]] = {}
+    for version, record in records.items():
+        for sid, observation in record.items():
+            for tool in observation.get("tools") or [] if sid in corpus else []:
+                found = BLOCKED_ANY.match(str(tool.get("result")))
+                if found and tool.get("name") == "Bash" and found["verb"] not in reading:
+                    verb, phrase = found["verb"], found["phrase"]
+                    seen.setdefault(verb, (version, phrase, set()))[2].add(sid)
+    return [
+        _rule(
+            "write-phrase",
+            f"a refused `{verb}` command's text says it may only `{phrase}` the working "
+            f"directories (seen from {since})",
+            ["PreToolUse"],
+            since,
+            since,
+            sorted(sids),
+            facet=f"bash.write.phrase.{verb}",
+            before=None,
+            after=phrase,
+        )
+        for verb, (since, phrase, sids) in sorted(seen.items())
+    ]
 
 
 def write_blocked_windows(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
@@ -204,7 +249,8 @@ def write_blocked_windows(records: Records, corpus: Corpus) -> list[dict[str, An
     for sid, scenario in corpus.items():
         if '"name": "Bash"' not in _calls(scenario):
             continue
-        covered = any(rule.startswith("Bash(") for rule in _rules_of(scenario, "allow"))
+        # A project's allow rules hold only in a trusted folder (the harness trusts none).
+        covered = any(rule.startswith("Bash(") for rule in _rules_of(scenario, "allow", "project"))
         template: list[str] = []
 
         def blocked(observation: Mapping[str, Any], into: list[str] = template) -> bool:
@@ -213,9 +259,9 @@ def write_blocked_windows(records: Records, corpus: Corpus) -> list[dict[str, An
                 if seen and tool.get("name") == "Bash":
                     text = str(tool["result"])
                     into[:] = [
-                        text.replace(seen["subject"], "{subject}").replace(
-                            f"'{seen['cwd']}'", "'{cwd}'"
-                        )
+                        text.replace(seen["subject"], "{subject}")
+                        .replace(f"'{seen['cwd']}'", "'{cwd}'")
+                        .replace(f" only {TOUCH_PHRASE} ", " only {phrase} ")
                     ]
                     return True
             return False
@@ -620,11 +666,13 @@ def if_arrival(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
     return _merged(found)
 
 
-def _rules_of(scenario: Mapping[str, Any], behaviour: str) -> list[str]:
+def _rules_of(scenario: Mapping[str, Any], behaviour: str, skip: str = "") -> list[str]:
+    """The permission rules of ``behaviour`` in the scenario's settings (``skip``: a
+    settings source left out)."""
     return [
         str(rule)
-        for settings in (scenario.get("settings") or {}).values()
-        if isinstance(settings, dict)
+        for source, settings in (scenario.get("settings") or {}).items()
+        if isinstance(settings, dict) and source != skip
         for rule in (settings.get("permissions") or {}).get(behaviour) or []
     ]
 
