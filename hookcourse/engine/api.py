@@ -223,6 +223,9 @@ if TYPE_CHECKING:
         contexts_joined as contexts_joined,
     )
     from .versions import (
+        flag_note as flag_note,
+    )
+    from .versions import (
         model_of as model_of,
     )
     from .versions import (
@@ -244,6 +247,7 @@ PLACES: Final[dict[str, str]] = {
     "auto_refusal_text": "versions",
     "changelog_lines": "versions",
     "contexts_joined": "versions",
+    "flag_note": "versions",
     "model_of": "versions",
     "not_fired_note": "versions",
     "own_subagents": "versions",
@@ -379,6 +383,7 @@ __all__ = [
     "file_written",
     "fire",
     "fire_handlers",
+    "flag_note",
     "get_event",
     "hook_run",
     "instructions_at_start",

@@ -81,6 +81,9 @@ from .versions import (
     event_fires,
     flag_hooks_run,
     payload_key_sent,
+    refused_rule_note,
+    rewrite_note,
+    unknown_event_note,
 )
 
 PERMISSION_EVENT: Final = "PreToolUse"
@@ -327,7 +330,22 @@ def _check_mode(mode: str | None) -> None:
 def _load_settings(places: SettingsPlaces) -> Settings:
     catalogue = load_catalogue()
     guards = [name for name, event in catalogue.items() if event.guard]
-    return load_settings(places, catalogue.keys(), guards)
+    settings = load_settings(places, catalogue.keys(), guards)
+    # An older release answered as (fire --claude-version) read nothing of a file naming
+    # an event it did not know yet, or holding a rule it refused.
+    unread = {g.origin.file: note for g in settings.groups if (note := unknown_event_note(g.event))}
+    for entry in settings.permissions:
+        note = refused_rule_note(str(entry.rule))
+        if note is not None:
+            unread.setdefault(entry.origin.file, note)
+    if not unread:
+        return settings
+    return replace(
+        settings,
+        groups=tuple(group for group in settings.groups if group.origin.file not in unread),
+        permissions=tuple(e for e in settings.permissions if e.origin.file not in unread),
+        notes=(*settings.notes, *(f"{file}: {note}" for file, note in unread.items())),
+    )
 
 
 def _trusted(request: FireRequest) -> bool:
@@ -487,6 +505,11 @@ def checked_rewrite(
         return outcome
     if isinstance(outcome.updated_input, Undefined):
         return outcome
+    ignored = rewrite_note() if outcome.decision is None else None
+    if ignored is not None:
+        # An older release answered as (fire --claude-version) ran the call unchanged.
+        lines = [*outcome.explanation, ignored]
+        return replace(outcome, updated_input=UNDEFINED, explanation=lines)
     problems = schema_problems(tool, outcome.updated_input)
     if not problems:
         rewrite, _ = normalised(tool, known_keys_only(tool, outcome.updated_input))

@@ -66,7 +66,14 @@ from .permission_rule import (
     unsplittable_because,
 )
 from .settings import Origin, PermissionEntry, SettingsSource
-from .versions import allow_lifts_ask_rule, missing_tool
+from .versions import (
+    allow_lifts_ask_rule,
+    allow_lifts_deny_rule,
+    missing_tool,
+    skill_ask_text,
+    write_blocked_text,
+    write_need_read,
+)
 
 _ASSIGNMENT: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 READ_ONLY_TOOLS: Final = frozenset({"Read", "Grep", "Glob", "LS", "NotebookRead"})
@@ -293,6 +300,9 @@ def permission_step(
             matching["deny"] = read_denied
             considered.append(f"{_where(read_denied)}: covers a file the command reads")
             found = tuple(considered)
+    if "deny" in matching and hook_decision == "allow" and allow_lifts_deny_rule():
+        # fire --claude-version: a release where the hook's allow beat the rule (measured).
+        return by("allow", "the hook said allow, which beat the deny rule in that release")
     if "deny" in matching:
         refusal = facts.refusal("deny_rule", tool=tool_name)
         if tool_name in SHELL_TOOLS and isinstance(command, str):
@@ -327,14 +337,24 @@ def permission_step(
             return PermissionStep(
                 "deny", "a path outside the working directories", mode, None, found, outside
             )
+        blocked = _blocked_write(command, place) if tool_name == "Bash" else None
+        if blocked is not None:
+            return PermissionStep(
+                "deny", "a file write the release refused", mode, None, found, blocked
+            )
         return by_rule("allow", "allow", "lets the call run without a prompt", None)
     if tool_name == "Bash" and isinstance(command, str):
         return _bash_by_parts(command, allows, place, mode, found)
     if tool_name in SELF_APPROVED_TOOLS and mode not in CHECKED_MODES:
         return by("allow", f"no rule matched; {tool_name} needs no approval")
+    skill = tool_input.get("skill") if isinstance(tool_input, dict) else None
+    if tool_name == "Skill" and isinstance(skill, str):
+        # An older release answered as asked before every skill (fire --claude-version).
+        asked = skill_ask_text(skill)
+        if asked is not None:
+            return _by_mode(tool_name, tool_input, mode, found, asked)
     if tool_name == "Skill" and not skill_hooks:
         return by("allow", "no rule matched; a skill without hooks launches with no approval")
-    skill = tool_input.get("skill") if isinstance(tool_input, dict) else None
     if tool_name == "Skill" and isinstance(skill, str):
         return _by_mode(tool_name, tool_input, mode, found, facts.refusal("skill", skill=skill))
     return _by_mode(tool_name, tool_input, mode, found)
@@ -351,6 +371,9 @@ class _Need:
     outside: bool = False
     """A path outside the working directories: only a rule for the whole tool allows it."""
     """The plain "requires approval" text, which a compound command words its own way."""
+    subject: str = ""
+    """A command writing a file inside them: ``<verb> in '<path>'`` (an older release
+    answered as refused it even where an allow rule covered it)."""
 
 
 @dataclass(frozen=True)
@@ -501,6 +524,18 @@ def _write_need(subject: str, path: str, place: CallPlace) -> _Need:
     return _Need(facts.refusal("write_outside", subject=subject, cwd=_shown_dirs(place)))
 
 
+def _release_write(subject: str, path: str, place: CallPlace, generic: _Need) -> _Need:
+    """``_write_need``, as the release answered as (fire --claude-version) refused a write
+    inside the working directories: as any command needing approval, or as blocked."""
+    need = _write_need(subject, path, place)
+    if not need.edits:
+        return need
+    if not write_need_read():
+        return generic
+    blocked = write_blocked_text(subject, _shown_dirs(place), covered=False)
+    return replace(need, subject=subject, refusal=blocked or need.refusal)
+
+
 def _examine(part: str, place: CallPlace) -> _Part:
     """What one simple command needs (None: it only reads inside the working directories)."""
     facts, shell = permission_facts(), _shell()
@@ -522,7 +557,7 @@ def _examine(part: str, place: CallPlace) -> _Part:
             continue
         path = _absolute(word.text, place)
         if word.redirect == ">" and word.text not in shell["silent_targets"]:
-            return _Part(_write_need(f"Output redirection to '{path}'", path, place))
+            return _Part(_release_write(f"Output redirection to '{path}'", path, place, generic))
         if word.redirect == "<" and not _inside(path, place):
             subject, verb_phrase = f"Input redirection from '{path}'", shell["input_redirect_verb"]
             text = facts.refusal(
@@ -562,7 +597,7 @@ def _verb_need(verb: str, rest: list[str], place: CallPlace, reads: list[str]) -
             return generic
         outside = [path for path in paths if not _inside(path, place)]
         path = (outside or paths)[0]
-        return _write_need(f"{verb} in '{path}'", path, place)
+        return _release_write(f"{verb} in '{path}'", path, place, generic)
     if verb not in shell["any_arguments"] and verb not in shell["checked_flags"]:
         return generic
     blocked = next(
@@ -623,6 +658,21 @@ def _outside_part(command: object, place: CallPlace) -> str | None:
     return next((need.refusal for need in needs if need.outside), None)
 
 
+def _blocked_in_release(need: _Need, place: CallPlace) -> str | None:
+    """The refusal an older release answered as (fire --claude-version) gave a part writing
+    a file inside the working directories that an allow rule covers (None: none)."""
+    if not need.subject:
+        return None
+    return write_blocked_text(need.subject, _shown_dirs(place), covered=True)
+
+
+def _blocked_write(command: object, place: CallPlace) -> str | None:
+    """``_blocked_in_release`` of the first part of a Bash command it refuses."""
+    parts = _parts(command, place) if isinstance(command, str) else None
+    found = (_blocked_in_release(e.need, place) for _, e in parts or () if e.need is not None)
+    return next((text for text in found if text is not None), None)
+
+
 def _read_denied(
     command: str, entries: Sequence[PermissionEntry], place: CallPlace
 ) -> PermissionEntry | None:
@@ -666,7 +716,10 @@ def _bash_by_parts(
         rule = next((e for e in allows if _covers_part(e, part, place)), None)
         if rule is not None and examined.need.outside and rule.rule.specifier is not None:
             rule = None  # Bash(cd:*) does not let cd leave the working directories
-        if rule is not None:
+        blocked = _blocked_in_release(examined.need, place) if rule is not None else None
+        if blocked is not None:
+            needs.append(_Need(blocked))
+        elif rule is not None:
             covering.append(rule)
         elif (examined.need.generic or reworded) and len(parts or ()) > 1:
             text = facts.refusal("compound", part=part)

@@ -28,8 +28,8 @@ from hookcourse.stages.matcher_and_dispatch.reference import (
 
 from .catalogue import EventSpec, tool_aliases
 from .permission_rule import CallPlace, RuleCheck, check_rule
-from .settings import Handler, MatcherGroup
-from .versions import exact_name_note
+from .settings import CommandHandler, Handler, MatcherGroup
+from .versions import args_note, exact_name_note, if_read
 
 NO_MATCHER_SUPPORT = "ignored"
 """The branch reported for a group on an event without matcher support."""
@@ -170,8 +170,14 @@ def _plan_handler(
             f"{spec.name} does not run {handler.type} hooks "
             f"(it runs {', '.join(spec.handler_types)})",
         )
+    if isinstance(handler, CommandHandler) and handler.args is not None:
+        # An older release answered as (fire --claude-version) ran none of such a hook.
+        ignored = args_note()
+        if ignored is not None:
+            return PlannedHandler(handler, False, ignored)
     check = None
-    if handler.if_rule is not None:
+    # An older release answered as (fire --claude-version) ran the hook whatever its if.
+    if handler.if_rule is not None and if_read():
         if not spec.if_condition:
             return PlannedHandler(
                 handler,

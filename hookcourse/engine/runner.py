@@ -53,7 +53,7 @@ from .catalogue import hook_env_facts
 from .placeholders import substitute
 from .reading import HookRun
 from .settings import CommandHandler, EvaluatorHandler, Handler, HttpHandler, McpToolHandler
-from .versions import env_exported
+from .versions import env_exported_on, on_failure_heeded, release_variables
 
 _HEADER_VARIABLE: Final = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 _LONE_SURROGATE: Final = re.compile("[\ud800-\udfff]")
@@ -254,8 +254,12 @@ def hook_exports(
     level = effort.get("level") if isinstance(effort, dict) else None
     if isinstance(level, str):
         exports["CLAUDE_EFFORT"] = level
-    # An older release answered as (fire --claude-version) lacked some of them.
-    return placeholders, {name: value for name, value in exports.items() if env_exported(name)}
+    # An older release answered as (fire --claude-version) lacked some of them, and set
+    # others itself, each event's hooks getting its own.
+    event = str(payload.get("hook_event_name", ""))
+    exports.update(release_variables(event))
+    kept = {name: value for name, value in exports.items() if env_exported_on(name, event)}
+    return placeholders, kept
 
 
 def _session_variables(project_dir: str, payload: Mapping[str, object]) -> dict[str, str]:
@@ -457,7 +461,8 @@ def hook_run(job: Job, **observed: Any) -> HookRun:
         label=handler.describe(),
         continue_on_block=handler.continue_on_block,
         command=handler.named_by,
-        on_failure_block=handler.blocks_on_failure,
+        # An older release answered as (fire --claude-version) ignored onFailure.
+        on_failure_block=handler.blocks_on_failure and on_failure_heeded(),
         **fields,
     )
 

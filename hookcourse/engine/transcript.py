@@ -23,6 +23,8 @@ from .versions import (
     contexts_joined,
     deny_shown_as_blocking,
     deny_text,
+    exit2_text,
+    feedback_text,
     field_heeded,
     notices_shown,
     prompt_message_shown,
@@ -174,6 +176,9 @@ def hook_denial(spec: EventSpec, name: str, outcome: Outcome) -> str:
     if not outcome.decided_by_exit2 and not outcome.decided_by_failure:
         # A JSON deny: older releases worded it otherwise (fire --claude-version).
         return deny_text(name, name.partition(":")[2], error, text)
+    if outcome.decided_by_exit2:
+        # Older releases worded an exit 2's refusal otherwise too (fire --claude-version).
+        return exit2_text(name.partition(":")[2], error, text)
     return text
 
 
@@ -313,9 +318,10 @@ def print_mode(
             # After exit 2 the model reads the blocking error: "[<command>]: " and stderr
             # as written, final newline kept (2.1.332; outcome.reason is trimmed).
             reason = outcome.blocking_error
-        feedback = model_text(
-            "stop_feedback", event=spec.feedback_event or spec.name, reason=reason
-        )
+        event = spec.feedback_event or spec.name
+        feedback = model_text("stop_feedback", event=event, reason=reason)
+        # Older releases worded it otherwise (fire --claude-version).
+        feedback = feedback_text(event, reason, feedback)
     if outcome.run_stops and terminal is None:
         terminal = STOP_HOOK_PREVENTED if spec.stop_loop else HOOK_STOPPED
     continues = outcome.keeps_going if spec.stop_loop else None

@@ -51,6 +51,20 @@ MODELLED = (
     "mismatch-keeps-decision",
     "field-arrives",
     "prompt-message-arrives",
+    "exec-form-arrives",
+    "write-blocked",
+    "skill-asks",
+    "rewrite-arrives",
+    "flag-arrives",
+    "exit2-text",
+    "event-name-arrives",
+    "on-failure-arrives",
+    "if-arrives",
+    "deny-rule-over-allow",
+    "wildcard-rule-arrives",
+    "write-need-arrives",
+    "feedback-text",
+    "write-phrase",
 )
 """The kinds of rule ``fire --claude-version`` applies."""
 
@@ -392,9 +406,10 @@ def deny_shown_as_blocking() -> bool:
 def terminal_reason(reason: str | None) -> str | None:
     """The ``terminal_reason`` a run that ended for ``reason`` puts on its result line in
     the release answered as: none before the release where the sweep first saw one (a
-    blocked prompt is the course's own name for a run without a request: kept)."""
+    blocked prompt and a run that never started are the course's own names for a run
+    without a request: kept)."""
     version = answering()
-    if version is None or reason == "prompt_blocked":
+    if version is None or reason in ("prompt_blocked", "not_started"):
         return reason
     arrived = all(holds(rule, version) for rule in rules() if rule.kind == "reason-arrives")
     return reason if arrived else None
@@ -574,3 +589,223 @@ def answering_line(version: str) -> str:
         f"answering as Claude Code {version}{around}: {len(later)} measured change(s) after "
         f"it modelled (hookcourse versions lists every change); the rest as {newest()}"
     )
+
+
+# --- behaviours of one kind of scenario (tests/claude_code/rules_behaviours.py) -----------------
+
+
+def _before_arrival(kind: str, after: str | None = None) -> Rule | None:
+    """The first ``kind`` rule (of ``after``, when given) whose change the release answered
+    as predates: it behaves as before that change (None: as the newest)."""
+    version = answering()
+    if version is None:
+        return None
+    return next(
+        (
+            rule
+            for rule in rules()
+            if rule.kind == kind
+            and (after is None or rule.after == after)
+            and not holds(rule, version)
+        ),
+        None,
+    )
+
+
+def _in_window(kind: str, facet: str | None = None) -> Rule | None:
+    """The ``kind`` rule (of ``facet``, when given) whose window (``since`` until ``until``)
+    holds the release answered as (None: none does, or the newest)."""
+    version = answering()
+    if version is None:
+        return None
+    return next(
+        (
+            r
+            for r in rules()
+            if r.kind == kind and (facet is None or r.facet == facet) and holds(r, version)
+        ),
+        None,
+    )
+
+
+def args_note() -> str | None:
+    """Why the release answered as ran no script of a command hook given ``args`` (exec
+    form); None where it ran them."""
+    rule = _before_arrival("exec-form-arrives")
+    if rule is None:
+        return None
+    return (
+        f"Claude Code {answering()} ran none of a command hook's script when the hook gives "
+        f"args: the version sweep first saw such a hook run in {_when(rule)} "
+        f"(changed in {rule.since})"
+    )
+
+
+def write_blocked_text(subject: str, cwd: str, covered: bool) -> str | None:
+    """The refusal the release answered as gave a Bash command part writing a file inside
+    the project, ``covered`` by an allow rule or not (``subject``: ``touch in '<path>'``;
+    ``cwd``: the working directories); None where it refused as the newest (or the rule
+    let it run)."""
+    rule = _in_window("write-blocked", f"bash.write.{'covered' if covered else 'uncovered'}")
+    if rule is None:
+        return None
+    # What the command may not do, in the words the records show for it (touch's when
+    # they show none for this command).
+    verb = subject.partition(" ")[0]
+    phrases = {r.facet.rsplit(".", 1)[1]: str(r.after) for r in rules() if r.kind == "write-phrase"}
+    phrase = phrases.get(verb, phrases.get("touch", ""))
+    text = str(rule.after).replace("{subject}", subject).replace("{cwd}", cwd)
+    return text.replace("{phrase}", phrase)
+
+
+def skill_ask_text(skill: str) -> str | None:
+    """The ask the release answered as gave every Skill call (print mode refuses it with
+    this text); None where a skill without hooks launched with no approval."""
+    rule = _in_window("skill-asks")
+    return None if rule is None else str(rule.after).replace("{skill}", skill)
+
+
+def rewrite_note() -> str | None:
+    """Why the release answered as ran a call as the model wrote it although a PreToolUse
+    hook gave ``updatedInput`` without a ``permissionDecision``; None where it rewrote it."""
+    rule = _before_arrival("rewrite-arrives")
+    if rule is None:
+        return None
+    return (
+        f"Claude Code {answering()} did not apply updatedInput given without a "
+        f"permissionDecision: the call runs as the model wrote it (such a rewrite first "
+        f"applied in {_when(rule)}, changed in {rule.since})"
+    )
+
+
+def flag_note(flags: Sequence[str]) -> str | None:
+    """Why the release answered as did not start with ``flags`` (a flag it did not know
+    yet); None where it started."""
+    for flag in flags:
+        rule = _before_arrival("flag-arrives", flag.partition("=")[0])
+        if rule is not None:
+            return (
+                f"Claude Code {answering()} did not start with {flag}: the version sweep first "
+                f"saw a run given it start in {_when(rule)} (changed in {rule.since})"
+            )
+    return None
+
+
+def exit2_text(tool: str, error: str, default: str) -> str:
+    """The tool_result of a call a PreToolUse hook's exit 2 refused, as the release answered
+    as worded it (``error``: ``[command]: stderr``; ``default``: the newest's wording)."""
+    return _worded("exit2-text", {"{tool}": tool, "{error}": error}, default)
+
+
+def feedback_text(event: str, reason: str, default: str) -> str:
+    """The text the model is shown for a Stop (or SubagentStop) hook's block, as the release
+    answered as worded it (``default``: the newest's wording)."""
+    return _worded("feedback-text", {"{event}": event, "{reason}": reason}, default)
+
+
+def _worded(kind: str, values: Mapping[str, str], default: str) -> str:
+    """A text as the ``kind`` template changes up to the release answered as left it (before
+    the first, as that one found it), placeholders filled; ``default`` for the newest."""
+    version = answering()
+    changes = [rule for rule in rules() if rule.kind == kind]
+    if version is None or not changes:
+        return default
+    reached = [rule for rule in changes if holds(rule, version)]
+    template = str(reached[-1].after if reached else changes[0].before)
+    for name, value in values.items():
+        template = template.replace(name, value)
+    return template
+
+
+RELEASE_SET: Mapping[str, str] = {"OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE": "delta"}
+"""Variables some releases set in their own environment when unset, so their hooks got
+them, with the value set (read in 2.0.72's cli.js, not run:
+``if(!process.env.OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE)...="delta"``); the
+releases that passed one on are the ``env-var`` rules' (the newest removes ``OTEL_*``)."""
+
+
+def env_exported_on(name: str, event: str) -> bool:
+    """Whether ``event`` hooks get the variable ``name`` in the release answered as: as the
+    ``env-var`` rules of ``name`` that concern ``event`` leave it (each event's hooks got
+    some variables in other releases than others'), else as ``env_exported``."""
+    version = answering()
+    facet = f"hook[*].env.{name}"
+    changes = [r for r in rules(event) if r.kind == "env-var" and r.facet == facet]
+    if version is None or not changes:
+        return env_exported(name)
+    reached = [rule for rule in changes if order(rule.since) <= order(version)]
+    if not reached:
+        return changes[0].before is not None
+    # As ``_state`` reads them: a rule's ``until`` may be another event's change.
+    return reached[-1].after is not None
+
+
+def release_variables(event: str) -> dict[str, str]:
+    """The variables the release answered as set itself and passed on to ``event`` hooks
+    (none for the newest)."""
+    if answering() is None:
+        return {}
+    return {name: value for name, value in RELEASE_SET.items() if env_exported_on(name, event)}
+
+
+def unknown_event_note(event: str) -> str | None:
+    """Why the release answered as read no hook of a settings file with ``event`` hooks (it
+    did not know the event's name yet); None where it read the file."""
+    rule = _before_arrival("event-name-arrives", event)
+    if rule is None:
+        return None
+    return (
+        f"Claude Code {answering()} did not know the event name {event}: it ran none of the "
+        f"hooks of a settings file naming it (such a file was first read in {_when(rule)}, "
+        f"changed in {rule.since})"
+    )
+
+
+def on_failure_heeded() -> bool:
+    """Whether the release answered as heeded a handler's ``onFailure`` (False before the
+    ``on-failure-arrives`` rule's release: a failed run did not block)."""
+    return _before_arrival("on-failure-arrives") is None
+
+
+def if_read() -> bool:
+    """Whether the release answered as read a handler's ``if`` (False before the
+    ``if-arrives`` rule's release: the hook ran on every call its group matched)."""
+    return _before_arrival("if-arrives") is None
+
+
+def allow_lifts_deny_rule() -> bool:
+    """Whether, in the release answered as, a PreToolUse hook's allow let a call a deny
+    rule covers run (before the ``deny-rule-over-allow`` rule's release)."""
+    return _before_arrival("deny-rule-over-allow") is not None
+
+
+def star_not_prefix(rule: str) -> bool:
+    """A Bash rule whose ``*`` is not right after ``:`` nor before ``.``, in a rule without
+    ``/`` (``Bash(rm *)``): what releases before ``wildcard-rule-arrives`` refused (their
+    own check, read in 2.0.76's cli.js: ``Use ":*" for prefix matching, not just "*"``)."""
+    found = re.fullmatch(r"Bash\((.*)\)", rule, re.S)
+    if found is None or "*" not in found[1] or "/" in found[1]:
+        return False
+    head, _, tail = found[1].partition("*")
+    return not head.endswith(":") and not tail.startswith(".")
+
+
+def refused_rule_note(rule: str) -> str | None:
+    """Why the release answered as read nothing of a settings file holding permission rule
+    ``rule`` (``star_not_prefix``, before the ``wildcard-rule-arrives`` rule's release);
+    None where it read the file."""
+    arrived = _before_arrival("wildcard-rule-arrives") if star_not_prefix(rule) else None
+    if arrived is None:
+        return None
+    return (
+        f"Claude Code {answering()} refused the rule {rule} (a * not after :) and read "
+        f"nothing of its settings file (such a file was first read in {_when(arrived)}, "
+        f"changed in {arrived.since})"
+    )
+
+
+def write_need_read() -> bool:
+    """Whether the release answered as refused a Bash command writing a file for its path
+    (False before the ``write-need-arrives`` rule's release: it was refused as any command
+    that needs approval)."""
+    return _before_arrival("write-need-arrives") is None

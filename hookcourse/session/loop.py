@@ -55,6 +55,7 @@ from hookcourse.engine.api import (
     checked_against,
     file_written,
     fire,
+    flag_note,
     instructions_at_start,
     load_catalogue,
     load_settings,
@@ -307,7 +308,9 @@ def play(
     learner's loop wraps ``requests``)."""
     script = session.script
     prompt_requests = requests if per_prompt is None else per_prompt
-    start_runs = _worktree(session)
+    # An older release answered as (--claude-version) refused a flag it did not know yet.
+    refused = flag_note(session.command_line.flags)
+    start_runs = _worktree(session) if refused is None else []
     transcript: Transcript = {
         "script": script.name,
         "engine": engine or engine_name(),
@@ -315,6 +318,9 @@ def play(
         "rounds": session.rounds,
         "end": {},
     }
+    if refused is not None:
+        transcript.update(end={"reason": NOT_STARTED, "notes": [refused]}, closing=[])
+        return transcript
     if start_runs and session.worktree is None:
         # No folder to run in: the session never starts (2.1.332: "Error creating
         # worktree: ...", exit 1, before SessionStart and any request).

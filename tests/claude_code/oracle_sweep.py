@@ -891,7 +891,9 @@ def _matcher_of(scenario: Mapping[str, Any]) -> str | None:
 
 
 def text_forms(
-    records: Mapping[str, Mapping[str, Any]], said: Iterable[tuple[str, str]] = ()
+    records: Mapping[str, Mapping[str, Any]],
+    said: Iterable[tuple[str, str]] = (),
+    sids: Iterable[str] | None = None,
 ) -> list[dict[str, Any]]:
     """When each form of an event's hook text came to the model or left it: for each core
     scenario and each two neighbouring stored releases where the event's hooks ran as
@@ -908,7 +910,7 @@ def text_forms(
         return sum(1 for run in observation.get("hooks") or [] if run["event"] == event)
 
     spans_of: dict[tuple[str, str, bool], list[tuple[str, str, str]]] = {}
-    for sid in core_ids():
+    for sid in core_ids() if sids is None else sids:
         having = [v for v in records if sid in records[v]]
         for low, high in itertools.pairwise(having):
             before, after = records[low][sid], records[high][sid]
@@ -1315,6 +1317,8 @@ def ledger(
     pinned: str,
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """The package's rules file and the full change list, from the stored records."""
+    from rules_behaviours import behaviour_rules
+
     # The core scenarios: the others were run on the pinned release alone (and a few on
     # the first release swept, before the core was cut down).
     from rules_subagents import subagent_rules
@@ -1337,6 +1341,7 @@ def ledger(
         *prompt_message_arrivals(records, corpus),
         *context_join_arrivals(records),
         *subagent_rules(records, corpus),
+        *behaviour_rules(records, corpus),
     ]
     # The deny shown as a blocking error is its own rule: the text form leaves it out.
     blocking = {

@@ -1,0 +1,734 @@
+"""Behaviours of one kind of scenario, read from the stored records as rules of the ledger.
+
+Each function here reads every stored release's observation of the scenarios that show
+one behaviour (whatever their ids: what a scenario holds says whether it shows it) and
+returns the rules ``fire --claude-version`` applies, in the ledger's format (``kind``,
+``since``, ``previous``, ``exact``, ``until``, ``before``/``after``). A behaviour seen
+from the oldest stored release up to a change is said as the newest one's arrival; a
+behaviour seen only between two releases is said as a window (``since`` and ``until``).
+No release is named here: every one comes from where the records change.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any
+
+from oracle_record import digest
+from oracle_sweep import release_key
+
+from hookcourse.engine.catalogue import permission_facts
+from hookcourse.engine.versions import star_not_prefix
+
+Records = Mapping[str, Mapping[str, Any]]
+Corpus = Mapping[str, Mapping[str, Any]]
+Shown = Callable[[Mapping[str, Any]], bool | None]
+"""Whether one observation shows the behaviour (None: it cannot say)."""
+
+
+def behaviour_rules(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """Every rule of this module, from the stored records."""
+    return [
+        *exec_form_arrival(records, corpus),
+        *write_blocked_windows(records, corpus),
+        *write_need_arrival(records, corpus),
+        *write_phrases(records, corpus),
+        *skill_ask_windows(records, corpus),
+        *rewrite_arrival(records, corpus),
+        *flag_arrivals(records, corpus),
+        *exit2_texts(records, corpus),
+        *feedback_texts(records, corpus),
+        *event_name_arrivals(records, corpus),
+        *on_failure_arrival(records, corpus),
+        *if_arrival(records, corpus),
+        *deny_rule_arrival(records, corpus),
+        *wildcard_rule_arrival(records, corpus),
+        *more_text_forms(records, corpus),
+    ]
+
+
+# --- reading the records -----------------------------------------------------------------------
+
+
+def _stored(records: Records, corpus: Corpus, sid: str) -> list[tuple[str, Mapping[str, Any]]]:
+    """The releases that stored ``sid`` as the corpus has it now, oldest first."""
+    if sid not in corpus:
+        return []
+    fingerprint = digest(corpus[sid])
+    return [
+        (version, record[sid])
+        for version, record in records.items()
+        if sid in record and record[sid].get("scenario") == fingerprint
+    ]
+
+
+def _points(
+    records: Records, corpus: Corpus, sids: Sequence[str], shown: Shown
+) -> list[tuple[str, bool]]:
+    """Per stored release, whether every observation of ``sids`` there that can say shows
+    the behaviour (a release where they disagree says nothing and is left out)."""
+    seen: dict[str, set[bool]] = {}
+    for sid in sids:
+        for version, observation in _stored(records, corpus, sid):
+            said = shown(observation)
+            if said is not None:
+                seen.setdefault(version, set()).add(said)
+    return [
+        (version, next(iter(said)))
+        for version, said in sorted(seen.items(), key=lambda item: release_key(item[0]))
+        if len(said) == 1
+    ]
+
+
+def _at(records: Records, corpus: Corpus, sids: Sequence[str], version: str) -> list[str]:
+    """The scenarios of ``sids`` that ``version`` stored (the ones that show a change there)."""
+    return [sid for sid in sids if any(v == version for v, _ in _stored(records, corpus, sid))]
+
+
+def _exact(since: str, previous: str) -> bool:
+    return release_key(since)[0] - release_key(previous)[0] == 1
+
+
+def _arrival(points: Sequence[tuple[str, bool]]) -> tuple[str, str] | None:
+    """``(since, previous)`` when the behaviour is shown on every release up to one point
+    and on none from it on (one change, the newest's behaviour arriving at ``since``)."""
+    flips = [i for i in range(1, len(points)) if points[i][1] != points[i - 1][1]]
+    if len(flips) != 1 or not points[0][1]:
+        return None
+    at = flips[0]
+    return points[at][0], points[at - 1][0]
+
+
+def _windows(points: Sequence[tuple[str, bool]]) -> Iterator[tuple[str, str, str | None]]:
+    """``(since, previous, until)`` of each run of releases showing the behaviour that
+    starts after the oldest (``until``: the first release after it not showing it), when
+    both its ends lie between neighbouring releases on npm (a wider end says too little
+    to bound a window)."""
+    for i in range(1, len(points)):
+        if points[i][1] and not points[i - 1][1]:
+            end = next((j for j in range(i, len(points)) if not points[j][1]), None)
+            until = None if end is None else points[end][0]
+            bounded = end is None or _exact(points[end][0], points[end - 1][0])
+            if _exact(points[i][0], points[i - 1][0]) and bounded:
+                yield points[i][0], points[i - 1][0], until
+
+
+def _rule(
+    kind: str,
+    says: str,
+    events: Sequence[str],
+    since: str,
+    previous: str,
+    sids: Sequence[str],
+    **more: Any,
+) -> dict[str, Any]:
+    return {
+        "kind": kind,
+        "says": says,
+        "events": sorted(set(events)),
+        "since": since,
+        "previous": previous,
+        "exact": _exact(since, previous),
+        "scenarios": sorted(set(sids)),
+        **more,
+    }
+
+
+def _hook_groups(scenario: Mapping[str, Any]) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    """Every handler the scenario's settings files give, with its event."""
+    for settings in (scenario.get("settings") or {}).values():
+        hooks = settings.get("hooks") if isinstance(settings, dict) else None
+        for event, groups in (hooks or {}).items() if isinstance(hooks, dict) else ():
+            for group in groups if isinstance(groups, list) else ():
+                for handler in group.get("hooks") or [] if isinstance(group, dict) else ():
+                    if isinstance(handler, dict):
+                        yield event, handler
+
+
+def _scripted_answers(scenario: Mapping[str, Any], event: str) -> list[Mapping[str, Any]]:
+    """The JSON objects the scenario's hook scripts print on ``event``."""
+    found: list[Mapping[str, Any]] = []
+    for hook in (scenario.get("hooks") or {}).values():
+        out = hook.get("out") if isinstance(hook, dict) else None
+        specific = out.get("hookSpecificOutput") if isinstance(out, dict) else None
+        if isinstance(specific, dict) and specific.get("hookEventName") == event:
+            found.append(specific)
+    return found
+
+
+# --- the kinds -----------------------------------------------------------------------------------
+
+
+def exec_form_arrival(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When a command hook's ``args`` (exec form) came to be read: scenarios whose every
+    hook is a command hook with ``args``; a release shows the old behaviour where none of
+    their hooks ran, the newest's where they ran (one change from the oldest on)."""
+    sids = [
+        sid
+        for sid, scenario in corpus.items()
+        if (handlers := [h for _, h in _hook_groups(scenario)])
+        and all(h.get("type") == "command" and "args" in h for h in handlers)
+    ]
+    points = _points(records, corpus, sids, lambda o: not o.get("hooks"))
+    found = _arrival(points)
+    if found is None:
+        return []
+    since, previous = found
+    events = [e for sid in sids for e, _ in _hook_groups(corpus[sid])]
+    shown = _at(records, corpus, sids, since)
+    return [
+        _rule(
+            "exec-form-arrives",
+            "a command hook with `args` (exec form) runs its program with them (before, "
+            "such a hook ran none of its script)",
+            events,
+            since,
+            previous,
+            shown,
+            facet="handler.args",
+            before=None,
+            after="args",
+        )
+    ]
+
+
+WRITE_BLOCKED = re.compile(
+    r"^(?P<subject>\S+ in '[^']*') was blocked\. For security, Claude Code may only create "
+    r"or modify files in the allowed working directories for this session: '(?P<cwd>[^']*)'\.$"
+)
+"""A shell command's file write refused before it runs, as some releases worded it."""
+TOUCH_PHRASE = "create or modify files in"
+"""What that text says the command may not do, for ``touch`` (other commands say their own:
+``write_phrases``)."""
+BLOCKED_ANY = re.compile(
+    r"^(?P<verb>[a-z]+|Output)(?: in| redirection to) '[^']*' was blocked\. For security, "
+    r"Claude Code may only "
+    r"(?P<phrase>.+?) the allowed working directories for this session: "
+)
+
+
+def write_phrases(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """What a refused command's text said it may not do, per command (``touch``: "create or
+    modify files in", ``mkdir``: ...): every stored Bash call refused so, the first release
+    that showed each. The engine reads them inside the ``write-blocked`` windows."""
+    reading = set(permission_facts().shell["path_verbs"])  # the newest's own words say them
+    seen: dict[str, tuple[str, str, set[str]]] = {}
+    for version, record in records.items():
+        for sid, observation in record.items():
+            for tool in observation.get("tools") or [] if sid in corpus else []:
+                found = BLOCKED_ANY.match(str(tool.get("result")))
+                if found and tool.get("name") == "Bash" and found["verb"] not in reading:
+                    verb, phrase = found["verb"], found["phrase"]
+                    seen.setdefault(verb, (version, phrase, set()))[2].add(sid)
+    return [
+        _rule(
+            "write-phrase",
+            f"a refused `{verb}` command's text says it may only `{phrase}` the working "
+            f"directories (seen from {since})",
+            ["PreToolUse"],
+            since,
+            since,
+            sorted(sids),
+            facet=f"bash.write.phrase.{verb}",
+            before=None,
+            after=phrase,
+        )
+        for verb, (since, phrase, sids) in sorted(seen.items())
+    ]
+
+
+def write_blocked_windows(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When a Bash command writing a file inside the project was refused as a write outside
+    the allowed folders: scenarios calling Bash, those with a Bash allow rule (the write
+    ``covered``) apart from the others (``uncovered``); per window of releases whose record
+    refused a call so, its text with the subject and folders as ``{subject}``, ``{cwd}``."""
+    found: list[dict[str, Any]] = []
+    for sid, scenario in corpus.items():
+        if '"name": "Bash"' not in _calls(scenario):
+            continue
+        # A project's allow rules hold only in a trusted folder (the harness trusts none).
+        covered = any(rule.startswith("Bash(") for rule in _rules_of(scenario, "allow", "project"))
+        template: list[str] = []
+
+        def blocked(observation: Mapping[str, Any], into: list[str] = template) -> bool:
+            for tool in observation.get("tools") or []:
+                seen = WRITE_BLOCKED.match(str(tool.get("result")))
+                if seen and tool.get("name") == "Bash":
+                    text = str(tool["result"])
+                    into[:] = [
+                        text.replace(seen["subject"], "{subject}")
+                        .replace(f"'{seen['cwd']}'", "'{cwd}'")
+                        .replace(f" only {TOUCH_PHRASE} ", " only {phrase} ")
+                    ]
+                    return True
+            return False
+
+        points = _points(records, corpus, [sid], blocked)
+        which = "covered" if covered else "uncovered"
+        says = (
+            f"a Bash command writing a file inside the project ({which} by an allow rule) is "
+            "refused as a write outside the working directories"
+        )
+        windows = _call_windows("write-blocked", says, sid, points, template[:1])
+        found += [{**rule, "facet": f"bash.write.{which}"} for rule in windows]
+    return _merged(found, by_facet=True)
+
+
+GENERIC = ("This command requires approval", "This Bash command contains multiple operations")
+"""How a command that needs approval for no reason of its own is refused."""
+
+
+def write_need_arrival(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When a Bash command writing a file came to be refused for its path (naming it):
+    scenarios calling Bash with no Bash allow rule; a release shows the old behaviour where
+    a refused Bash call got the generic wording, the newest's where its text names the
+    command and path (one change from the oldest on)."""
+
+    def generic(observation: Mapping[str, Any]) -> bool | None:
+        texts = [str(t.get("result")) for t in observation.get("tools") or [] if t.get("isError")]
+        if any(text.startswith(GENERIC) for text in texts):
+            return True
+        return False if any(re.match(r"^\S+ in '", text) for text in texts) else None
+
+    sids = [
+        sid
+        for sid, scenario in corpus.items()
+        if '"name": "Bash"' in _calls(scenario)
+        and not any(rule.startswith("Bash(") for rule in _rules_of(scenario, "allow"))
+        and any(
+            WRITE_BLOCKED.match(str(t.get("result")))
+            for _, o in _stored(records, corpus, sid)
+            for t in o.get("tools") or []
+        )
+    ]
+    says = (
+        "a Bash command writing a file needs approval for its path, named in the refusal "
+        "(before, it was refused as any command that needs approval)"
+    )
+    rule = {"kind": "write-need-arrives", "says": says, "facet": "bash.write", "after": "path"}
+    return _joint_arrival(records, corpus, sids, generic, ["PreToolUse"], rule)
+
+
+def _joint_arrival(
+    records: Records,
+    corpus: Corpus,
+    sids: Sequence[str],
+    shown: Shown,
+    events: Sequence[str],
+    rule: Mapping[str, str],
+) -> list[dict[str, Any]]:
+    """The rule (``kind``, ``says``, ``facet``, ``after``) of the newest's behaviour
+    arriving where ``sids``' records, read together, stop showing the old one."""
+    arrived = _arrival(_points(records, corpus, sids, shown))
+    if arrived is None:
+        return []
+    at = _at(records, corpus, sids, arrived[0])
+    more: dict[str, Any] = {"facet": rule["facet"], "before": None, "after": rule["after"]}
+    return [_rule(rule["kind"], rule["says"], events, *arrived, at, **more)]
+
+
+def _call_windows(
+    kind: str, says: str, sid: str, points: Sequence[tuple[str, bool]], after: Sequence[str]
+) -> list[dict[str, Any]]:
+    """A rule per window of ``points`` of a behaviour of calls (``after``: its text)."""
+    return [
+        _rule(
+            kind,
+            says,
+            ["PreToolUse"],
+            since,
+            previous,
+            [sid],
+            until=until,
+            facet="tool[*].result",
+            before=None,
+            after=after[0],
+        )
+        for since, previous, until in _windows(points)
+    ]
+
+
+SKILL_ASKED = "Execute skill: {skill}"
+"""The ask a Skill call got in the releases that asked for every skill (print mode refuses
+it: the model reads it as the call's error)."""
+
+
+def skill_ask_windows(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When every Skill call needed approval: scenarios calling the Skill tool; per window
+    of releases whose record answered each Skill call with ``Execute skill: <skill>`` as
+    an error (the text as a template, the skill's name as ``{skill}``)."""
+
+    def asked(observation: Mapping[str, Any]) -> bool | None:
+        calls = [t for t in observation.get("tools") or [] if t.get("name") == "Skill"]
+        if not calls:
+            return None
+        return all(
+            t.get("isError")
+            and t.get("result")
+            == SKILL_ASKED.replace("{skill}", str((t.get("input") or {}).get("skill")))
+            for t in calls
+        )
+
+    found: list[dict[str, Any]] = []
+    for sid, scenario in corpus.items():
+        if '"name": "Skill"' not in _calls(scenario):
+            continue
+        points = _points(records, corpus, [sid], asked)
+        says = f"every Skill call needs approval (print mode refuses it: `{SKILL_ASKED}`)"
+        found += _call_windows("skill-asks", says, sid, points, [SKILL_ASKED])
+    return _merged(found)
+
+
+def _calls(scenario: Mapping[str, Any]) -> str:
+    return json.dumps([turn.get("tools") for turn in scenario.get("turns") or []])
+
+
+def _merged(rules: list[dict[str, Any]], by_facet: bool = False) -> list[dict[str, Any]]:
+    """Rules of one kind and window (and facet), one rule with their scenarios together."""
+    merged: dict[tuple[str, str | None, str], dict[str, Any]] = {}
+    for rule in rules:
+        key = (rule["since"], rule.get("until"), rule["facet"] if by_facet else "")
+        if key in merged:
+            merged[key]["scenarios"] = sorted({*merged[key]["scenarios"], *rule["scenarios"]})
+        else:
+            merged[key] = rule
+    return sorted(merged.values(), key=lambda r: release_key(r["since"]))
+
+
+def rewrite_arrival(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When a PreToolUse hook's ``updatedInput`` given without a ``permissionDecision``
+    came to be applied: scenarios whose PreToolUse hooks answer so; a release shows the
+    old behaviour where its calls' results differ from the newest's, the newest's where
+    they are the same (one change from the oldest on)."""
+    sids = [
+        sid
+        for sid, scenario in corpus.items()
+        if (answers := _scripted_answers(scenario, "PreToolUse"))
+        and all("updatedInput" in a and "permissionDecision" not in a for a in answers)
+    ]
+    says = (
+        "a PreToolUse hook's `updatedInput` without a `permissionDecision` rewrites the "
+        "call (before, the call ran as the model wrote it)"
+    )
+    return _results_arrival(
+        records, corpus, sids, "rewrite-arrives", says, "output[PreToolUse].updatedInput"
+    )
+
+
+def _results_arrival(
+    records: Records, corpus: Corpus, sids: Sequence[str], kind: str, says: str, facet: str
+) -> list[dict[str, Any]]:
+    """Per scenario of ``sids``: the release from which its calls' results stay the
+    newest's, having differed on every stored release before (one rule per release)."""
+    found: list[dict[str, Any]] = []
+    for sid in sids:
+        stored = _stored(records, corpus, sid)
+        if not stored:
+            continue
+        newest = [t.get("result") for t in stored[-1][1].get("tools") or []]
+        points = [
+            (version, [t.get("result") for t in o.get("tools") or []] != newest)
+            for version, o in stored
+        ]
+        arrived = _arrival(points)
+        if arrived is not None:
+            events = [event for event, _ in _hook_groups(corpus[sid])] or ["PreToolUse"]
+            after = facet.rsplit(".", 1)[-1]
+            found.append(
+                _rule(kind, says, events, *arrived, [sid], facet=facet, before=None, after=after)
+            )
+    return _merged(found)
+
+
+def flag_arrivals(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When a command-line flag came to be known: scenarios passing one flag; a release
+    shows the old behaviour where the run did not start (no request, no result line), the
+    newest's where it did (one change from the oldest on)."""
+
+    def not_started(observation: Mapping[str, Any]) -> bool:
+        result = observation.get("result") or {}
+        return not observation.get("requests") and result.get("subtype") is None
+
+    found = []
+    for sid, scenario in corpus.items():
+        flags = [str(flag) for flag in scenario.get("flags") or []]
+        if len(flags) != 1 or not flags[0].startswith("--"):
+            continue
+        arrived = _arrival(_points(records, corpus, [sid], not_started))
+        if arrived is None:
+            continue
+        since, previous = arrived
+        found.append(
+            _rule(
+                "flag-arrives",
+                f"claude accepts `{flags[0]}` (before, a run given it did not start)",
+                [],
+                since,
+                previous,
+                [sid],
+                facet="flags",
+                before=None,
+                after=flags[0],
+            )
+        )
+    return found
+
+
+EXIT2_NOW = re.compile(r"^PreToolUse:(?P<tool>\w+) hook error: (?P<error>\[.*)$", re.S)
+"""The newest release's tool_result of a call a PreToolUse hook's exit 2 refused."""
+
+
+def exit2_texts(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """How the tool_result of a call refused by a PreToolUse hook's exit 2 was worded:
+    scenarios whose newest record refused one call so; on each stored release, that call's
+    text with the tool and the hook's error (``[command]: stderr``) as ``{tool}`` and
+    ``{error}``. A rule per change of the template (``before`` and ``after``)."""
+
+    def placed(newest: Mapping[str, Any]) -> dict[str, str] | None:
+        if not any(
+            run.get("event") == "PreToolUse" and run.get("exit") == 2
+            for run in newest.get("hooks") or []
+        ):
+            return None
+        now = [EXIT2_NOW.match(str(t.get("result"))) for t in newest.get("tools") or []]
+        if len(now) != 1 or now[0] is None:
+            return None
+        return {"{error}": now[0]["error"], "{tool}": now[0]["tool"]}
+
+    def texts(observation: Mapping[str, Any]) -> list[str]:
+        return [str(t.get("result")) for t in observation.get("tools") or []]
+
+    says = "a call a PreToolUse hook's exit 2 refused reaches the model as"
+    return _template_changes(records, corpus, "exit2-text", says, placed, texts, "tool[*].result")
+
+
+FEEDBACK_NOW = re.compile(r"^(?P<event>\w+) hook feedback:\n(?P<reason>.+)$", re.S)
+"""The newest release's model text of a Stop (or SubagentStop) hook's block."""
+
+
+def feedback_texts(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """How the model was told of a Stop hook's block: scenarios whose newest record shows
+    one such text; on each stored release, the text holding its reason, with event and
+    reason as ``{event}`` and ``{reason}``. A rule per change of the template."""
+
+    def placed(newest: Mapping[str, Any]) -> dict[str, str] | None:
+        now = [FEEDBACK_NOW.match(str(text)) for text in newest.get("modelTexts") or []]
+        found = [match for match in now if match is not None]
+        if len(found) != 1:
+            return None
+        return {"{reason}": found[0]["reason"], "{event}": found[0]["event"]}
+
+    def texts(observation: Mapping[str, Any]) -> list[str]:
+        return [str(t) for t in observation.get("modelTexts") or [] if "hook feedback:" in str(t)]
+
+    says = "a Stop hook's block reaches the model as"
+    return _template_changes(records, corpus, "feedback-text", says, placed, texts, "modelTexts")
+
+
+def _template_changes(
+    records: Records,
+    corpus: Corpus,
+    kind: str,
+    says: str,
+    placed: Callable[[Mapping[str, Any]], dict[str, str] | None],
+    texts: Callable[[Mapping[str, Any]], list[str]],
+    facet: str,
+) -> list[dict[str, Any]]:
+    """A rule per change of a text's template between neighbouring stored releases: per
+    scenario, ``placed`` reads the newest record's values of the placeholders (None: the
+    scenario does not show the text), ``texts`` an observation's candidate texts; a
+    release's template is its one text holding the first value, values replaced."""
+    changes: dict[tuple[str, str], tuple[str, str, set[str]]] = {}
+    for sid in corpus:
+        stored = _stored(records, corpus, sid)
+        values = placed(stored[-1][1]) if stored else None
+        if values is None:
+            continue
+        first = next(iter(values.values()))
+
+        def template(
+            observation: Mapping[str, Any], values: dict[str, str] = values, first: str = first
+        ) -> str:
+            held = [text for text in texts(observation) if first in text]
+            if len(held) != 1:
+                return ""
+            text = held[0]
+            for name, value in values.items():
+                text = text.replace(value, name)
+            return text
+
+        shown = [(v, template(o)) for v, o in stored]
+        for (low, old), (high, new) in itertools.pairwise(shown):
+            if old and new and old != new:
+                changes.setdefault((old, new), (high, low, set()))[2].add(sid)
+    return [
+        _rule(
+            kind,
+            f"{says} `{new}` (was `{old}`)",
+            ["PreToolUse"] if facet.startswith("tool") else ["Stop"],
+            since,
+            previous,
+            sorted(sids),
+            facet=facet,
+            before=old,
+            after=new,
+        )
+        for (old, new), (since, previous, sids) in changes.items()
+    ]
+
+
+def event_name_arrivals(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When a release came to know an event's name: scenarios with one settings file whose
+    hooks are on two or more events; a release shows the old behaviour where none of the
+    file's hooks ran, the newest's where some did (one change from the oldest on). The
+    events none of whose hooks ran on the release of the change are the names it came to
+    know (their own hooks may run only later: another rule's arrival)."""
+    found = []
+    for sid, scenario in corpus.items():
+        files = [
+            settings["hooks"]
+            for settings in (scenario.get("settings") or {}).values()
+            if isinstance(settings, dict) and isinstance(settings.get("hooks"), dict)
+        ]
+        if len(files) != 1 or len(files[0]) < 2:
+            continue
+        arrived = _arrival(_points(records, corpus, [sid], lambda o: not o.get("hooks")))
+        if arrived is None:
+            continue
+        since, previous = arrived
+        ran = {
+            run.get("event")
+            for version, o in _stored(records, corpus, sid)
+            if version == since
+            for run in o.get("hooks") or []
+        }
+        for event in sorted(set(files[0]) - ran):
+            found.append(
+                _rule(
+                    "event-name-arrives",
+                    f"a settings file with {event} hooks is read (before, the release did not "
+                    f"know the name and ran none of that file's hooks)",
+                    [event],
+                    since,
+                    previous,
+                    [sid],
+                    facet=f"settings.hooks.{event}",
+                    before=None,
+                    after=event,
+                )
+            )
+    return found
+
+
+def _every_handler_has(scenario: Mapping[str, Any], key: str) -> bool:
+    handlers = [handler for _, handler in _hook_groups(scenario)]
+    return bool(handlers) and all(key in handler for handler in handlers)
+
+
+def on_failure_arrival(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When a handler's ``onFailure`` came to be heeded: scenarios whose every handler sets
+    it; the release from which their calls' results stay the newest's."""
+    sids = [sid for sid, scenario in corpus.items() if _every_handler_has(scenario, "onFailure")]
+    says = "a handler's `onFailure` is heeded (before, a failed run did not block)"
+    return _results_arrival(records, corpus, sids, "on-failure-arrives", says, "handler.onFailure")
+
+
+def if_arrival(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When a handler's ``if`` came to be read: scenarios whose every handler has one; a
+    release shows the old behaviour where their hooks ran another number of times than on
+    the newest, the newest's where as often (one change from the oldest on)."""
+    found = []
+    for sid, scenario in corpus.items():
+        if not _every_handler_has(scenario, "if"):
+            continue
+        stored = _stored(records, corpus, sid)
+        runs = len(stored[-1][1].get("hooks") or []) if stored else 0
+        points = [(v, len(o.get("hooks") or []) != runs) for v, o in stored]
+        arrived = _arrival(points)
+        if arrived is not None:
+            events = [event for event, _ in _hook_groups(scenario)]
+            says = "a handler's `if` is read (before, the hook ran on every call its group matched)"
+            found.append(
+                _rule(
+                    "if-arrives",
+                    says,
+                    events,
+                    *arrived,
+                    [sid],
+                    facet="handler.if",
+                    before=None,
+                    after="if",
+                )
+            )
+    return _merged(found)
+
+
+def _rules_of(scenario: Mapping[str, Any], behaviour: str, skip: str = "") -> list[str]:
+    """The permission rules of ``behaviour`` in the scenario's settings (``skip``: a
+    settings source left out)."""
+    return [
+        str(rule)
+        for source, settings in (scenario.get("settings") or {}).items()
+        if isinstance(settings, dict) and source != skip
+        for rule in (settings.get("permissions") or {}).get(behaviour) or []
+    ]
+
+
+def deny_rule_arrival(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When a deny rule came to stop a call a PreToolUse hook allowed: scenarios with a deny
+    rule whose PreToolUse hooks all answer allow; a release shows the old behaviour where
+    its hooks ran and every call ran, the newest's where a call was refused (a release
+    whose hooks ran none says nothing)."""
+
+    def ran(observation: Mapping[str, Any]) -> bool | None:
+        if not observation.get("hooks"):
+            return None
+        return not any(t.get("isError") for t in observation.get("tools") or [])
+
+    sids = [
+        sid
+        for sid, scenario in corpus.items()
+        if _rules_of(scenario, "deny")
+        and (answers := _scripted_answers(scenario, "PreToolUse"))
+        and all(a.get("permissionDecision") == "allow" for a in answers)
+    ]
+    says = "a deny rule stops a call a PreToolUse hook allowed (before, the allow let it run)"
+    rule = {"kind": "deny-rule-over-allow", "says": says, "facet": "permissions.deny"}
+    return _joint_arrival(records, corpus, sids, ran, ["PreToolUse"], {**rule, "after": "allow"})
+
+
+def wildcard_rule_arrival(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When a settings file with a Bash rule whose ``*`` does not follow ``:`` (``Bash(rm
+    *)``) came to be read: scenarios with such a rule in a file with hooks; a release shows
+    the old behaviour where none of its hooks ran (one change from the oldest on)."""
+    sids = [
+        sid
+        for sid, scenario in corpus.items()
+        if any(
+            star_not_prefix(rule)
+            for behaviour in ("allow", "ask", "deny")
+            for rule in _rules_of(scenario, behaviour)
+        )
+        and any(True for _ in _hook_groups(scenario))
+    ]
+    says = (
+        "a settings file with a Bash rule whose `*` does not follow `:` (`Bash(rm *)`) is read "
+        "(before, the release refused the rule and read none of the file)"
+    )
+    rule = {"kind": "wildcard-rule-arrives", "says": says, "facet": "permissions.rule"}
+    return _joint_arrival(
+        records, corpus, sids, lambda o: not o.get("hooks"), [], {**rule, "after": "Bash(... *)"}
+    )
+
+
+def more_text_forms(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """``text-form`` rules of the scenarios outside the core that bisection ran (the
+    ledger reads the core's): only those whose change lies between neighbouring releases."""
+    from oracle_sweep import core_ids, text_forms
+
+    core = set(core_ids())
+    others = [sid for sid in corpus if sid not in core and len(_stored(records, corpus, sid)) > 2]
+    return [rule for rule in text_forms(records, sids=others) if rule["exact"]]

@@ -1,0 +1,424 @@
+"""Behaviours of one kind of scenario across releases (``rules_behaviours``), without a binary.
+
+- Each rule kind is read from records as ``rules_behaviours`` says: tiny made-up records
+  of a made-up scenario give the rule, its release and its template; records that change
+  back and forth give none (nothing is read that the records do not show).
+- ``fire --claude-version`` answers as each rule says on the release before its change
+  (or inside its window) and as the newest after it: a hook with ``args``, a write an
+  allow rule covers, a Skill call, an exit 2's wording, a rewrite without a decision, a
+  flag, the variables a release set itself.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from oracle_record import digest
+from rules_behaviours import (
+    deny_rule_arrival,
+    event_name_arrivals,
+    exec_form_arrival,
+    exit2_texts,
+    feedback_texts,
+    flag_arrivals,
+    if_arrival,
+    on_failure_arrival,
+    rewrite_arrival,
+    skill_ask_windows,
+    wildcard_rule_arrival,
+    write_blocked_windows,
+)
+
+from hookcourse.engine import versions
+
+REPO = Path(__file__).resolve().parents[2]
+RELEASES = ("2.0.0", "2.0.1", "2.0.2", "2.0.3", "2.0.5")
+"""Neighbours on npm's list (the made-up records' releases)."""
+
+
+def _records(
+    scenario: dict[str, Any], observations: list[dict[str, Any]]
+) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
+    """Records of ``scenario`` on the first releases of ``RELEASES``, and its corpus."""
+    fingerprint = digest(scenario)
+    records = {
+        version: {scenario["id"]: {"scenario": fingerprint, **seen}}
+        for version, seen in zip(RELEASES, observations, strict=False)
+    }
+    return records, {scenario["id"]: scenario}
+
+
+def _bash(result: str, is_error: bool = False, name: str = "Bash") -> dict[str, Any]:
+    return {
+        "tools": [{"name": name, "input": {"skill": "s"}, "result": result, "isError": is_error}]
+    }
+
+
+def test_exec_form_arrives_where_its_hooks_first_run() -> None:
+    hook = {"type": "command", "command": "sh", "args": ["x"]}
+    scenario = {"id": "a", "settings": {"project": {"hooks": {"Stop": [{"hooks": [hook]}]}}}}
+    ran = {"hooks": [{"event": "Stop", "hook": "x", "exit": 0}]}
+    records, corpus = _records(scenario, [{"hooks": []}, {"hooks": []}, ran, ran])
+    (rule,) = exec_form_arrival(records, corpus)
+    assert (rule["since"], rule["previous"], rule["exact"]) == ("2.0.2", "2.0.1", True)
+    assert rule["events"] == ["Stop"]
+    # Runs, then none, then runs again: not one arrival, so no rule.
+    records, corpus = _records(scenario, [ran, {"hooks": []}, ran])
+    assert exec_form_arrival(records, corpus) == []
+
+
+def test_a_blocked_write_is_a_window_with_its_text_as_a_template() -> None:
+    scenario = {
+        "id": "w",
+        "settings": {"user": {"permissions": {"allow": ["Bash(touch:*)"]}}},
+        "turns": [{"tools": [{"name": "Bash", "input": {"command": "touch m.txt"}}]}],
+    }
+    text = (
+        "touch in '$ROOT/p/m.txt' was blocked. For security, Claude Code may only create or "
+        "modify files in the allowed working directories for this session: '$ROOT/p'."
+    )
+    ran = _bash("RAN")
+    records, corpus = _records(scenario, [ran, _bash(text, True), _bash(text, True), ran])
+    (rule,) = write_blocked_windows(records, corpus)
+    assert (rule["since"], rule["until"], rule["facet"]) == ("2.0.1", "2.0.3", "bash.write.covered")
+    assert rule["after"].startswith("{subject} was blocked.") and rule["after"].endswith(
+        "session: '{cwd}'."
+    )
+
+
+def test_a_skill_ask_is_a_window_per_run_of_releases() -> None:
+    scenario = {"id": "s", "turns": [{"tools": [{"name": "Skill", "input": {"skill": "s"}}]}]}
+    asked, ran = (
+        _bash("Execute skill: s", True, "Skill"),
+        _bash("Launching skill: s", False, "Skill"),
+    )
+    records, corpus = _records(scenario, [ran, asked, ran, asked, ran])
+    found = skill_ask_windows(records, corpus)
+    assert [(r["since"], r["until"]) for r in found] == [("2.0.1", "2.0.2"), ("2.0.3", "2.0.5")]
+    assert found[0]["after"] == "Execute skill: {skill}"
+
+
+def test_a_rewrite_without_a_decision_arrives_where_results_become_the_newest() -> None:
+    out = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": {"c": "b"}}}
+    scenario = {"id": "r", "hooks": {"h": {"out": out}}}
+    records, corpus = _records(scenario, [_bash("A"), _bash("A"), _bash("B"), _bash("B")])
+    (rule,) = rewrite_arrival(records, corpus)
+    assert (rule["since"], rule["previous"]) == ("2.0.2", "2.0.1")
+    # With a permissionDecision the scenario says nothing about this rule.
+    out["hookSpecificOutput"]["permissionDecision"] = "allow"
+    records, corpus = _records(scenario, [_bash("A"), _bash("B")])
+    assert rewrite_arrival(records, corpus) == []
+
+
+def test_a_flag_arrives_where_a_run_given_it_first_starts() -> None:
+    scenario = {"id": "f", "flags": ["--new-flag"]}
+    dead = {"requests": 0, "result": {"subtype": None}}
+    alive = {"requests": 1, "result": {"subtype": "success"}}
+    records, corpus = _records(scenario, [dead, dead, dead, alive])
+    (rule,) = flag_arrivals(records, corpus)
+    assert (rule["since"], rule["after"]) == ("2.0.3", "--new-flag")
+
+
+def test_an_exit2_text_change_is_read_as_templates() -> None:
+    scenario = {"id": "e"}
+    error = "[sh h]: no\n"
+    old = _bash(f"Bash operation blocked by hook:\n- {error}", True)
+    new = {
+        **_bash(f"PreToolUse:Bash hook error: {error}", True),
+        "hooks": [{"event": "PreToolUse", "hook": "h", "exit": 2}],
+    }
+    records, corpus = _records(scenario, [old, old, new])
+    (rule,) = exit2_texts(records, corpus)
+    assert rule["before"] == "{tool} operation blocked by hook:\n- {error}"
+    assert rule["after"] == "PreToolUse:{tool} hook error: {error}"
+    assert rule["since"] == "2.0.2"
+
+
+def test_an_event_name_arrives_where_its_file_s_other_hooks_first_run() -> None:
+    hook = {"type": "command", "command": "x"}
+    groups = {"NewEvent": [{"hooks": [hook]}], "Stop": [{"hooks": [hook]}]}
+    scenario = {"id": "n", "settings": {"project": {"hooks": groups}}}
+    ran = {"hooks": [{"event": "Stop", "hook": "x", "exit": 0}]}
+    records, corpus = _records(scenario, [{"hooks": []}, ran, ran])
+    (rule,) = event_name_arrivals(records, corpus)
+    assert (rule["since"], rule["after"], rule["events"]) == ("2.0.1", "NewEvent", ["NewEvent"])
+
+
+def test_handler_fields_arrive_where_calls_or_runs_become_the_newest_s() -> None:
+    hook = {"type": "http", "url": "u", "onFailure": "block", "if": "Bash(rm *)"}
+    scenario = {"id": "h", "settings": {"project": {"hooks": {"PreToolUse": [{"hooks": [hook]}]}}}}
+    records, corpus = _records(scenario, [_bash("RAN"), _bash("RAN"), _bash("NO", True)])
+    (rule,) = on_failure_arrival(records, corpus)
+    assert (rule["since"], rule["after"]) == ("2.0.2", "onFailure")
+    twice = {"hooks": [{"event": "PreToolUse"}] * 2}
+    once = {"hooks": [{"event": "PreToolUse"}]}
+    records, corpus = _records(scenario, [twice, once, once])
+    assert if_arrival(records, corpus)[0]["since"] == "2.0.1"
+
+
+def test_a_deny_rule_over_a_hook_s_allow_skips_releases_that_ran_no_hook() -> None:
+    out = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow"}}
+    hook = {"type": "command", "command": "x"}
+    settings = {
+        "permissions": {"deny": ["Bash(rm *)"]},
+        "hooks": {"PreToolUse": [{"hooks": [hook]}]},
+    }
+    scenario = {"id": "d", "settings": {"user": settings}, "hooks": {"x": {"out": out}}}
+    ran = {"hooks": [{"event": "PreToolUse"}], **_bash("")}
+    denied = {"hooks": [{"event": "PreToolUse"}], **_bash("denied", True)}
+    unread = {"hooks": [], **_bash("This command requires approval", True)}
+    records, corpus = _records(scenario, [unread, ran, ran, denied])
+    (rule,) = deny_rule_arrival(records, corpus)
+    assert (rule["since"], rule["previous"]) == ("2.0.3", "2.0.2")
+    (read,) = wildcard_rule_arrival(records, corpus)
+    assert (read["since"], read["previous"]) == ("2.0.1", "2.0.0")
+
+
+@pytest.mark.parametrize(
+    ("rule", "refused"),
+    [
+        ("Bash(rm *)", True),
+        ("Bash(rm:*)", False),
+        ("Bash(ls *.txt)", False),
+        ("Bash(cat /tmp/*)", False),
+        ("Read(*)", False),
+        ("Bash", False),
+    ],
+)
+def test_the_rules_old_releases_refused(rule: str, refused: bool) -> None:
+    assert versions.star_not_prefix(rule) is refused
+
+
+def test_a_stop_feedback_change_is_read_as_templates() -> None:
+    old = {"modelTexts": ["Stop hook feedback:\n- Run the tests."]}
+    new = {"modelTexts": ["Stop hook feedback:\nRun the tests.", "Stop hook success"]}
+    records, corpus = _records({"id": "f"}, [old, new, new])
+    (rule,) = feedback_texts(records, corpus)
+    assert (rule["before"], rule["after"]) == (
+        "{event} hook feedback:\n- {reason}",
+        "{event} hook feedback:\n{reason}",
+    )
+    measured = _rule("feedback-text")
+    with versions.answering_as(measured.previous):
+        worded = versions.feedback_text("Stop", "R", "now")
+    assert worded == str(measured.before).format(event="Stop", reason="R")
+    with versions.answering_as(measured.since):
+        assert versions.feedback_text("Stop", "R", "now") == "Stop hook feedback:\nR"
+
+
+def _rule(kind: str, facet: str | None = None) -> versions.Rule:
+    found = [r for r in versions.rules() if r.kind == kind and facet in (None, r.facet)]
+    if not found:
+        pytest.skip(f"no {kind} rule measured")
+    return found[0]
+
+
+def test_each_behaviour_follows_its_release() -> None:
+    exec_form, flag, exit2 = _rule("exec-form-arrives"), _rule("flag-arrives"), _rule("exit2-text")
+    rewrite, write, skill = (
+        _rule("rewrite-arrives"),
+        _rule("write-blocked", "bash.write.covered"),
+        _rule("skill-asks"),
+    )
+    with versions.answering_as(exec_form.previous):
+        assert f"changed in {exec_form.since}" in str(versions.args_note())
+    with versions.answering_as(exec_form.since):
+        assert versions.args_note() is None
+    with versions.answering_as(flag.previous):
+        assert versions.flag_note(["-p", str(flag.after)]) is not None
+    with versions.answering_as(flag.since):
+        assert versions.flag_note([str(flag.after)]) is None
+    with versions.answering_as(rewrite.previous):
+        assert versions.rewrite_note() is not None
+    with versions.answering_as(rewrite.since):
+        assert versions.rewrite_note() is None
+    with versions.answering_as(exit2.previous):
+        assert versions.exit2_text("Bash", "E", "now") == str(exit2.before).format(
+            tool="Bash", error="E"
+        )
+    with versions.answering_as(exit2.since):
+        assert versions.exit2_text("Bash", "E", "now") != str(exit2.before).format(
+            tool="Bash", error="E"
+        )
+    windows: list[tuple[versions.Rule, Callable[[], str | None]]] = [
+        (write, lambda: versions.write_blocked_text("touch in 'x'", "/p", covered=True)),
+        (skill, lambda: versions.skill_ask_text("s")),
+    ]
+    for window, check in windows:
+        with versions.answering_as(window.previous):
+            assert check() is None
+        with versions.answering_as(window.since):
+            assert check() is not None
+        if window.until is not None:
+            with versions.answering_as(window.until):
+                assert check() is None
+    # The newest answers as the engine models it.
+    assert versions.args_note() is None and versions.skill_ask_text("s") is None
+
+
+def test_a_variable_a_release_set_itself_reaches_the_events_it_reached() -> None:
+    name = next(iter(versions.RELEASE_SET))
+    changes = [
+        r for r in versions.rules() if r.kind == "env-var" and r.facet == f"hook[*].env.{name}"
+    ]
+    if not changes:
+        pytest.skip(f"no {name} change measured")
+    gone = next(r for r in changes if r.after is None)
+    with versions.answering_as(gone.previous):
+        assert versions.release_variables("SessionStart") == {name: versions.RELEASE_SET[name]}
+    with versions.answering_as(gone.since):
+        assert versions.release_variables("SessionStart") == {}
+    # An event whose hooks got it later than others' (Setup) follows its own change.
+    for rule in (r for r in changes if r.after is not None and r.events != gone.events):
+        with versions.answering_as(rule.previous):
+            assert versions.env_exported_on(name, rule.events[0]) is False
+        with versions.answering_as(rule.since):
+            assert versions.env_exported_on(name, rule.events[0]) is True
+    assert versions.release_variables("SessionStart") == {}
+
+
+FLAGS = ("--project-dir", ".", "--json", "--claude-version")
+
+
+def _fire(cwd: Path, release: str, event: str, payload: dict[str, Any]) -> dict[str, Any]:
+    payload = {"session_id": "s", "transcript_path": "t", "cwd": str(cwd), **payload}
+    (cwd / "p.json").write_text(json.dumps(payload), encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "hookcourse", "fire", event, "--payload", "p.json", *FLAGS, release],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+    report: dict[str, Any] = json.loads(done.stdout)
+    return report
+
+
+def _settings(cwd: Path, settings: dict[str, Any], name: str = "settings.json") -> None:
+    (cwd / ".claude").mkdir(exist_ok=True)
+    (cwd / ".claude" / name).write_text(json.dumps(settings), encoding="utf-8")
+
+
+BASH = {"tool_name": "Bash", "tool_use_id": "t1"}
+
+
+def test_fire_runs_no_exec_form_hook_before_its_release(tmp_path: Path) -> None:
+    rule = _rule("exec-form-arrives")
+    hook = {"type": "command", "command": "sh", "args": ["-c", "echo ran >> ran.txt"]}
+    _settings(tmp_path, {"hooks": {"PreToolUse": [{"hooks": [hook]}]}})
+    call = {**BASH, "tool_input": {"command": "ls"}}
+    before = _fire(tmp_path, rule.previous, "PreToolUse", call)
+    assert not (tmp_path / "ran.txt").exists()
+    assert f"changed in {rule.since}" in json.dumps(before["groups"])
+    _fire(tmp_path, rule.since, "PreToolUse", call)
+    assert (tmp_path / "ran.txt").read_text(encoding="utf-8") == "ran\n"
+
+
+def test_fire_refuses_a_covered_write_and_a_skill_in_their_windows(tmp_path: Path) -> None:
+    write, skill = _rule("write-blocked", "bash.write.covered"), _rule("skill-asks")
+    _settings(tmp_path, {"permissions": {"allow": ["Bash(touch:*)"]}}, "settings.local.json")
+    call = {**BASH, "tool_input": {"command": "touch made.txt && echo hi"}}
+    refused = _fire(tmp_path, write.since, "PreToolUse", call)["printMode"]
+    assert refused["toolRuns"] is False
+    assert refused["toolResult"]["text"].startswith(f"touch in '{tmp_path}/made.txt' was blocked")
+    assert _fire(tmp_path, write.previous, "PreToolUse", call)["printMode"]["toolRuns"] is True
+    launch = {"tool_name": "Skill", "tool_use_id": "t2", "tool_input": {"skill": "status"}}
+    asked = _fire(tmp_path, skill.since, "PreToolUse", launch)["printMode"]
+    assert asked["toolResult"]["text"] == "Execute skill: status"
+    assert _fire(tmp_path, skill.previous, "PreToolUse", launch)["printMode"]["toolRuns"] is True
+
+
+def test_fire_words_an_exit2_and_drops_a_bare_rewrite_as_the_release_did(tmp_path: Path) -> None:
+    exit2, rewrite = _rule("exit2-text"), _rule("rewrite-arrives")
+    hook = {"type": "command", "command": "echo no >&2; exit 2"}
+    _settings(tmp_path, {"hooks": {"PreToolUse": [{"hooks": [hook]}]}})
+    call = {**BASH, "tool_input": {"command": "ls"}}
+    old = _fire(tmp_path, exit2.previous, "PreToolUse", call)["printMode"]["toolResult"]["text"]
+    assert old == str(exit2.before).format(tool="Bash", error="[echo no >&2; exit 2]: no\n")
+    out = {
+        "hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": {"command": "pwd"}}
+    }
+    hook["command"] = f"echo '{json.dumps(out)}'"
+    _settings(tmp_path, {"hooks": {"PreToolUse": [{"hooks": [hook]}]}})
+    assert _fire(tmp_path, rewrite.previous, "PreToolUse", call)["outcome"]["updatedInput"] is None
+    now = _fire(tmp_path, rewrite.since, "PreToolUse", call)["outcome"]["updatedInput"]
+    assert now == {"command": "pwd"}
+
+
+def test_fire_reads_no_hook_of_a_file_naming_an_event_the_release_did_not_know(
+    tmp_path: Path,
+) -> None:
+    rule = _rule("event-name-arrives")
+    hook = {"type": "command", "command": "echo ran >> ran.txt"}
+    groups = {str(rule.after): [{"hooks": [hook]}], "Stop": [{"hooks": [hook]}]}
+    _settings(tmp_path, {"hooks": groups})
+    stop = {"stop_hook_active": False}
+    before = _fire(tmp_path, rule.previous, "Stop", stop)
+    assert not (tmp_path / "ran.txt").exists()
+    assert f"changed in {rule.since}" in json.dumps(before)
+    _fire(tmp_path, rule.since, "Stop", stop)
+    assert (tmp_path / "ran.txt").read_text(encoding="utf-8") == "ran\n"
+
+
+def test_fire_ignores_if_and_lets_an_allow_beat_a_deny_rule_before_their_releases(
+    tmp_path: Path,
+) -> None:
+    if_rule, deny = _rule("if-arrives"), _rule("deny-rule-over-allow")
+    hook = {"type": "command", "command": "echo ran >> ran.txt", "if": "Bash(rm:*)"}
+    _settings(tmp_path, {"hooks": {"PreToolUse": [{"hooks": [hook]}]}})
+    call = {**BASH, "tool_input": {"command": "ls"}}
+    _fire(tmp_path, if_rule.since, "PreToolUse", call)
+    assert not (tmp_path / "ran.txt").exists()
+    _fire(tmp_path, if_rule.previous, "PreToolUse", call)
+    assert (tmp_path / "ran.txt").exists()
+    out = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow"}}
+    allow = {"type": "command", "command": f"echo '{json.dumps(out)}'"}
+    settings = {
+        "permissions": {"deny": ["Bash(rm:*)"]},
+        "hooks": {"PreToolUse": [{"hooks": [allow]}]},
+    }
+    _settings(tmp_path, settings, "settings.local.json")
+    (tmp_path / ".claude" / "settings.json").unlink()
+    rm = {**BASH, "tool_input": {"command": "rm -f junk.txt"}}
+    assert _fire(tmp_path, deny.previous, "PreToolUse", rm)["printMode"]["toolRuns"] is True
+    assert _fire(tmp_path, deny.since, "PreToolUse", rm)["printMode"]["toolRuns"] is False
+
+
+def test_fire_reads_nothing_of_a_file_with_a_rule_the_release_refused(tmp_path: Path) -> None:
+    rule = _rule("wildcard-rule-arrives")
+    hook = {"type": "command", "command": "echo ran >> ran.txt"}
+    settings = {
+        "permissions": {"deny": ["Bash(rm *)"]},
+        "hooks": {"PreToolUse": [{"hooks": [hook]}]},
+    }
+    _settings(tmp_path, settings, "settings.local.json")
+    rm = {**BASH, "tool_input": {"command": "rm -f junk.txt"}}
+    before = _fire(tmp_path, rule.previous, "PreToolUse", rm)
+    assert not (tmp_path / "ran.txt").exists()
+    assert (
+        before["printMode"]["toolResult"]["text"]
+        != "Permission to use Bash with command rm -f junk.txt has been denied."
+    )
+    _fire(tmp_path, rule.since, "PreToolUse", rm)
+    assert (tmp_path / "ran.txt").exists()
+
+
+def test_fire_words_an_uncovered_write_as_each_release_did(tmp_path: Path) -> None:
+    need, blocked = _rule("write-need-arrives"), _rule("write-blocked", "bash.write.uncovered")
+    call = {**BASH, "tool_input": {"command": "touch made.txt"}}
+    (tmp_path / ".claude").mkdir()
+    texts = {
+        release: _fire(tmp_path, release, "PreToolUse", call)["printMode"]["toolResult"]["text"]
+        for release in (need.previous, blocked.since, str(blocked.until))
+    }
+    assert texts[need.previous] == "This command requires approval"
+    assert texts[blocked.since].startswith(f"touch in '{tmp_path}/made.txt' was blocked.")
+    assert "needs approval. The path is inside" in texts[str(blocked.until)]
