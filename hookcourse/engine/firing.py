@@ -79,6 +79,7 @@ from .versions import (
     default_mode,
     env_exported,
     event_fires,
+    exit2_cancels,
     flag_hooks_run,
     payload_key_sent,
     refused_rule_note,
@@ -426,7 +427,7 @@ def _run_setting(
         placeholders=placeholders,
         exports=exports,
         evaluator=request.evaluator,
-        cancel_on_exit2=spec.exit2_cancels_siblings,
+        cancel_on_exit2=exit2_cancels(spec.name, spec.exit2_cancels_siblings),
     )
 
 

@@ -733,8 +733,8 @@ def _bash_by_parts(
             return PermissionStep("allow", sentence, mode, entry, found)
         sentence = "no rule matched; the command only reads, so it needs no approval"
         return PermissionStep("allow", sentence, mode, None, found)
-    if mode == "acceptEdits" and all(need.edits for need in needs):
-        sentence = "no rule matched; acceptEdits lets commands that edit files here run"
+    if mode in EDITING_MODES and all(need.edits for need in needs):
+        sentence = f"no rule matched; {mode} lets commands that edit files here run"
         return PermissionStep("allow", sentence, mode, None, found)
     return _by_mode("Bash", {}, mode, found, needs[0].refusal)
 

@@ -35,6 +35,7 @@ MODELLED = (
     "deny-blocking-text",
     "matcher-exact-chars",
     "contexts-joined",
+    "exit2-cancels",
     "reason-arrives",
     "env-var",
     "text-form",
@@ -282,11 +283,24 @@ def contexts_joined(event: str, newest: bool) -> bool:
     """Whether several ``event`` hooks' additionalContexts reach the model as one text
     joined with newlines in the release answered as (``newest``: whether the newest
     joins them); before a measured ``contexts-joined`` rule, one text each."""
+    return _event_trait("contexts-joined", event, newest)
+
+
+def exit2_cancels(event: str, newest: bool) -> bool:
+    """Whether an ``event`` hook's exit 2 cancels its siblings still running in the release
+    answered as (``newest``: whether the newest does); before a measured
+    ``exit2-cancels`` rule, they run to their end."""
+    return _event_trait("exit2-cancels", event, newest)
+
+
+def _event_trait(kind: str, event: str, newest: bool) -> bool:
+    """Whether the release answered as has what the ``kind`` rules of ``event`` measured
+    arriving (``newest`` where no rule of it was measured, or answering as the newest)."""
     version = answering()
-    joins = [rule for rule in rules(event) if rule.kind == "contexts-joined"]
-    if version is None or not joins:
+    arrivals = [rule for rule in rules(event) if rule.kind == kind]
+    if version is None or not arrivals:
         return newest
-    return all(holds(rule, version) for rule in joins)
+    return all(holds(rule, version) for rule in arrivals)
 
 
 def _when(rule: Rule) -> str:

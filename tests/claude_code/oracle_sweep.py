@@ -281,6 +281,8 @@ def note_release(entry: Mapping[str, Any]) -> None:
     known = json.loads(RUNS.read_text(encoding="utf-8")) if RUNS.exists() else {}
     old = known.get(entry["version"], {})
     merged = {**old, **entry}
+    if entry.get("runnable"):
+        merged.pop("reason", None)  # a release that ran is no longer "not runnable"
     if "scenarios" in entry:
         merged["scenarios"] = sorted(set(old.get("scenarios", [])) | set(entry["scenarios"]))
         # A scenario run again counts as it did this time.
@@ -1003,6 +1005,43 @@ def context_join_arrivals(records: Mapping[str, Mapping[str, Any]]) -> list[dict
     ]
 
 
+def exit2_cancel_arrivals(
+    changes: Sequence[Mapping[str, Any]], corpus: Mapping[str, Mapping[str, Any]]
+) -> list[dict[str, Any]]:
+    """When a hook's exit 2 came to cancel its siblings still running: per core scenario
+    covering an event's exit 2, the first release where one of its hooks that ran to an
+    exit was left unfinished (its exit None) by the same run."""
+    first: dict[str, dict[str, Any]] = {}
+    for change in changes:
+        scenario = corpus.get(change["scenario"], {})
+        if not any(tag.endswith(".exit2") for tag in scenario.get("covers", [])):
+            continue
+        if not change["facet"].endswith(".exit") or change["after"] != '["None"]':
+            continue
+        if change["before"] in (None, '["None"]'):
+            continue
+        event = str(_event_of(change["facet"]))
+        seen = first.get(event)
+        if seen is None or release_key(change["since"]) < release_key(seen["since"]):
+            first[event] = dict(change)
+    return [
+        {
+            "kind": "exit2-cancels",
+            "says": f"a {event} hook's exit 2 cancels its sibling hooks still running "
+            "(before, they ran to their end)",
+            "events": [event],
+            "since": change["since"],
+            "previous": change["previous"],
+            "exact": change["exact"],
+            "facet": f"hook[{event}/*].exit",
+            "before": "run to their end",
+            "after": "cancelled",
+            "scenarios": [change["scenario"]],
+        }
+        for event, change in sorted(first.items())
+    ]
+
+
 SAYS = re.compile(r"^[A-Za-z]+(?::\S*)? says: ")
 """A hook's systemMessage as print mode shows it to the user."""
 
@@ -1340,6 +1379,7 @@ def ledger(
         *field_arrivals(records, corpus),
         *prompt_message_arrivals(records, corpus),
         *context_join_arrivals(records),
+        *exit2_cancel_arrivals(changes, corpus),
         *subagent_rules(records, corpus),
         *behaviour_rules(records, corpus),
     ]
