@@ -17,6 +17,8 @@ from hookcourse.engine.reading import Classification, HookReading
 from hookcourse.js.json import quote, stringify
 from hookcourse.js.values import UNDEFINED, JSValue, Undefined, null_if_undefined
 
+from .versions import stop_context_continues
+
 DEFAULT_STOP_BLOCK_CAP = 8
 
 
@@ -276,7 +278,8 @@ def _stopping(
             lines.append(f"{event.name} cannot block when {key} is {quote(str(payload.get(key)))}.")
     if not event.stop_loop:
         return _Stopping(stops, False, None, _Said(tuple(lines)))
-    keeps_going = stops or has_context
+    # An older release answered as may have let the context go unheeded (measured).
+    keeps_going = stops or (has_context and stop_context_continues(event.name))
     active, active_said = _stop_hook_active(payload)
     lines.extend(active_said.lines)
     if keeps_going:

@@ -336,9 +336,10 @@ def print_mode(
     if reformatted is not None:
         note = model_text("formatter_note", file=reformatted)
         reminders = (*reminders, model_text("additional_context", hook=name, text=note))
-    if stops or spec.context_silent_in_print:
+    if stops or spec.context_silent_in_print or (spec.stop_loop and continues is False):
         # The texts of a step ride on the next request (a blocked prompt's with the prompt,
-        # a PostToolUse context with the tool_result); a run that ends here makes none.
+        # a PostToolUse context with the tool_result); a run that ends here, or a turn a
+        # Stop hook lets end, makes none.
         reminders = ()
     turns = tuple(
         value

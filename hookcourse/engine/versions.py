@@ -36,6 +36,7 @@ MODELLED = (
     "matcher-exact-chars",
     "contexts-joined",
     "exit2-cancels",
+    "stop-context-continues",
     "reason-arrives",
     "env-var",
     "text-form",
@@ -291,6 +292,13 @@ def exit2_cancels(event: str, newest: bool) -> bool:
     answered as (``newest``: whether the newest does); before a measured
     ``exit2-cancels`` rule, they run to their end."""
     return _event_trait("exit2-cancels", event, newest)
+
+
+def stop_context_continues(event: str) -> bool:
+    """Whether a Stop or SubagentStop hook's additionalContext keeps the turn going in the
+    release answered as (as in the newest); before a measured ``stop-context-continues``
+    rule, the turn ended and the context reached no model."""
+    return _event_trait("stop-context-continues", event, True)
 
 
 def _event_trait(kind: str, event: str, newest: bool) -> bool:

@@ -33,6 +33,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -40,10 +41,18 @@ from interactive_scenario import is_interactive
 from oracle_binary import pinned_version
 from oracle_compare import compare, disagreements
 from oracle_predict import FireServer
-from oracle_record import stable
+from oracle_record import digest, stable
 from oracle_run import _failed_to_start, predict_scenario
 from oracle_scenario import NamespaceUnavailable
-from oracle_sweep import AVOID, SKIP_TAGS, VERSIONS, Install, core_ids, observe_release
+from oracle_sweep import (
+    AVOID,
+    SKIP_TAGS,
+    VERSIONS,
+    Install,
+    core_ids,
+    observe_release,
+    replay_releases,
+)
 
 from hookcourse.engine import versions
 from hookcourse.errors import InputError
@@ -430,3 +439,86 @@ def other_release(binary: str) -> bool:
     without one is taken as the pinned install, as ``check`` always has)."""
     named = binary_release(binary)
     return named is not None and named != pinned_version()
+
+
+def current_records(document: Mapping[str, Any], corpus: Mapping[str, Any]) -> dict[str, Any]:
+    """A stored live check's records taken on each scenario as it is written now."""
+    return {
+        sid: record
+        for sid, record in document["records"].items()
+        if sid in corpus and record.get("scenario") == digest(corpus[sid])
+    }
+
+
+def replay_live(
+    document: Mapping[str, Any], corpus: Mapping[str, Mapping[str, Any]], jobs: int
+) -> dict[str, list[str]]:
+    """``fire`` answering as a stored live check's release against its records (no
+    binary): the fields that disagree, per scenario, as ``replay --version`` finds them."""
+    release = str(document["release"])
+    records = current_records(document, corpus)
+    asked = {sid: {**corpus[sid], "claudeVersion": release} for sid in records}
+    local = threading.local()
+    made: list[FireServer] = []
+    lock = threading.Lock()
+
+    def predict(sid: str) -> tuple[str, dict[str, Any]]:
+        if not hasattr(local, "server"):
+            local.server = FireServer()
+            with lock:
+                made.append(local.server)
+        return sid, predict_scenario(local.server, asked[sid])
+
+    try:
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            predicted = dict(pool.map(predict, sorted(asked)))
+    finally:
+        for server in made:
+            server.close()
+    found = replay_releases(lambda scenario: predicted[scenario["id"]], corpus, {release: records})
+    return dict(found[release])
+
+
+def rewrite_known(document: dict[str, Any], found: Mapping[str, list[str]]) -> dict[str, Any]:
+    """The document with its disagreements as ``found``: one that now agrees goes, a cause
+    given before stays on a scenario that still disagrees (to be read again where its
+    fields changed), and a new one is left to be explained by hand."""
+    known = document.get("disagreements", {})
+    document["disagreements"] = {
+        sid: {
+            "fields": sorted(fields),
+            "kind": known.get(sid, UNEXPLAINED)["kind"],
+            "cause": known.get(sid, UNEXPLAINED)["cause"],
+        }
+        for sid, fields in sorted(found.items())
+    }
+    return document
+
+
+def main(argv: Sequence[str]) -> int:
+    """``oracle_live.py replay [--write]``: replay every stored live check; with --write,
+    take the disagreements that now agree off its list (and list new ones, unexplained)."""
+    parser = argparse.ArgumentParser(prog="oracle_live.py")
+    parser.add_argument("command", choices=["replay"])
+    parser.add_argument("--write", action="store_true")
+    parser.add_argument("--jobs", type=int, default=4)
+    args = parser.parse_args(argv)
+    from oracle_scenario import load_corpus
+
+    corpus = load_corpus()
+    for path in sorted(LIVE.glob("*.json")):
+        document = json.loads(path.read_text(encoding="utf-8"))
+        found = replay_live(document, corpus, args.jobs)
+        listed = {sid: entry["fields"] for sid, entry in document["disagreements"].items()}
+        print(f"{path.stem}: {len(found)} disagree (listed: {len(listed)})")
+        for sid in sorted(set(found) | set(listed)):
+            if found.get(sid) != listed.get(sid):
+                print(f"  {sid}: listed {listed.get(sid)}, found {found.get(sid)}")
+        if args.write:
+            text = json.dumps(rewrite_known(document, found), indent=1, sort_keys=True)
+            path.write_text(text + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

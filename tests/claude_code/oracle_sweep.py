@@ -1042,6 +1042,44 @@ def exit2_cancel_arrivals(
     ]
 
 
+def stop_context_arrivals(
+    changes: Sequence[Mapping[str, Any]], corpus: Mapping[str, Mapping[str, Any]]
+) -> list[dict[str, Any]]:
+    """When a Stop or SubagentStop hook's additionalContext came to keep the turn going:
+    per core scenario covering ``<event>.additionalContext``, the first release whose
+    model texts held the event's context (before, the turn ended and no model read it)."""
+    first: dict[str, Mapping[str, Any]] = {}
+    for change in changes:
+        covers = corpus.get(change["scenario"], {}).get("covers", [])
+        for event in ("Stop", "SubagentStop"):
+            said = f"{event} hook additional context: "
+            if (
+                f"{event}.additionalContext" in covers
+                and change["facet"] == "modelTexts"
+                and said not in str(change["before"])
+                and said in str(change["after"])
+            ):
+                seen = first.get(event)
+                if seen is None or release_key(change["since"]) < release_key(seen["since"]):
+                    first[event] = change
+    return [
+        {
+            "kind": "stop-context-continues",
+            "says": f"a {event} hook's additionalContext keeps the turn going, the model "
+            "reading it (before, the turn ended and no model read it)",
+            "events": [event],
+            "since": change["since"],
+            "previous": change["previous"],
+            "exact": change["exact"],
+            "facet": f"modelTexts[{event}/additional context]",
+            "before": "ends",
+            "after": "continues",
+            "scenarios": [change["scenario"]],
+        }
+        for event, change in sorted(first.items())
+    ]
+
+
 SAYS = re.compile(r"^[A-Za-z]+(?::\S*)? says: ")
 """A hook's systemMessage as print mode shows it to the user."""
 
@@ -1380,6 +1418,7 @@ def ledger(
         *prompt_message_arrivals(records, corpus),
         *context_join_arrivals(records),
         *exit2_cancel_arrivals(changes, corpus),
+        *stop_context_arrivals(changes, corpus),
         *subagent_rules(records, corpus),
         *behaviour_rules(records, corpus),
     ]

@@ -16,22 +16,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from oracle import _each
 from oracle_live import (
     KINDS,
     LIVE,
     LiveCheckError,
     binary_release,
     checked_release,
+    current_records,
     eligible,
+    replay_live,
     sample,
     strata,
 )
-from oracle_predict import FireServer
-from oracle_record import digest
-from oracle_run import predict_scenario
 from oracle_scenario import load_corpus
-from oracle_sweep import replay_releases
 
 CORPUS = load_corpus()
 CHECKED = {path.stem: json.loads(path.read_text(encoding="utf-8")) for path in LIVE.glob("*.json")}
@@ -43,21 +40,18 @@ JOBS = 4
 
 def _current(document: dict[str, Any]) -> dict[str, Any]:
     """The records taken on the scenario as it is written now."""
-    return {
-        sid: record
-        for sid, record in document["records"].items()
-        if sid in CORPUS and record.get("scenario") == digest(CORPUS[sid])
-    }
+    return current_records(document, CORPUS)
 
 
 def test_live_checks_are_stored_for_three_releases_mostly_outside_the_core() -> None:
     assert len(CHECKED) >= 3
     for name, document in CHECKED.items():
         assert document["release"] == name
-        # Sampled outside the core; a core that grows later may take a few in.
+        # Sampled outside the core; a core that grows later may take a few in (six of the
+        # fifty joined it once these checks had found their changes, to be bisected).
         print_mode = {sid for sid in CORPUS if CORPUS[sid].get("interactive") is None}
         assert set(document["records"]) <= print_mode, name
-        assert len(set(document["records"]) & set(eligible(CORPUS))) >= 0.9 * len(
+        assert len(set(document["records"]) & set(eligible(CORPUS))) >= 0.8 * len(
             document["records"]
         ), name
         assert len(_current(document)) >= 0.9 * len(document["records"]), (
@@ -81,15 +75,7 @@ def test_every_known_disagreement_has_its_cause() -> None:
 def test_fire_as_the_release_disagrees_only_where_known(release: str) -> None:
     document = CHECKED[release]
     records = _current(document)
-    asked = {sid: {**CORPUS[sid], "claudeVersion": release} for sid in records}
-
-    def predict(sid: str, server: FireServer | None) -> dict[str, Any]:
-        assert server is not None
-        return predict_scenario(server, asked[sid])
-
-    predicted = _each(sorted(asked), JOBS, predict, servers=True)
-    # The comparison replay --version makes, on the predictions made above.
-    found = replay_releases(lambda scenario: predicted[scenario["id"]], CORPUS, {release: records})
+    found = {release: replay_live(document, CORPUS, JOBS)}
     known = {sid: entry["fields"] for sid, entry in document["disagreements"].items()}
     new = {
         sid: (fields, known.get(sid))
@@ -98,10 +84,13 @@ def test_fire_as_the_release_disagrees_only_where_known(release: str) -> None:
     }
     assert not new, (
         f"{release}: new or changed disagreements (found, listed): {new}; fix the model, or "
-        f"find each cause and list it in {Path('versions/live') / (release + '.json')}"
+        f"find each cause and list it in {Path('versions/live') / (release + '.json')} "
+        "(oracle_live.py replay --write lists them, unexplained)"
     )
     gone = sorted(sid for sid in set(known) - set(found[release]) if sid in records)
-    assert not gone, f"{release}: listed but now agreeing (take them off the list): {gone}"
+    assert not gone, (
+        f"{release}: listed but now agreeing: {gone}; take them off: oracle_live.py replay --write"
+    )
 
 
 def test_a_sample_is_seeded_stratified_and_outside_the_core() -> None:

@@ -18,6 +18,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from oracle_binary import pinned_version
@@ -417,3 +418,40 @@ def test_several_contexts_were_one_text_each_before_their_release(tmp_path: Path
 
 def _context(event: str, text: str) -> dict[str, object]:
     return {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}
+
+
+def _fire_json(tmp_path: Path, event: str, hooks: list[str], version: str) -> dict[str, Any]:
+    """fire's JSON report for ``event`` with one group of command ``hooks``, as ``version``."""
+    group = {"hooks": [{"type": "command", "command": command} for command in hooks]}
+    (tmp_path / ".claude").mkdir(exist_ok=True)
+    (tmp_path / ".claude" / "settings.json").write_text(
+        json.dumps({"hooks": {event: [group]}}), encoding="utf-8"
+    )
+    payload = {"session_id": "s", "transcript_path": "t", "cwd": str(tmp_path)}
+    payload |= {"prompt": "hi", "stop_hook_active": False}
+    (tmp_path / "p.json").write_text(json.dumps(payload), encoding="utf-8")
+    args = ("fire", event, "--payload", "p.json", "--project-dir", ".", "--json")
+    done = _hookcourse(*args, "--claude-version", version, cwd=tmp_path)
+    report: dict[str, Any] = json.loads(done.stdout)
+    return report
+
+
+def test_a_stop_context_ended_the_turn_before_its_release(tmp_path: Path) -> None:
+    rule = next(r for r in versions.rules("Stop") if r.kind == "stop-context-continues")
+    said = json.dumps(_context("Stop", "STOP-CTX"))
+    hooks = [f"echo '{said}'"]
+    before = _fire_json(tmp_path, "Stop", hooks, rule.previous)["printMode"]
+    since = _fire_json(tmp_path, "Stop", hooks, rule.since)["printMode"]
+    assert before["turnContinues"] is False and since["turnContinues"] is True
+
+
+def test_an_exit_2_let_its_siblings_finish_before_its_release(tmp_path: Path) -> None:
+    rule = next(r for r in versions.rules() if r.kind == "exit2-cancels")
+    hooks = ["echo refused >&2; exit 2", "sleep 1; echo slow"]
+
+    def unfinished(version: str) -> int:
+        report = _fire_json(tmp_path, rule.events[0], hooks, version)
+        return sum(1 for hook in report["hooks"] if hook["cancelled"])
+
+    assert unfinished(rule.previous) == 0 and unfinished(rule.since) == 1
+    assert len(_fire_json(tmp_path, rule.events[0], hooks, rule.previous)["hooks"]) == 2
