@@ -374,6 +374,7 @@ __all__ = [
     "check_rule",
     "checked_against",
     "choose_rules",
+    "contexts_joined",
     "default_files",
     "describe_event",
     "describe_events",

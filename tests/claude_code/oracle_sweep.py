@@ -1025,21 +1025,35 @@ def exit2_cancel_arrivals(
         if seen is None or release_key(change["since"]) < release_key(seen["since"]):
             first[event] = dict(change)
     return [
-        {
-            "kind": "exit2-cancels",
-            "says": f"a {event} hook's exit 2 cancels its sibling hooks still running "
-            "(before, they ran to their end)",
-            "events": [event],
-            "since": change["since"],
-            "previous": change["previous"],
-            "exact": change["exact"],
-            "facet": f"hook[{event}/*].exit",
-            "before": "run to their end",
-            "after": "cancelled",
-            "scenarios": [change["scenario"]],
-        }
+        _event_arrival(
+            "exit2-cancels",
+            change,
+            f"a {event} hook's exit 2 cancels its sibling hooks still running (before, they "
+            "ran to their end)",
+            f"hook[{event}/*].exit",
+            ("run to their end", "cancelled"),
+        )
         for event, change in sorted(first.items())
     ]
+
+
+def _event_arrival(
+    kind: str, change: Mapping[str, Any], says: str, facet: str, states: tuple[str, str]
+) -> dict[str, Any]:
+    """The rule of one event's arrival of ``kind``, at the release ``change`` found it."""
+    event = facet.split("[", 1)[1].split("/", 1)[0]
+    return {
+        "kind": kind,
+        "says": says,
+        "events": [event],
+        "since": change["since"],
+        "previous": change["previous"],
+        "exact": change["exact"],
+        "facet": facet,
+        "before": states[0],
+        "after": states[1],
+        "scenarios": [change["scenario"]],
+    }
 
 
 def stop_context_arrivals(
@@ -1063,19 +1077,14 @@ def stop_context_arrivals(
                 if seen is None or release_key(change["since"]) < release_key(seen["since"]):
                     first[event] = change
     return [
-        {
-            "kind": "stop-context-continues",
-            "says": f"a {event} hook's additionalContext keeps the turn going, the model "
-            "reading it (before, the turn ended and no model read it)",
-            "events": [event],
-            "since": change["since"],
-            "previous": change["previous"],
-            "exact": change["exact"],
-            "facet": f"modelTexts[{event}/additional context]",
-            "before": "ends",
-            "after": "continues",
-            "scenarios": [change["scenario"]],
-        }
+        _event_arrival(
+            "stop-context-continues",
+            change,
+            f"a {event} hook's additionalContext keeps the turn going, the model reading it "
+            "(before, the turn ended and no model read it)",
+            f"modelTexts[{event}/additional context]",
+            ("ends", "continues"),
+        )
         for event, change in sorted(first.items())
     ]
 
