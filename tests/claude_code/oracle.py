@@ -285,6 +285,10 @@ def main(argv: list[str]) -> int:
     pick.add_argument("--size", type=int, default=50)
     args = parser.parse_args(argv)
     corpus = load_corpus()
+    unknown = [sid for sid in getattr(args, "ids", None) or [] if sid not in corpus]
+    if unknown and isinstance(args.ids, list):
+        print(f"{args.command}: no scenario {unknown[0]}; fix: oracle.py list", file=sys.stderr)
+        return 2
     if args.command == "pick-core":
         picked = pick_core(corpus, args.size)
         CORE.write_text(json.dumps({"scenarios": picked}, indent=1) + "\n", encoding="utf-8")
@@ -321,6 +325,13 @@ def main(argv: list[str]) -> int:
             write_all_open(found)
         return 0
     if args.command == "replay" and args.version:
+        if args.version not in stored():
+            print(
+                f"replay: no stored record of Claude Code {args.version}; fix: a release "
+                "tests/claude_code/observations holds, or oracle.py sweep it first",
+                file=sys.stderr,
+            )
+            return 2
         recorded = stored().get(args.version, {})
         ids = args.ids or [sid for sid in recorded if sid in corpus]
         counts, differ = _replay(corpus, ids, args.jobs, args.version)
