@@ -31,6 +31,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from .script import TRUSTED_PROJECT
+
 READY = "? for shortcuts"
 """The footer of an idle interface: the first prompt is typed once it shows."""
 BUSY = "esc to interrupt"
@@ -77,7 +79,7 @@ def first_run_done(home: Path, project: Path, api_key: str) -> None:
     path = home / ".claude.json"
     state = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
     state["hasCompletedOnboarding"] = True
-    state.setdefault("projects", {})[str(project)] = {"hasTrustDialogAccepted": True}
+    state.setdefault("projects", {})[str(project)] = dict(TRUSTED_PROJECT)
     state["customApiKeyResponses"] = {"approved": [api_key[-20:]], "rejected": []}
     path.write_text(json.dumps(state), encoding="utf-8")
 
