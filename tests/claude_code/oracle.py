@@ -79,6 +79,8 @@ from oracle_sweep import (
     write_open,
 )
 
+from hookcourse.engine import versions
+
 
 def _each(
     ids: list[str], jobs: int, work: Callable[[str, FireServer | None], Any], servers: bool
@@ -166,8 +168,10 @@ def _replay(
             verdict, lines = "stale", [f"  not recorded as it is now: oracle.py record {sid}"]
         else:
             asked = {**corpus[sid], "claudeVersion": version} if version else corpus[sid]
+            # A release before --settings hooks ran has no probe (as replay --version all).
+            probe_ran = versions.flag_hooks_run(version) if version else True
             compared = compare(
-                corpus[sid], predict_scenario(server, asked), recorded[sid], release=version
+                corpus[sid], predict_scenario(server, asked), recorded[sid], probe_ran, version
             )
             verdict = compared["verdict"]
             lines = _shown(compared)

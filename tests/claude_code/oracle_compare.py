@@ -6,7 +6,9 @@ exception (``exceptions.json``): the fields it lists are then reported as
 ``exception`` with its reason instead of being compared, never silently dropped. A
 field measured to flap on the release a record is of (``oracle_flaps``: two values or
 more over three runs or more) is reported as ``flaps`` when fire's value is one seen
-there; any other value still disagrees.
+there; any other value still disagrees. Where fire's session and Claude Code's run both
+went round until stopped (a Stop hook that always blocks, on a release with no cap), the
+counts of that loop are not compared, only the distinct hooks and texts (``loops``).
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from oracle_record import stable
+
+from hookcourse.session.loop import MAX_REQUESTS
 
 HERE = Path(__file__).resolve().parent
 EXCEPTIONS: dict[str, dict[str, Any]] = json.loads(
@@ -238,8 +242,10 @@ def compare(
     release: str | None = None,
 ) -> dict[str, Any]:
     """``{"verdict": agree|disagree|exception, "fields": {name: {...}}}`` (a field's
-    verdict may also be ``flaps``, which the whole counts as agreeing). ``observed`` is a
-    live observation or its recorded form (``oracle_record.stable``): both compare alike.
+    verdict may also be ``flaps``, or ``loops`` where both runs went round until stopped
+    and the field holds the same distinct values: the whole counts either as agreeing).
+    ``observed`` is a live observation or its recorded form (``oracle_record.stable``):
+    both compare alike.
     ``probe_ran``: whether the release observed ran the harness's ``--settings`` probe;
     where it did not, a call without a structured result is not compared on whether it
     ran (``_shown``). ``release``: the stored release ``observed`` is the record of; a
@@ -251,9 +257,12 @@ def compare(
     excused = set(EXCEPTIONS[exception]["fields"]) if exception else set()
     fields: dict[str, Any] = {}
     compared = INTERACTIVE_FIELDS if scenario.get("interactive") is not None else FIELDS
+    looping = _both_loop(predicted, observed)
     for name, side in compared.items():
         fire_says, claude_did = side(predicted, observed)
-        if name in excused:
+        if looping and name in LOOP_FIELDS and _alike_in_a_loop(name, fire_says, claude_did):
+            fields[name] = {"verdict": "loops", "fire": fire_says, "claude": claude_did}
+        elif name in excused:
             fields[name] = {
                 "verdict": "exception",
                 "fire": fire_says,
@@ -285,6 +294,37 @@ def compare(
         else "agree"
     )
     return {"verdict": verdict, "fields": fields}
+
+
+LOOP_FIELDS = ("hooks", "unfinished", "modelTexts", "notices", "terminal", "requests")
+"""The fields whose counts a run that loops until it is stopped cannot give (how many
+times it went round depends on when it was stopped)."""
+
+
+def looped(observed: Mapping[str, Any]) -> bool:
+    """Whether Claude Code's run went round until the time limit stopped it: no result
+    line, after more requests than fire's session allows (``MAX_REQUESTS``)."""
+    timed_out = (observed.get("result") or {}).get("subtype") is None
+    return timed_out and int(observed.get("requests") or 0) >= MAX_REQUESTS
+
+
+def _both_loop(predicted: Mapping[str, Any], observed: Mapping[str, Any]) -> bool:
+    """Whether fire's session went round until its request bound (``looped``) and Claude
+    Code's run was stopped at the time limit past that bound."""
+    return bool(predicted.get("looped")) and looped(observed)
+
+
+def _alike_in_a_loop(name: str, fire_says: Any, claude_did: Any) -> bool:
+    """Two sides of a loop field agree when they hold the same distinct values (the same
+    hooks per event, the same texts): counts, the hook the time limit cut off and the
+    missing end are the loop's, not a difference."""
+    if name == "hooks":
+        return {k: set(v) for k, v in fire_says.items()} == {
+            k: set(v) for k, v in claude_did.items()
+        }
+    if name in ("modelTexts", "notices"):
+        return {json.dumps(x) for x in fire_says} == {json.dumps(x) for x in claude_did}
+    return True
 
 
 def _flapping(release: str, sid: str, observed: Mapping[str, Any]) -> dict[str, list[Any]]:
@@ -381,8 +421,9 @@ def _elicited(s: Mapping[str, Any], p: Mapping[str, Any], o: Mapping[str, Any]) 
 def _mcp_output(
     s: Mapping[str, Any], p: Mapping[str, Any], o: Mapping[str, Any]
 ) -> tuple[Any, Any]:
-    """Per call of an MCP tool, the text the model read: a PostToolUse hook's
-    ``updatedMCPToolOutput``, else what ``mcp_stub.py`` returns for the answer it got."""
+    """Per call of an MCP tool that fire says ran, the text the model read: a PostToolUse
+    hook's ``updatedMCPToolOutput``, else what ``mcp_stub.py`` returns for the answer it
+    got (a refused call's text is ``toolResults``')."""
     predicted: list[Any] = []
     observed: list[Any] = []
     for i, call in enumerate(p["tools"]):
@@ -390,10 +431,16 @@ def _mcp_output(
             continue
         stub = call.get("elicited")
         said = (
-            None
+            # The client took no elicitation: what mcp_stub.py then returns.
+            ("no elicitation" if "elicited" in call else None)
             if stub is None
             else f"action={stub['action']} content={json.dumps(stub['content'], sort_keys=True)}"
         )
+        if call.get("runs") is False:
+            # A call fire refuses has no output: its refusal is compared in toolResults.
+            predicted.append(None)
+            observed.append(None)
+            continue
         predicted.append(call.get("shownOutput", said))
         observed.append(o["tools"][i].get("result") if i < len(o["tools"]) else None)
     return predicted, observed

@@ -239,6 +239,7 @@ def predict_here(scenario: Mapping[str, Any], layout: Layout) -> dict[str, Any]:
         promptBlocked=False,
         userMessage=None,
         errors=errors,
+        looped=end.get("reason") == "runaway",
     )
     unheard = {id(report) for report in session.unheard}
     for report, fired in zip(reports, session.fired, strict=True):

@@ -26,7 +26,7 @@ from oracle_compare import compare, hook_part
 from oracle_predict import FireServer
 from oracle_run import predict_scenario
 from oracle_scenario import load_corpus
-from oracle_sweep import core_ids, generated, open_disagreements, replay_releases, stored
+from oracle_sweep import core_ids, facets, generated, open_disagreements, replay_releases, stored
 
 from hookcourse.engine import versions
 
@@ -83,6 +83,35 @@ def test_a_release_without_the_probe_is_not_compared_on_calls_it_cannot_show() -
     fields = compare({}, predicted, observed, probe_ran=False)["fields"]
     assert fields["toolResults"]["claude"] == [["out", True], None]
     assert fields["toolResults"]["verdict"] == "disagree"
+
+
+def test_a_run_both_sides_loop_is_compared_on_its_distinct_hooks_and_texts() -> None:
+    """A release with no Stop cap runs until the time limit; fire's session goes round
+    until its bound: counts are the loop's, the distinct hooks and texts still compared."""
+    run = {"event": "Stop", "hook": "h", "exit": 0, "cwd": "", "env": [], "payload": {}}
+    observed = {
+        "hooks": [run] * 300 + [{**run, "exit": None}],
+        "probe": [],
+        "tools": [],
+        "modelTexts": ["Stop hook feedback:\nmore"] * 300,
+        "notices": [],
+        "requests": 301,
+        "toolsOffered": [],
+        "result": {},
+    }
+    predicted = {"hooks": {"Stop": ["h"] * 59}, "unfinished": [], "tools": []}
+    predicted |= {"modelTexts": ["Stop hook feedback:\nmore"] * 59, "notices": []}
+    predicted |= {"terminal": None, "requests": 60, "looped": True}
+    result = compare({}, predicted, observed)
+    assert result["verdict"] == "agree"
+    assert {f["verdict"] for f in result["fields"].values()} == {"agree", "loops"}
+    predicted["modelTexts"] = ["Stop hook feedback:\nother"] * 59
+    assert compare({}, predicted, observed)["fields"]["modelTexts"]["verdict"] == "disagree"
+    predicted["looped"] = False
+    assert compare({}, predicted, observed)["fields"]["requests"]["verdict"] == "disagree"
+    facts = facets(observed)
+    assert facts["requests"] == facts["hook[Stop/h].runs"] == "loop"
+    assert facts["hook[Stop/h].exit"] == '["0"]'
 
 
 def test_the_context_a_release_appends_is_not_the_hook_s_text() -> None:
@@ -257,6 +286,25 @@ def test_validate_names_the_release_an_event_arrived_in(tmp_path: Path) -> None:
     assert f"changed in {rule.since}" in before[0]
     assert not any("in-release" in f for f in _validate_as(rule.since, settings, tmp_path))
     assert not any("in-release" in f for f in _validate_as(None, settings, tmp_path))
+
+
+def test_validate_says_a_release_read_no_hook_of_a_file_naming_an_unknown_event(
+    tmp_path: Path,
+) -> None:
+    rule = next((r for r in versions.rules() if r.kind == "unknown-name-dropped"), None)
+    if rule is None:
+        pytest.skip("no release measured dropping an unknown event name alone")
+    group = {"hooks": [{"type": "command", "command": "true"}]}
+    settings: dict[str, object] = {"hooks": {"NoSuchEvent": [group], "Stop": [group]}}
+    before = [f for f in _validate_as(rule.previous, settings, tmp_path) if "in-release" in f]
+    assert before == ["file-unread-in-release: " + str(versions_note(rule.previous, "NoSuchEvent"))]
+    assert f"changed in {rule.since}" in before[0]
+    assert not any("in-release" in f for f in _validate_as(rule.since, settings, tmp_path))
+
+
+def versions_note(version: str, event: str) -> str | None:
+    with versions.answering_as(version):
+        return versions.unknown_event_note(event, known=False)
 
 
 def _fire_pre_tool_use(tmp_path: Path, matcher: str, tool: str, version: str) -> tuple[bool, str]:
