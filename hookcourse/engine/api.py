@@ -223,6 +223,9 @@ if TYPE_CHECKING:
         contexts_joined as contexts_joined,
     )
     from .versions import (
+        event_fires as event_fires,
+    )
+    from .versions import (
         flag_note as flag_note,
     )
     from .versions import (
@@ -245,6 +248,7 @@ PLACES: Final[dict[str, str]] = {
     "answering_as": "versions",
     "answering_line": "versions",
     "auto_refusal_text": "versions",
+    "event_fires": "versions",
     "changelog_lines": "versions",
     "contexts_joined": "versions",
     "flag_note": "versions",
@@ -379,6 +383,7 @@ __all__ = [
     "describe_event",
     "describe_events",
     "event_facts",
+    "event_fires",
     "event_spec",
     "exec_handler",
     "file_written",

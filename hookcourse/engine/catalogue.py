@@ -18,6 +18,8 @@ from typing import Any
 from hookcourse.errors import InputError
 from hookcourse.js.json import quote
 
+from .versions import refusal_text
+
 
 class FieldType(StrEnum):
     """The JSON type an output field must have to pass the schema."""
@@ -438,7 +440,7 @@ class PermissionFacts:
 
     def refusal(self, name: str, **values: str) -> str:
         """One refusal text (what the model gets for a call that does not run), filled in."""
-        return self.refusals[name].format(**values)
+        return refusal_text(name, values, self.refusals[name].format(**values))
 
 
 @cache

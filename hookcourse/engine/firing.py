@@ -66,6 +66,7 @@ from .settings import (
     Settings,
     SettingsPlaces,
     SettingsSource,
+    SettingsWarning,
     folder_trusted,
     load_settings,
 )
@@ -335,6 +336,11 @@ def _load_settings(places: SettingsPlaces) -> Settings:
     # An older release answered as (fire --claude-version) read nothing of a file naming
     # an event it did not know yet, or holding a rule it refused.
     unread = {g.origin.file: note for g in settings.groups if (note := unknown_event_note(g.event))}
+    for warning in settings.warnings:
+        if isinstance(warning, SettingsWarning) and warning.rule == "unknown-event":
+            note = unknown_event_note(str(warning.path[-1]), known=False)
+            if note is not None:
+                unread.setdefault(warning.where, note)
     for entry in settings.permissions:
         note = refused_rule_note(str(entry.rule))
         if note is not None:

@@ -17,7 +17,7 @@ from hookcourse.engine.reading import Classification, HookReading
 from hookcourse.js.json import quote, stringify
 from hookcourse.js.values import UNDEFINED, JSValue, Undefined, null_if_undefined
 
-from .versions import stop_context_continues
+from .versions import continue_heeded, stop_cap_note, stop_context_continues
 
 DEFAULT_STOP_BLOCK_CAP = 8
 
@@ -233,6 +233,9 @@ def _stop_hook_active(payload: Mapping[str, object]) -> tuple[bool | None, _Said
 def _stop_cap_overrides(consecutive: int, cap: int) -> tuple[bool, _Said]:
     """True when the cap ends the turn despite a continuation (CLAUDE_CODE_STOP_HOOK_BLOCK_CAP)."""
     before = max(consecutive, 0)
+    uncapped = stop_cap_note()
+    if uncapped is not None:
+        return False, _Said((uncapped,))
     if cap <= 0:
         line = "The stop-hook cap is disabled (0): a hook that always continues loops for ever."
         return False, _Said((line,))
@@ -340,7 +343,8 @@ def merge_readings(
     lines: list[str] = []
     # Phase 6: continue:false stops Claude entirely and overrides the decision. On
     # Stop/SubagentStop the action is ending the turn, so continue:false lets it happen.
-    stoppers = [(name, r) for name, r in named if not r.continue_]
+    heeded = continue_heeded(event.name, decided.word)
+    stoppers = [(name, r) for name, r in named if not r.continue_ and heeded]
     after_action = event.continue_false_after_action
     if stoppers:
         keeps_going = False

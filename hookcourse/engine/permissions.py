@@ -70,6 +70,7 @@ from .versions import (
     allow_lifts_ask_rule,
     allow_lifts_deny_rule,
     missing_tool,
+    refused_rule_note,
     skill_ask_text,
     write_blocked_text,
     write_need_read,
@@ -161,6 +162,10 @@ def command_line_rules(
         for index, text in enumerate(split(values)):
             # Claude Code reads Tool() as the bare tool, as it reads Tool(*).
             text = text[:-2] if text.endswith("()") else text
+            if refused_rule_note(text) is not None:
+                # fire --claude-version: a release that refused such a rule applied none
+                # (measured on --allowed-tools "Bash(touch *)" before wildcard-rule-arrives).
+                continue
             try:
                 rule = parse_rule(text)
             except RuleSyntaxError as error:
@@ -209,9 +214,9 @@ def refused_before_hooks(
     rule removes the tool, print mode does not offer it, a path deny rule refuses a file
     tool in its input validation, and NotebookEdit refuses a notebook not in ``read``
     (the files the session has Read)."""
-    missing = missing_tool(tool_name)
+    missing = missing_tool(tool_name, tool_input)
     if missing is not None:
-        # fire --claude-version: a release before the tool arrived (measured).
+        # fire --claude-version: a release before the tool (or its input) arrived (measured).
         return ToolRefusal(*missing)
     facts = permission_facts()
     removed = _removed_tools(entries)

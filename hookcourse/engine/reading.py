@@ -39,7 +39,7 @@ from .output_schema import (
     schema_errors,
     stdout_object,
 )
-from .versions import mismatch_keeps_decision
+from .versions import exit2_beside_json_blocks, mismatch_keeps_decision, missing_script_spared
 
 NO_STDERR: Final = "No stderr output"
 LOOKS_LIKE_JSON: Final = "Hook output looks like a JSON object but is not valid JSON"
@@ -445,7 +445,7 @@ def _pick_case(event: EventSpec, exit_: _Exit, run: HookRun) -> _Case:
     """The first rule that applies, in the reference's order of precedence."""
     if exit_.code == 2 and _missing_script(event, exit_, run):
         return _Case.MISSING_SCRIPT
-    if exit_.code == 2:
+    if exit_.code == 2 and (exit_.valid is None or exit2_beside_json_blocks()):
         return _Case.EXIT_TWO
     if exit_.code != 0 and event.nonzero_fails:
         return _Case.FAILS_ACTION
@@ -485,6 +485,7 @@ def _missing_script(event: EventSpec, exit_: _Exit, run: HookRun) -> bool:
         event.missing_script_not_blocking
         and not js_trim(exit_.stdout)
         and _MISSING.search(run.stderr) is not None
+        and missing_script_spared(event.name)
     )
 
 

@@ -26,6 +26,7 @@ from .versions import (
     exit2_text,
     feedback_text,
     field_heeded,
+    no_reason_text,
     notices_shown,
     prompt_message_shown,
     text_form,
@@ -155,7 +156,7 @@ def _reminders(spec: EventSpec, name: str, outcome: Outcome) -> list[str]:
         texts += [model_text("success", hook=name, text="Success")] * outcome.json_answers
     # Forms the release answered as did not show yet (fire --claude-version; measured).
     texts = [text for text in texts if text_shown(*(text_form(text) or ("", ""))) is not False]
-    json_deny = outcome.decision == "deny" and not outcome.decided_by_exit2
+    json_deny = outcome.decision == "deny" and _json_decided(outcome)
     if spec.name == "PreToolUse" and json_deny and deny_shown_as_blocking():
         # Older releases also showed the deny's reason as a blocking error (measured).
         command, reason = outcome.decided_by_command or "", outcome.reason or ""
@@ -165,16 +166,32 @@ def _reminders(spec: EventSpec, name: str, outcome: Outcome) -> list[str]:
     return texts
 
 
+def _json_decided(outcome: Outcome) -> bool:
+    """Whether a JSON answer gave the decision's reason: no exit 2, or an exit 2 beside a
+    JSON deny or block whose reason it then gives (stderr's reason keeps its command)."""
+    if not outcome.decided_by_exit2:
+        return True
+    error = outcome.blocking_error or outcome.reason
+    return outcome.reason is not None and error == outcome.reason
+
+
 def hook_denial(spec: EventSpec, name: str, outcome: Outcome) -> str:
     """The tool_result of a call a PreToolUse hook denied (exit 2 or a JSON deny)."""
     if outcome.tool_result is not None:
         return outcome.tool_result
     error = outcome.blocking_error or outcome.reason
+    # No reason given: the merge (or this) words it as the newest does.
+    unexplained = error in (None, model_text("denied_no_reason", hook=name))
     if error is None:
         error = model_text("denied_no_reason", hook=name)
     text = model_text("hook_error", hook=name, error=error)
     if not outcome.decided_by_exit2 and not outcome.decided_by_failure:
         # A JSON deny: older releases worded it otherwise (fire --claude-version).
+        worded = deny_text(name, name.partition(":")[2], error, text)
+        return no_reason_text(name, worded) if unexplained else worded
+    if outcome.decided_by_exit2 and _json_decided(outcome):
+        # Exit 2 beside a JSON deny whose reason it gives: worded as that deny (seen live on
+        # 2.1.181: the reason alone, as its JSON denies were; the newest words both alike).
         return deny_text(name, name.partition(":")[2], error, text)
     if outcome.decided_by_exit2:
         # Older releases worded an exit 2's refusal otherwise too (fire --claude-version).

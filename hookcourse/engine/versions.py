@@ -60,6 +60,14 @@ MODELLED = (
     "flag-arrives",
     "exit2-text",
     "event-name-arrives",
+    "unknown-name-dropped",
+    "exit2-over-json",
+    "continue-beside-deny",
+    "refusal-text",
+    "stop-cap-arrives",
+    "input-field-arrives",
+    "missing-script-arrives",
+    "no-reason-text",
     "on-failure-arrives",
     "if-arrives",
     "deny-rule-over-allow",
@@ -338,17 +346,28 @@ def text_shown(event: str, form: str) -> bool | None:
     return _state("text-form", f"modelTexts[{event}/{form}]", answering())
 
 
-def missing_tool(tool: str) -> tuple[str, str] | None:
-    """When the release answered as had no tool called ``tool``: the tool_result a call
-    to it got, and why (naming the release the tool arrived in); None when it had it."""
+def missing_tool(tool: str, tool_input: object = None) -> tuple[str, str] | None:
+    """When the release answered as had no tool called ``tool``, or required a parameter
+    ``tool_input`` (an object, when given) lacks: the tool_result a call to it got, and why
+    (naming the release that changed it); None when it took the call."""
     version = answering()
     if version is None:
         return None
     for rule in rules():
-        if rule.kind == "tool-arrives" and rule.after == tool and not holds(rule, version):
+        if rule.after != tool or holds(rule, version):
+            continue
+        if rule.kind == "tool-arrives":
             why = (
                 f"Claude Code {version} had no {tool} tool: the version sweep first found it in "
                 f"{_when(rule)} (changed in {rule.since})"
+            )
+            return str(rule.before).replace("{tool}", tool), why
+        required = rule.facet.rpartition(".")[2]
+        lacks = isinstance(tool_input, dict) and required not in tool_input
+        if rule.kind == "input-field-arrives" and lacks:
+            why = (
+                f"Claude Code {version}'s {tool} tool required `{required}`: the version sweep "
+                f"first saw a call without it run in {_when(rule)} (changed in {rule.since})"
             )
             return str(rule.before).replace("{tool}", tool), why
     return None
@@ -447,15 +466,10 @@ def default_mode() -> str | None:
     return str(held[-1].after) if held else None
 
 
-def auto_refusal_text() -> str | None:
-    """The tool_result of a call auto mode refused because its check gave no verdict, as
-    the release answered as worded it where an ``auto-refusal-text`` rule holds (None: the
-    newest's wording)."""
-    version = answering()
-    if version is None:
-        return None
-    held = [r for r in rules() if r.kind == "auto-refusal-text" and holds(r, version)]
-    return str(held[-1].after) if held else None
+def auto_refusal_text(tool: str, default: str) -> str:
+    """The tool_result of a call to ``tool`` auto mode refused because its check gave no
+    verdict, as the release answered as worded it (``default``: the newest's wording)."""
+    return _worded("auto-refusal-text", {"{tool}": tool}, default)
 
 
 def agent_in_background() -> bool:
@@ -701,15 +715,18 @@ def rewrite_note() -> str | None:
 
 
 def flag_note(flags: Sequence[str]) -> str | None:
-    """Why the release answered as did not start with ``flags`` (a flag it did not know
-    yet); None where it started."""
-    for flag in flags:
-        rule = _before_arrival("flag-arrives", flag.partition("=")[0])
-        if rule is not None:
-            return (
-                f"Claude Code {answering()} did not start with {flag}: the version sweep first "
-                f"saw a run given it start in {_when(rule)} (changed in {rule.since})"
-            )
+    """Why the release answered as did not start with ``flags`` (an option, or an option
+    with that value, it did not know yet); None where it started."""
+    for at, flag in enumerate(flags):
+        name = flag.partition("=")[0]
+        value = flag.partition("=")[2] or (flags[at + 1] if at + 1 < len(flags) else "")
+        for said in (name, f"{name} {value}"):
+            rule = _before_arrival("flag-arrives", said)
+            if rule is not None:
+                return (
+                    f"Claude Code {answering()} did not start with {said}: the version sweep "
+                    f"first saw a run given it start in {_when(rule)} (changed in {rule.since})"
+                )
     return None
 
 
@@ -725,11 +742,19 @@ def feedback_text(event: str, reason: str, default: str) -> str:
     return _worded("feedback-text", {"{event}": event, "{reason}": reason}, default)
 
 
-def _worded(kind: str, values: Mapping[str, str], default: str) -> str:
-    """A text as the ``kind`` template changes up to the release answered as left it (before
-    the first, as that one found it), placeholders filled; ``default`` for the newest."""
+def refusal_text(name: str, values: Mapping[str, str], default: str) -> str:
+    """The permission step's refusal ``name`` (the catalogue's) as the release answered as
+    worded it (``values``: the catalogue's placeholders; ``default``: the newest's)."""
+    placed = {f"{{{key}}}": value for key, value in values.items()}
+    return _worded("refusal-text", placed, default, f"refusal.{name}")
+
+
+def _worded(kind: str, values: Mapping[str, str], default: str, facet: str | None = None) -> str:
+    """A text as the ``kind`` template (of ``facet``) changes up to the release answered as
+    left it (before the first, as that one found it), placeholders filled; ``default``
+    for the newest."""
     version = answering()
-    changes = [rule for rule in rules() if rule.kind == kind]
+    changes = [r for r in rules() if r.kind == kind and facet in (None, r.facet)]
     if version is None or not changes:
         return default
     reached = [rule for rule in changes if holds(rule, version)]
@@ -770,17 +795,41 @@ def release_variables(event: str) -> dict[str, str]:
     return {name: value for name, value in RELEASE_SET.items() if env_exported_on(name, event)}
 
 
-def unknown_event_note(event: str) -> str | None:
+def unknown_event_note(event: str, known: bool = True) -> str | None:
     """Why the release answered as read no hook of a settings file with ``event`` hooks (it
-    did not know the event's name yet); None where it read the file."""
-    rule = _before_arrival("event-name-arrives", event)
-    if rule is None:
+    did not know the event's name, and dropped the whole file for it); None where it read
+    the file. ``known``: whether the newest release knows the name."""
+    version = answering()
+    if version is None:
         return None
+    if any(rule.kind == "event-name-arrives" for rule in rules(event)):
+        named = _before_arrival("event-name-arrives", event)
+        if named is None:
+            return None
+        return (
+            f"Claude Code {version} did not know the event name {event}: it ran none of the "
+            f"hooks of a settings file naming it (such a file was first read in "
+            f"{_when(named)}, changed in {named.since})"
+        )
+    dropped = _before_arrival("unknown-name-dropped")
+    if dropped is None or (known and event_fires(event)):
+        return None
+    # No scenario put this event beside another: its name is taken to arrive with its
+    # hooks' first measured run (as every measured event name did, but PermissionRequest's).
+    first = "" if not known else _first_run(event)
     return (
-        f"Claude Code {answering()} did not know the event name {event}: it ran none of the "
-        f"hooks of a settings file naming it (such a file was first read in {_when(rule)}, "
-        f"changed in {rule.since})"
+        f"Claude Code {version} did not know the event name {event}{first}: it ran none of "
+        f"the hooks of a settings file naming an unknown event (from {_when(dropped)} it "
+        f"drops only that event's hooks, changed in {dropped.since})"
     )
+
+
+def _first_run(event: str) -> str:
+    arrival = next(
+        (r for r in rules(event) if r.kind == "event-arrives" and not holds(r, str(answering()))),
+        None,
+    )
+    return "" if arrival is None else f" (its hooks first ran in {_when(arrival)})"
 
 
 def on_failure_heeded() -> bool:
@@ -831,3 +880,47 @@ def write_need_read() -> bool:
     (False before the ``write-need-arrives`` rule's release: it was refused as any command
     that needs approval)."""
     return _before_arrival("write-need-arrives") is None
+
+
+def exit2_beside_json_blocks() -> bool:
+    """Whether, in the release answered as, a hook's exit 2 blocks even when its stdout is
+    a JSON answer (False before the ``exit2-over-json`` rule's release: the JSON decided)."""
+    return _before_arrival("exit2-over-json") is None
+
+
+def continue_heeded(event: str, decision: str | None) -> bool:
+    """Whether, in the release answered as, ``continue: false`` stops Claude beside the
+    merged ``decision`` of ``event`` (False for a PreToolUse deny before the
+    ``continue-beside-deny`` rule's release: the deny applied and the run went on)."""
+    if event != "PreToolUse" or decision != "deny":
+        return True
+    return _before_arrival("continue-beside-deny") is None
+
+
+def stop_cap_note() -> str | None:
+    """Why the release answered as let Stop hooks continue the turn without end (before
+    the ``stop-cap-arrives`` rule's release: no cap, ``CLAUDE_CODE_STOP_HOOK_BLOCK_CAP``
+    unread); None where continuations are capped."""
+    rule = _before_arrival("stop-cap-arrives")
+    if rule is None:
+        return None
+    return (
+        f"Claude Code {answering()} capped no Stop hook continuations and read no "
+        f"CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: a hook that always continues loops for ever "
+        f"(capped from {_when(rule)}, changed in {rule.since})"
+    )
+
+
+def missing_script_spared(event: str) -> bool:
+    """Whether, in the release answered as, an ``event`` hook's exit 2 with a missing-file
+    stderr is read as a broken install, not a block (False before the
+    ``missing-script-arrives`` rule of the event: it blocked as any exit 2)."""
+    return _event_trait("missing-script-arrives", event, True)
+
+
+def no_reason_text(hook: str, default: str) -> str:
+    """The tool_result of a call a PreToolUse hook (``hook``: ``PreToolUse:<tool>``) denied
+    with JSON and no reason, as the release answered as worded it (``default``: the
+    newest's wording)."""
+    tool = hook.partition(":")[2]
+    return _worded("no-reason-text", {"{hook}": hook, "{tool}": tool}, default)

@@ -53,6 +53,7 @@ from hookcourse.engine.api import (
     answer_dialog,
     auto_refusal_text,
     checked_against,
+    event_fires,
     file_written,
     fire,
     flag_note,
@@ -806,7 +807,7 @@ def _tool_turn(
             session.record({"type": "tool_result", "tool_use_id": call_id, "is_error": True})
             # The check's refusal, the same text whether auto or plan mode asked for it
             # (worded as the release answered as worded it).
-            unjudged_text = auto_refusal_text() or permission_facts().refusal("plan", tool=name)
+            unjudged_text = auto_refusal_text(name, permission_facts().refusal("plan", tool=name))
             _result(session, results, call_id, unjudged_text, True)
             denied = session.set_off(
                 SetOff(
@@ -938,11 +939,15 @@ def _task_hooks(
 
 def _elicit(
     session: Session, round_: dict[str, Any], tool: str, asked: Mapping[str, Any]
-) -> dict[str, Any]:
+) -> dict[str, Any] | None:
     """An MCP tool's server asks the user for input while the call runs (2.1.332, print
     mode): Elicitation fires, and a hook's action (exit 2: decline) with its content is the
     answer; else nobody can answer, the elicitation is cancelled and ElicitationResult
-    fires, whose hooks may change the action and content. What the server gets back."""
+    fires, whose hooks may change the action and content. What the server gets back; None
+    where the release answered as took no elicitation (before its Elicitation hooks ran,
+    measured: the server was told the client cannot elicit)."""
+    if not event_fires("Elicitation"):
+        return None
     server = tool.split("__")[1] if tool.startswith("mcp__") and tool.count("__") >= 2 else ""
     form = {"mcp_server_name": server, "mode": "form"}
     report = session.set_off(

@@ -20,7 +20,7 @@ from typing import Any
 from oracle_record import digest
 from oracle_sweep import release_key
 
-from hookcourse.engine.catalogue import permission_facts
+from hookcourse.engine.catalogue import load_catalogue, permission_facts
 from hookcourse.engine.versions import star_not_prefix
 
 Records = Mapping[str, Mapping[str, Any]]
@@ -41,11 +41,17 @@ def behaviour_rules(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
         *flag_arrivals(records, corpus),
         *exit2_texts(records, corpus),
         *feedback_texts(records, corpus),
+        *refusal_texts(records, corpus),
         *event_name_arrivals(records, corpus),
         *on_failure_arrival(records, corpus),
         *if_arrival(records, corpus),
         *deny_rule_arrival(records, corpus),
         *wildcard_rule_arrival(records, corpus),
+        *exit2_json_arrival(records, corpus),
+        *continue_deny_arrival(records, corpus),
+        *stop_cap_arrival(records, corpus),
+        *missing_script_arrival(records, corpus),
+        *no_reason_texts(records, corpus),
         *more_text_forms(records, corpus),
     ]
 
@@ -357,9 +363,10 @@ it: the model reads it as the call's error)."""
 
 
 def skill_ask_windows(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
-    """When every Skill call needed approval: scenarios calling the Skill tool; per window
-    of releases whose record answered each Skill call with ``Execute skill: <skill>`` as
-    an error (the text as a template, the skill's name as ``{skill}``)."""
+    """When every Skill call needed approval: scenarios calling the Skill tool whose newest
+    record ran it; per window of releases whose record answered each Skill call with
+    ``Execute skill: <skill>`` as an error (the text as a template, the skill's name as
+    ``{skill}``)."""
 
     def asked(observation: Mapping[str, Any]) -> bool | None:
         calls = [t for t in observation.get("tools") or [] if t.get("name") == "Skill"]
@@ -376,6 +383,11 @@ def skill_ask_windows(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
     for sid, scenario in corpus.items():
         if '"name": "Skill"' not in _calls(scenario):
             continue
+        stored = _stored(records, corpus, sid)
+        if not stored or any(
+            t.get("isError") for t in stored[-1][1].get("tools") or [] if t.get("name") == "Skill"
+        ):
+            continue  # the newest asks too (a skill with hooks): its wording is another rule
         points = _points(records, corpus, [sid], asked)
         says = f"every Skill call needs approval (print mode refuses it: `{SKILL_ASKED}`)"
         found += _call_windows("skill-asks", says, sid, points, [SKILL_ASKED])
@@ -444,34 +456,55 @@ def _results_arrival(
 
 
 def flag_arrivals(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
-    """When a command-line flag came to be known: scenarios passing one flag; a release
-    shows the old behaviour where the run did not start (no request, no result line), the
-    newest's where it did (one change from the oldest on)."""
+    """When a command-line flag came to be known: scenarios passing one option (with its
+    values); a release shows the old behaviour where the run did not start (no request, no
+    result line, no hook), the newest's where it did (one change from the oldest on). Where another
+    scenario passing the same option started on a release before the change, what arrived
+    is the option with that value (``--permission-mode auto``), else the option."""
 
     def not_started(observation: Mapping[str, Any]) -> bool:
+        # Refused before anything ran: no request, no result line, no hook (a run a
+        # WorktreeCreate hook stops never starts either, but its hook ran).
         result = observation.get("result") or {}
-        return not observation.get("requests") and result.get("subtype") is None
+        started = observation.get("requests") or result.get("subtype") is not None
+        return not started and not observation.get("hooks")
+
+    def option(sid: str) -> list[str]:
+        flags = [str(flag) for flag in corpus[sid].get("flags") or []]
+        alone = flags[:1] and flags[0].startswith("--")
+        return flags if alone and not any(f.startswith("-") for f in flags[1:]) else []
 
     found = []
-    for sid, scenario in corpus.items():
-        flags = [str(flag) for flag in scenario.get("flags") or []]
-        if len(flags) != 1 or not flags[0].startswith("--"):
+    for sid in corpus:
+        flags = option(sid)
+        if not flags:
             continue
         arrived = _arrival(_points(records, corpus, [sid], not_started))
         if arrived is None:
             continue
         since, previous = arrived
+        others = [
+            other
+            for other in corpus
+            if other != sid
+            and (option(other) or [""])[0] == flags[0]
+            and any(
+                release_key(v) <= release_key(previous) and not not_started(o)
+                for v, o in _stored(records, corpus, other)
+            )
+        ]
+        flag = " ".join(flags[:2]) if others and len(flags) > 1 else flags[0]
         found.append(
             _rule(
                 "flag-arrives",
-                f"claude accepts `{flags[0]}` (before, a run given it did not start)",
+                f"claude accepts `{flag}` (before, a run given it did not start)",
                 [],
                 since,
                 previous,
                 [sid],
                 facet="flags",
                 before=None,
-                after=flags[0],
+                after=flag,
             )
         )
     return found
@@ -503,6 +536,37 @@ def exit2_texts(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
 
     says = "a call a PreToolUse hook's exit 2 refused reaches the model as"
     return _template_changes(records, corpus, "exit2-text", says, placed, texts, "tool[*].result")
+
+
+REFUSALS_NOW = {
+    "plan_write": re.compile(r"^Cannot write to (?P<value>.+) while in plan mode\.$", re.S),
+    "skill": re.compile(r"^Execute skill: (?P<value>[^.]+)\. The user can add the allow rule "),
+}
+"""The newest release's refusals (the catalogue's names) whose wording changed, the value
+they hold as ``value``."""
+REFUSAL_FIELDS = {"plan_write": "{path}", "skill": "{skill}"}
+"""The placeholder of each refusal's value, as the catalogue writes it."""
+
+
+def refusal_texts(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """How a refusal of the permission step was worded (plan mode's refusal to write):
+    scenarios whose newest record refused one call so; on each stored release, that
+    call's text with the value as the catalogue's placeholder. A rule per change."""
+    found: list[dict[str, Any]] = []
+    for name, now in REFUSALS_NOW.items():
+
+        def placed(newest: Mapping[str, Any], now: re.Pattern[str] = now, name: str = name):
+            matches = [now.match(str(t.get("result"))) for t in newest.get("tools") or []]
+            held = [match for match in matches if match is not None]
+            return {REFUSAL_FIELDS[name]: held[0]["value"]} if len(held) == 1 else None
+
+        def texts(observation: Mapping[str, Any]) -> list[str]:
+            return [str(t.get("result")) for t in observation.get("tools") or []]
+
+        says = f"the permission step's refusal `{name}` reaches the model as"
+        facet = f"refusal.{name}"
+        found += _template_changes(records, corpus, "refusal-text", says, placed, texts, facet)
+    return found
 
 
 FEEDBACK_NOW = re.compile(r"^(?P<event>\w+) hook feedback:\n(?P<reason>.+)$", re.S)
@@ -568,7 +632,7 @@ def _template_changes(
         _rule(
             kind,
             f"{says} `{new}` (was `{old}`)",
-            ["PreToolUse"] if facet.startswith("tool") else ["Stop"],
+            ["Stop"] if facet == "modelTexts" else ["PreToolUse"],
             since,
             previous,
             sorted(sids),
@@ -585,27 +649,71 @@ def event_name_arrivals(records: Records, corpus: Corpus) -> list[dict[str, Any]
     hooks are on two or more events; a release shows the old behaviour where none of the
     file's hooks ran, the newest's where some did (one change from the oldest on). The
     events none of whose hooks ran on the release of the change are the names it came to
-    know (their own hooks may run only later: another rule's arrival)."""
+    know (their own hooks may run only later: another rule's arrival); a name no release
+    knows gives the release from which an unknown name was dropped alone. A run that did
+    not start says nothing, and the hooks that ran on the release of the change must
+    include an event the oldest stored release ran hooks of (else what arrived may be the
+    event that sets them off, not a name), or the file's allow rules must have let its
+    calls run there (the file was read, though none of its hooks ran)."""
+    known = set(load_catalogue())
+    oldest = min(records, key=release_key, default=None)
+    basic = {
+        run.get("event")
+        for observation in (records[oldest].values() if oldest else [])
+        for run in observation.get("hooks") or []
+    }
+
+    def calls_ran(observation: Mapping[str, Any]) -> bool:
+        return any(not t.get("isError") for t in observation.get("tools") or [])
+
     found = []
     for sid, scenario in corpus.items():
-        files = [
-            settings["hooks"]
+        documents = [
+            settings
             for settings in (scenario.get("settings") or {}).values()
             if isinstance(settings, dict) and isinstance(settings.get("hooks"), dict)
         ]
-        if len(files) != 1 or len(files[0]) < 2:
+        if len(documents) != 1 or len(documents[0]["hooks"]) < 2:
             continue
-        arrived = _arrival(_points(records, corpus, [sid], lambda o: not o.get("hooks")))
+        # A file whose allow rules let the calls run was read, whether its hooks ran or not.
+        ruled = bool((documents[0].get("permissions") or {}).get("allow"))
+
+        def unread(observation: Mapping[str, Any], ruled: bool = ruled) -> bool | None:
+            started = observation.get("requests") or (observation.get("result") or {}).get(
+                "subtype"
+            )
+            if not started:
+                return None
+            return not observation.get("hooks") and not (ruled and calls_ran(observation))
+
+        arrived = _arrival(_points(records, corpus, [sid], unread))
         if arrived is None:
             continue
         since, previous = arrived
-        ran = {
-            run.get("event")
-            for version, o in _stored(records, corpus, sid)
-            if version == since
-            for run in o.get("hooks") or []
-        }
+        at_since = [o for version, o in _stored(records, corpus, sid) if version == since]
+        ran = {run.get("event") for o in at_since for run in o.get("hooks") or []}
+        if not ran & basic and not (ruled and any(calls_ran(o) for o in at_since)):
+            continue
+        files = [documents[0]["hooks"]]
         for event in sorted(set(files[0]) - ran):
+            if event not in known:
+                # A name no release knows: what arrived is that an unknown name costs only
+                # its own hooks.
+                found.append(
+                    _rule(
+                        "unknown-name-dropped",
+                        "a settings file naming an event the release does not know loses only "
+                        "that event's hooks (before, the release ran none of the file's hooks)",
+                        [],
+                        since,
+                        previous,
+                        [sid],
+                        facet="settings.hooks.unknown",
+                        before=None,
+                        after=event,
+                    )
+                )
+                continue
             found.append(
                 _rule(
                     "event-name-arrives",
@@ -698,6 +806,185 @@ def deny_rule_arrival(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
     says = "a deny rule stops a call a PreToolUse hook allowed (before, the allow let it run)"
     rule = {"kind": "deny-rule-over-allow", "says": says, "facet": "permissions.deny"}
     return _joint_arrival(records, corpus, sids, ran, ["PreToolUse"], {**rule, "after": "allow"})
+
+
+def exit2_json_arrival(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When a hook's exit 2 came to decide even with a JSON answer on its stdout: scenarios
+    with a hook that exits 2 printing a JSON allow; a release shows the old behaviour
+    where its hooks ran and every call ran (the JSON decided), the newest's where a call
+    was refused (a release whose hooks ran none says nothing)."""
+
+    def ran(observation: Mapping[str, Any]) -> bool | None:
+        if not observation.get("hooks"):
+            return None
+        return not any(t.get("isError") for t in observation.get("tools") or [])
+
+    sids = [
+        sid
+        for sid, scenario in corpus.items()
+        if any(
+            isinstance(hook, dict) and hook.get("exit") == 2 and isinstance(hook.get("out"), dict)
+            for hook in (scenario.get("hooks") or {}).values()
+        )
+        # Where the JSON lets the call run, exit 2 and JSON answer apart.
+        and (answers := _scripted_answers(scenario, "PreToolUse"))
+        and all(a.get("permissionDecision") == "allow" for a in answers)
+    ]
+    says = (
+        "a hook that exits 2 blocks even with a JSON answer on stdout (before, the JSON "
+        "decided and the exit code was not read)"
+    )
+    rule = {"kind": "exit2-over-json", "says": says, "facet": "exit2.json", "after": "exit2"}
+    return _joint_arrival(records, corpus, sids, ran, ["PreToolUse"], rule)
+
+
+def continue_deny_arrival(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When ``continue: false`` beside a PreToolUse deny came to stop Claude: scenarios whose
+    PreToolUse hooks all answer deny with ``continue: false``; a release shows the old
+    behaviour where the model was asked again after the denied call, the newest's where it
+    was not (a release whose hooks ran none says nothing)."""
+
+    def went_on(observation: Mapping[str, Any]) -> bool | None:
+        if not observation.get("hooks"):
+            return None
+        return int(observation.get("requests") or 0) > 1
+
+    sids = [
+        sid
+        for sid, scenario in corpus.items()
+        if (answers := _scripted_answers(scenario, "PreToolUse"))
+        and all(a.get("permissionDecision") == "deny" for a in answers)
+        and all(
+            isinstance(out := hook.get("out"), dict) and out.get("continue") is False
+            for hook in (scenario.get("hooks") or {}).values()
+            if isinstance(hook, dict)
+        )
+    ]
+    says = (
+        "`continue: false` beside a PreToolUse deny stops Claude (before, the deny applied "
+        "and the model was asked again)"
+    )
+    rule = {
+        "kind": "continue-beside-deny",
+        "says": says,
+        "facet": "common.continue",
+        "after": "deny",
+    }
+    return _joint_arrival(records, corpus, sids, went_on, ["PreToolUse"], rule)
+
+
+def stop_cap_arrival(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When Stop hooks' continuations came to be capped: scenarios with a Stop hook that
+    blocks every time; a release shows the old behaviour where the run was stopped at the
+    harness's time limit (no result line after a request), the newest's where it ended."""
+
+    def looped(observation: Mapping[str, Any]) -> bool | None:
+        if not observation.get("requests"):
+            return None
+        return (observation.get("result") or {}).get("subtype") is None
+
+    sids = [
+        sid
+        for sid, scenario in corpus.items()
+        if any(event == "Stop" for event, _ in _hook_groups(scenario))
+        and (hooks := [h for h in (scenario.get("hooks") or {}).values() if isinstance(h, dict)])
+        and all(
+            isinstance(h.get("out"), dict)
+            and h["out"].get("decision") == "block"
+            and "times" not in h
+            for h in hooks
+        )
+    ]
+    says = (
+        "Stop hooks' continuations are capped (`CLAUDE_CODE_STOP_HOOK_BLOCK_CAP`; before, a "
+        "Stop hook that always blocks looped for ever)"
+    )
+    rule = {"kind": "stop-cap-arrives", "says": says, "facet": "stop.cap", "after": "cap"}
+    return _joint_arrival(records, corpus, sids, looped, ["Stop"], rule)
+
+
+def missing_script_arrival(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When a Stop hook whose script is missing (``sh`` exits 2 saying it cannot open it)
+    came to be read as a broken install, not a block: scenarios covering a missing script;
+    a release shows the old behaviour where the model was asked again after the first
+    stop (the exit 2 blocked), the newest's where it was not."""
+
+    def blocked(observation: Mapping[str, Any]) -> bool | None:
+        return int(observation.get("requests") or 0) > 1 if observation.get("requests") else None
+
+    sids = [
+        sid
+        for sid, scenario in corpus.items()
+        if {"exit.missing", "Stop.missing-script"} & set(scenario.get("covers") or [])
+    ]
+    says = (
+        "a Stop hook's exit 2 saying its script is missing is a non-blocking error (before, it "
+        "blocked as any exit 2)"
+    )
+    rule = {
+        "kind": "missing-script-arrives",
+        "says": says,
+        "facet": "exit.missing",
+        "after": "spared",
+    }
+    return _joint_arrival(records, corpus, sids, blocked, ["Stop"], rule)
+
+
+def _denies_without_reason(scenario: Mapping[str, Any]) -> bool:
+    """Whether the scenario's hooks all answer a PreToolUse deny (or a legacy block) and
+    none gives a reason."""
+    outs = [h.get("out") for h in (scenario.get("hooks") or {}).values() if isinstance(h, dict)]
+    if not outs or not all(isinstance(out, dict) for out in outs):
+        return False
+    for out in outs:
+        specific = out.get("hookSpecificOutput") or {}
+        denies = out.get("decision") in ("block", "deny") or (
+            specific.get("permissionDecision") == "deny"
+        )
+        if not denies or "reason" in out or "permissionDecisionReason" in specific:
+            return False
+    return True
+
+
+def no_reason_texts(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """How a call a PreToolUse hook denied without a reason was refused: scenarios whose
+    hooks all deny (or block) with no reason; per stored release, the one refused call's
+    text with the hook (``PreToolUse:<tool>``) as ``{hook}``, then the tool as ``{tool}``;
+    a rule per change between
+    neighbouring releases that show one (``before`` and ``after``)."""
+    sids = [sid for sid, scenario in corpus.items() if _denies_without_reason(scenario)]
+    shown: dict[str, set[str]] = {}
+    showing: dict[str, set[str]] = {}
+    for sid in sids:
+        for version, observation in _stored(records, corpus, sid):
+            if not observation.get("hooks"):
+                continue
+            for call in observation.get("tools") or []:
+                if call.get("isError"):
+                    tool = str(call.get("name"))
+                    text = str(call.get("result")).replace(f"PreToolUse:{tool}", "{hook}")
+                    shown.setdefault(version, set()).add(text.replace(tool, "{tool}"))
+                    showing.setdefault(version, set()).add(sid)
+    ordered = [v for v in sorted(shown, key=release_key) if len(shown[v]) == 1]
+    found = []
+    for low, high in itertools.pairwise(ordered):
+        [before], [after] = shown[low], shown[high]
+        if before != after:
+            says = f"a call a PreToolUse hook denied without a reason is refused as `{after}`"
+            found.append(
+                _rule(
+                    "no-reason-text",
+                    says,
+                    ["PreToolUse"],
+                    high,
+                    low,
+                    sorted(showing[high]),
+                    facet="tool[*].result",
+                    before=before,
+                    after=after,
+                )
+            )
+    return found
 
 
 def wildcard_rule_arrival(records: Records, corpus: Corpus) -> list[dict[str, Any]]:

