@@ -18,8 +18,6 @@ from typing import Any
 from hookcourse.errors import InputError
 from hookcourse.js.json import quote
 
-from .versions import refusal_text
-
 
 class FieldType(StrEnum):
     """The JSON type an output field must have to pass the schema."""
@@ -440,6 +438,9 @@ class PermissionFacts:
 
     def refusal(self, name: str, **values: str) -> str:
         """One refusal text (what the model gets for a call that does not run), filled in."""
+        # Loaded here: the catalogue alone does not load the release model.
+        from .versions import refusal_text
+
         return refusal_text(name, values, self.refusals[name].format(**values))
 
 

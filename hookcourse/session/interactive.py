@@ -31,8 +31,22 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from .script import TRUSTED_PROJECT
-
+TRUSTED_PROJECT: Mapping[str, Any] = {
+    "allowedTools": [],
+    "history": [],
+    "mcpContextUris": [],
+    "mcpServers": {},
+    "enabledMcpjsonServers": [],
+    "disabledMcpjsonServers": [],
+    "hasTrustDialogAccepted": True,
+    "ignorePatterns": [],
+    "projectOnboardingSeenCount": 0,
+    "hasClaudeMdExternalIncludesApproved": False,
+    "hasClaudeMdExternalIncludesWarningShown": False,
+}
+"""A trusted project's entry in ``~/.claude.json``: the fields Claude Code gives a new
+project (read in 2.0.5's cli.js), trust accepted. Releases up to 2.0.5 did not start
+when the entry held the trust alone (measured: every trusted scenario, 0 requests)."""
 READY = "? for shortcuts"
 """The footer of an idle interface: the first prompt is typed once it shows."""
 BUSY = "esc to interrupt"

@@ -54,22 +54,6 @@ from hookcourse.system.inputs import read_bounded, read_descriptor, special_kind
 from hookcourse.system.interrupts import kill_traced
 
 SETTINGS_SCOPES = ("user", "project", "local", "flag")
-TRUSTED_PROJECT: Mapping[str, Any] = {
-    "allowedTools": [],
-    "history": [],
-    "mcpContextUris": [],
-    "mcpServers": {},
-    "enabledMcpjsonServers": [],
-    "disabledMcpjsonServers": [],
-    "hasTrustDialogAccepted": True,
-    "ignorePatterns": [],
-    "projectOnboardingSeenCount": 0,
-    "hasClaudeMdExternalIncludesApproved": False,
-    "hasClaudeMdExternalIncludesWarningShown": False,
-}
-"""A trusted project's entry in ``~/.claude.json``: the fields Claude Code gives a new
-project (read in 2.0.5's cli.js), trust accepted. Releases up to 2.0.5 did not start
-when the entry held the trust alone (measured: every trusted scenario, 0 requests)."""
 TOOL_FIELDS = ("name", "input", "result", "id", "classifier", "elicits")
 TURN_FIELDS = ("text", "tools", "if")
 TOP_FIELDS = (
@@ -765,6 +749,8 @@ def write_layout(
             target.write_text(substitute(body, layout), encoding="utf-8")
     state: dict[str, Any] = {"hasCompletedOnboarding": True, "projects": {}}
     if data.get("trust") or data.get("interactive") is not None:
+        from .interactive import TRUSTED_PROJECT
+
         state["projects"][str(layout.project)] = dict(TRUSTED_PROJECT)
     (layout.home / ".claude.json").write_text(json.dumps(state), encoding="utf-8")
 
