@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from generated_files import between_markers, not_current
-from oracle_compare import hook_part, looped
+from oracle_compare import hook_part, looped, unjoined
 from oracle_observe import observe
 from oracle_record import OBSERVATIONS, UUID, digest, stable
 from oracle_scenario import DEFAULT_PROMPT, lay_out, run_claude, scratch
@@ -390,7 +390,7 @@ def _facets(observation: Mapping[str, Any]) -> dict[str, Any]:
     # Each text without what the release appended after the hook's part (its skills,
     # agent types, tokens left: oracle_compare.hook_part), which is no hook behaviour.
     texts = observation.get("modelTexts")
-    parts = [hook_part(str(t)) for t in texts] if isinstance(texts, list) else texts
+    parts = unjoined(hook_part(str(t)) for t in texts) if isinstance(texts, list) else texts
     if loop and isinstance(parts, list):
         parts = list(set(parts))
     found["modelTexts"] = json.dumps(sorted(parts) if isinstance(parts, list) else parts)

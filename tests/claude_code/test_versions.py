@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 from oracle_binary import pinned_version
-from oracle_compare import compare, hook_part
+from oracle_compare import compare, hook_part, unjoined
 from oracle_predict import FireServer
 from oracle_run import predict_scenario
 from oracle_scenario import load_corpus
@@ -112,6 +112,15 @@ def test_a_run_both_sides_loop_is_compared_on_its_distinct_hooks_and_texts() -> 
     facts = facets(observed)
     assert facts["requests"] == facts["hook[Stop/h].runs"] == "loop"
     assert facts["hook[Stop/h].exit"] == '["0"]'
+
+
+def test_a_text_joined_to_the_next_in_one_message_is_that_text() -> None:
+    """2.1.78 to 2.1.330 ended a text with a newline when another followed it in the same
+    message: that copy goes where the text is there too; a text that ends so alone stays."""
+    feedback = "Stop hook feedback:\nnever done"
+    assert unjoined([feedback, feedback + "\n", feedback]) == [feedback]
+    assert unjoined(["go on\n\n"]) == ["go on\n\n"]
+    assert unjoined(["a\n", "b"]) == ["a\n", "b"]
 
 
 def test_the_context_a_release_appends_is_not_the_hook_s_text() -> None:
