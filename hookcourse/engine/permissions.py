@@ -72,6 +72,7 @@ from .versions import (
     missing_tool,
     refused_rule_note,
     skill_ask_text,
+    whole_command_rule_note,
     write_blocked_text,
     write_need_read,
 )
@@ -704,6 +705,14 @@ def _bash_by_parts(
 ) -> PermissionStep:
     """A Bash command runs when every part is read-only or covered by an allow rule."""
     facts = permission_facts()
+    whole = next(
+        (e for e in allows if e.rule.tool == "Bash" and e.rule.specifier == command.strip()), None
+    )
+    note = whole_command_rule_note() if whole is not None else None
+    if whole is not None and note is not None:
+        # fire --claude-version: measured on an allow rule naming a compound command.
+        sentence = f"the {_where(whole)} names the whole command: {note}"
+        return PermissionStep("allow", sentence, mode, whole, found)
     parts = _parts(command, place)
     # Several parts word a plain refusal as a compound's; a pipeline words every one so.
     reworded = has_pipe(command)

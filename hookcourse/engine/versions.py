@@ -68,6 +68,7 @@ MODELLED = (
     "input-field-arrives",
     "missing-script-arrives",
     "no-reason-text",
+    "compound-rule-arrives",
     "on-failure-arrives",
     "if-arrives",
     "deny-rule-over-allow",
@@ -924,3 +925,16 @@ def no_reason_text(hook: str, default: str) -> str:
     newest's wording)."""
     tool = hook.partition(":")[2]
     return _worded("no-reason-text", {"{hook}": hook, "{tool}": tool}, default)
+
+
+def whole_command_rule_note() -> str | None:
+    """Why the release answered as let an allow rule naming a compound Bash command whole
+    run it (before the ``compound-rule-arrives`` rule's release); None where each part is
+    judged on its own."""
+    rule = _before_arrival("compound-rule-arrives")
+    if rule is None:
+        return None
+    return (
+        f"Claude Code {answering()} matched an allow rule against the whole command (each "
+        f"part judged on its own from {_when(rule)}, changed in {rule.since})"
+    )

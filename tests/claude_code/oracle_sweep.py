@@ -95,6 +95,7 @@ ALSO = {
     "perm-mode-dont-ask-echo": "--permission-mode dontAsk",
     "wt-enter-tool": "the EnterWorktree tool",
     "pre-exit2-json-deny": "exit 2 beside a JSON deny",
+    "perm-user-allow": "an allow rule written as a whole compound command",
 }
 """Scenarios the core takes beside the greedy cover: changes users reported, and what live
 checks outside the core found changing."""

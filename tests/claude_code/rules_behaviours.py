@@ -52,6 +52,7 @@ def behaviour_rules(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
         *stop_cap_arrival(records, corpus),
         *missing_script_arrival(records, corpus),
         *no_reason_texts(records, corpus),
+        *compound_rule_arrival(records, corpus),
         *more_text_forms(records, corpus),
     ]
 
@@ -257,6 +258,10 @@ def write_blocked_windows(records: Records, corpus: Corpus) -> list[dict[str, An
             continue
         # A project's allow rules hold only in a trusted folder (the harness trusts none).
         covered = any(rule.startswith("Bash(") for rule in _rules_of(scenario, "allow", "project"))
+        if covered and _whole_command_rules(scenario):
+            # A rule naming the compound whole covers no part once parts are judged
+            # (compound-rule-arrives), whether it covered the write before is not shown.
+            continue
         template: list[str] = []
 
         def blocked(observation: Mapping[str, Any], into: list[str] = template) -> bool:
@@ -985,6 +990,45 @@ def no_reason_texts(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
                 )
             )
     return found
+
+
+def _whole_command_rules(scenario: Mapping[str, Any]) -> bool:
+    """Whether the scenario allows a compound Bash command by one rule naming it whole
+    (``Bash(touch made.txt && echo TOOL-RAN)``), and every call is that command."""
+    rules = _rules_of(scenario, "allow")
+    calls = [
+        str((tool.get("input") or {}).get("command"))
+        for turn in scenario.get("turns") or []
+        for tool in turn.get("tools") or []
+    ]
+    compound = [c for c in calls if "&&" in c or ";" in c or "|" in c]
+    return bool(compound) and all(f"Bash({c})" in rules for c in calls)
+
+
+def compound_rule_arrival(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When an allow rule naming a compound command whole stopped letting it run (each part
+    judged on its own): scenarios allowing their compound calls so; the first release where
+    a call was refused, every release before it having run them all."""
+
+    def ran(observation: Mapping[str, Any]) -> bool | None:
+        calls = observation.get("tools") or []
+        return None if not calls else not any(t.get("isError") for t in calls)
+
+    sids = [sid for sid, scenario in corpus.items() if _whole_command_rules(scenario)]
+    points = _points(records, corpus, sids, ran)
+    # The first refusal after runs from the oldest on: later releases may let the call run
+    # again for another reason (a default mode that lets edits run).
+    first = next((i for i, (_, shown) in enumerate(points) if not shown), None)
+    if not first:
+        return []
+    since, previous = points[first][0], points[first - 1][0]
+    says = (
+        "an allow rule naming a compound Bash command whole no longer lets it run: each part "
+        "is judged (before, the rule matched the whole command)"
+    )
+    at = _at(records, corpus, sids, since)
+    more = {"facet": "permissions.allow", "before": None, "after": "parts"}
+    return [_rule("compound-rule-arrives", says, ["PreToolUse"], since, previous, at, **more)]
 
 
 def wildcard_rule_arrival(records: Records, corpus: Corpus) -> list[dict[str, Any]]:

@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 from oracle_record import digest
 from rules_behaviours import (
+    compound_rule_arrival,
     continue_deny_arrival,
     deny_rule_arrival,
     event_name_arrivals,
@@ -636,3 +637,21 @@ def test_a_denial_without_reason_is_read_as_templates_and_worded_so(tmp_path: Pa
     assert text["text"] == str(measured.before).replace("{hook}", "PreToolUse:Bash").replace(
         "{tool}", "Bash"
     )
+
+
+def test_an_allow_rule_naming_a_compound_whole_runs_it_only_before_its_release(
+    tmp_path: Path,
+) -> None:
+    command = "touch made.txt && echo hi"
+    settings = {"user": {"permissions": {"allow": [f"Bash({command})"]}}}
+    turns = [{"tools": [{"name": "Bash", "input": {"command": command}}]}]
+    scenario = {"id": "c", "settings": settings, "turns": turns}
+    ran, refused = _bash("hi"), _bash("This Bash command contains ...", True)
+    records, corpus = _records(scenario, [ran, ran, refused])
+    (rule,) = compound_rule_arrival(records, corpus)
+    assert (rule["kind"], rule["since"]) == ("compound-rule-arrives", "2.0.2")
+    measured = _rule("compound-rule-arrives")
+    _settings(tmp_path, {"permissions": {"allow": [f"Bash({command})"]}}, "settings.local.json")
+    call = {**BASH, "tool_input": {"command": command}}
+    assert _fire(tmp_path, measured.previous, "PreToolUse", call)["printMode"]["toolRuns"] is True
+    assert _fire(tmp_path, measured.since, "PreToolUse", call)["printMode"]["toolRuns"] is False
