@@ -705,11 +705,11 @@ def _bash_by_parts(
 ) -> PermissionStep:
     """A Bash command runs when every part is read-only or covered by an allow rule."""
     facts = permission_facts()
-    whole = next(
-        (e for e in allows if e.rule.tool == "Bash" and e.rule.specifier == command.strip()), None
-    )
-    note = whole_command_rule_note() if whole is not None else None
-    if whole is not None and note is not None:
+    # Only a release answered as that matched rules against the whole command looks.
+    note = whole_command_rule_note()
+    named = (e for e in allows if e.rule.tool == "Bash" and e.rule.specifier == command.strip())
+    whole = None if note is None else next(named, None)
+    if whole is not None:
         # fire --claude-version: measured on an allow rule naming a compound command.
         sentence = f"the {_where(whole)} names the whole command: {note}"
         return PermissionStep("allow", sentence, mode, whole, found)

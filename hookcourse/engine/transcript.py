@@ -179,11 +179,11 @@ def hook_denial(spec: EventSpec, name: str, outcome: Outcome) -> str:
     """The tool_result of a call a PreToolUse hook denied (exit 2 or a JSON deny)."""
     if outcome.tool_result is not None:
         return outcome.tool_result
-    error = outcome.blocking_error or outcome.reason
+    no_reason = model_text("denied_no_reason", hook=name)
+    given = outcome.blocking_error or outcome.reason
     # No reason given: the merge (or this) words it as the newest does.
-    unexplained = error in (None, model_text("denied_no_reason", hook=name))
-    if error is None:
-        error = model_text("denied_no_reason", hook=name)
+    unexplained = given in (None, no_reason)
+    error = no_reason if given is None else given
     text = model_text("hook_error", hook=name, error=error)
     if not outcome.decided_by_exit2 and not outcome.decided_by_failure:
         # A JSON deny: older releases worded it otherwise (fire --claude-version).

@@ -719,8 +719,8 @@ def flag_note(flags: Sequence[str]) -> str | None:
     """Why the release answered as did not start with ``flags`` (an option, or an option
     with that value, it did not know yet); None where it started."""
     for at, flag in enumerate(flags):
-        name = flag.partition("=")[0]
-        value = flag.partition("=")[2] or (flags[at + 1] if at + 1 < len(flags) else "")
+        name, _, inline = flag.partition("=")
+        value = inline or (flags[at + 1] if at + 1 < len(flags) else "")
         for said in (name, f"{name} {value}"):
             rule = _before_arrival("flag-arrives", said)
             if rule is not None:

@@ -446,12 +446,14 @@ def test_fire_words_an_exit2_and_drops_a_bare_rewrite_as_the_release_did(tmp_pat
     assert now == {"command": "pwd"}
 
 
+@pytest.mark.parametrize("kind", ["event-name-arrives", "unknown-name-dropped"])
 def test_fire_reads_no_hook_of_a_file_naming_an_event_the_release_did_not_know(
-    tmp_path: Path,
+    tmp_path: Path, kind: str
 ) -> None:
-    rule = _rule("event-name-arrives")
+    rule = _rule(kind)
+    name = str(rule.after) if kind == "event-name-arrives" else "NoSuchEvent"
     hook = {"type": "command", "command": "echo ran >> ran.txt"}
-    groups = {str(rule.after): [{"hooks": [hook]}], "Stop": [{"hooks": [hook]}]}
+    groups = {name: [{"hooks": [hook]}], "Stop": [{"hooks": [hook]}]}
     _settings(tmp_path, {"hooks": groups})
     stop = {"stop_hook_active": False}
     before = _fire(tmp_path, rule.previous, "Stop", stop)
@@ -515,22 +517,6 @@ def test_fire_words_an_uncovered_write_as_each_release_did(tmp_path: Path) -> No
     assert texts[need.previous] == "This command requires approval"
     assert texts[blocked.since].startswith(f"touch in '{tmp_path}/made.txt' was blocked.")
     assert "needs approval. The path is inside" in texts[str(blocked.until)]
-
-
-def test_fire_reads_no_hook_of_a_file_naming_an_unknown_event_before_it_drops_the_name_alone(
-    tmp_path: Path,
-) -> None:
-    rule = _rule("unknown-name-dropped")
-    hook = {"type": "command", "command": "echo ran >> ran.txt"}
-    _settings(
-        tmp_path, {"hooks": {"NoSuchEvent": [{"hooks": [hook]}], "Stop": [{"hooks": [hook]}]}}
-    )
-    stop = {"stop_hook_active": False}
-    before = _fire(tmp_path, rule.previous, "Stop", stop)
-    assert not (tmp_path / "ran.txt").exists()
-    assert f"changed in {rule.since}" in json.dumps(before)
-    _fire(tmp_path, rule.since, "Stop", stop)
-    assert (tmp_path / "ran.txt").read_text(encoding="utf-8") == "ran\n"
 
 
 def test_an_event_name_without_its_own_measure_arrives_with_its_hooks_first_run() -> None:
