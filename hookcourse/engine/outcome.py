@@ -17,7 +17,7 @@ from hookcourse.engine.reading import Classification, HookReading
 from hookcourse.js.json import quote, stringify
 from hookcourse.js.values import UNDEFINED, JSValue, Undefined, null_if_undefined
 
-from .versions import continue_heeded, stop_cap_note, stop_context_continues
+from .versions import continue_note, stop_cap_note, stop_context_continues
 
 DEFAULT_STOP_BLOCK_CAP = 8
 
@@ -63,6 +63,8 @@ class Outcome:
     """The winning reason as Claude Code words it (``[<command>]: <stderr>`` after exit 2)."""
     run_stops: bool = False
     """``continue: false``: Claude stops after this event (terminal_reason hook_stopped)."""
+    stop_asked: bool = False
+    """A hook answered ``continue: false``, heeded or not (``stop_reason``: its reason)."""
 
     def to_json(self) -> dict[str, JSValue]:
         """Camel-case keys; an absent updatedInput/updatedToolOutput is null."""
@@ -343,9 +345,12 @@ def merge_readings(
     lines: list[str] = []
     # Phase 6: continue:false stops Claude entirely and overrides the decision. On
     # Stop/SubagentStop the action is ending the turn, so continue:false lets it happen.
-    heeded = continue_heeded(event.name, decided.word)
-    stoppers = [(name, r) for name, r in named if not r.continue_ and heeded]
+    askers = [(name, r) for name, r in named if not r.continue_]
+    unheeded = continue_note(event.name, decided.word) if askers else None
+    stoppers = askers if unheeded is None else []
     after_action = event.continue_false_after_action
+    if unheeded is not None:
+        lines.append(f"continue: false from {askers[0][0]} is not heeded: {unheeded}.")
     if stoppers:
         keeps_going = False
         stops = stops and not event.stop_loop
@@ -381,7 +386,8 @@ def merge_readings(
         updated_input=updated_input,
         updated_tool_output=updated_tool_output,
         continue_=not stoppers,
-        stop_reason=next((r.stop_reason for _, r in stoppers if r.stop_reason), None),
+        stop_reason=next((r.stop_reason for _, r in askers if r.stop_reason), None),
+        stop_asked=bool(askers),
         system_messages=system_messages,
         event_output=event_output,
         notices=[notice for r in readings for notice in r.notices],

@@ -29,6 +29,7 @@ from .versions import (
     no_reason_text,
     notices_shown,
     prompt_message_shown,
+    stopped_refusal_text,
     text_form,
     text_shown,
 )
@@ -309,6 +310,9 @@ def print_mode(
     runs, result, terminal = (None, None, None)
     if spec.name == "PreToolUse":
         runs, result, terminal = _tool_call(spec, name, tool_name, outcome, step)
+        if result is not None and outcome.stop_asked:
+            # Early releases worded any refusal beside continue: false by its stopReason.
+            result = ToolResult(stopped_refusal_text(outcome.stop_reason, result.text))
         if managed_denied and result is not None and outcome.blocked:
             result = ToolResult(model_text("tool_use_error", text=result.text), result.is_error)
     if spec.name == PERMISSION_REQUEST:

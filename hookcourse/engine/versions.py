@@ -69,6 +69,7 @@ MODELLED = (
     "missing-script-arrives",
     "no-reason-text",
     "compound-rule-arrives",
+    "stop-text-yields",
     "on-failure-arrives",
     "if-arrives",
     "deny-rule-over-allow",
@@ -889,13 +890,33 @@ def exit2_beside_json_blocks() -> bool:
     return _before_arrival("exit2-over-json") is None
 
 
-def continue_heeded(event: str, decision: str | None) -> bool:
-    """Whether, in the release answered as, ``continue: false`` stops Claude beside the
-    merged ``decision`` of ``event`` (False for a PreToolUse deny before the
-    ``continue-beside-deny`` rule's release: the deny applied and the run went on)."""
+def continue_note(event: str, decision: str | None) -> str | None:
+    """Why ``continue: false`` beside the merged ``decision`` of ``event`` did not stop
+    Claude in the release answered as (before the ``continue-beside-deny`` rule's
+    release); None where it stops Claude."""
     if event != "PreToolUse" or decision != "deny":
-        return True
-    return _before_arrival("continue-beside-deny") is None
+        return None
+    rule = _before_arrival("continue-beside-deny")
+    if rule is None:
+        return None
+    return (
+        f"Claude Code {answering()} did not stop for continue: false beside a deny: the "
+        f"deny applied and the model was asked again (changed in {_when(rule)})"
+    )
+
+
+def stopped_refusal_text(stop_reason: str | None, default: str) -> str:
+    """The tool_result of a call refused while a PreToolUse hook answered ``continue:
+    false``, as the release answered as worded it: before the ``stop-text-yields`` rule's
+    release, the stopReason's text (the rule's ``before``, ``{stopReason}`` filled; without
+    one, the text up to it: read in 2.0.9's cli.js, ``Execution stopped by PreToolUse
+    hook${F?`: ${F}`:""}``) in place of the refusal's own (``default``)."""
+    rule = _before_arrival("stop-text-yields")
+    if rule is None or not isinstance(rule.before, str):
+        return default
+    if stop_reason:
+        return rule.before.replace("{stopReason}", stop_reason)
+    return rule.before.partition("{stopReason}")[0].removesuffix(": ")
 
 
 def stop_cap_note() -> str | None:

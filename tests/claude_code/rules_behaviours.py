@@ -49,6 +49,7 @@ def behaviour_rules(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
         *wildcard_rule_arrival(records, corpus),
         *exit2_json_arrival(records, corpus),
         *continue_deny_arrival(records, corpus),
+        *stop_text_arrival(records, corpus),
         *stop_cap_arrival(records, corpus),
         *missing_script_arrival(records, corpus),
         *no_reason_texts(records, corpus),
@@ -876,6 +877,74 @@ def continue_deny_arrival(records: Records, corpus: Corpus) -> list[dict[str, An
         "after": "deny",
     }
     return _joint_arrival(records, corpus, sids, went_on, ["PreToolUse"], rule)
+
+
+def stop_text_arrival(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When a call refused beside ``continue: false`` came to reach the model with its
+    refusal's own text: scenarios whose hooks all answer PreToolUse with ``continue:
+    false`` and one stopReason; a release shows the old behaviour where its one refused
+    call's text holds the stopReason and no deny reason of the hooks, the newest's where
+    it does not (a release that refused no call says nothing). ``before``: that old
+    text, the stopReason as ``{stopReason}``; a rule per distinct change."""
+    found: dict[tuple[str, str, str], list[str]] = {}
+    for sid, scenario in corpus.items():
+        outs = [h.get("out") for h in (scenario.get("hooks") or {}).values() if isinstance(h, dict)]
+        reasons = {out.get("stopReason") for out in outs if isinstance(out, dict)}
+        if not _scripted_answers(scenario, "PreToolUse") or len(reasons) != 1:
+            continue
+        reason = next(iter(reasons))
+        if (
+            not isinstance(reason, str)
+            or not reason
+            or any(not isinstance(out, dict) or out.get("continue") is not False for out in outs)
+        ):
+            continue
+        # The refusal's own text is the hooks' reasons (a stopReason may be part of one).
+        own = {
+            str(a["permissionDecisionReason"])
+            for a in _scripted_answers(scenario, "PreToolUse")
+            if a.get("permissionDecisionReason")
+        }
+
+        def refused(observation: Mapping[str, Any]) -> str | None:
+            tools = observation.get("tools") or []
+            texts = [str(t.get("result")) for t in tools if t.get("isError")]
+            return texts[0] if len(texts) == 1 else None
+
+        def held(
+            observation: Mapping[str, Any], reason: str = reason, own: set[str] = own
+        ) -> bool | None:
+            text = refused(observation)
+            if text is None:
+                return None
+            return reason in text and not any(mine in text for mine in own)
+
+        arrived = _arrival(_points(records, corpus, [sid], held))
+        if arrived is None:
+            continue
+        old = next(
+            refused(o) for version, o in _stored(records, corpus, sid) if version == arrived[1]
+        )
+        before = str(old).replace(reason, "{stopReason}")
+        found.setdefault((*arrived, before), []).append(sid)
+    says = (
+        "a call refused beside `continue: false` reaches the model with its refusal's own "
+        "text (before, as `{before}`)"
+    )
+    return [
+        _rule(
+            "stop-text-yields",
+            says.format(before=before),
+            ["PreToolUse"],
+            since,
+            previous,
+            sids,
+            facet="tool[*].result",
+            before=before,
+            after=None,
+        )
+        for (since, previous, before), sids in found.items()
+    ]
 
 
 def stop_cap_arrival(records: Records, corpus: Corpus) -> list[dict[str, Any]]:

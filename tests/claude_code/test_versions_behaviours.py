@@ -37,6 +37,7 @@ from rules_behaviours import (
     refusal_texts,
     rewrite_arrival,
     skill_ask_windows,
+    stop_text_arrival,
     wildcard_rule_arrival,
     write_blocked_windows,
 )
@@ -220,6 +221,28 @@ def test_exit2_beside_json_and_continue_beside_deny_arrive_where_the_run_changes
     records, corpus = _records(scenario, [went_on, went_on, went_on, stopped])
     (rule,) = continue_deny_arrival(records, corpus)
     assert (rule["kind"], rule["since"]) == ("continue-beside-deny", "2.0.3")
+
+
+def test_a_refusal_worded_by_its_stop_reason_is_read_even_where_the_reason_holds_it() -> None:
+    answer = {
+        "continue": False,
+        "stopReason": "halt",
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "deny",
+            "permissionDecisionReason": "denied and halted",
+        },
+    }
+    scenario = {"id": "s", "hooks": {"h": {"out": answer}}}
+    old = _bash("Execution stopped by PreToolUse hook: halt", True)
+    # The deny's own reason holds the stopReason: only its absence marks the old text.
+    new = _bash("PreToolUse:Bash hook error: denied and halted", True)
+    records, corpus = _records(scenario, [old, old, new, new])
+    (rule,) = stop_text_arrival(records, corpus)
+    assert (rule["kind"], rule["since"], rule["previous"]) == ("stop-text-yields", "2.0.2", "2.0.1")
+    assert rule["before"] == "Execution stopped by PreToolUse hook: {stopReason}"
+    records, corpus = _records(scenario, [old, new, old])
+    assert stop_text_arrival(records, corpus) == []
 
 
 def test_a_plan_mode_refusal_is_read_as_templates() -> None:
@@ -557,6 +580,32 @@ def test_fire_reads_exit2_beside_json_and_continue_beside_deny_as_each_release_d
     _settings(tmp_path, {"hooks": {"PreToolUse": [{"hooks": [hook]}]}})
     assert _fire(tmp_path, heeded.previous, "PreToolUse", call)["outcome"]["continue"] is True
     assert _fire(tmp_path, heeded.since, "PreToolUse", call)["outcome"]["continue"] is False
+
+
+def test_fire_words_a_refusal_beside_continue_false_by_its_stop_reason_before_its_release(
+    tmp_path: Path,
+) -> None:
+    yields = _rule("stop-text-yields")
+    answer = {
+        "continue": False,
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "deny",
+            "permissionDecisionReason": "no",
+        },
+    }
+    call = {**BASH, "tool_input": {"command": "ls"}}
+    for reason, text in (("halt", ": halt"), (None, "")):
+        said = {**answer, **({"stopReason": reason} if reason else {})}
+        hook = {"type": "command", "command": f"echo '{json.dumps(said)}'"}
+        _settings(tmp_path, {"hooks": {"PreToolUse": [{"hooks": [hook]}]}})
+        old = _fire(tmp_path, yields.previous, "PreToolUse", call)
+        expected = str(yields.before).partition(": {stopReason}")[0] + text
+        assert old["printMode"]["toolResult"]["text"] == expected
+        # That release did not stop for it either: the explanation says since when it does.
+        assert "is not heeded" in json.dumps(old["outcome"]["explanation"])
+        new = _fire(tmp_path, yields.since, "PreToolUse", call)["printMode"]["toolResult"]
+        assert "no" in new["text"] and "stopped" not in new["text"]
 
 
 def test_fire_caps_stop_continuations_only_from_the_cap_s_release(tmp_path: Path) -> None:
