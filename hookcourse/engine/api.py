@@ -106,6 +106,9 @@ if TYPE_CHECKING:
         prompt_expansion as prompt_expansion,
     )
     from .lifecycle import (
+        refused_command as refused_command,
+    )
+    from .lifecycle import (
         startup_events as startup_events,
     )
     from .lifecycle import (
@@ -138,6 +141,7 @@ if TYPE_CHECKING:
     from .permission_rule import (
         parse_rule as parse_rule,
     )
+    from .permissions import path_blocked as path_blocked
     from .permissions import permission_step as permission_step
     from .reading import (
         Classification as Classification,
@@ -217,6 +221,9 @@ if TYPE_CHECKING:
         auto_refusal_text as auto_refusal_text,
     )
     from .versions import (
+        cancelled_text as cancelled_text,
+    )
+    from .versions import (
         changelog_lines as changelog_lines,
     )
     from .versions import (
@@ -248,6 +255,7 @@ PLACES: Final[dict[str, str]] = {
     "answering_as": "versions",
     "answering_line": "versions",
     "auto_refusal_text": "versions",
+    "cancelled_text": "versions",
     "event_fires": "versions",
     "changelog_lines": "versions",
     "contexts_joined": "versions",
@@ -297,6 +305,7 @@ PLACES: Final[dict[str, str]] = {
     "SetOff": "lifecycle",
     "instructions_at_start": "lifecycle",
     "prompt_expansion": "lifecycle",
+    "refused_command": "lifecycle",
     "startup_events": "lifecycle",
     "file_written": "lifecycle",
     "watched_names": "lifecycle",
@@ -316,6 +325,7 @@ PLACES: Final[dict[str, str]] = {
     "CallPlace": "permission_rule",
     "check_rule": "permission_rule",
     "parse_rule": "permission_rule",
+    "path_blocked": "permissions",
     "permission_step": "permissions",
     # settings
     "CommandHandler": "settings",
@@ -373,6 +383,7 @@ __all__ = [
     "answering_as",
     "answering_line",
     "auto_refusal_text",
+    "cancelled_text",
     "changelog_lines",
     "check_answer",
     "check_rule",
@@ -404,11 +415,13 @@ __all__ = [
     "not_fired_note",
     "own_subagents",
     "parse_rule",
+    "path_blocked",
     "permission_facts",
     "permission_step",
     "prompt_expansion",
     "read_hook_result",
     "recipient_text",
+    "refused_command",
     "render_findings",
     "report_json",
     "report_text",

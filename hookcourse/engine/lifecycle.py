@@ -39,7 +39,7 @@ from .frontmatter import split_frontmatter
 from .permission_rule import CallPlace, command_words, glob_regex, has_pipe, simple_commands
 from .skill_files import find_skill, read_markdown
 from .transcript_reads import DoneCall
-from .versions import agent_in_background
+from .versions import agent_in_background, loads_instructions, unknown_command
 
 STARTUP_FLAGS: Final = {"--init": "init", "--init-only": "init", "--maintenance": "maintenance"}
 """Command-line flags that fire Setup, with its ``trigger``."""
@@ -244,15 +244,33 @@ def prompt_expansion(prompt: str, place: CallPlace) -> SetOff | None:
     )
 
 
+def refused_command(prompt: str, place: CallPlace) -> tuple[str, str] | None:
+    """For a prompt ``/name args`` naming a custom command (``.claude/commands/<name>.md``,
+    the project's or the user's) that the release answered as refused as unknown: what the
+    user is shown, and why; None otherwise (a skill's name too)."""
+    match = _COMMAND.fullmatch(prompt.strip())
+    if match is None or _command_file(match.group(1), place) is None:
+        return None
+    return unknown_command(match.group(1))
+
+
 def _command_source(name: str, place: CallPlace) -> str | None:
-    relative = Path(*name.split(":"))
+    source = _command_file(name, place)
+    if source is not None:
+        return source
+    skill = find_skill(place, name)
+    return skill.source if skill is not None else None
+
+
+def _command_file(name: str, place: CallPlace) -> str | None:
+    """Where the custom command ``name`` is defined (``a:b`` is ``a/b.md``): its source."""
     if any(part in ("", ".", "..") for part in name.split(":")):
         return None
+    relative = Path(*name.split(":"))
     for base, source in ((place.project_dir, "projectSettings"), (place.home, "userSettings")):
         if _is_file(Path(base, ".claude", "commands", relative.with_suffix(".md"))):
             return source
-    skill = find_skill(place, name)
-    return skill.source if skill is not None else None
+    return None
 
 
 def call_effects(
@@ -277,7 +295,9 @@ def call_effects(
         changed = SetOff("CwdChanged", {"cwd": after, "old_cwd": place.cwd, "new_cwd": moved})
         return CallEffects(events=(changed,), cwd=after)
     if tool_name in FILE_TOOLS and isinstance(path := given.get("file_path"), str):
-        return CallEffects(events=instructions_loaded(path, place))
+        # An older release answered as may not have loaded them for this tool yet.
+        loads = loads_instructions(tool_name)
+        return CallEffects(events=instructions_loaded(path, place) if loads else ())
     if tool_name == "Skill" and isinstance(name := given.get("skill"), str):
         return _skill_effects(name.removeprefix("/"), tool_use_id, place, skill_shell)
     if tool_name == "Agent":

@@ -69,12 +69,15 @@ from .settings import Origin, PermissionEntry, SettingsSource
 from .versions import (
     allow_lifts_ask_rule,
     allow_lifts_deny_rule,
+    check_made,
     missing_tool,
     refused_rule_note,
     skill_ask_text,
+    variable_known,
     whole_command_rule_note,
     write_blocked_text,
     write_need_read,
+    writes_known,
 )
 
 _ASSIGNMENT: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
@@ -391,7 +394,8 @@ class _Word:
     """``<`` or ``>`` when the word is the file of a redirection."""
     expansion: str = ""
     """``variable``, ``braced_variable`` or ``arithmetic`` when the word holds one that
-    cannot be filled in before the command runs."""
+    cannot be filled in before the command runs (``unfilled``: a known variable the release
+    answered as did not fill in yet)."""
     quoted: bool = False
 
 
@@ -442,7 +446,9 @@ def _expansion(part: str, i: int, home: str) -> tuple[str, str, int]:
     if name is None:
         return "$", "", i + 1
     if name.group() in _shell()["known_variables"]:
-        return home, "", name.end()
+        # An older release answered as did not fill it in yet (fire --claude-version).
+        known = variable_known(name.group())
+        return (home, "", name.end()) if known else (part[i : name.end()], "unfilled", name.end())
     return part[i : name.end()], "variable", name.end()
 
 
@@ -475,7 +481,7 @@ def _lex(part: str, home: str) -> list[_Word] | None:
                 reading.jump(end, quoting)
             text.append(piece)
             started, expansion, i = True, expansion or kind, end
-            quoted = quoted or (kind == "variable" and quoting is Quoting.DOUBLE)
+            quoted = quoted or (kind in ("variable", "unfilled") and quoting is Quoting.DOUBLE)
         elif ch in " \t" or (ch in "<>&" and _REDIRECT.match(part, i)):
             operator = _REDIRECT.match(part, i) if ch != " " else None
             # The digits of 2> name a descriptor, not a word.
@@ -556,7 +562,11 @@ def _examine(part: str, place: CallPlace) -> _Part:
             name = "braced_variable" if word.expansion == "braced_variable" else "variable"
             if word.quoted and verb in shell["path_verbs"]:
                 name = "quoted_text"
-            return _Part(_Need(facts.refusal(name)))
+            if word.expansion == "unfilled":
+                # Not filled in yet: a variable, or inside double quotes not parsed at all.
+                name = "parse_error" if word.quoted else "variable"
+            # An older release answered as had no such check (fire --claude-version).
+            return _Part(_Need(facts.refusal(name)) if check_made(name) else generic)
     reads: list[str] = []
     for word in words:
         if not word.redirect:
@@ -594,7 +604,8 @@ def _verb_need(verb: str, rest: list[str], place: CallPlace, reads: list[str]) -
         )
         return None if named or bare else generic
     flags = [word for word in rest if word.startswith("-")]
-    writing = verb in shell["file_writing"] or any(
+    # An older release answered as may not have judged the command as writing yet.
+    writing = (verb in shell["file_writing"] and writes_known(verb)) or any(
         _flag_blocked(flag, shell["writing_flags"].get(verb, ())) for flag in flags
     )
     paths = _paths(verb, rest, place)
@@ -613,7 +624,7 @@ def _verb_need(verb: str, rest: list[str], place: CallPlace, reads: list[str]) -
         refusal = shell["flag_refusals"].get(verb, "command")
         return _Need(facts.refusal(refusal, verb=verb, flag=blocked), generic=refusal == "command")
     if any(word in shell["unparsed_operators"].get(verb, ()) for word in rest):
-        return _Need(facts.refusal("parse_error"))
+        return _Need(facts.refusal("parse_error")) if check_made("parse_error") else generic
     if verb in shell["path_verbs"]:
         reads.extend(paths)
         outside = [path for path in paths if not _inside(path, place)]
@@ -654,6 +665,14 @@ def read_only_command(tool_input: JSValue, place: CallPlace) -> bool:
     command = tool_input.get("command") if isinstance(tool_input, dict) else None
     parts = _parts(command, place) if isinstance(command, str) else None
     return bool(parts) and all(examined.need is None for _, examined in parts or ())
+
+
+def path_blocked(command: str, place: CallPlace) -> bool:
+    """Whether a Bash command is refused for a path outside the working directories (its
+    first part needing approval names one): a block, not an ask."""
+    parts = _parts(command, place) or ()
+    needs = [examined.need for _, examined in parts if examined.need is not None]
+    return bool(needs) and needs[0].outside
 
 
 def _outside_part(command: object, place: CallPlace) -> str | None:

@@ -70,6 +70,12 @@ MODELLED = (
     "no-reason-text",
     "compound-rule-arrives",
     "stop-text-yields",
+    "command-unknown",
+    "check-arrives",
+    "loads-arrive",
+    "known-variable-arrives",
+    "sibling-cancel",
+    "write-verb-arrives",
     "on-failure-arrives",
     "if-arrives",
     "deny-rule-over-allow",
@@ -884,6 +890,43 @@ def write_need_read() -> bool:
     return _before_arrival("write-need-arrives") is None
 
 
+def loads_instructions(tool: str) -> bool:
+    """Whether, in the release answered as, a ``tool`` call loaded the instruction files on
+    its way (False before the tool's ``loads-arrive`` rule: InstructionsLoaded did not fire
+    for it)."""
+    return _before_arrival("loads-arrive", tool) is None
+
+
+def cancelled_text(call: str) -> str | None:
+    """What a later call of a turn reads where the release answered as cancelled it because
+    ``call`` (``Bash(<command>)``), refused as needing approval, came before it (inside a
+    ``sibling-cancel`` rule's window); None where each call goes its own way."""
+    rule = _in_window("sibling-cancel")
+    if rule is None or not isinstance(rule.after, str):
+        return None
+    return rule.after.replace("{call}", call)
+
+
+def writes_known(verb: str) -> bool:
+    """Whether the release answered as judged ``verb`` (``tee``) as writing the file it
+    names (False before its ``write-verb-arrives`` rule: any command needing approval)."""
+    return _before_arrival("write-verb-arrives", verb) is None
+
+
+def variable_known(name: str) -> bool:
+    """Whether the release answered as filled in the known variable ``name`` (``HOME``)
+    before judging a command (False before its ``known-variable-arrives`` rule: a variable
+    as any other, and inside double quotes a parse error)."""
+    return _before_arrival("known-variable-arrives", name) is None
+
+
+def check_made(refusal: str) -> bool:
+    """Whether the release answered as refused a command for what it holds, in the words of
+    the catalogue's ``refusal`` (a variable: ``variable``); False before that refusal's
+    ``check-arrives`` rule: it needed approval as any command."""
+    return _before_arrival("check-arrives", refusal) is None
+
+
 def exit2_beside_json_blocks() -> bool:
     """Whether, in the release answered as, a hook's exit 2 blocks even when its stdout is
     a JSON answer (False before the ``exit2-over-json`` rule's release: the JSON decided)."""
@@ -917,6 +960,21 @@ def stopped_refusal_text(stop_reason: str | None, default: str) -> str:
     if stop_reason:
         return rule.before.replace("{stopReason}", stop_reason)
     return rule.before.partition("{stopReason}")[0].removesuffix(": ")
+
+
+def unknown_command(name: str) -> tuple[str, str] | None:
+    """What the user is shown for a prompt naming the custom command ``name``, and why,
+    where the release answered as refused it as unknown (inside a ``command-unknown``
+    rule's window: no hook ran, no model request was made); None where commands run."""
+    rule = _in_window("command-unknown")
+    if rule is None or not isinstance(rule.after, str):
+        return None
+    until = f", until {rule.until}" if rule.until else ""
+    why = (
+        f"Claude Code {answering()} did not find custom commands in print mode: the prompt "
+        f"ends there and no hook runs (changed in {_when(rule)}{until})"
+    )
+    return rule.after.replace("{name}", name), why
 
 
 def stop_cap_note() -> str | None:

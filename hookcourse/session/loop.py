@@ -52,6 +52,7 @@ from hookcourse.engine.api import (
     agent_in_background,
     answer_dialog,
     auto_refusal_text,
+    cancelled_text,
     checked_against,
     event_fires,
     file_written,
@@ -63,8 +64,10 @@ from hookcourse.engine.api import (
     model_of,
     model_text,
     own_subagents,
+    path_blocked,
     permission_facts,
     prompt_expansion,
+    refused_command,
     shows_dialog,
     startup_events,
     subagent_cut_off,
@@ -517,6 +520,15 @@ def _prompt(
 ) -> tuple[dict[str, Any], int]:
     """One prompt of the session (``number`` counts from 0), to its end: how it ended, and
     the scripted model's next turn."""
+    refused = refused_command(text, session.place())
+    if refused is not None:
+        # An older release answered as did not find the command: no hook, no request.
+        shown, why = refused
+        if number != 0:
+            entry = {"prompt": text, "round": len(session.rounds), "events": [], "before": end}
+            transcript.setdefault("prompts", []).append(entry)
+        notes = [f"the user is shown: {shown}", why]
+        return {"reason": "prompt_blocked", "shown": shown, "notes": notes}, next_turn
     expansion = prompt_expansion(text, session.place())
     expanded = None if expansion is None else session.set_off(expansion)
     reports = [] if expanded is None else [expanded]
@@ -537,8 +549,12 @@ def _prompt(
     mode = prompt.print_mode
     if mode is not None and mode.run_stops:
         # The prompt never reaches the model; the next one is read as usual.
-        said = f"the user is shown: {mode.user_message or ''}"
-        return {"reason": "prompt_blocked", "notes": [said]}, next_turn
+        shown = mode.user_message or ""
+        return {
+            "reason": "prompt_blocked",
+            "shown": shown,
+            "notes": [f"the user is shown: {shown}"],
+        }, next_turn
     session.shown = session.shown + system_texts(prompt)
     end, next_turn = prompt_requests(session, turns, next_turn)
     session.shown = []
@@ -717,6 +733,7 @@ def _tool_turn(
     texts: list[dict[str, Any]] = []
     batch: list[dict[str, Any]] = []
     ended: dict[str, Any] | None = None
+    cancelled: str | None = None
     session.record(
         *(
             {
@@ -732,6 +749,15 @@ def _tool_turn(
         call_id = scripted.tool_use_id(index, number)
         name = str(call["name"])
         tool_input = substitute(call.get("input", {}), session.layout)
+        if cancelled is not None:
+            # An older release answered as cancelled the rest of the turn (no hook runs).
+            text = jsjson.stringify(tool_input)
+            round_["calls"].append(
+                {"id": call_id, "name": name, "input": tool_input, "inputText": text, "runs": False}
+            )
+            session.record({"type": "tool_result", "tool_use_id": call_id, "is_error": True})
+            _result(session, results, call_id, cancelled, True)
+            continue
         pre = session.fire(
             "PreToolUse",
             session.payload(
@@ -834,6 +860,7 @@ def _tool_turn(
             if decided is not None and decided.tool_result is not None:
                 shown = decided.tool_result
                 _result(session, results, call_id, shown.text, shown.is_error)
+            cancelled = _cancels(session, pre, name, tool_input) if asked is None else None
             ended = _ending(stopping)
             if ended is not None:
                 break
@@ -1011,6 +1038,19 @@ def _dialog(session: Session, round_: dict[str, Any], pre: FireReport) -> Answer
         }
         round_["events"].append(_set_off(session, SetOff("Notification", notice)))
     return answer_dialog(pre, UserAnswer(str(action["answer"]), str(action.get("feedback") or "")))
+
+
+def _cancels(session: Session, pre: FireReport, name: str, tool_input: JSValue) -> str | None:
+    """What the later calls of the turn read when this refused Bash call cancels them (the
+    release answered as did so for a call refused as needing approval, not for a hook's
+    refusal nor a path's block); None otherwise."""
+    command = tool_input.get("command") if isinstance(tool_input, dict) else None
+    step = pre.permission
+    if name != "Bash" or not isinstance(command, str) or pre.outcome.blocked:
+        return None
+    if step is None or step.decision != "ask" or path_blocked(command, session.place()):
+        return None
+    return cancelled_text(f"Bash({command})")
 
 
 def _result(

@@ -244,6 +244,9 @@ def predict_here(scenario: Mapping[str, Any], layout: Layout) -> dict[str, Any]:
     unheard = {id(report) for report in session.unheard}
     for report, fired in zip(reports, session.fired, strict=True):
         _gather(predicted, report, heard=id(fired) not in unheard)
+    if not predicted["promptBlocked"] and "shown" in end:
+        # The prompt ended before any hook could stop it (a command the release refused).
+        predicted.update(promptBlocked=True, userMessage=end["shown"])
     predicted["tools"] = [
         _tool(call, session.results.get(call["id"]))
         for round_ in session.rounds

@@ -96,6 +96,15 @@ ALSO = {
     "wt-enter-tool": "the EnterWorktree tool",
     "pre-exit2-json-deny": "exit 2 beside a JSON deny",
     "perm-user-allow": "an allow rule written as a whole compound command",
+    "hidden-env-file": "a Bash command holding a variable: its refusal",
+    "perm2-shell-compound": "compound Bash commands' refusals, part by part",
+    "x-write-new-rule": "a Write of a new file and the rules files it loads",
+    "hidden-readonly-mix": "read-only commands mixed with a parse error",
+    "hidden-readonly-mix-2": "read-only commands mixed, a second set",
+    "x-rule-once": "a Read loading a rules file (InstructionsLoaded)",
+    "x-nested-once": "a Read loading a nested CLAUDE.md (InstructionsLoaded)",
+    "x-write-new-claude-md": "a Write of a new CLAUDE.md (InstructionsLoaded)",
+    "x-edit-claude-md": "an Edit of a loaded CLAUDE.md (InstructionsLoaded)",
 }
 """Scenarios the core takes beside the greedy cover: changes users reported, and what live
 checks outside the core found changing."""

@@ -19,6 +19,7 @@ from typing import Any
 
 from oracle_record import digest
 from oracle_sweep import release_key
+from rules_subagents import AUTO_REFUSAL
 
 from hookcourse.engine.catalogue import load_catalogue, permission_facts
 from hookcourse.engine.versions import star_not_prefix
@@ -42,6 +43,11 @@ def behaviour_rules(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
         *exit2_texts(records, corpus),
         *feedback_texts(records, corpus),
         *refusal_texts(records, corpus),
+        *fixed_refusal_texts(records, corpus),
+        *check_arrivals(records, corpus),
+        *known_variable_arrivals(records, corpus),
+        *cancel_windows(records, corpus),
+        *write_verb_arrivals(records, corpus),
         *event_name_arrivals(records, corpus),
         *on_failure_arrival(records, corpus),
         *if_arrival(records, corpus),
@@ -50,6 +56,8 @@ def behaviour_rules(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
         *exit2_json_arrival(records, corpus),
         *continue_deny_arrival(records, corpus),
         *stop_text_arrival(records, corpus),
+        *unknown_command_windows(records, corpus),
+        *load_arrivals(records, corpus),
         *stop_cap_arrival(records, corpus),
         *missing_script_arrival(records, corpus),
         *no_reason_texts(records, corpus),
@@ -575,6 +583,284 @@ def refusal_texts(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
     return found
 
 
+def _generic(text: str) -> bool:
+    """A refusal as any command needing approval gets (alone, or as a compound's part)."""
+    facts = permission_facts().refusals
+    return text == facts["command"] or text.startswith(facts["compound"].partition("{")[0])
+
+
+CANCELLED = re.compile(r"^<tool_use_error>Cancelled: parallel tool call (?P<call>.+) errored</")
+"""A call cancelled because an earlier call of its turn was refused (some releases)."""
+OTHER_CAUSE = re.compile(f"{AUTO_REFUSAL.pattern}|{CANCELLED.pattern}")
+"""Refusals for a cause other than the call's own command: auto mode's (some releases ran a
+session given no mode in auto mode), and a call cancelled because a sibling in its batch
+failed (seen on 2.1.154 to 2.1.160)."""
+
+
+def _newest_calls(
+    records: Records, corpus: Corpus, picked: Callable[[Mapping[str, Any]], bool]
+) -> list[tuple[str, int]]:
+    """The calls of each scenario's newest record that ``picked`` takes: the scenario and
+    the call's place."""
+    found = []
+    for sid in corpus:
+        stored = _stored(records, corpus, sid)
+        tools = stored[-1][1].get("tools") or [] if stored else []
+        found += [(sid, i) for i, call in enumerate(tools) if picked(call)]
+    return found
+
+
+def _call_seen(
+    records: Records, corpus: Corpus, sid: str, at: int
+) -> list[tuple[str, Mapping[str, Any]]]:
+    """The call at ``at`` on each stored release of ``sid`` with as many calls as its newest
+    record, unless refused for another cause than its own command (``OTHER_CAUSE``)."""
+    stored = _stored(records, corpus, sid)
+    count = len(stored[-1][1].get("tools") or []) if stored else 0
+    return [
+        (version, tools[at])
+        for version, observation in stored
+        if len(tools := observation.get("tools") or []) == count
+        and not OTHER_CAUSE.search(str(tools[at].get("result")))
+    ]
+
+
+def _calls_arrival(
+    records: Records,
+    corpus: Corpus,
+    calls: Sequence[tuple[str, int]],
+    old: Callable[[Mapping[str, Any]], bool | None],
+) -> tuple[str, str, list[str]] | None:
+    """Where ``calls``, read together, stop showing the ``old`` behaviour (one change from
+    the oldest on; a release where they disagree says nothing): ``since``, ``previous`` and
+    the scenarios stored at ``since``."""
+    seen: dict[str, set[bool]] = {}
+    for sid, at in calls:
+        for version, call in _call_seen(records, corpus, sid, at):
+            said = old(call)
+            if said is not None:
+                seen.setdefault(version, set()).add(said)
+    points = [
+        (version, next(iter(said)))
+        for version, said in sorted(seen.items(), key=lambda item: release_key(item[0]))
+        if len(said) == 1
+    ]
+    arrived = _arrival(points)
+    if arrived is None:
+        return None
+    return *arrived, _at(records, corpus, sorted({sid for sid, _ in calls}), arrived[0])
+
+
+def _fixed_refusals() -> dict[str, str]:
+    """The permission step's refusals without placeholders (the generic one left out)."""
+    texts = permission_facts().refusals.items()
+    return {name: text for name, text in texts if "{" not in text and name != "command"}
+
+
+def _refused_text(call: Mapping[str, Any]) -> str | None:
+    return str(call.get("result")) if call.get("isError") else None
+
+
+def _narrowed(
+    changes: Mapping[tuple[str, str, str], tuple[str, str, set[str]]],
+    name: str,
+    sid: str,
+    texts: Sequence[tuple[str, str]],
+) -> dict[tuple[str, str, str], tuple[str, str, set[str]]]:
+    """The changes of ``texts`` (per release) as ``changes`` keeps them, each bounded by
+    every scenario that shows it: the narrowest span (``previous``, ``since``)."""
+    found = {}
+    for (previous, old), (since, new) in itertools.pairwise(texts):
+        if old != new:
+            low, high, sids = changes.get((name, old, new), (previous, since, set()))
+            low = max(low, previous, key=release_key)
+            found[(name, old, new)] = (low, min(high, since, key=release_key), {*sids, sid})
+    return found
+
+
+def fixed_refusal_texts(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """How a refusal of the permission step without placeholders was worded (a command
+    holding a variable) after its check arrived (``check-arrives``): per call the newest
+    record refused so, a rule per change of its text between neighbouring releases
+    (``before``, ``after``; a refusal as any command's and ``OTHER_CAUSE`` left out)."""
+    changes: dict[tuple[str, str, str], tuple[str, str, set[str]]] = {}  # previous, since
+    for name, text in _fixed_refusals().items():
+        for sid, at in _newest_calls(records, corpus, lambda c, t=text: _refused_text(c) == t):
+            texts = [(v, _refused_text(call)) for v, call in _call_seen(records, corpus, sid, at)]
+            own = [(v, t) for v, t in texts if t is not None and not _generic(t)]
+            changes.update(_narrowed(changes, name, sid, own))
+
+    def within(inner: tuple[str, str], outer: tuple[str, str]) -> bool:
+        return release_key(outer[0]) <= release_key(inner[0]) and release_key(
+            inner[1]
+        ) <= release_key(outer[1])
+
+    # A wide span another scenario narrows through a wording between is that chain's.
+    changes = {
+        key: (previous, since, sids)
+        for key, (previous, since, sids) in changes.items()
+        if not any(
+            other != key
+            and other[0] == key[0]
+            and (other[1] == key[1] or other[2] == key[2])
+            and within(changes[other][:2], (previous, since))
+            for other in changes
+        )
+    }
+    return [
+        _rule(
+            "refusal-text",
+            f"the permission step's refusal `{name}` reaches the model as `{new}` (was `{old}`)",
+            ["PreToolUse"],
+            since,
+            previous,
+            sorted(sids),
+            facet=f"refusal.{name}",
+            before=old,
+            after=new,
+        )
+        for (name, old, new), (previous, since, sids) in changes.items()
+    ]
+
+
+def known_variable_arrivals(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When the permission step came to fill in a variable it knows (``$HOME``): per such
+    variable of the catalogue, Bash calls naming it that the newest record ran; a release
+    shows the old behaviour where they were refused, the newest's where they ran
+    (``_calls_arrival``). The text of an old refusal is the release's: a variable's, or
+    inside double quotes a parse error's."""
+    found = []
+    for name in permission_facts().shell["known_variables"]:
+        named = re.compile(rf"\${name}(?![A-Za-z0-9_])")
+
+        def ran(call: Mapping[str, Any], named: re.Pattern[str] = named) -> bool:
+            command = str((call.get("input") or {}).get("command"))
+            return (
+                call.get("name") == "Bash"
+                and bool(named.search(command))
+                and not call.get("isError")
+            )
+
+        calls = _newest_calls(records, corpus, ran)
+        arrived = _calls_arrival(records, corpus, calls, lambda call: bool(call.get("isError")))
+        if arrived is not None:
+            says = (
+                f"the permission step fills in `${name}`: a command using it is judged as if "
+                "it were written out (before, refused as any variable; inside double quotes, "
+                "as a parse error)"
+            )
+            found.append(
+                _arrived_rule("known-variable-arrives", says, arrived, f"variable.{name}", name)
+            )
+    return found
+
+
+def _arrived_rule(
+    kind: str, says: str, arrived: tuple[str, str, list[str]], facet: str, after: str
+) -> dict[str, Any]:
+    """The rule of a behaviour of Bash calls arriving (``_calls_arrival``)."""
+    since, previous, sids = arrived
+    return _rule(
+        kind, says, ["PreToolUse"], since, previous, sids, facet=facet, before=None, after=after
+    )
+
+
+def cancel_windows(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When a call refused as needing approval cancelled the later calls of its turn:
+    scenarios with a turn of two calls or more; a release shows the behaviour where a
+    call's text says it was cancelled, not where a call refused as any command needing
+    approval (``_generic``) came before another and none was cancelled. A rule per window,
+    ``after``: the text, the refused call (``Bash(<command>)``) as ``{call}``."""
+    sids = [
+        sid
+        for sid, scenario in corpus.items()
+        if any(len(turn.get("tools") or []) > 1 for turn in scenario.get("turns") or [])
+    ]
+    template: list[str] = []
+
+    def cancelled(observation: Mapping[str, Any]) -> bool | None:
+        tools = observation.get("tools") or []
+        for tool in tools:
+            seen = CANCELLED.match(str(tool.get("result")))
+            if seen:
+                template[:] = [str(tool.get("result")).replace(seen["call"], "{call}")]
+                return True
+        refused = [
+            i for i, t in enumerate(tools) if t.get("isError") and _generic(str(t.get("result")))
+        ]
+        return False if refused and refused[0] < len(tools) - 1 else None
+
+    found = []
+    for since, previous, until in _windows(_points(records, corpus, sids, cancelled)):
+        found.append(
+            _rule(
+                "sibling-cancel",
+                "a call refused as needing approval cancels the later calls of its turn: "
+                "they read `" + template[0] + "`",
+                ["PreToolUse"],
+                since,
+                previous,
+                _at(records, corpus, sids, since),
+                until=until,
+                facet="tool[*].result",
+                before=None,
+                after=template[0],
+            )
+        )
+    return found
+
+
+def write_verb_arrivals(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When a command came to be judged as writing a file (``tee``): per command of the
+    catalogue's ``file_writing``, Bash calls the newest record refused for the path it
+    writes (``<verb> in '<path>' ...``); a release shows the old behaviour where such a
+    call was refused as any command needing approval (``_generic``), the newest's where
+    its text names the command (``_calls_arrival``, between neighbouring releases)."""
+    found = []
+    for verb in permission_facts().shell["file_writing"]:
+
+        def named(call: Mapping[str, Any], verb: str = verb) -> bool:
+            return call.get("name") == "Bash" and str(_refused_text(call)).startswith(
+                f"{verb} in '"
+            )
+
+        calls = _newest_calls(records, corpus, named)
+        arrived = _calls_arrival(records, corpus, calls, _generic_refusal)
+        # A span spot checks left wide is most likely the general arrival's
+        # (write-need-arrives): only a change between neighbours says a command's own.
+        if arrived is not None and _exact(*arrived[:2]):
+            says = (
+                f"`{verb}` is judged as writing the file it names (before, it needed "
+                "approval as any command)"
+            )
+            found.append(
+                _arrived_rule("write-verb-arrives", says, arrived, f"bash.write.verb.{verb}", verb)
+            )
+    return found
+
+
+def _generic_refusal(call: Mapping[str, Any]) -> bool | None:
+    """Whether a refused call was refused as any command needing approval (None: it ran)."""
+    text = _refused_text(call)
+    return None if text is None else _generic(text)
+
+
+def check_arrivals(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When the permission step came to refuse a command for what it holds (a variable):
+    per refusal of ``_fixed_refusals``, the calls the newest record refused with its
+    text; a release shows the old behaviour where they were refused as any command
+    needing approval (alone, or as a compound's part), the newest's where in words of
+    their own (``_calls_arrival``)."""
+    found = []
+    for name, text in _fixed_refusals().items():
+        calls = _newest_calls(records, corpus, lambda call, t=text: _refused_text(call) == t)
+        arrived = _calls_arrival(records, corpus, calls, _generic_refusal)
+        if arrived is not None:
+            says = f"a command is refused as `{name}` (before, as any command needing approval)"
+            found.append(_arrived_rule("check-arrives", says, arrived, f"refusal.{name}", name))
+    return found
+
+
 FEEDBACK_NOW = re.compile(r"^(?P<event>\w+) hook feedback:\n(?P<reason>.+)$", re.S)
 """The newest release's model text of a Stop (or SubagentStop) hook's block."""
 
@@ -945,6 +1231,118 @@ def stop_text_arrival(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
         )
         for (since, previous, before), sids in found.items()
     ]
+
+
+COMMAND_PROMPT = re.compile(r"^/([A-Za-z0-9_-]+)(?:\s|$)")
+"""A prompt naming a command (its name)."""
+
+
+def unknown_command_windows(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When print mode did not find custom commands: scenarios whose prompt names a
+    command of their ``.claude/commands``; a release shows the behaviour where no hook ran,
+    no model request was made and the result line names the command, not where a request
+    was made or a hook ran. A rule per window, ``after``: that result line's text, the
+    name as ``{name}``."""
+    by_name: dict[str, list[str]] = {}
+    for sid, scenario in corpus.items():
+        named = COMMAND_PROMPT.match(str(scenario.get("prompt") or ""))
+        if named and f".claude/commands/{named[1]}.md" in (scenario.get("files") or {}):
+            by_name.setdefault(named[1], []).append(sid)
+
+    def said(observation: Mapping[str, Any]) -> str:
+        return str((observation.get("result") or {}).get("result") or "")
+
+    found: dict[tuple[str, str, str | None, str], list[str]] = {}
+    for name, sids in by_name.items():
+
+        def refused(observation: Mapping[str, Any], name: str = name) -> bool | None:
+            if observation.get("hooks") or observation.get("requests"):
+                return False
+            return True if name in said(observation) else None
+
+        for since, previous, until in _windows(_points(records, corpus, sids, refused)):
+            shown = [
+                said(o) for sid in sids for v, o in _stored(records, corpus, sid) if v == since
+            ]
+            text = shown[0].replace(name, "{name}")
+            found.setdefault((since, previous, until, text), []).extend(
+                _at(records, corpus, sids, since)
+            )
+    return [
+        _rule(
+            "command-unknown",
+            f"print mode does not find custom commands: the user is shown `{text}`",
+            ["UserPromptSubmit"],
+            since,
+            previous,
+            sids,
+            until=until,
+            facet="prompt.command",
+            before=None,
+            after=text,
+        )
+        for (since, previous, until, text), sids in found.items()
+    ]
+
+
+FILE_LOADS = ("nested_traversal", "path_glob_match")
+"""The ``load_reason`` of an instruction file a file tool's call loaded on its way."""
+
+
+def load_arrivals(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When a file tool's call came to load the instruction files on its way: per tool,
+    scenarios whose calls are all that tool's and whose newest record ran InstructionsLoaded
+    hooks for a file so loaded; a release shows the old behaviour where none ran, the
+    newest's where one did. Only releases that ran InstructionsLoaded hooks in some record
+    say anything (before, the event itself had not arrived)."""
+    knew = {
+        version
+        for version, record in records.items()
+        for observation in record.values()
+        for run in observation.get("hooks") or []
+        if run.get("event") == "InstructionsLoaded"
+    }
+
+    def loaded(observation: Mapping[str, Any]) -> bool:
+        return any(
+            run.get("event") == "InstructionsLoaded"
+            and (run.get("payload") or {}).get("load_reason") in FILE_LOADS
+            for run in observation.get("hooks") or []
+        )
+
+    by_tool: dict[str, list[str]] = {}
+    for sid, scenario in corpus.items():
+        tools = {
+            call.get("name")
+            for turn in scenario.get("turns") or []
+            for call in turn.get("tools") or []
+        }
+        stored = _stored(records, corpus, sid)
+        if len(tools) == 1 and stored and loaded(stored[-1][1]):
+            by_tool.setdefault(str(tools.pop()), []).append(sid)
+    found = []
+    for tool, sids in sorted(by_tool.items()):
+        points = [
+            point
+            for point in _points(records, corpus, sids, lambda o: not loaded(o))
+            if point[0] in knew
+        ]
+        arrived = _arrival(points)
+        if arrived is None:
+            continue
+        found.append(
+            _rule(
+                "loads-arrive",
+                f"a {tool} call loads the instruction files on its way (InstructionsLoaded)",
+                ["InstructionsLoaded"],
+                *arrived,
+                _at(records, corpus, sids, arrived[0]),
+                facet=f"loads.{tool}",
+                before=None,
+                after=tool,
+            )
+        )
+    return found
 
 
 def stop_cap_arrival(records: Records, corpus: Corpus) -> list[dict[str, Any]]:

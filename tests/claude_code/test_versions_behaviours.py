@@ -22,6 +22,8 @@ from typing import Any
 import pytest
 from oracle_record import digest
 from rules_behaviours import (
+    cancel_windows,
+    check_arrivals,
     compound_rule_arrival,
     continue_deny_arrival,
     deny_rule_arrival,
@@ -30,20 +32,27 @@ from rules_behaviours import (
     exit2_json_arrival,
     exit2_texts,
     feedback_texts,
+    fixed_refusal_texts,
     flag_arrivals,
     if_arrival,
+    known_variable_arrivals,
+    load_arrivals,
     no_reason_texts,
     on_failure_arrival,
     refusal_texts,
     rewrite_arrival,
     skill_ask_windows,
     stop_text_arrival,
+    unknown_command_windows,
     wildcard_rule_arrival,
     write_blocked_windows,
+    write_verb_arrivals,
 )
 
 from hookcourse.engine import versions
 from hookcourse.engine.catalogue import permission_facts
+from hookcourse.engine.lifecycle import call_effects, refused_command
+from hookcourse.engine.permission_rule import CallPlace
 
 REPO = Path(__file__).resolve().parents[2]
 RELEASES = ("2.0.0", "2.0.1", "2.0.2", "2.0.3", "2.0.5")
@@ -243,6 +252,95 @@ def test_a_refusal_worded_by_its_stop_reason_is_read_even_where_the_reason_holds
     assert rule["before"] == "Execution stopped by PreToolUse hook: {stopReason}"
     records, corpus = _records(scenario, [old, new, old])
     assert stop_text_arrival(records, corpus) == []
+
+
+def test_a_window_of_releases_that_did_not_find_custom_commands_is_read() -> None:
+    scenario = {"id": "g", "prompt": "/greet now", "files": {".claude/commands/greet.md": "x"}}
+    ran = {"hooks": [], "requests": 1, "result": {"result": "Done."}}
+    refused = {"hooks": [], "requests": 0, "result": {"result": "Unknown skill: greet"}}
+    records, corpus = _records(scenario, [ran, refused, refused, ran])
+    (rule,) = unknown_command_windows(records, corpus)
+    assert (rule["since"], rule["previous"], rule["until"]) == ("2.0.1", "2.0.0", "2.0.3")
+    assert rule["after"] == "Unknown skill: {name}"
+    # A prompt a hook stopped made no request either, but its hooks ran: not this.
+    stopped = {**refused, "hooks": [{"event": "UserPromptSubmit"}]}
+    records, corpus = _records(scenario, [ran, stopped, stopped, ran])
+    assert unknown_command_windows(records, corpus) == []
+
+
+def test_a_refusal_s_check_and_its_wordings_are_read_apart_from_other_causes() -> None:
+    newest = permission_facts().refusals["variable"]
+    scenario = {
+        "id": "v",
+        "turns": [{"tools": [{"name": "Bash", "input": {"command": "echo $X"}}]}],
+    }
+    generic, own = _bash("This command requires approval", True), _bash("Contains $X", True)
+    # Auto mode's refusal, in a release that ran a session given no mode in auto mode.
+    auto = _bash("Auto mode could not evaluate this action", True)
+    records, corpus = _records(scenario, [generic, generic, own, auto, _bash(newest, True)])
+    (check,) = check_arrivals(records, corpus)
+    assert (check["since"], check["previous"], check["after"]) == ("2.0.2", "2.0.1", "variable")
+    (wording,) = fixed_refusal_texts(records, corpus)
+    assert (wording["before"], wording["after"]) == ("Contains $X", newest)
+    assert (wording["previous"], wording["since"], wording["exact"]) == ("2.0.2", "2.0.5", False)
+
+
+def _calls(*commands: str) -> dict[str, Any]:
+    tools = [{"name": "Bash", "input": {"command": command}} for command in commands]
+    return {"id": "c", "turns": [{"tools": tools}]}
+
+
+def _seen(scenario: dict[str, Any], *results: tuple[str, bool]) -> dict[str, Any]:
+    """An observation of ``scenario``'s one turn of Bash calls, with these results."""
+    calls = scenario["turns"][0]["tools"]
+    return {
+        "tools": [
+            {**call, "result": text, "isError": error}
+            for call, (text, error) in zip(calls, results, strict=True)
+        ]
+    }
+
+
+def test_a_known_variable_and_a_writing_command_arrive_where_their_calls_change() -> None:
+    generic = permission_facts().refusals["command"]
+    scenario = _calls("echo $HOME", "tee out.txt")
+    old = _seen(scenario, ("Contains simple_expansion", True), (generic, True))
+    new = _seen(scenario, ("/home/u", False), ("tee in '/p/out.txt' needs approval.", True))
+    records, corpus = _records(scenario, [old, old, new, new])
+    (known,) = known_variable_arrivals(records, corpus)
+    assert (known["since"], known["previous"], known["after"]) == ("2.0.2", "2.0.1", "HOME")
+    (tee,) = write_verb_arrivals(records, corpus)
+    assert (tee["since"], tee["after"], tee["facet"]) == ("2.0.2", "tee", "bash.write.verb.tee")
+
+
+def test_a_window_of_cancelled_calls_is_read_with_the_call_as_a_placeholder() -> None:
+    generic = permission_facts().refusals["command"]
+    scenario = _calls("env", "ls")
+    cancelled = "<tool_use_error>Cancelled: parallel tool call Bash(env) errored</tool_use_error>"
+    apart = _seen(scenario, (generic, True), ("a.txt", False))
+    together = _seen(scenario, (generic, True), (cancelled, True))
+    records, corpus = _records(scenario, [apart, together, together, apart])
+    (rule,) = cancel_windows(records, corpus)
+    assert (rule["since"], rule["until"]) == ("2.0.1", "2.0.3")
+    assert rule["after"] == cancelled.replace("Bash(env)", "{call}")
+
+
+def test_a_tool_s_loads_arrive_only_where_the_event_itself_was_known() -> None:
+    scenario = {"id": "w", "turns": [{"tools": [{"name": "Write", "input": {}}]}]}
+    loaded = {
+        "hooks": [{"event": "InstructionsLoaded", "payload": {"load_reason": "path_glob_match"}}]
+    }
+    other = {"id": "s", "prompt": "x"}
+    started = {
+        "hooks": [{"event": "InstructionsLoaded", "payload": {"load_reason": "session_start"}}]
+    }
+    records, corpus = _records(scenario, [{"hooks": []}, {"hooks": []}, {"hooks": []}, loaded])
+    # The event arrives on 2.0.2 (another scenario's session start): 2.0.0 and 2.0.1 say nothing.
+    for version in ("2.0.2", "2.0.3"):
+        records[version]["s"] = {"scenario": digest(other), **started}
+    corpus["s"] = other
+    (rule,) = load_arrivals(records, corpus)
+    assert (rule["since"], rule["previous"], rule["after"]) == ("2.0.3", "2.0.2", "Write")
 
 
 def test_a_plan_mode_refusal_is_read_as_templates() -> None:
@@ -606,6 +704,71 @@ def test_fire_words_a_refusal_beside_continue_false_by_its_stop_reason_before_it
         assert "is not heeded" in json.dumps(old["outcome"]["explanation"])
         new = _fire(tmp_path, yields.since, "PreToolUse", call)["printMode"]["toolResult"]
         assert "no" in new["text"] and "stopped" not in new["text"]
+
+
+def test_a_command_holding_a_variable_is_refused_as_each_release_did(tmp_path: Path) -> None:
+    check = _rule("check-arrives", "refusal.variable")
+    wordings = [r for r in versions.rules() if r.kind == "refusal-text" and r.facet == check.facet]
+    call = {**BASH, "tool_input": {"command": "echo $FOO"}}
+    _settings(tmp_path, {})
+
+    def refusal(release: str) -> str:
+        # Default mode named: some releases ran a session given none in auto mode.
+        fired = _fire(tmp_path, release, "PreToolUse", call, ["--permission-mode", "default"])
+        text: str = fired["printMode"]["toolResult"]["text"]
+        return text
+
+    assert refusal(check.previous) == permission_facts().refusals["command"]
+    assert refusal(versions.newest()) == permission_facts().refusals["variable"]
+    for rule in wordings:
+        assert refusal(rule.previous) == rule.before
+        assert refusal(rule.since) == rule.after
+
+
+def test_fire_judges_home_tee_and_a_write_s_loads_as_each_release_did(tmp_path: Path) -> None:
+    known, tee = _rule("known-variable-arrives"), _rule("write-verb-arrives", "bash.write.verb.tee")
+    loads = _rule("loads-arrive", "loads.Write")
+    _settings(tmp_path, {})
+    facts = permission_facts()
+
+    def refusal(release: str, command: str) -> str | None:
+        call = {**BASH, "tool_input": {"command": command}}
+        fired = _fire(tmp_path, release, "PreToolUse", call, ["--permission-mode", "default"])
+        result = fired["printMode"]["toolResult"]
+        return None if result is None else str(result["text"])
+
+    with versions.answering_as(known.previous):
+        variable, unparsed = facts.refusal("variable"), facts.refusal("parse_error")
+    assert refusal(known.previous, "echo $HOME") == variable
+    assert refusal(known.previous, 'echo "$HOME"') == unparsed
+    assert refusal(known.since, "echo $HOME") is None
+    assert refusal(tee.previous, "tee out.txt") == facts.refusals["command"]
+    assert str(refusal(tee.since, "tee out.txt")).startswith("tee in '")
+    rules_folder = tmp_path / ".claude" / "rules"
+    rules_folder.mkdir(parents=True)
+    (rules_folder / "py.md").write_text("---\npaths: src/*.py\n---\nUse types.\n", "utf-8")
+    place = CallPlace(str(tmp_path), str(tmp_path), str(tmp_path / "home"))
+    write = {"file_path": str(tmp_path / "src" / "a.py"), "content": ""}
+    for release, fires in ((loads.previous, False), (loads.since, True)):
+        with versions.answering_as(release):
+            events = call_effects("Write", write, "t1", place).events
+        assert any(e.event == "InstructionsLoaded" for e in events) is fires
+
+
+def test_a_custom_command_is_refused_inside_its_window_only(tmp_path: Path) -> None:
+    rule = _rule("command-unknown")
+    (tmp_path / ".claude" / "commands").mkdir(parents=True)
+    (tmp_path / ".claude" / "commands" / "greet.md").write_text("Say hello.\n", encoding="utf-8")
+    place = CallPlace(str(tmp_path), str(tmp_path), str(tmp_path / "home"))
+    with versions.answering_as(rule.since):
+        refused = refused_command("/greet now", place)
+        assert refused is not None and refused[0] == str(rule.after).replace("{name}", "greet")
+        assert f"changed in {rule.since}" in refused[1]
+        # A prompt that names no command file (a skill, a typo) is not this refusal.
+        assert refused_command("/other now", place) is None
+    for release in (rule.previous, rule.until or versions.newest()):
+        with versions.answering_as(release):
+            assert refused_command("/greet now", place) is None
 
 
 def test_fire_caps_stop_continuations_only_from_the_cap_s_release(tmp_path: Path) -> None:
