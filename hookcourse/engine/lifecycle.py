@@ -354,7 +354,9 @@ def loaded_before(calls: Iterable[DoneCall], place: CallPlace) -> frozenset[str]
     loaded = {str(step.fields.get("file_path")) for step in instructions_at_start(place)}
     for call in calls:
         path = call.tool_input.get("file_path")
-        if call.ran and call.name in FILE_TOOLS and isinstance(path, str):
+        # An older release answered as may not have loaded them for this tool yet.
+        loads = call.name in FILE_TOOLS and loads_instructions(call.name)
+        if call.ran and loads and isinstance(path, str):
             loaded.update(str(s.fields.get("file_path")) for s in instructions_loaded(path, place))
     return frozenset(loaded)
 

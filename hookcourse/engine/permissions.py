@@ -563,8 +563,8 @@ def _examine(part: str, place: CallPlace) -> _Part:
             if word.quoted and verb in shell["path_verbs"]:
                 name = "quoted_text"
             if word.expansion == "unfilled":
-                # Not filled in yet: a variable, or inside double quotes not parsed at all.
-                name = "parse_error" if word.quoted else "variable"
+                # Not filled in yet: a variable, or inside double quotes quoted text.
+                name = "quoted_text" if word.quoted else "variable"
             # An older release answered as had no such check (fire --claude-version).
             return _Part(_Need(facts.refusal(name)) if check_made(name) else generic)
     reads: list[str] = []

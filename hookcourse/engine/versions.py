@@ -916,7 +916,7 @@ def writes_known(verb: str) -> bool:
 def variable_known(name: str) -> bool:
     """Whether the release answered as filled in the known variable ``name`` (``HOME``)
     before judging a command (False before its ``known-variable-arrives`` rule: a variable
-    as any other, and inside double quotes a parse error)."""
+    as any other, and inside double quotes quoted text)."""
     return _before_arrival("known-variable-arrives", name) is None
 
 

@@ -105,6 +105,8 @@ ALSO = {
     "x-nested-once": "a Read loading a nested CLAUDE.md (InstructionsLoaded)",
     "x-write-new-claude-md": "a Write of a new CLAUDE.md (InstructionsLoaded)",
     "x-edit-claude-md": "an Edit of a loaded CLAUDE.md (InstructionsLoaded)",
+    "perm2-shell-unchecked": "Bash commands the permission step cannot check",
+    "b-batch-two-contexts": "two PostToolBatch hooks' contexts",
 }
 """Scenarios the core takes beside the greedy cover: changes users reported, and what live
 checks outside the core found changing."""

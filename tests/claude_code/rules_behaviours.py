@@ -657,6 +657,23 @@ def _fixed_refusals() -> dict[str, str]:
     return {name: text for name, text in texts if "{" not in text and name != "command"}
 
 
+QUOTED_EXPANSION = re.compile(r'"[^"]*\$')
+"""A double-quoted string holding an expansion: releases before 2.1.163 refused it as
+quoted text (``Unhandled node type: string``) whatever else the command held."""
+
+
+def _refused_as(text: str) -> Callable[[Mapping[str, Any]], bool]:
+    """Picks a call refused with ``text`` for its own sake: not one whose command holds a
+    double-quoted expansion (``QUOTED_EXPANSION``), unless ``text`` is quoted text's."""
+    quoted = text == permission_facts().refusals["quoted_text"]
+
+    def picked(call: Mapping[str, Any]) -> bool:
+        command = str((call.get("input") or {}).get("command"))
+        return _refused_text(call) == text and (quoted or not QUOTED_EXPANSION.search(command))
+
+    return picked
+
+
 def _refused_text(call: Mapping[str, Any]) -> str | None:
     return str(call.get("result")) if call.get("isError") else None
 
@@ -685,7 +702,7 @@ def fixed_refusal_texts(records: Records, corpus: Corpus) -> list[dict[str, Any]
     (``before``, ``after``; a refusal as any command's and ``OTHER_CAUSE`` left out)."""
     changes: dict[tuple[str, str, str], tuple[str, str, set[str]]] = {}  # previous, since
     for name, text in _fixed_refusals().items():
-        for sid, at in _newest_calls(records, corpus, lambda c, t=text: _refused_text(c) == t):
+        for sid, at in _newest_calls(records, corpus, _refused_as(text)):
             texts = [(v, _refused_text(call)) for v, call in _call_seen(records, corpus, sid, at)]
             own = [(v, t) for v, t in texts if t is not None and not _generic(t)]
             changes.update(_narrowed(changes, name, sid, own))
@@ -728,7 +745,7 @@ def known_variable_arrivals(records: Records, corpus: Corpus) -> list[dict[str, 
     variable of the catalogue, Bash calls naming it that the newest record ran; a release
     shows the old behaviour where they were refused, the newest's where they ran
     (``_calls_arrival``). The text of an old refusal is the release's: a variable's, or
-    inside double quotes a parse error's."""
+    inside double quotes quoted text's."""
     found = []
     for name in permission_facts().shell["known_variables"]:
         named = re.compile(rf"\${name}(?![A-Za-z0-9_])")
@@ -747,7 +764,7 @@ def known_variable_arrivals(records: Records, corpus: Corpus) -> list[dict[str, 
             says = (
                 f"the permission step fills in `${name}`: a command using it is judged as if "
                 "it were written out (before, refused as any variable; inside double quotes, "
-                "as a parse error)"
+                "as quoted text)"
             )
             found.append(
                 _arrived_rule("known-variable-arrives", says, arrived, f"variable.{name}", name)
@@ -850,12 +867,16 @@ def check_arrivals(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
     per refusal of ``_fixed_refusals``, the calls the newest record refused with its
     text; a release shows the old behaviour where they were refused as any command
     needing approval (alone, or as a compound's part), the newest's where in words of
-    their own (``_calls_arrival``)."""
+    their own (``_calls_arrival`` per call; the latest release where they differ)."""
     found = []
     for name, text in _fixed_refusals().items():
-        calls = _newest_calls(records, corpus, lambda call, t=text: _refused_text(call) == t)
-        arrived = _calls_arrival(records, corpus, calls, _generic_refusal)
-        if arrived is not None:
+        # Calls may meet the check in different releases (a variable in a path argument
+        # from 2.0.33, any variable from 2.1.89): the latest is when every call met it.
+        calls = _newest_calls(records, corpus, _refused_as(text))
+        each = [_calls_arrival(records, corpus, [call], _generic_refusal) for call in calls]
+        arrivals = [arrived for arrived in each if arrived is not None]
+        if arrivals:
+            arrived = max(arrivals, key=lambda found: release_key(found[0]))
             says = f"a command is refused as `{name}` (before, as any command needing approval)"
             found.append(_arrived_rule("check-arrives", says, arrived, f"refusal.{name}", name))
     return found
