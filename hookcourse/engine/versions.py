@@ -897,14 +897,19 @@ def loads_instructions(tool: str) -> bool:
     return _before_arrival("loads-arrive", tool) is None
 
 
-def cancelled_text(call: str) -> str | None:
+def cancelled_text(call: str) -> tuple[str, str] | None:
     """What a later call of a turn reads where the release answered as cancelled it because
     ``call`` (``Bash(<command>)``), refused as needing approval, came before it (inside a
-    ``sibling-cancel`` rule's window); None where each call goes its own way."""
+    ``sibling-cancel`` rule's window), and why; None where each call goes its own way."""
     rule = _in_window("sibling-cancel")
     if rule is None or not isinstance(rule.after, str):
         return None
-    return rule.after.replace("{call}", call)
+    until = f", until {rule.until}" if rule.until else ""
+    why = (
+        f"Claude Code {answering()} cancelled the rest of the turn once {call} was refused "
+        f"as needing approval (changed in {_when(rule)}{until})"
+    )
+    return rule.after.replace("{call}", call), why
 
 
 def writes_known(verb: str) -> bool:

@@ -733,7 +733,7 @@ def _tool_turn(
     texts: list[dict[str, Any]] = []
     batch: list[dict[str, Any]] = []
     ended: dict[str, Any] | None = None
-    cancelled: str | None = None
+    cancelled: tuple[str, str] | None = None
     session.record(
         *(
             {
@@ -751,12 +751,20 @@ def _tool_turn(
         tool_input = substitute(call.get("input", {}), session.layout)
         if cancelled is not None:
             # An older release answered as cancelled the rest of the turn (no hook runs).
+            cancel_text, why = cancelled
             text = jsjson.stringify(tool_input)
             round_["calls"].append(
-                {"id": call_id, "name": name, "input": tool_input, "inputText": text, "runs": False}
+                {
+                    "id": call_id,
+                    "name": name,
+                    "input": tool_input,
+                    "inputText": text,
+                    "runs": False,
+                    "cancelled": why,
+                }
             )
             session.record({"type": "tool_result", "tool_use_id": call_id, "is_error": True})
-            _result(session, results, call_id, cancelled, True)
+            _result(session, results, call_id, cancel_text, True)
             continue
         pre = session.fire(
             "PreToolUse",
@@ -1040,10 +1048,12 @@ def _dialog(session: Session, round_: dict[str, Any], pre: FireReport) -> Answer
     return answer_dialog(pre, UserAnswer(str(action["answer"]), str(action.get("feedback") or "")))
 
 
-def _cancels(session: Session, pre: FireReport, name: str, tool_input: JSValue) -> str | None:
-    """What the later calls of the turn read when this refused Bash call cancels them (the
-    release answered as did so for a call refused as needing approval, not for a hook's
-    refusal nor a path's block); None otherwise."""
+def _cancels(
+    session: Session, pre: FireReport, name: str, tool_input: JSValue
+) -> tuple[str, str] | None:
+    """What the later calls of the turn read when this refused Bash call cancels them, and
+    why (the release answered as did so for a call refused as needing approval, not for a
+    hook's refusal nor a path's block); None otherwise."""
     command = tool_input.get("command") if isinstance(tool_input, dict) else None
     step = pre.permission
     if name != "Bash" or not isinstance(command, str) or pre.outcome.blocked:

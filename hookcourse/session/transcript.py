@@ -269,6 +269,8 @@ def _turn_lines(round_: Mapping[str, Any]) -> Iterator[str]:
             yield f"    the user answers the dialog: {answer['answer']}{said}"
         if "ranInput" in call:
             yield f"    as the hooks rewrote it: {visible(json.dumps(call['ranInput']))}"
+        if "cancelled" in call:
+            yield f"    cancelled: {call['cancelled']}"
     if not round_["calls"]:
         yield "  no tool call: the turn ends"
     for run in round_["events"]:

@@ -777,6 +777,42 @@ def test_a_custom_command_is_refused_inside_its_window_only(tmp_path: Path) -> N
             assert refused_command("/greet now", place) is None
 
 
+def test_a_session_shows_a_refused_command_and_a_cancelled_turn_as_their_releases_did(
+    tmp_path: Path,
+) -> None:
+    unknown, cancel = _rule("command-unknown"), _rule("sibling-cancel")
+    calls = [{"name": "Bash", "input": {"command": c}} for c in ("env", "ls")]
+    script = {
+        "name": "greet",
+        "about": "a custom command, then a turn whose first call needs approval",
+        "files": {".claude/commands/greet.md": "Say hello.\n"},
+        "prompts": ["/greet now", "list things"],
+        "turns": [{"tools": calls}, {"text": "done"}],
+    }
+    (tmp_path / "greet.json").write_text(json.dumps(script), encoding="utf-8")
+
+    def played(release: str) -> str:
+        command = [sys.executable, "-m", "hookcourse", "session", "greet.json"]
+        done = subprocess.run(
+            [*command, "--claude-version", release],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env={**os.environ, "PYTHONPATH": str(REPO)},
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    refused = played(unknown.since)
+    assert "the user is shown: " + str(unknown.after).replace("{name}", "greet") in refused
+    assert f"changed in {unknown.since}" in refused
+    assert "Unknown skill" not in played(str(unknown.until))
+    cancelled = played(cancel.since)
+    assert str(cancel.after).replace("{call}", "Bash(env)") in cancelled
+    assert "cancelled: " in cancelled and "Cancelled" not in played(str(cancel.until))
+
+
 def test_fire_caps_stop_continuations_only_from_the_cap_s_release(tmp_path: Path) -> None:
     cap = _rule("stop-cap-arrives")
     block = {"decision": "block", "reason": "more"}
