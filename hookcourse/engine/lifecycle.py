@@ -295,9 +295,7 @@ def call_effects(
         changed = SetOff("CwdChanged", {"cwd": after, "old_cwd": place.cwd, "new_cwd": moved})
         return CallEffects(events=(changed,), cwd=after)
     if tool_name in FILE_TOOLS and isinstance(path := given.get("file_path"), str):
-        # An older release answered as may not have loaded them for this tool yet.
-        loads = loads_instructions(tool_name)
-        return CallEffects(events=instructions_loaded(path, place) if loads else ())
+        return CallEffects(events=_file_loads(tool_name, path, place))
     if tool_name == "Skill" and isinstance(name := given.get("skill"), str):
         return _skill_effects(name.removeprefix("/"), tool_use_id, place, skill_shell)
     if tool_name == "Agent":
@@ -354,11 +352,17 @@ def loaded_before(calls: Iterable[DoneCall], place: CallPlace) -> frozenset[str]
     loaded = {str(step.fields.get("file_path")) for step in instructions_at_start(place)}
     for call in calls:
         path = call.tool_input.get("file_path")
-        # An older release answered as may not have loaded them for this tool yet.
-        loads = call.name in FILE_TOOLS and loads_instructions(call.name)
-        if call.ran and loads and isinstance(path, str):
-            loaded.update(str(s.fields.get("file_path")) for s in instructions_loaded(path, place))
+        if call.ran and call.name in FILE_TOOLS and isinstance(path, str):
+            loaded.update(
+                str(s.fields.get("file_path")) for s in _file_loads(call.name, path, place)
+            )
     return frozenset(loaded)
+
+
+def _file_loads(tool_name: str, path: str, place: CallPlace) -> tuple[SetOff, ...]:
+    """What a file tool's call on ``path`` loads on its way (``instructions_loaded``): none
+    where the release answered as did not load them for this tool yet."""
+    return instructions_loaded(path, place) if loads_instructions(tool_name) else ()
 
 
 def instructions_at_start(place: CallPlace) -> tuple[SetOff, ...]:

@@ -901,15 +901,8 @@ def cancelled_text(call: str) -> tuple[str, str] | None:
     """What a later call of a turn reads where the release answered as cancelled it because
     ``call`` (``Bash(<command>)``), refused as needing approval, came before it (inside a
     ``sibling-cancel`` rule's window), and why; None where each call goes its own way."""
-    rule = _in_window("sibling-cancel")
-    if rule is None or not isinstance(rule.after, str):
-        return None
-    until = f", until {rule.until}" if rule.until else ""
-    why = (
-        f"Claude Code {answering()} cancelled the rest of the turn once {call} was refused "
-        f"as needing approval (changed in {_when(rule)}{until})"
-    )
-    return rule.after.replace("{call}", call), why
+    did = f"cancelled the rest of the turn once {call} was refused as needing approval"
+    return _window_text("sibling-cancel", {"{call}": call}, did)
 
 
 def writes_known(verb: str) -> bool:
@@ -971,15 +964,22 @@ def unknown_command(name: str) -> tuple[str, str] | None:
     """What the user is shown for a prompt naming the custom command ``name``, and why,
     where the release answered as refused it as unknown (inside a ``command-unknown``
     rule's window: no hook ran, no model request was made); None where commands run."""
-    rule = _in_window("command-unknown")
+    did = "did not find custom commands in print mode: the prompt ends there and no hook runs"
+    return _window_text("command-unknown", {"{name}": name}, did)
+
+
+def _window_text(kind: str, values: Mapping[str, str], did: str) -> tuple[str, str] | None:
+    """The text of the ``kind`` rule whose window holds the release answered as (its
+    ``after``, placeholders filled from ``values``), and why (what the release ``did``,
+    with the window); None outside every such window."""
+    rule = _in_window(kind)
     if rule is None or not isinstance(rule.after, str):
         return None
+    text = rule.after
+    for name, value in values.items():
+        text = text.replace(name, value)
     until = f", until {rule.until}" if rule.until else ""
-    why = (
-        f"Claude Code {answering()} did not find custom commands in print mode: the prompt "
-        f"ends there and no hook runs (changed in {_when(rule)}{until})"
-    )
-    return rule.after.replace("{name}", name), why
+    return text, f"Claude Code {answering()} {did} (changed in {_when(rule)}{until})"
 
 
 def stop_cap_note() -> str | None:

@@ -527,8 +527,7 @@ def _prompt(
         if number != 0:
             entry = {"prompt": text, "round": len(session.rounds), "events": [], "before": end}
             transcript.setdefault("prompts", []).append(entry)
-        notes = [f"the user is shown: {shown}", why]
-        return {"reason": "prompt_blocked", "shown": shown, "notes": notes}, next_turn
+        return _prompt_blocked(shown, why), next_turn
     expansion = prompt_expansion(text, session.place())
     expanded = None if expansion is None else session.set_off(expansion)
     reports = [] if expanded is None else [expanded]
@@ -549,16 +548,21 @@ def _prompt(
     mode = prompt.print_mode
     if mode is not None and mode.run_stops:
         # The prompt never reaches the model; the next one is read as usual.
-        shown = mode.user_message or ""
-        return {
-            "reason": "prompt_blocked",
-            "shown": shown,
-            "notes": [f"the user is shown: {shown}"],
-        }, next_turn
+        return _prompt_blocked(mode.user_message or ""), next_turn
     session.shown = session.shown + system_texts(prompt)
     end, next_turn = prompt_requests(session, turns, next_turn)
     session.shown = []
     return end, next_turn
+
+
+def _prompt_blocked(shown: str, *why: str) -> dict[str, Any]:
+    """How a prompt that never reached the model ended: what the user is shown (``shown``,
+    for the oracle's comparison too), and why when the release answered as says why."""
+    return {
+        "reason": "prompt_blocked",
+        "shown": shown,
+        "notes": [f"the user is shown: {shown}", *why],
+    }
 
 
 def _set_off(session: Session, step: SetOff) -> dict[str, Any]:

@@ -297,8 +297,13 @@ def write_blocked_windows(records: Records, corpus: Corpus) -> list[dict[str, An
     return _merged(found, by_facet=True)
 
 
-GENERIC = ("This command requires approval", "This Bash command contains multiple operations")
-"""How a command that needs approval for no reason of its own is refused."""
+GENERIC = (
+    permission_facts().refusals["command"],
+    permission_facts().refusals["compound"].partition(". ")[0],
+)
+"""How a command that needs approval for no reason of its own is refused, alone or as a
+compound's part or parts (the catalogue's words; 2.0.x listed every part: "The following
+parts require approval: ...")."""
 
 
 def write_need_arrival(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
@@ -309,7 +314,7 @@ def write_need_arrival(records: Records, corpus: Corpus) -> list[dict[str, Any]]
 
     def generic(observation: Mapping[str, Any]) -> bool | None:
         texts = [str(t.get("result")) for t in observation.get("tools") or [] if t.get("isError")]
-        if any(text.startswith(GENERIC) for text in texts):
+        if any(_generic(text) for text in texts):
             return True
         return False if any(re.match(r"^\S+ in '", text) for text in texts) else None
 
@@ -584,9 +589,8 @@ def refusal_texts(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
 
 
 def _generic(text: str) -> bool:
-    """A refusal as any command needing approval gets (alone, or as a compound's part)."""
-    facts = permission_facts().refusals
-    return text == facts["command"] or text.startswith(facts["compound"].partition("{")[0])
+    """A refusal as any command needing approval gets (alone, or as a compound's parts)."""
+    return text.startswith(GENERIC)
 
 
 CANCELLED = re.compile(r"^<tool_use_error>Cancelled: parallel tool call (?P<call>.+) errored</")
@@ -1193,6 +1197,12 @@ def stop_text_arrival(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
     call's text holds the stopReason and no deny reason of the hooks, the newest's where
     it does not (a release that refused no call says nothing). ``before``: that old
     text, the stopReason as ``{stopReason}``; a rule per distinct change."""
+
+    def refused(observation: Mapping[str, Any]) -> str | None:
+        """The text of the one call the observation refused (None: none, or several)."""
+        texts = [t for c in observation.get("tools") or [] if (t := _refused_text(c)) is not None]
+        return texts[0] if len(texts) == 1 else None
+
     found: dict[tuple[str, str, str], list[str]] = {}
     for sid, scenario in corpus.items():
         outs = [h.get("out") for h in (scenario.get("hooks") or {}).values() if isinstance(h, dict)]
@@ -1212,11 +1222,6 @@ def stop_text_arrival(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
             for a in _scripted_answers(scenario, "PreToolUse")
             if a.get("permissionDecisionReason")
         }
-
-        def refused(observation: Mapping[str, Any]) -> str | None:
-            tools = observation.get("tools") or []
-            texts = [str(t.get("result")) for t in tools if t.get("isError")]
-            return texts[0] if len(texts) == 1 else None
 
         def held(
             observation: Mapping[str, Any], reason: str = reason, own: set[str] = own
