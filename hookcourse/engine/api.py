@@ -218,6 +218,9 @@ if TYPE_CHECKING:
         answering_line as answering_line,
     )
     from .versions import (
+        auto_fallback_after as auto_fallback_after,
+    )
+    from .versions import (
         auto_refusal_text as auto_refusal_text,
     )
     from .versions import (
@@ -254,6 +257,7 @@ PLACES: Final[dict[str, str]] = {
     "agent_in_background": "versions",
     "answering_as": "versions",
     "answering_line": "versions",
+    "auto_fallback_after": "versions",
     "auto_refusal_text": "versions",
     "cancelled_text": "versions",
     "event_fires": "versions",
@@ -382,6 +386,7 @@ __all__ = [
     "answer_dialog",
     "answering_as",
     "answering_line",
+    "auto_fallback_after",
     "auto_refusal_text",
     "cancelled_text",
     "changelog_lines",

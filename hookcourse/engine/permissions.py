@@ -69,6 +69,7 @@ from .settings import Origin, PermissionEntry, SettingsSource
 from .versions import (
     allow_lifts_ask_rule,
     allow_lifts_deny_rule,
+    changer_known,
     check_made,
     missing_tool,
     refused_rule_note,
@@ -124,6 +125,11 @@ class PermissionStep:
     unjudged: bool = False
     """Refused because auto mode's safety check gave no verdict (print mode's plan mode
     refuses so what is not read-only, 2.1.332): PermissionDenied fires."""
+    edits: bool = False
+    """Allowed because the mode lets edits run (acceptEdits, auto)."""
+    fallback: str | None = None
+    """Auto mode: the refusal the call gets where auto mode falls back to asking (as in
+    default mode) instead of its check (some releases, after refusals in a row)."""
 
     @property
     def stops(self) -> bool:
@@ -377,9 +383,15 @@ class _Need:
     refusal: str
     edits: bool = False
     generic: bool = False
+    """The plain "requires approval" text, which a compound command words its own way."""
     outside: bool = False
     """A path outside the working directories: only a rule for the whole tool allows it."""
-    """The plain "requires approval" text, which a compound command words its own way."""
+    plain_when_editing: bool = False
+    """A write inside the working directories by a command acceptEdits does not let run:
+    in acceptEdits and auto mode it needs approval as any command."""
+    first: bool = False
+    """A check on what the command holds (a variable, a flag that runs code): its text wins
+    over any other part's, as 2.1.332 checks these before it weighs the parts."""
     subject: str = ""
     """A command writing a file inside them: ``<verb> in '<path>'`` (an older release
     answered as refused it even where an allow rule covered it)."""
@@ -504,6 +516,31 @@ def _lex(part: str, home: str) -> list[_Word] | None:
     return None if reading.open_quote() is not Quoting.NONE else words
 
 
+def _shown_part(part: str) -> str:
+    """One simple command as a compound's refusal names it: its redirections (``> out.txt``,
+    ``2>&1``) left out, the rest as written."""
+    reading, kept, i = QuotesOnly(part), [], 0
+    while i < len(part):
+        ch = part[i]
+        plain = reading.quoting(i) is Quoting.NONE and not reading.escaped(i)
+        starts = ch in "<>&" or (ch.isdigit() and (i == 0 or part[i - 1] in " \t"))
+        operator = _REDIRECT.match(part, i) if plain and starts else None
+        if operator is None:
+            kept.append(ch)
+            i += 1
+            continue
+        i = operator.end()
+        descriptor = _DESCRIPTOR.match(part, i) if operator.group(2).endswith("&") else None
+        if descriptor is not None:
+            i = descriptor.end()
+            continue
+        while i < len(part) and part[i] in " \t":
+            i += 1
+        while i < len(part) and not (part[i] in " \t" and reading.quoting(i) is Quoting.NONE):
+            i += 1
+    return "".join(kept).strip()
+
+
 def _flag_blocked(flag: str, patterns: Sequence[str]) -> bool:
     return any(
         flag.startswith(pattern[:-1]) if pattern.endswith("*") else flag == pattern
@@ -533,7 +570,10 @@ def _write_need(subject: str, path: str, place: CallPlace) -> _Need:
         return _Need(
             facts.refusal("write_inside", subject=subject, cwd=_shown_dirs(place)), edits=True
         )
-    return _Need(facts.refusal("write_outside", subject=subject, cwd=_shown_dirs(place)))
+    cwd = _shown_dirs(place)
+    # An older release answered as refused it as blocked (fire --claude-version).
+    blocked = write_blocked_text(subject, cwd, "outside")
+    return _Need(blocked or facts.refusal("write_outside", subject=subject, cwd=cwd))
 
 
 def _release_write(subject: str, path: str, place: CallPlace, generic: _Need) -> _Need:
@@ -543,8 +583,8 @@ def _release_write(subject: str, path: str, place: CallPlace, generic: _Need) ->
     if not need.edits:
         return need
     if not write_need_read():
-        return generic
-    blocked = write_blocked_text(subject, _shown_dirs(place), covered=False)
+        return replace(generic, edits=True)  # acceptEdits let it run all the same (2.0.72)
+    blocked = write_blocked_text(subject, _shown_dirs(place), "uncovered")
     return replace(need, subject=subject, refusal=blocked or need.refusal)
 
 
@@ -560,13 +600,11 @@ def _examine(part: str, place: CallPlace) -> _Part:
     for word in arguments:
         if word.expansion and not (word.expansion == "arithmetic" and verb in shell["output_only"]):
             name = "braced_variable" if word.expansion == "braced_variable" else "variable"
-            if word.quoted and verb in shell["path_verbs"]:
-                name = "quoted_text"
             if word.expansion == "unfilled":
                 # Not filled in yet: a variable, or inside double quotes quoted text.
                 name = "quoted_text" if word.quoted else "variable"
             # An older release answered as had no such check (fire --claude-version).
-            return _Part(_Need(facts.refusal(name)) if check_made(name) else generic)
+            return _Part(_Need(facts.refusal(name), first=True) if check_made(name) else generic)
     reads: list[str] = []
     for word in words:
         if not word.redirect:
@@ -609,12 +647,21 @@ def _verb_need(verb: str, rest: list[str], place: CallPlace, reads: list[str]) -
         _flag_blocked(flag, shell["writing_flags"].get(verb, ())) for flag in flags
     )
     paths = _paths(verb, rest, place)
+    if verb in shell["file_writing"] and not writing:
+        # An older release answered as did not judge it as writing: it needed approval as
+        # any command, and acceptEdits let its own commands run all the same (2.0.72).
+        inside = bool(paths) and all(_inside(path, place) for path in paths)
+        return replace(generic, edits=inside and verb in shell["accept_edits_verbs"])
     if writing:
         if not paths:
             return generic
         outside = [path for path in paths if not _inside(path, place)]
         path = (outside or paths)[0]
-        return _release_write(f"{verb} in '{path}'", path, place, generic)
+        need = _release_write(f"{verb} in '{path}'", path, place, generic)
+        if need.edits and verb not in shell["accept_edits_verbs"]:
+            # acceptEdits lets the write through, not the command (tee, 2.1.332).
+            return replace(need, edits=False, plain_when_editing=True)
+        return need
     if verb not in shell["any_arguments"] and verb not in shell["checked_flags"]:
         return generic
     blocked = next(
@@ -622,9 +669,13 @@ def _verb_need(verb: str, rest: list[str], place: CallPlace, reads: list[str]) -
     )
     if blocked is not None:
         refusal = shell["flag_refusals"].get(verb, "command")
-        return _Need(facts.refusal(refusal, verb=verb, flag=blocked), generic=refusal == "command")
+        if not check_made(refusal):
+            return generic  # an older release answered as had no such check
+        text = facts.refusal(refusal, verb=verb, flag=blocked)
+        return _Need(text, generic=refusal == "command", first=refusal != "command")
     if any(word in shell["unparsed_operators"].get(verb, ()) for word in rest):
-        return _Need(facts.refusal("parse_error")) if check_made("parse_error") else generic
+        made = check_made("parse_error")
+        return _Need(facts.refusal("parse_error"), first=True) if made else generic
     if verb in shell["path_verbs"]:
         reads.extend(paths)
         outside = [path for path in paths if not _inside(path, place)]
@@ -668,11 +719,10 @@ def read_only_command(tool_input: JSValue, place: CallPlace) -> bool:
 
 
 def path_blocked(command: str, place: CallPlace) -> bool:
-    """Whether a Bash command is refused for a path outside the working directories (its
-    first part needing approval names one): a block, not an ask."""
-    parts = _parts(command, place) or ()
-    needs = [examined.need for _, examined in parts if examined.need is not None]
-    return bool(needs) and needs[0].outside
+    """Whether a Bash command is refused for a path outside the working directories (the
+    one part needing approval names one): a block, not an ask."""
+    need = _weigh(command, (), place).need
+    return need is not None and need.outside
 
 
 def _outside_part(command: object, place: CallPlace) -> str | None:
@@ -688,7 +738,7 @@ def _blocked_in_release(need: _Need, place: CallPlace) -> str | None:
     a file inside the working directories that an allow rule covers (None: none)."""
     if not need.subject:
         return None
-    return write_blocked_text(need.subject, _shown_dirs(place), covered=True)
+    return write_blocked_text(need.subject, _shown_dirs(place), "covered")
 
 
 def _blocked_write(command: object, place: CallPlace) -> str | None:
@@ -723,7 +773,6 @@ def _bash_by_parts(
     found: tuple[str, ...],
 ) -> PermissionStep:
     """A Bash command runs when every part is read-only or covered by an allow rule."""
-    facts = permission_facts()
     # Only a release answered as that matched rules against the whole command looks.
     note = whole_command_rule_note()
     named = (e for e in allows if e.rule.tool == "Bash" and e.rule.specifier == command.strip())
@@ -732,18 +781,45 @@ def _bash_by_parts(
         # fire --claude-version: measured on an allow rule naming a compound command.
         sentence = f"the {_where(whole)} names the whole command: {note}"
         return PermissionStep("allow", sentence, mode, whole, found)
+    weighed = _weigh(command, allows, place, mode)
+    need, covering = weighed.need, weighed.covering
+    if need is None:
+        if covering:
+            entry = covering[0]
+            sentence = f"every part is read-only or allowed: the {_where(entry)} lets it run"
+            return PermissionStep("allow", sentence, mode, entry, found)
+        sentence = "no rule matched; the command only reads, so it needs no approval"
+        return PermissionStep("allow", sentence, mode, None, found)
+    if mode in EDITING_MODES and need.edits:
+        sentence = f"no rule matched; {mode} lets commands that edit files here run"
+        return PermissionStep("allow", sentence, mode, None, found, edits=True)
+    return _by_mode("Bash", {}, mode, found, need.refusal)
+
+
+@dataclass(frozen=True)
+class _Weighed:
+    """What a Bash command needs as a whole once its parts are weighed."""
+
+    need: _Need | None
+    """The need whose text a refused call gets (None: every part runs)."""
+    covering: tuple[PermissionEntry, ...]
+    """The allow rules that let parts needing approval run."""
+
+
+def _weigh(
+    command: str, allows: Sequence[PermissionEntry], place: CallPlace, mode: str = "default"
+) -> _Weighed:
+    """The parts' needs weighed as 2.1.332 does: a check on what the command holds first,
+    then several directory changes, then the parts still needing approval: one keeps its
+    own text (a plain one, or any in a pipeline, worded as a compound's part), several are
+    named together."""
+    facts = permission_facts()
     parts = _parts(command, place)
-    # Several parts word a plain refusal as a compound's; a pipeline words every one so.
-    reworded = has_pipe(command)
-    needs: list[_Need] = []
-    covering: list[PermissionEntry] = []
     if not parts:
-        needs.append(_unsplittable_need(command))
-    changers = _shell()["directory_changers"]
-    if sum(_verb(part) in changers for part, _ in parts or ()) > 1:
-        # Checked before any part's own need (2.1.332): cd sub && cd .. is refused so.
-        needs.append(_Need(facts.refusal("several_directory_changes")))
-    for part, examined in parts or ():
+        return _Weighed(_unsplittable_need(command), ())
+    owed: list[tuple[str, _Need]] = []
+    covering: list[PermissionEntry] = []
+    for part, examined in parts:
         if examined.need is None:
             continue
         rule = next((e for e in allows if _covers_part(e, part, place)), None)
@@ -751,25 +827,30 @@ def _bash_by_parts(
             rule = None  # Bash(cd:*) does not let cd leave the working directories
         blocked = _blocked_in_release(examined.need, place) if rule is not None else None
         if blocked is not None:
-            needs.append(_Need(blocked))
+            owed.append((part, _Need(blocked, first=True)))
         elif rule is not None:
             covering.append(rule)
-        elif (examined.need.generic or reworded) and len(parts or ()) > 1:
-            text = facts.refusal("compound", part=part)
-            needs.append(_Need(text, edits=examined.need.edits, generic=True))
+        elif examined.need.plain_when_editing and mode in EDITING_MODES:
+            owed.append((part, _Need(facts.refusal("command"), generic=True)))
         else:
-            needs.append(examined.need)
-    if not needs:
-        if covering:
-            entry = covering[0]
-            sentence = f"every part is read-only or allowed: the {_where(entry)} lets it run"
-            return PermissionStep("allow", sentence, mode, entry, found)
-        sentence = "no rule matched; the command only reads, so it needs no approval"
-        return PermissionStep("allow", sentence, mode, None, found)
-    if mode in EDITING_MODES and all(need.edits for need in needs):
-        sentence = f"no rule matched; {mode} lets commands that edit files here run"
-        return PermissionStep("allow", sentence, mode, None, found)
-    return _by_mode("Bash", {}, mode, found, needs[0].refusal)
+            owed.append((part, examined.need))
+    first = next((need for _, need in owed if need.first), None)
+    # An older release answered as may not have counted every changer (fire --claude-version).
+    changers = [verb for verb in _shell()["directory_changers"] if changer_known(verb)]
+    if first is None and sum(_verb(part) in changers for part, _ in parts) > 1:
+        first = _Need(facts.refusal("several_directory_changes"))
+    if first is not None or not owed:
+        return _Weighed(first, tuple(covering))
+    if len(owed) > 1:
+        named = ", ".join(_shown_part(part) for part, _ in owed)
+        edits = all(need.edits for _, need in owed)
+        text = facts.refusal("compound_parts", parts=named)
+        return _Weighed(_Need(text, edits=edits, generic=True), tuple(covering))
+    part, need = owed[0]
+    if (need.generic or has_pipe(command)) and len(parts) > 1:
+        text = facts.refusal("compound", part=_shown_part(part))
+        need = _Need(text, edits=need.edits, generic=True)
+    return _Weighed(need, tuple(covering))
 
 
 def _covers_part(entry: PermissionEntry, part: str, place: CallPlace) -> bool:
@@ -804,7 +885,7 @@ def _by_mode(
     if tool_name in SESSION_TOOLS:
         return step("allow", f"{tool_name} changes only the session's state: no approval")
     if mode in EDITING_MODES and tool_name in EDIT_TOOLS:
-        return step("allow", f"{mode} lets edits run")
+        return replace(step("allow", f"{mode} lets edits run"), edits=True)
     if mode == "plan":
         path = tool_input.get("file_path") if isinstance(tool_input, dict) else None
         if tool_name in EDIT_TOOLS and isinstance(path, str):
@@ -819,5 +900,8 @@ def _by_mode(
         text = facts.refusal("dont_ask", tool=tool_name)
         return step("deny", "dontAsk mode denies what is not pre-approved", text)
     if mode == "auto":
-        return step("classifier", "in auto mode a classifier decides (not modelled by hookcourse)")
+        decided = step(
+            "classifier", "in auto mode a classifier decides (not modelled by hookcourse)"
+        )
+        return replace(decided, fallback=refusal)
     return step("ask", f"in {mode} mode the user is prompted", refusal)

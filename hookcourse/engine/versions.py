@@ -76,6 +76,8 @@ MODELLED = (
     "known-variable-arrives",
     "sibling-cancel",
     "write-verb-arrives",
+    "changer-arrives",
+    "denial-fallback",
     "on-failure-arrives",
     "if-arrives",
     "deny-rule-over-allow",
@@ -685,12 +687,12 @@ def args_note() -> str | None:
     )
 
 
-def write_blocked_text(subject: str, cwd: str, covered: bool) -> str | None:
-    """The refusal the release answered as gave a Bash command part writing a file inside
-    the project, ``covered`` by an allow rule or not (``subject``: ``touch in '<path>'``;
-    ``cwd``: the working directories); None where it refused as the newest (or the rule
-    let it run)."""
-    rule = _in_window("write-blocked", f"bash.write.{'covered' if covered else 'uncovered'}")
+def write_blocked_text(subject: str, cwd: str, which: str) -> str | None:
+    """The refusal the release answered as gave a Bash command part writing a file:
+    ``which`` is ``covered`` (inside the project, by an allow rule), ``uncovered`` (inside,
+    by none) or ``outside`` (``subject``: ``touch in '<path>'``; ``cwd``: the working
+    directories); None where it refused as the newest (or the rule let it run)."""
+    rule = _in_window("write-blocked", f"bash.write.{which}")
     if rule is None:
         return None
     # What the command may not do, in the words the records show for it (touch's when
@@ -909,6 +911,25 @@ def writes_known(verb: str) -> bool:
     """Whether the release answered as judged ``verb`` (``tee``) as writing the file it
     names (False before its ``write-verb-arrives`` rule: any command needing approval)."""
     return _before_arrival("write-verb-arrives", verb) is None
+
+
+def auto_fallback_after() -> int | None:
+    """After how many calls in a row that auto mode's check gave no verdict on the release
+    answered as fell back to asking, refusing a call as default mode does instead of with
+    auto mode's words (inside a ``denial-fallback`` rule's window); None where it never
+    fell back."""
+    version = answering()
+    if version is None:
+        return None
+    held = [rule for rule in rules() if rule.kind == "denial-fallback" and holds(rule, version)]
+    return int(str(held[-1].after)) if held else None
+
+
+def changer_known(verb: str) -> bool:
+    """Whether the release answered as counted ``verb`` (``pushd``) as a change of directory,
+    refusing two in one command as several (False before its ``changer-arrives`` rule:
+    each part needed approval as any command)."""
+    return _before_arrival("changer-arrives", verb) is None
 
 
 def variable_known(name: str) -> bool:

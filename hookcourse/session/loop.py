@@ -51,6 +51,7 @@ from hookcourse.engine.api import (
     UserAnswer,
     agent_in_background,
     answer_dialog,
+    auto_fallback_after,
     auto_refusal_text,
     cancelled_text,
     checked_against,
@@ -150,6 +151,9 @@ class Session:
     """Every tool_result the model is shown, by call id."""
     requests: int = 0
     """Model requests, a subagent's included."""
+    unjudged_streak: int = 0
+    """Calls in a row auto mode's check gave no verdict on (an edit auto mode let run ends
+    the streak): some releases fell back to asking after a few."""
     background: int = 0
     """Subagents finished in the background whose completion has not started a turn yet."""
     tasks: dict[str, Task] = field(default_factory=dict)
@@ -812,6 +816,7 @@ def _tool_turn(
         if answer is not None:
             runs = answer.tool_runs
         unjudged = (runs and _unjudged(pre, call)) or (not runs and _refused_unjudged(pre))
+        fallback = _auto_fallback(session, pre, name) if unjudged else None
         if unjudged:
             runs = False
         entry: dict[str, Any] = {
@@ -841,7 +846,17 @@ def _tool_turn(
                 ended = {"reason": "interrupted"}
                 break
             continue
+        if fallback is not None:
+            # The release fell back to asking: refused as in default mode, no PermissionDenied.
+            session.record({"type": "tool_result", "tool_use_id": call_id, "is_error": True})
+            _result(session, results, call_id, fallback, True)
+            cancelled = _cancels(session, pre, name, tool_input)
+            ended = _ending(stopping)
+            if ended is not None:
+                break
+            continue
         if unjudged and pre.permission is not None:
+            session.unjudged_streak += 1
             session.record({"type": "tool_result", "tool_use_id": call_id, "is_error": True})
             # The check's refusal, the same text whether auto or plan mode asked for it
             # (worded as the release answered as worded it).
@@ -863,6 +878,7 @@ def _tool_turn(
                 event_run("PermissionDenied", event_label(denied), hooks_run(denied), call=call_id)
             )
             texts.extend(system_texts(denied))
+            cancelled = _cancels(session, pre, name, tool_input)
             ended = _ending(stopping)
             if ended is not None:
                 break
@@ -877,6 +893,8 @@ def _tool_turn(
             if ended is not None:
                 break
             continue
+        if pre.permission is not None and pre.permission.edits:
+            session.unjudged_streak = 0  # auto mode let an edit run: the streak starts again
         grant = _grant(session, pre)
         refusal = None if "result" in call else confined(session, name, tool_input, grant)
         if refusal is not None:
@@ -1031,6 +1049,22 @@ def _unjudged(pre: FireReport, call: Mapping[str, Any]) -> bool:
     )
 
 
+def _auto_fallback(session: Session, pre: FireReport, name: str) -> str | None:
+    """The refusal of a call auto mode's check gave no verdict on where the release answered
+    as asked as default mode does: after as many such calls in a row as it allowed
+    (``auto_fallback_after``), or always where it refused them in the permission step's
+    plain words (its check not asked); the permission step's own refusal. None where auto
+    mode's check refuses the call."""
+    after, step = auto_fallback_after(), pre.permission
+    if step is None or step.fallback is None:
+        return None
+    facts = permission_facts()
+    unasked = auto_refusal_text(name, facts.refusal("plan", tool=name)) == facts.refusal("command")
+    if unasked or (after is not None and session.unjudged_streak >= after):
+        return step.fallback
+    return None
+
+
 def _refused_unjudged(pre: FireReport) -> bool:
     """The permission step refused the call because the check gave no verdict (plan mode
     in print mode), and no hook decided it first."""
@@ -1056,13 +1090,14 @@ def _cancels(
     session: Session, pre: FireReport, name: str, tool_input: JSValue
 ) -> tuple[str, str] | None:
     """What the later calls of the turn read when this refused Bash call cancels them, and
-    why (the release answered as did so for a call refused as needing approval, not for a
-    hook's refusal nor a path's block); None otherwise."""
+    why (the release answered as did so for a call refused as needing approval or by auto
+    mode's check, not for a hook's refusal nor a path's block); None otherwise."""
     command = tool_input.get("command") if isinstance(tool_input, dict) else None
     step = pre.permission
     if name != "Bash" or not isinstance(command, str) or pre.outcome.blocked:
         return None
-    if step is None or step.decision != "ask" or path_blocked(command, session.place()):
+    asked = step is not None and step.decision in ("ask", "classifier")
+    if not asked or path_blocked(command, session.place()):
         return None
     return cancelled_text(f"Bash({command})")
 

@@ -107,6 +107,13 @@ ALSO = {
     "x-edit-claude-md": "an Edit of a loaded CLAUDE.md (InstructionsLoaded)",
     "perm2-shell-unchecked": "Bash commands the permission step cannot check",
     "b-batch-two-contexts": "two PostToolBatch hooks' contexts",
+    "x-pushd-popd": "pushd and popd in one command: its refusal",
+    "perm2-shell-two-parts": "a compound with two parts needing approval: its refusal",
+    "perm2-shell-two-parts-mixed": "a compound's parts needing approval for other reasons",
+    "perm2-shell-two-parts-checks": "a compound's parts beside checks on the whole command",
+    "perm2-shell-quoted-variable": "a variable in double quotes in a command reading files",
+    "perm2-auto-static-checks": "auto mode beside the checks on what a command holds",
+    "perm2-accept-edits-shell": "acceptEdits and the shell commands writing inside the project",
 }
 """Scenarios the core takes beside the greedy cover: changes users reported, and what live
 checks outside the core found changing."""

@@ -22,6 +22,7 @@ from oracle_sweep import release_key
 from rules_subagents import AUTO_REFUSAL
 
 from hookcourse.engine.catalogue import load_catalogue, permission_facts
+from hookcourse.engine.permission_rule import command_words, simple_commands
 from hookcourse.engine.versions import star_not_prefix
 
 Records = Mapping[str, Mapping[str, Any]]
@@ -35,6 +36,7 @@ def behaviour_rules(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
     return [
         *exec_form_arrival(records, corpus),
         *write_blocked_windows(records, corpus),
+        *outside_write_windows(records, corpus),
         *write_need_arrival(records, corpus),
         *write_phrases(records, corpus),
         *skill_ask_windows(records, corpus),
@@ -47,7 +49,9 @@ def behaviour_rules(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
         *check_arrivals(records, corpus),
         *known_variable_arrivals(records, corpus),
         *cancel_windows(records, corpus),
+        *denial_fallback_windows(records, corpus),
         *write_verb_arrivals(records, corpus),
+        *changer_arrivals(records, corpus),
         *event_name_arrivals(records, corpus),
         *on_failure_arrival(records, corpus),
         *if_arrival(records, corpus),
@@ -297,13 +301,59 @@ def write_blocked_windows(records: Records, corpus: Corpus) -> list[dict[str, An
     return _merged(found, by_facet=True)
 
 
+OUTSIDE_BLOCKED = re.compile(
+    r"^(?P<subject>(?:[a-z]+ in|Output redirection to) '(?!\$ROOT/project)[^']*') was "
+    r"blocked\. For security, Claude Code may only (?P<phrase>.+?) the allowed working "
+    r"directories for this session: '(?P<cwd>[^']*)'\.$"
+)
+"""A shell command's write of a file outside the project, refused as blocked."""
+
+
+def outside_write_windows(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When a Bash command writing a file outside the project was refused as blocked (a
+    deny, its text saying what the command may only do), not as needing approval: per
+    window of releases whose record refused a call so (scenarios calling Bash), its text
+    with subject, phrase and folders as ``{subject}``, ``{phrase}``, ``{cwd}``."""
+    found: list[dict[str, Any]] = []
+    for sid, scenario in corpus.items():
+        # In auto mode its own check may come first (``denial-fallback``, auto refusals).
+        if '"name": "Bash"' not in _calls(scenario) or _in_auto_mode(scenario):
+            continue
+        template: list[str] = []
+
+        def blocked(observation: Mapping[str, Any], into: list[str] = template) -> bool | None:
+            texts = [str(t.get("result")) for t in observation.get("tools") or []]
+            for text in texts:
+                seen = OUTSIDE_BLOCKED.match(text)
+                if seen:
+                    into[:] = [
+                        text.replace(seen["subject"], "{subject}")
+                        .replace(f"'{seen['cwd']}'", "'{cwd}'")
+                        .replace(f" only {seen['phrase']} ", " only {phrase} ")
+                    ]
+                    return True
+            outside = "needs approval. The path is outside the working directories"
+            return False if any(outside in text for text in texts) else None
+
+        points = _points(records, corpus, [sid], blocked)
+        stored = sorted((v for v, _ in _stored(records, corpus, sid)), key=release_key)
+        if points and points[0][1] and stored.index(points[0][0]) > 0:
+            # Shown from the first release whose record can say (older ones word the
+            # refusal otherwise): the release stored before it bounds the window's start.
+            points = [(stored[stored.index(points[0][0]) - 1], False), *points]
+        says = "a Bash command writing a file outside the project is refused as blocked"
+        windows = _call_windows("write-blocked", says, sid, points, template[:1])
+        found += [{**rule, "facet": "bash.write.outside"} for rule in windows]
+    return _merged(found, by_facet=True)
+
+
 GENERIC = (
     permission_facts().refusals["command"],
     permission_facts().refusals["compound"].partition(". ")[0],
 )
 """How a command that needs approval for no reason of its own is refused, alone or as a
-compound's part or parts (the catalogue's words; 2.0.x listed every part: "The following
-parts require approval: ...")."""
+compound's part or parts (the catalogue's words; two parts needing approval or more are
+listed together: "The following parts require approval: ...")."""
 
 
 def write_need_arrival(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
@@ -667,13 +717,16 @@ quoted text (``Unhandled node type: string``) whatever else the command held."""
 
 
 def _refused_as(text: str) -> Callable[[Mapping[str, Any]], bool]:
-    """Picks a call refused with ``text`` for its own sake: not one whose command holds a
-    double-quoted expansion (``QUOTED_EXPANSION``), unless ``text`` is quoted text's."""
+    """Picks a call refused with ``text`` (its placeholders any text) for its own sake: not
+    one whose command holds a double-quoted expansion (``QUOTED_EXPANSION``), unless
+    ``text`` is quoted text's."""
     quoted = text == permission_facts().refusals["quoted_text"]
+    pattern = re.compile(re.sub(r"\\\{\w+\\\}", ".+", re.escape(text)))
 
     def picked(call: Mapping[str, Any]) -> bool:
         command = str((call.get("input") or {}).get("command"))
-        return _refused_text(call) == text and (quoted or not QUOTED_EXPANSION.search(command))
+        refused = pattern.fullmatch(_refused_text(call) or "") is not None
+        return refused and (quoted or not QUOTED_EXPANSION.search(command))
 
     return picked
 
@@ -831,32 +884,130 @@ def cancel_windows(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
     return found
 
 
+def _in_auto_mode(scenario: Mapping[str, Any]) -> bool:
+    flags = [str(flag) for flag in scenario.get("flags") or []]
+    return any(a == "--permission-mode" and b == "auto" for a, b in itertools.pairwise(flags))
+
+
+def denial_fallback_windows(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When auto mode fell back to asking after its check gave no verdict on calls in a row:
+    scenarios run in auto mode with a turn of three calls or more; a release shows the
+    behaviour where a call refused after auto mode's refusals in a row reads a refusal of
+    its own (the permission step's: as in default mode), not where every refused call
+    reads auto mode's. A rule per window, ``after``: the refusals in a row before it."""
+    sids = [
+        sid
+        for sid, scenario in corpus.items()
+        if _in_auto_mode(scenario)
+        and any(len(turn.get("tools") or []) > 2 for turn in scenario.get("turns") or [])
+    ]
+    streaks: set[int] = set()
+
+    def fell_back(observation: Mapping[str, Any]) -> bool | None:
+        streak = 0
+        for tool in observation.get("tools") or []:
+            text = _refused_text(tool)
+            if text is None or text.startswith("Exit code"):
+                continue  # it ran (an edit auto mode let run would start the streak again)
+            if AUTO_REFUSAL.search(text):
+                streak += 1
+            elif CANCELLED.match(text) or not streak:
+                return None
+            else:
+                streaks.add(streak)
+                return True
+        return False if streak > 2 else None
+
+    found = []
+    for since, previous, until in _windows(_points(records, corpus, sids, fell_back)):
+        after = min(streaks)
+        found.append(
+            _rule(
+                "denial-fallback",
+                f"after {after} calls in a row that auto mode's check gave no verdict on, a "
+                "call is refused as in default mode (the permission step's own refusal), not "
+                "in auto mode's words",
+                ["PreToolUse", "PermissionDenied"],
+                since,
+                previous,
+                _at(records, corpus, sids, since),
+                until=until,
+                facet="permission.auto.fallback",
+                before=None,
+                after=after,
+            )
+        )
+    return found
+
+
 def write_verb_arrivals(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
     """When a command came to be judged as writing a file (``tee``): per command of the
     catalogue's ``file_writing``, Bash calls the newest record refused for the path it
     writes (``<verb> in '<path>' ...``); a release shows the old behaviour where such a
     call was refused as any command needing approval (``_generic``), the newest's where
     its text names the command (``_calls_arrival``, between neighbouring releases)."""
+
+    def named(verb: str, call: Mapping[str, Any]) -> bool:
+        return call.get("name") == "Bash" and str(_refused_text(call)).startswith(f"{verb} in '")
+
+    def says(verb: str) -> str:
+        return (
+            f"`{verb}` is judged as writing the file it names (before, it needed "
+            "approval as any command)"
+        )
+
+    # A span spot checks left wide is most likely the general arrival's
+    # (write-need-arrives): only a change between neighbours says a command's own.
+    verbs = permission_facts().shell["file_writing"]
+    return _verb_arrivals(
+        records, corpus, ("write-verb-arrives", "bash.write.verb"), verbs, named, says, exact=True
+    )
+
+
+def changer_arrivals(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When a command came to count as a change of directory (``pushd``): per command of
+    the catalogue's ``directory_changers``, Bash calls the newest record refused as several
+    directory changes whose parts include it; a release shows the old behaviour where
+    such a call was refused as any command needing approval (``_generic``: its parts
+    listed), the newest's where as several changes (``_calls_arrival``)."""
+    several = permission_facts().refusals["several_directory_changes"]
+
+    def changes(verb: str, call: Mapping[str, Any]) -> bool:
+        command = str((call.get("input") or {}).get("command"))
+        verbs = [(command_words(part) or [""])[0] for part in simple_commands(command) or []]
+        return _refused_text(call) == several and verb in verbs
+
+    def says(verb: str) -> str:
+        return (
+            f"`{verb}` counts as a change of directory: two in one command are refused as "
+            "several (before, its part needed approval as any command)"
+        )
+
+    verbs = permission_facts().shell["directory_changers"]
+    return _verb_arrivals(
+        records, corpus, ("changer-arrives", "bash.changer"), verbs, changes, says
+    )
+
+
+def _verb_arrivals(
+    records: Records,
+    corpus: Corpus,
+    rule: tuple[str, str],
+    verbs: Sequence[str],
+    picks: Callable[[str, Mapping[str, Any]], bool],
+    says: Callable[[str], str],
+    exact: bool = False,
+) -> list[dict[str, Any]]:
+    """Per command of ``verbs``, where the Bash calls the newest record ``picks`` stop being
+    refused as any command needing approval (``_calls_arrival``): a rule of ``rule`` (kind,
+    facet without the command) each; ``exact``: only a change between neighbours."""
+    kind, facet = rule
     found = []
-    for verb in permission_facts().shell["file_writing"]:
-
-        def named(call: Mapping[str, Any], verb: str = verb) -> bool:
-            return call.get("name") == "Bash" and str(_refused_text(call)).startswith(
-                f"{verb} in '"
-            )
-
-        calls = _newest_calls(records, corpus, named)
+    for verb in verbs:
+        calls = _newest_calls(records, corpus, lambda call, verb=verb: picks(verb, call))
         arrived = _calls_arrival(records, corpus, calls, _generic_refusal)
-        # A span spot checks left wide is most likely the general arrival's
-        # (write-need-arrives): only a change between neighbours says a command's own.
-        if arrived is not None and _exact(*arrived[:2]):
-            says = (
-                f"`{verb}` is judged as writing the file it names (before, it needed "
-                "approval as any command)"
-            )
-            found.append(
-                _arrived_rule("write-verb-arrives", says, arrived, f"bash.write.verb.{verb}", verb)
-            )
+        if arrived is not None and (not exact or _exact(*arrived[:2])):
+            found.append(_arrived_rule(kind, says(verb), arrived, f"{facet}.{verb}", verb))
     return found
 
 
@@ -872,8 +1023,12 @@ def check_arrivals(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
     text; a release shows the old behaviour where they were refused as any command
     needing approval (alone, or as a compound's part), the newest's where in words of
     their own (``_calls_arrival`` per call; the latest release where they differ)."""
+    refusals = permission_facts().refusals
+    flags = {name: refusals[name] for name in permission_facts().shell["flag_refusals"].values()}
     found = []
-    for name, text in _fixed_refusals().items():
+    for name, text in {**_fixed_refusals(), **flags}.items():
+        if name == "several_directory_changes":
+            continue  # made from the oldest on: what arrived is a changer (changer_arrivals)
         # Calls may meet the check in different releases (a variable in a path argument
         # from 2.0.33, any variable from 2.1.89): the latest is when every call met it.
         calls = _newest_calls(records, corpus, _refused_as(text))
@@ -1045,7 +1200,26 @@ def event_name_arrivals(records: Records, corpus: Corpus) -> list[dict[str, Any]
                     after=event,
                 )
             )
-    return found
+    return _joined(found)
+
+
+def _joined(found: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One rule per kind and facet where several scenarios show the same arrival: the
+    narrowest span they bound (the latest ``previous``, the earliest ``since``), their
+    scenarios together."""
+    joined: dict[tuple[str, str], dict[str, Any]] = {}
+    for rule in found:
+        kept = joined.setdefault((rule["kind"], rule["facet"]), rule)
+        if kept is not rule:
+            since = min(kept["since"], rule["since"], key=release_key)
+            previous = max(kept["previous"], rule["previous"], key=release_key)
+            sids = [*kept["scenarios"], *rule["scenarios"]]
+            own = ("kind", "says", "events", "since", "previous", "exact", "scenarios")
+            more = {key: value for key, value in kept.items() if key not in own}
+            joined[(rule["kind"], rule["facet"])] = _rule(
+                kept["kind"], kept["says"], kept["events"], since, previous, sids, **more
+            )
+    return list(joined.values())
 
 
 def _every_handler_has(scenario: Mapping[str, Any], key: str) -> bool:

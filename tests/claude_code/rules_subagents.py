@@ -34,6 +34,7 @@ from typing import Any
 from oracle_record import digest
 from oracle_sweep import core_ids, release_key
 
+from hookcourse.engine.catalogue import permission_facts
 from hookcourse.engine.versions import text_form
 
 MAIN_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure", "Stop"})
@@ -44,9 +45,6 @@ MODE_SET = re.compile(r'"--permission-mode"|"--dangerously-skip-permissions"|"de
 AUTO_REFUSAL = re.compile(r"^Auto mode |Reason: (Classifier |Auto mode could not)")
 """Claude Code's refusals of a call auto mode's check gave no verdict on, in each wording
 measured (2.1.71 to 2.1.332)."""
-WRITE_BLOCKED = re.compile(r" was blocked\. For security, Claude Code may only ")
-"""The refusal of a write outside the working directories, which comes before auto mode's
-check (``write-blocked``)."""
 AGENT = "Agent"
 SUBAGENT_EVENTS = ("SubagentStart", "SubagentStop")
 
@@ -162,7 +160,8 @@ def auto_refusal_texts(
     """``auto-refusal-text``: how a call auto mode refused for want of a verdict was worded.
     Per stored release, the one text its core scenarios' such calls got (the tool's name as
     ``{tool}``; a release showing two says nothing): a text in auto mode's words, or in a
-    session given ``--permission-mode auto`` any refusal but a write's outside the project.
+    session given ``--permission-mode auto`` a first refusal in the plain words of any
+    command needing approval.
     A rule per change between neighbouring releases that show one (``before``, ``after``)."""
     core = set(core_ids()) & set(corpus)
     shown: dict[str, str] = {}
@@ -173,14 +172,19 @@ def auto_refusal_texts(
             if sid not in core or observed.get("scenario") != digest(corpus[sid]):
                 continue
             auto = "auto" in (corpus[sid].get("flags") or [])
-            for call in observed.get("tools") or []:
-                text = call.get("result")
-                if not call.get("isError") or not isinstance(text, str):
-                    continue
-                # In a session run in auto mode, a refusal other than a write's outside the
-                # project is auto mode's, whatever its words (2.1.75 to 2.1.89 asked, as
-                # default mode does).
-                if AUTO_REFUSAL.search(text) or (auto and not WRITE_BLOCKED.search(text)):
+            refused = [
+                call
+                for call in observed.get("tools") or []
+                if call.get("isError") and isinstance(call.get("result"), str)
+            ]
+            for at, call in enumerate(refused):
+                text = str(call.get("result"))
+                # In a session run in auto mode, a first refusal in the permission step's
+                # plain words is auto mode's too (2.1.75 to 2.1.89 did not ask its check:
+                # as default mode does); later ones may be the step's own where the release
+                # fell back to asking (``denial-fallback``).
+                plain = auto and at == 0 and text == permission_facts().refusals["command"]
+                if AUTO_REFUSAL.search(text) or plain:
                     template = text.replace(str(call.get("name")), "{tool}")
                     texts.setdefault(template, set()).add(sid)
         if len(texts) == 1:

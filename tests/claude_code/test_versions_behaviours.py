@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import subprocess
@@ -23,6 +24,7 @@ import pytest
 from oracle_record import digest
 from rules_behaviours import (
     cancel_windows,
+    changer_arrivals,
     check_arrivals,
     compound_rule_arrival,
     continue_deny_arrival,
@@ -58,6 +60,9 @@ from hookcourse.engine.transcript_reads import DoneCall
 REPO = Path(__file__).resolve().parents[2]
 RELEASES = ("2.0.0", "2.0.1", "2.0.2", "2.0.3", "2.0.5")
 """Neighbours on npm's list (the made-up records' releases)."""
+
+
+GENERIC_COMPOUND = "This Bash command contains multiple operations. The following part"
 
 
 def _records(
@@ -314,6 +319,23 @@ def test_a_known_variable_and_a_writing_command_arrive_where_their_calls_change(
     assert (tee["since"], tee["after"], tee["facet"]) == ("2.0.2", "tee", "bash.write.verb.tee")
 
 
+def test_a_directory_changer_and_a_flag_check_arrive_where_their_calls_change() -> None:
+    facts = permission_facts()
+    several, generic = facts.refusals["several_directory_changes"], facts.refusals["command"]
+    listed = f"{GENERIC_COMPOUND}s require approval: pushd sub, popd"
+    flag = facts.refusal("flag_runs_code", verb="find", flag="-delete")
+    scenario = _calls("pushd sub && popd", "cd sub && cd ..", "find . -delete")
+    old = _seen(scenario, (listed, True), (several, True), (generic, True))
+    new = _seen(scenario, (several, True), (several, True), (flag, True))
+    records, corpus = _records(scenario, [old, old, new, new])
+    found = {(r["after"], r["since"], r["previous"]) for r in changer_arrivals(records, corpus)}
+    # cd was counted from the oldest on: only pushd and popd arrive.
+    assert found == {("pushd", "2.0.2", "2.0.1"), ("popd", "2.0.2", "2.0.1")}
+    # Two changes refused as several from the oldest on are no check's arrival.
+    checks = {(r["after"], r["since"]) for r in check_arrivals(records, corpus)}
+    assert checks == {("flag_runs_code", "2.0.2")}
+
+
 def test_a_window_of_cancelled_calls_is_read_with_the_call_as_a_placeholder() -> None:
     generic = permission_facts().refusals["command"]
     scenario = _calls("env", "ls")
@@ -457,7 +479,7 @@ def test_each_behaviour_follows_its_release() -> None:
             tool="Bash", error="E"
         )
     windows: list[tuple[versions.Rule, Callable[[], str | None]]] = [
-        (write, lambda: versions.write_blocked_text("touch in 'x'", "/p", covered=True)),
+        (write, lambda: versions.write_blocked_text("touch in 'x'", "/p", "covered")),
         (skill, lambda: versions.skill_ask_text("s")),
     ]
     for window, check in windows:
@@ -727,6 +749,27 @@ def test_a_command_holding_a_variable_is_refused_as_each_release_did(tmp_path: P
         assert refusal(rule.since) == rule.after
 
 
+def test_fire_judges_pushd_and_find_delete_as_each_release_did(tmp_path: Path) -> None:
+    pushd = _rule("changer-arrives", "bash.changer.pushd")
+    flag = _rule("check-arrives", "refusal.flag_runs_code")
+    _settings(tmp_path, {})
+    facts = permission_facts()
+
+    def refusal(release: str, command: str) -> str:
+        call = {**BASH, "tool_input": {"command": command}}
+        fired = _fire(tmp_path, release, "PreToolUse", call, ["--permission-mode", "default"])
+        return str(fired["printMode"]["toolResult"]["text"])
+
+    several = facts.refusals["several_directory_changes"]
+    assert refusal(pushd.previous, "pushd sub && popd") == (
+        f"{GENERIC_COMPOUND}s require approval: pushd sub, popd"
+    )
+    assert refusal(pushd.previous, "cd sub && cd ..") == several
+    assert refusal(pushd.since, "pushd sub && popd") == several
+    assert refusal(flag.previous, "find . -delete") == facts.refusals["command"]
+    assert refusal(flag.since, "find . -delete").startswith("find with '-delete' executes")
+
+
 def test_fire_judges_home_tee_and_a_write_s_loads_as_each_release_did(tmp_path: Path) -> None:
     known, tee = _rule("known-variable-arrives"), _rule("write-verb-arrives", "bash.write.verb.tee")
     loads = _rule("loads-arrive", "loads.Write")
@@ -777,6 +820,22 @@ def test_a_custom_command_is_refused_inside_its_window_only(tmp_path: Path) -> N
             assert refused_command("/greet now", place) is None
 
 
+def _played(folder: Path, script: dict[str, Any], release: str) -> str:
+    """What ``hookcourse session`` prints for ``script`` answering as ``release``."""
+    (folder / "script.json").write_text(json.dumps(script), encoding="utf-8")
+    command = [sys.executable, "-m", "hookcourse", "session", "script.json"]
+    done = subprocess.run(
+        [*command, "--claude-version", release],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
 def test_a_session_shows_a_refused_command_and_a_cancelled_turn_as_their_releases_did(
     tmp_path: Path,
 ) -> None:
@@ -789,20 +848,9 @@ def test_a_session_shows_a_refused_command_and_a_cancelled_turn_as_their_release
         "prompts": ["/greet now", "list things"],
         "turns": [{"tools": calls}, {"text": "done"}],
     }
-    (tmp_path / "greet.json").write_text(json.dumps(script), encoding="utf-8")
 
     def played(release: str) -> str:
-        command = [sys.executable, "-m", "hookcourse", "session", "greet.json"]
-        done = subprocess.run(
-            [*command, "--claude-version", release],
-            cwd=tmp_path,
-            capture_output=True,
-            text=True,
-            timeout=120,
-            env={**os.environ, "PYTHONPATH": str(REPO)},
-        )
-        assert done.returncode == 0, done.stderr
-        return done.stdout
+        return _played(tmp_path, script, release)
 
     refused = played(unknown.since)
     assert "the user is shown: " + str(unknown.after).replace("{name}", "greet") in refused
@@ -811,6 +859,31 @@ def test_a_session_shows_a_refused_command_and_a_cancelled_turn_as_their_release
     cancelled = played(cancel.since)
     assert str(cancel.after).replace("{call}", "Bash(env)") in cancelled
     assert "cancelled: " in cancelled and "Cancelled" not in played(str(cancel.until))
+
+
+def test_a_session_in_auto_mode_falls_back_to_asking_as_its_release_did(tmp_path: Path) -> None:
+    rule = _rule("denial-fallback")
+    commands = ("npm test", "npm run build", "npm run lint", "touch made.txt", "npm run e2e")
+    calls = [{"name": "Bash", "input": {"command": c}, "classifier": "none"} for c in commands]
+    script = {
+        "name": "auto",
+        "about": "auto mode's check gives no verdict on call after call; an edit runs between",
+        "permissionMode": "auto",
+        "prompt": "check everything",
+        "turns": [*({"tools": [call]} for call in calls), {"text": "done"}],
+    }
+    generic = permission_facts().refusals["command"]
+
+    def refusals(release: str) -> list[str]:
+        pairs = itertools.pairwise(_played(tmp_path, script, release).splitlines())
+        return [after.strip() for line, after in pairs if "(is_error: true)" in line]
+
+    after = int(str(rule.after))
+    # Two refusals in a row in auto mode's words, the third asked as default mode asks;
+    # the edit auto mode let run starts the streak again.
+    inside = refusals(rule.since)
+    assert [text == generic for text in inside] == [False] * after + [True, False]
+    assert generic not in refusals(str(rule.until))
 
 
 def test_fire_caps_stop_continuations_only_from_the_cap_s_release(tmp_path: Path) -> None:

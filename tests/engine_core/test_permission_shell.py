@@ -30,6 +30,10 @@ OUTSIDE = (
 )
 
 
+PART = "This Bash command contains multiple operations. The following part requires approval: "
+PARTS = "This Bash command contains multiple operations. The following parts require approval: "
+
+
 def blocked(subject: str, verb: str) -> str:
     return (
         f"{subject} was blocked. For security, Claude Code may only {verb} the allowed "
@@ -97,6 +101,24 @@ OBSERVED: list[tuple[str, str | None]] = [
         "This Bash command contains multiple operations. The following part requires "
         "approval: npm test",
     ),
+    ('cat "$FOO/x"', "A variable in this command can't be checked before it runs"),
+    ("npm test && rm a.txt", f"{PARTS}npm test, rm a.txt"),
+    ("npm test | rm a.txt", f"{PARTS}npm test, rm a.txt"),
+    ("cat /etc/hostname && npm test", f"{PARTS}cat /etc/hostname, npm test"),
+    ("npm test; npm run build; rm a.txt", f"{PARTS}npm test, npm run build, rm a.txt"),
+    ("npm test 2>&1 && rm a.txt", f"{PARTS}npm test, rm a.txt"),
+    ("npm test >out.txt 2>&1 ; git push", f"{PARTS}npm test, git push"),
+    ("npm test &&  npm run  build", f"{PARTS}npm test, npm run  build"),
+    ("npm test && cd /tmp", f"{PARTS}npm test, cd /tmp"),
+    ("echo $FOO | npm test", "A variable in this command can't be checked before it runs"),
+    ("cd sub && cd .. && echo $FOO", "A variable in this command can't be checked before it runs"),
+    ("npm test && test a = b", "Parse error"),
+    (
+        "npm test && find . -delete",
+        "find with '-delete' executes commands or modifies files \u2014 cannot be "
+        "auto-allowed by a Bash(find:*) prefix rule",
+    ),
+    ("pushd sub && popd", "Multiple directory changes in one command require approval for clarity"),
 ]
 
 
@@ -105,6 +127,24 @@ def test_a_command_with_no_rule_runs_or_gets_claude_codes_text(
     command: str, refusal: str | None
 ) -> None:
     step = permission_step(None, [], "Bash", {"command": command}, PLACE, "default")
+    assert (None if step.decision == "allow" else step.refusal) == refusal
+
+
+ACCEPT_EDITS: list[tuple[str, str | None]] = [
+    ("echo hi > out.txt", None),
+    ("rm a.txt", None),
+    ("sed -i s/b/c/ b.txt", None),
+    ("tee out.txt", "This command requires approval"),
+    ("echo hi | tee out.txt", f"{PART}tee out.txt"),
+    ("echo hi > /tmp/o.txt", f"Output redirection to '/tmp/o.txt' {OUTSIDE}"),
+]
+
+
+@pytest.mark.parametrize(("command", "refusal"), ACCEPT_EDITS)
+def test_accept_edits_lets_only_its_own_commands_write_inside(
+    command: str, refusal: str | None
+) -> None:
+    step = permission_step(None, [], "Bash", {"command": command}, PLACE, "acceptEdits")
     assert (None if step.decision == "allow" else step.refusal) == refusal
 
 
