@@ -114,6 +114,11 @@ ALSO = {
     "perm2-shell-quoted-variable": "a variable in double quotes in a command reading files",
     "perm2-auto-static-checks": "auto mode beside the checks on what a command holds",
     "perm2-accept-edits-shell": "acceptEdits and the shell commands writing inside the project",
+    "hidden-prompt-context": "UserPromptSubmit's plain stdout and JSON context",
+    "b-perm-deny-edit-path-on-write": "a deny Edit rule on a Write's path: its wording",
+    "perm-project-allow-untrusted": "a project's allow rule in an untrusted folder",
+    "x-cd-other-add-dir": "cd into a folder given with --add-dir",
+    "x-subagent-stop-block-json": "a SubagentStop block's text for the model",
 }
 """Scenarios the core takes beside the greedy cover: changes users reported, and what live
 checks outside the core found changing."""
