@@ -85,6 +85,7 @@ from .versions import (
     payload_key_sent,
     refused_rule_note,
     rewrite_note,
+    trust_gated,
     unknown_event_note,
 )
 
@@ -191,7 +192,7 @@ def fire(request: FireRequest) -> FireReport:
     if spec.has_permission_mode:
         # Claude Code sends the session's mode: hooks see the mode the step applies.
         payload["permission_mode"] = mode
-    place = _call_place(request, payload)
+    place = _call_place(request, payload, settings)
     rules = (
         *settings.permissions,
         *command_line_rules(request.allowed_tools, request.disallowed_tools),
@@ -356,6 +357,8 @@ def _load_settings(places: SettingsPlaces) -> Settings:
 
 
 def _trusted(request: FireRequest) -> bool:
+    if not trust_gated():
+        return True  # an older release answered as applied the project's permissions anyway
     if request.trusted is not None:
         return request.trusted
     places = request.places
@@ -384,13 +387,30 @@ def _merged(
     return checked_rewrite(spec, payload, outcome, cwd)
 
 
-def _call_place(request: FireRequest, payload: Mapping[str, JSValue]) -> CallPlace:
+def _call_place(
+    request: FireRequest, payload: Mapping[str, JSValue], settings: Settings
+) -> CallPlace:
     project_dir = str(request.places.project_dir.resolve())
     stated_cwd = payload.get("cwd")
     cwd = stated_cwd if isinstance(stated_cwd, str) and os.path.isdir(stated_cwd) else project_dir
     home = str(request.places.home) if request.places.home else os.path.expanduser("~")
-    added = tuple(os.path.normpath(os.path.join(project_dir, d)) for d in request.added_dirs)
-    return CallPlace(project_dir, cwd, home, added)
+    given = (*request.added_dirs, *_settings_dirs(settings, _trusted(request)))
+    added = tuple(os.path.normpath(os.path.join(project_dir, d)) for d in given)
+    return CallPlace(project_dir, cwd, home, tuple(dict.fromkeys(added)))
+
+
+def _settings_dirs(settings: Settings, trusted: bool) -> list[str]:
+    """The working directories the settings files add (``permissions.additionalDirectories``,
+    as ``--add-dir`` does; a project's only in a trusted folder, 2.1.332)."""
+    found: list[str] = []
+    for layer in settings.layers:
+        document = layer.document if isinstance(layer.document, dict) else {}
+        permissions = document.get("permissions")
+        dirs = permissions.get("additionalDirectories") if isinstance(permissions, dict) else None
+        if not isinstance(dirs, list) or (layer.source is SettingsSource.PROJECT and not trusted):
+            continue
+        found += [os.path.expanduser(d) for d in dirs if isinstance(d, str) and d]
+    return found
 
 
 def _last_turn(request: FireRequest) -> bool:

@@ -78,6 +78,7 @@ MODELLED = (
     "write-verb-arrives",
     "changer-arrives",
     "denial-fallback",
+    "untrusted-permissions",
     "on-failure-arrives",
     "if-arrives",
     "deny-rule-over-allow",
@@ -923,6 +924,13 @@ def auto_fallback_after() -> int | None:
         return None
     held = [rule for rule in rules() if rule.kind == "denial-fallback" and holds(rule, version)]
     return int(str(held[-1].after)) if held else None
+
+
+def trust_gated() -> bool:
+    """Whether the release answered as applied a project's permissions (allow rules,
+    ``additionalDirectories``) only in a trusted folder (False inside an
+    ``untrusted-permissions`` rule's window: in any folder)."""
+    return _in_window("untrusted-permissions") is None
 
 
 def changer_known(verb: str) -> bool:

@@ -50,6 +50,7 @@ def behaviour_rules(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
         *known_variable_arrivals(records, corpus),
         *cancel_windows(records, corpus),
         *denial_fallback_windows(records, corpus),
+        *untrusted_permission_windows(records, corpus),
         *write_verb_arrivals(records, corpus),
         *changer_arrivals(records, corpus),
         *event_name_arrivals(records, corpus),
@@ -688,21 +689,31 @@ def _calls_arrival(
     """Where ``calls``, read together, stop showing the ``old`` behaviour (one change from
     the oldest on; a release where they disagree says nothing): ``since``, ``previous`` and
     the scenarios stored at ``since``."""
+    arrived = _arrival(_calls_points(records, corpus, calls, old))
+    if arrived is None:
+        return None
+    return *arrived, _at(records, corpus, sorted({sid for sid, _ in calls}), arrived[0])
+
+
+def _calls_points(
+    records: Records,
+    corpus: Corpus,
+    calls: Sequence[tuple[str, int]],
+    shown: Callable[[Mapping[str, Any]], bool | None],
+) -> list[tuple[str, bool]]:
+    """Per stored release, whether ``calls`` there show the behaviour (``shown`` of each;
+    a release where they disagree says nothing and is left out)."""
     seen: dict[str, set[bool]] = {}
     for sid, at in calls:
         for version, call in _call_seen(records, corpus, sid, at):
-            said = old(call)
+            said = shown(call)
             if said is not None:
                 seen.setdefault(version, set()).add(said)
-    points = [
+    return [
         (version, next(iter(said)))
         for version, said in sorted(seen.items(), key=lambda item: release_key(item[0]))
         if len(said) == 1
     ]
-    arrived = _arrival(points)
-    if arrived is None:
-        return None
-    return *arrived, _at(records, corpus, sorted({sid for sid, _ in calls}), arrived[0])
 
 
 def _fixed_refusals() -> dict[str, str]:
@@ -887,6 +898,51 @@ def cancel_windows(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
 def _in_auto_mode(scenario: Mapping[str, Any]) -> bool:
     flags = [str(flag) for flag in scenario.get("flags") or []]
     return any(a == "--permission-mode" and b == "auto" for a, b in itertools.pairwise(flags))
+
+
+def _project_permissions(scenario: Mapping[str, Any]) -> bool:
+    project = (scenario.get("settings") or {}).get("project")
+    permissions = project.get("permissions") if isinstance(project, dict) else None
+    keys = ("allow", "additionalDirectories")
+    return isinstance(permissions, dict) and any(permissions.get(key) for key in keys)
+
+
+def untrusted_permission_windows(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When a project's permissions (allow rules, ``additionalDirectories``) held in a
+    folder never trusted: scenarios in such a folder whose project settings give some, the
+    calls their newest record refused (a write inside the project left out: auto mode lets
+    one run either way, and some releases ran a session given no mode in it); a release
+    shows the behaviour where those calls ran. A rule per window (before its start the
+    settings file that showed it may not have been read at all: ``event-name-arrives``)."""
+    sids = {sid for sid, scenario in corpus.items() if not scenario.get("trust")}
+    sids &= {sid for sid in sids if _project_permissions(corpus[sid])}
+    inside = "needs approval. The path is inside"
+
+    def refused(call: Mapping[str, Any]) -> bool:
+        text = _refused_text(call)
+        return text is not None and inside not in text
+
+    calls = [(sid, at) for sid, at in _newest_calls(records, corpus, refused) if sid in sids]
+    points = _calls_points(records, corpus, calls, lambda call: not call.get("isError"))
+    says = (
+        "a project's permissions (its allow rules, its `additionalDirectories`) hold in a "
+        "folder never trusted"
+    )
+    return [
+        _rule(
+            "untrusted-permissions",
+            says,
+            ["PreToolUse"],
+            since,
+            previous,
+            _at(records, corpus, sorted({sid for sid, _ in calls}), since),
+            until=until,
+            facet="permissions.project.untrusted",
+            before=None,
+            after=True,
+        )
+        for since, previous, until in _windows(points)
+    ]
 
 
 def denial_fallback_windows(records: Records, corpus: Corpus) -> list[dict[str, Any]]:

@@ -46,6 +46,7 @@ from rules_behaviours import (
     skill_ask_windows,
     stop_text_arrival,
     unknown_command_windows,
+    untrusted_permission_windows,
     wildcard_rule_arrival,
     write_blocked_windows,
     write_verb_arrivals,
@@ -334,6 +335,20 @@ def test_a_directory_changer_and_a_flag_check_arrive_where_their_calls_change() 
     # Two changes refused as several from the oldest on are no check's arrival.
     checks = {(r["after"], r["since"]) for r in check_arrivals(records, corpus)}
     assert checks == {("flag_runs_code", "2.0.2")}
+
+
+def test_a_project_s_permissions_held_untrusted_inside_a_window() -> None:
+    outside = "cd in '/h' was blocked. For security, Claude Code may only change directories"
+    scenario = {
+        **_calls("cd /h"),
+        "settings": {"project": {"permissions": {"additionalDirectories": ["/h"]}}},
+    }
+    refused, ran = _seen(scenario, (outside, True)), _seen(scenario, ("", False))
+    records, corpus = _records(scenario, [refused, ran, ran, refused])
+    (rule,) = untrusted_permission_windows(records, corpus)
+    assert (rule["since"], rule["previous"], rule["until"]) == ("2.0.1", "2.0.0", "2.0.3")
+    # A trusted folder shows nothing of it.
+    assert untrusted_permission_windows(records, {"c": {**scenario, "trust": True}}) == []
 
 
 def test_a_window_of_cancelled_calls_is_read_with_the_call_as_a_placeholder() -> None:
