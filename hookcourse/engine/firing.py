@@ -192,7 +192,8 @@ def fire(request: FireRequest) -> FireReport:
     if spec.has_permission_mode:
         # Claude Code sends the session's mode: hooks see the mode the step applies.
         payload["permission_mode"] = mode
-    place = _call_place(request, payload, settings)
+    trusted = _trusted(request)
+    place = _call_place(request, payload, _settings_dirs(settings, trusted))
     rules = (
         *settings.permissions,
         *command_line_rules(request.allowed_tools, request.disallowed_tools),
@@ -220,7 +221,6 @@ def fire(request: FireRequest) -> FireReport:
         # fire --claude-version: a release that did not heed this decision yet (measured).
         explanation = [*outcome.explanation, unheeded]
         outcome = replace(outcome, decision=None, explanation=explanation)
-    trusted = _trusted(request)
     permission = (
         _permission_step(rules, payload, outcome, place, mode, trusted)
         if spec.name == PERMISSION_EVENT and not outcome.blocked and removed is None
@@ -388,13 +388,13 @@ def _merged(
 
 
 def _call_place(
-    request: FireRequest, payload: Mapping[str, JSValue], settings: Settings
+    request: FireRequest, payload: Mapping[str, JSValue], settings_dirs: Sequence[str]
 ) -> CallPlace:
     project_dir = str(request.places.project_dir.resolve())
     stated_cwd = payload.get("cwd")
     cwd = stated_cwd if isinstance(stated_cwd, str) and os.path.isdir(stated_cwd) else project_dir
     home = str(request.places.home) if request.places.home else os.path.expanduser("~")
-    given = (*request.added_dirs, *_settings_dirs(settings, _trusted(request)))
+    given = (*request.added_dirs, *settings_dirs)
     added = tuple(os.path.normpath(os.path.join(project_dir, d)) for d in given)
     return CallPlace(project_dir, cwd, home, tuple(dict.fromkeys(added)))
 
