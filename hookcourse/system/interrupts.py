@@ -73,7 +73,11 @@ class _Registry:
         return killed
 
     def interrupted(self, signum: int, _frame: object = None) -> None:
+        """Handle ``signum``: from the main thread's handler or from ``_relay``, whichever
+        comes first (the second finds the program closing and returns)."""
         with self._lock:
+            if self.closing:
+                return
             self.pending = signum
             if self.starting:  # after_start stops, once that group is registered
                 return
@@ -132,6 +136,57 @@ def install_interrupt_handlers(announce: tuple[str, str, str] | None = None) -> 
     with contextlib.suppress(ValueError):
         for signum in INTERRUPTS:
             signal.signal(signum, REGISTRY.interrupted)
+        _relay_from_every_thread()
+
+
+_RELAYING: list[bool] = []
+
+
+def _relay_from_every_thread() -> None:
+    """Have the main thread handle an interrupt at once, whichever thread caught it.
+
+    The kernel may hand a signal sent to the process to any of its threads, and Python
+    runs the handler only when the main thread next runs Python code: a main thread
+    waiting for a worker's result (``hookcourse test``) or in an event loop's ``select``
+    (``fire``) would not see it until that wait ended, minutes later. Python's C handler
+    writes the signal's number to the wakeup fd in whatever thread caught it; a thread
+    of ours reads it and sends the signal to the main thread, whose wait it interrupts.
+    The handler stays in the main thread, so nothing there runs on past the interrupt.
+    Main thread only (as ``signal.set_wakeup_fd``), once per process.
+    """
+    if _RELAYING:
+        return
+    read_end, write_end = os.pipe()
+    os.set_blocking(write_end, False)  # as set_wakeup_fd requires; a full pipe drops bytes
+    signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
+    _RELAYING.append(True)
+    main = threading.main_thread().ident
+    assert main is not None
+    threading.Thread(
+        target=_relay, args=(read_end, main), name="hookcourse-interrupts", daemon=True
+    ).start()
+
+
+def _relay(read_end: int, main: int) -> None:
+    # Each signal sent on to the main thread comes back as one byte when it is caught
+    # there: that byte is not sent on again (at most one extra signal per interrupt).
+    sent_on: Counter[int] = Counter()
+    while True:
+        try:
+            caught = os.read(read_end, 64)
+        except OSError:
+            return
+        if not caught:
+            return
+        for signum in caught:
+            if signum not in INTERRUPTS:
+                continue
+            if sent_on[signum]:
+                sent_on[signum] -= 1
+                continue
+            sent_on[signum] += 1
+            with contextlib.suppress(OSError):
+                signal.pthread_kill(main, signum)
 
 
 def remove_on_interrupt(path: str, keep: bool = True) -> None:

@@ -42,9 +42,15 @@ def _start(project: Project, *extra: str, stdin: Any = subprocess.DEVNULL) -> su
     )
 
 
-def _leaves_nothing(process: subprocess.Popen[str], signum: int, marker: str, killed: str) -> None:
-    """The signal ends ``process`` with one line naming how many groups it ``killed``."""
-    process.send_signal(signum)
+def _leaves_nothing(
+    process: subprocess.Popen[str], signum: int, marker: str, killed: str, *, at: int | None = None
+) -> None:
+    """The signal ends ``process`` with one line naming how many groups it ``killed``;
+    ``at``: the id of the thread the kernel is to hand it to (a worker's)."""
+    if at is None:
+        process.send_signal(signum)
+    else:
+        os.kill(at, signum)  # process-wide still, but delivered to that thread
     _out, err = process.communicate(timeout=30)
     assert process.returncode == 128 + signum, err
     name = signal.Signals(signum).name
@@ -71,6 +77,19 @@ def test_a_signal_while_hooks_run_kills_every_group_grandchildren_included(
     # Each of the three hooks has started (four processes could be two hooks' alone).
     _wait_for(lambda: all(running_with(f"{marker}.{n}") for n in (1, 3, 4)))
     _leaves_nothing(process, signum, marker, "3 hook process groups")
+
+
+@pytest.mark.parametrize("signum", SIGNALS, ids=lambda s: signal.Signals(s).name)
+def test_a_signal_a_hook_thread_catches_is_handled_at_once(project: Project, signum: int) -> None:
+    """Python runs handlers in the main thread only, here waiting in the event loop's
+    ``select`` for the hooks' threads; the kernel may hand the signal to one of those."""
+    marker = f"30{uuid.uuid4().int % 10_000_000}"
+    project.hooks("Stop", {"type": "command", "command": f"sleep {marker}", "timeout": 600})
+    process = _start(project, "--payload", str(project.payload("Stop", stop_hook_active=False)))
+    _wait_for(lambda: running_with(marker))
+    newest = max(int(task.name) for task in Path(f"/proc/{process.pid}/task").iterdir())
+    assert newest != process.pid, "the hook runs on a thread of its own"
+    _leaves_nothing(process, signum, marker, "1 hook process group", at=newest)
 
 
 @pytest.mark.parametrize("signum", SIGNALS, ids=lambda s: signal.Signals(s).name)

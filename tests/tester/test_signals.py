@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -50,23 +51,32 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-@pytest.mark.parametrize("signum", SIGNALS, ids=lambda s: signal.Signals(s).name)
-def test_a_signal_ends_every_run_and_leaves_tmpdir_as_it_was(tmp_path: Path, signum: int) -> None:
+def _grading(
+    tmp_path: Path, env: dict[str, str] | None = None, before: Callable[[], None] | None = None
+) -> tuple[str, subprocess.Popen[str]]:
+    """``hookcourse test`` started on a program that hangs (``HANGS``); its marker."""
     marker = f"30{uuid.uuid4().int % 10_000_000}"
     program = tmp_path / "your_program.sh"
     program.write_text(HANGS.format(marker=marker))
     program.chmod(0o755)
-    tmpdir = tmp_path / "tmp"
-    tmpdir.mkdir()
     grading = subprocess.Popen(
         [sys.executable, "-m", "hookcourse", "test", "--timeout", "120"],
         cwd=tmp_path,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env={**os.environ, "TMPDIR": str(tmpdir), "NO_COLOR": "1"},
-        preexec_fn=_ignore_sigint,  # its parent ignores SIGINT: it must not
+        env={**os.environ, **(env or {}), "NO_COLOR": "1"},
+        preexec_fn=before,
     )
+    return marker, grading
+
+
+@pytest.mark.parametrize("signum", SIGNALS, ids=lambda s: signal.Signals(s).name)
+def test_a_signal_ends_every_run_and_leaves_tmpdir_as_it_was(tmp_path: Path, signum: int) -> None:
+    tmpdir = tmp_path / "tmp"
+    tmpdir.mkdir()
+    # Its parent ignores SIGINT: it must not.
+    marker, grading = _grading(tmp_path, {"TMPDIR": str(tmpdir)}, _ignore_sigint)
     try:
         assert _until(lambda: len(_with_marker(marker)) >= 2, 60), "the runs never started"
         grading.send_signal(signum)
@@ -113,3 +123,27 @@ def test_the_handlers_are_in_before_the_command_line_is_imported() -> None:
         preexec_fn=_ignore_sigint,
     )
     assert done.stdout.strip() == "True", done.stdout + done.stderr
+
+
+def _threads(pid: int) -> list[int]:
+    """The ids of the process's threads, the main thread first."""
+    return sorted(int(task.name) for task in Path(f"/proc/{pid}/task").iterdir())
+
+
+@pytest.mark.parametrize("signum", SIGNALS, ids=lambda s: signal.Signals(s).name)
+def test_a_signal_a_worker_thread_catches_ends_the_run_at_once(tmp_path: Path, signum: int) -> None:
+    """The kernel may hand a signal to any thread; Python runs handlers in the main one,
+    which waits here on the workers' results. ``kill`` aimed at a worker thread's id
+    makes the kernel choose that thread (a process-wide signal, delivered there)."""
+    marker, grading = _grading(tmp_path)
+    try:
+        assert _until(lambda: len(_with_marker(marker)) >= 2, 60), "the runs never started"
+        # The newest thread: a worker waiting on its run (started after the others).
+        os.kill(_threads(grading.pid)[-1], signum)
+        _, stderr = grading.communicate(timeout=30)
+    finally:
+        grading.kill()
+        grading.wait()
+    assert grading.returncode == 128 + signum, stderr
+    assert stderr.startswith(f"hookcourse test: interrupted by {signal.Signals(signum).name}; ")
+    assert _until(lambda: not _with_marker(marker), 5), "a process of the learner's outlived it"
