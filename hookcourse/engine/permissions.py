@@ -69,9 +69,12 @@ from .settings import Origin, PermissionEntry, SettingsSource
 from .versions import (
     allow_lifts_ask_rule,
     allow_lifts_deny_rule,
+    blocked_part_first,
     changer_known,
     check_made,
+    legacy_check_text,
     missing_tool,
+    parts_spaced_singly,
     refused_rule_note,
     skill_ask_text,
     variable_known,
@@ -395,6 +398,10 @@ class _Need:
     subject: str = ""
     """A command writing a file inside them: ``<verb> in '<path>'`` (an older release
     answered as refused it even where an allow rule covered it)."""
+    blocked_as: str = ""
+    """``outside`` (a path read or entered outside the working directories), ``write`` or
+    ``redirect`` (a write inside them an older release refused as blocked): a part some
+    releases let win over the other parts of a compound command."""
 
 
 @dataclass(frozen=True)
@@ -518,11 +525,18 @@ def _lex(part: str, home: str) -> list[_Word] | None:
 
 def _shown_part(part: str) -> str:
     """One simple command as a compound's refusal names it: its redirections (``> out.txt``,
-    ``2>&1``) left out, the rest as written."""
-    reading, kept, i = QuotesOnly(part), [], 0
+    ``2>&1``) left out, the rest as written (an older release: each run of blanks outside
+    quotes as one space)."""
+    reading, kept, i = QuotesOnly(part), list[str](), 0
+    singly = parts_spaced_singly()
     while i < len(part):
         ch = part[i]
         plain = reading.quoting(i) is Quoting.NONE and not reading.escaped(i)
+        if singly and plain and ch in " \t" and kept[-1:] == [" "]:
+            i += 1
+            continue
+        if singly and plain and ch == "\t":
+            ch = " "
         starts = ch in "<>&" or (ch.isdigit() and (i == 0 or part[i - 1] in " \t"))
         operator = _REDIRECT.match(part, i) if plain and starts else None
         if operator is None:
@@ -585,7 +599,10 @@ def _release_write(subject: str, path: str, place: CallPlace, generic: _Need) ->
     if not write_need_read():
         return replace(generic, edits=True)  # acceptEdits let it run all the same (2.0.72)
     blocked = write_blocked_text(subject, _shown_dirs(place), "uncovered")
-    return replace(need, subject=subject, refusal=blocked or need.refusal)
+    if blocked is None:
+        return replace(need, subject=subject)
+    blocked_as = "redirect" if subject.startswith("Output redirection") else "write"
+    return replace(need, subject=subject, refusal=blocked, blocked_as=blocked_as)
 
 
 def _examine(part: str, place: CallPlace) -> _Part:
@@ -684,7 +701,7 @@ def _verb_need(verb: str, rest: list[str], place: CallPlace, reads: list[str]) -
             text = facts.refusal(
                 "read_outside", subject=subject, verb=phrase, cwd=_shown_dirs(place)
             )
-            return _Need(text, outside=True)
+            return _Need(text, outside=True, blocked_as="outside")
     return None
 
 
@@ -696,6 +713,81 @@ def _unsplittable_need(command: str) -> _Need:
     if why == "a command or process substitution" and ("$(" in command or "`" in command):
         return _Need(facts.refusal("nested_command"))
     return _Need(facts.refusal("command"), generic=True)
+
+
+LEGACY_CONSTRUCTS: Final = (
+    "backticks",
+    "command_substitution",
+    "braced_variable",
+    "input_redirection",
+    "output_redirection",
+    "path_variable",
+)
+"""What releases before 2.1.89 looked for in a Bash command's text before judging its
+parts, each refused in words of its own: backticks, ``$(`` (``$((`` too), ``${``, a
+``<`` or ``>`` redirection, a variable in a path argument (``cat "$FOO/x"``). The order
+they are tried in here is this list's (no recorded command holds two)."""
+
+
+def legacy_constructs(command: str, home: str = "~") -> tuple[str, ...]:
+    """The ``LEGACY_CONSTRUCTS`` that ``command`` holds, in that order, each with
+    ``.compound`` when it has several simple commands (a release may check a compound's
+    text later than a lone command's)."""
+    reading, found = QuotesOnly(command), set()
+    for i, ch in enumerate(command):
+        if reading.quoting(i) is Quoting.SINGLE or reading.escaped(i):
+            continue
+        if ch == "`":
+            found.add("backticks")
+        elif command.startswith("$(", i):
+            found.add("command_substitution")
+        elif command.startswith("${", i):
+            found.add("braced_variable")
+    shell = _shell()
+    parts = simple_commands(_substitutions_blanked(command), keep_assignments=True) or []
+    for part in parts:
+        words = _lex(part, home) or []
+        if any(word.redirect == "<" for word in words):
+            found.add("input_redirection")
+        if any(w.redirect == ">" and w.text not in shell["silent_targets"] for w in words):
+            found.add("output_redirection")
+        arguments = [word for word in words if not word.redirect]
+        if arguments and arguments[0].text in shell["path_verbs"]:  # a variable, braced too
+            held = (word.expansion.endswith(("variable", "unfilled")) for word in arguments[1:])
+            found.update(["path_variable"] if any(held) else [])
+    compound = ".compound" if len(parts) > 1 else ""
+    return tuple(name + compound for name in LEGACY_CONSTRUCTS if name in found)
+
+
+def _substitutions_blanked(command: str) -> str:
+    """``command`` with each command substitution (backticks, ``$(...)``) outside single
+    quotes written as one word, ``x``: what is left splits into its simple commands."""
+    reading, kept, i = QuotesOnly(command), [], 0
+    while i < len(command):
+        live = reading.quoting(i) is not Quoting.SINGLE and not reading.escaped(i)
+        if live and command[i] == "`":
+            end = command.find("`", i + 1)
+            i = len(command) if end < 0 else end + 1
+            kept.append("x")
+        elif live and command.startswith("$(", i) and not command.startswith("$((", i):
+            depth, i = 1, i + 2
+            while i < len(command) and depth:
+                depth += {"(": 1, ")": -1}.get(command[i], 0)
+                i += 1
+            kept.append("x")
+        else:
+            kept.append(command[i])
+            i += 1
+    return "".join(kept)
+
+
+def _legacy_need(command: str, place: CallPlace) -> _Need | None:
+    """The refusal of an older release that checked ``command``'s text for a construct
+    (``legacy_constructs``, the first it checked) before judging its parts; None for the
+    newest."""
+    texts = (legacy_check_text(found) for found in legacy_constructs(command, place.home))
+    text = next((text for text in texts if text is not None), None)
+    return None if text is None else _Need(text, first=True)
 
 
 @lru_cache(maxsize=16)
@@ -812,7 +904,18 @@ def _weigh(
     """The parts' needs weighed as 2.1.332 does: a check on what the command holds first,
     then several directory changes, then the parts still needing approval: one keeps its
     own text (a plain one, or any in a pipeline, worded as a compound's part), several are
-    named together."""
+    named together. An older release that checked the command's text first
+    (``_legacy_need``) refused it so unless allow rules let every part run."""
+    weighed = _weighed_parts(command, allows, place, mode)
+    legacy = _legacy_need(command, place)
+    if legacy is not None and (weighed.need is not None or not weighed.covering):
+        return _Weighed(legacy, weighed.covering)
+    return weighed
+
+
+def _weighed_parts(
+    command: str, allows: Sequence[PermissionEntry], place: CallPlace, mode: str
+) -> _Weighed:
     facts = permission_facts()
     parts = _parts(command, place)
     if not parts:
@@ -839,6 +942,11 @@ def _weigh(
     changers = [verb for verb in _shell()["directory_changers"] if changer_known(verb)]
     if first is None and sum(_verb(part) in changers for part, _ in parts) > 1:
         first = _Need(facts.refusal("several_directory_changes"))
+    if first is None and not has_pipe(command):
+        # An older release answered as let a part refused for its path win (fire
+        # --claude-version); in a pipeline every release lists it with the others.
+        kinds = (need for _, need in owed if need.blocked_as)
+        first = next((need for need in kinds if blocked_part_first(need.blocked_as)), None)
     if first is not None or not owed:
         return _Weighed(first, tuple(covering))
     if len(owed) > 1:

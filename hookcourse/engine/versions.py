@@ -86,6 +86,9 @@ MODELLED = (
     "write-need-arrives",
     "feedback-text",
     "write-phrase",
+    "legacy-check",
+    "blocked-part-first",
+    "part-spacing",
 )
 """The kinds of rule ``fire --claude-version`` applies."""
 
@@ -945,6 +948,30 @@ def variable_known(name: str) -> bool:
     before judging a command (False before its ``known-variable-arrives`` rule: a variable
     as any other, and inside double quotes quoted text)."""
     return _before_arrival("known-variable-arrives", name) is None
+
+
+def legacy_check_text(construct: str) -> str | None:
+    """The words the release answered as refused a Bash command holding ``construct`` with
+    (``permissions.LEGACY_CONSTRUCTS``, ``.compound`` for a compound command), checked in
+    its text before its parts (inside a ``legacy-check`` rule's window); None where it
+    judged the command as the newest does."""
+    rule = _in_window("legacy-check", f"legacy.{construct}")
+    return None if rule is None else str(rule.after)
+
+
+def blocked_part_first(kind: str) -> bool:
+    """Whether the release answered as refused a compound Bash command (no pipeline) with
+    the text of a part refused for its path, whatever the other parts needed (inside a
+    ``blocked-part-first`` rule's window for ``kind``: ``outside``, ``write`` or
+    ``redirect``); False where it listed every part needing approval, as the newest."""
+    return _in_window("blocked-part-first", f"bash.first.{kind}") is not None
+
+
+def parts_spaced_singly() -> bool:
+    """Whether the release answered as named a compound command's parts with each run of
+    blanks as one space (inside a ``part-spacing`` rule's window); False where it named
+    them as written, as the newest."""
+    return _in_window("part-spacing", "bash.part.spacing") is not None
 
 
 def check_made(refusal: str) -> bool:

@@ -22,7 +22,8 @@ from oracle_sweep import release_key
 from rules_subagents import AUTO_REFUSAL
 
 from hookcourse.engine.catalogue import load_catalogue, permission_facts
-from hookcourse.engine.permission_rule import command_words, simple_commands
+from hookcourse.engine.permission_rule import command_words, has_pipe, simple_commands
+from hookcourse.engine.permissions import legacy_constructs
 from hookcourse.engine.versions import star_not_prefix
 
 Records = Mapping[str, Mapping[str, Any]]
@@ -47,6 +48,9 @@ def behaviour_rules(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
         *refusal_texts(records, corpus),
         *fixed_refusal_texts(records, corpus),
         *check_arrivals(records, corpus),
+        *legacy_check_windows(records, corpus),
+        *blocked_part_windows(records, corpus),
+        *part_spacing_windows(records, corpus),
         *known_variable_arrivals(records, corpus),
         *cancel_windows(records, corpus),
         *denial_fallback_windows(records, corpus),
@@ -769,10 +773,20 @@ def fixed_refusal_texts(records: Records, corpus: Corpus) -> list[dict[str, Any]
     record refused so, a rule per change of its text between neighbouring releases
     (``before``, ``after``; a refusal as any command's and ``OTHER_CAUSE`` left out)."""
     changes: dict[tuple[str, str, str], tuple[str, str, set[str]]] = {}  # previous, since
-    for name, text in _fixed_refusals().items():
+    fixed = _fixed_refusals()
+    for name, text in fixed.items():
+        # Another refusal's words, or a check of the command's text, is not this one's.
+        others = {other for key, other in fixed.items() if key != name}
         for sid, at in _newest_calls(records, corpus, _refused_as(text)):
             texts = [(v, _refused_text(call)) for v, call in _call_seen(records, corpus, sid, at)]
-            own = [(v, t) for v, t in texts if t is not None and not _generic(t)]
+            own = [
+                (v, t)
+                for v, t in texts
+                if t is not None
+                and not _generic(t)
+                and not LEGACY_TEXT.match(t)
+                and t not in others
+            ]
             changes.update(_narrowed(changes, name, sid, own))
 
     def within(inner: tuple[str, str], outer: tuple[str, str]) -> bool:
@@ -1073,6 +1087,13 @@ def _generic_refusal(call: Mapping[str, Any]) -> bool | None:
     return None if text is None else _generic(text)
 
 
+def _unchecked(call: Mapping[str, Any]) -> bool | None:
+    """Whether a refused call was refused before the check on its parts was made: as any
+    command needing approval, or for a construct found in its text (``LEGACY_TEXT``)."""
+    generic = _generic_refusal(call)
+    return generic or (generic is not None and bool(LEGACY_TEXT.match(str(call["result"]))))
+
+
 def check_arrivals(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
     """When the permission step came to refuse a command for what it holds (a variable):
     per refusal of ``_fixed_refusals``, the calls the newest record refused with its
@@ -1088,13 +1109,170 @@ def check_arrivals(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
         # Calls may meet the check in different releases (a variable in a path argument
         # from 2.0.33, any variable from 2.1.89): the latest is when every call met it.
         calls = _newest_calls(records, corpus, _refused_as(text))
-        each = [_calls_arrival(records, corpus, [call], _generic_refusal) for call in calls]
+        each = [_calls_arrival(records, corpus, [call], _unchecked) for call in calls]
         arrivals = [arrived for arrived in each if arrived is not None]
         if arrivals:
-            arrived = max(arrivals, key=lambda found: release_key(found[0]))
+            # Calls stored on fewer releases bound the arrival more widely: where every
+            # call's span (previous, since] holds one release, the narrowest span is it.
+            since = min((found[0] for found in arrivals), key=release_key)
+            previous = max((found[1] for found in arrivals), key=release_key)
+            if release_key(previous) < release_key(since):
+                sids = sorted({sid for found in arrivals if found[0] == since for sid in found[2]})
+                arrived = (since, previous, sids)
+            else:
+                arrived = max(arrivals, key=lambda found: release_key(found[0]))
             says = f"a command is refused as `{name}` (before, as any command needing approval)"
             found.append(_arrived_rule("check-arrives", says, arrived, f"refusal.{name}", name))
     return found
+
+
+LEGACY_TEXT = re.compile(
+    r"^(?:Command contains .+|Shell expansion syntax in paths requires manual approval)$"
+)
+"""A refusal in the words of a check made on a Bash command's text before its parts were
+judged (``permissions.LEGACY_CONSTRUCTS``): ``Command contains backticks (`) ...``."""
+
+
+def legacy_check_windows(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When the permission step refused a Bash command for a construct found in its text
+    (``legacy_constructs``: backticks, ``$(``, ``<``, a variable in a path argument, ...)
+    in words of that check's own (``LEGACY_TEXT``): per construct, alone or in a compound
+    command, the Bash calls of every scenario holding it; a rule per run of releases that
+    refused all of them with one such text (``after``), ``until`` the first that did
+    not. A run from the oldest stored release starts there (``previous`` is ``since``)."""
+    picked: dict[str, list[tuple[str, int]]] = {}
+    for sid in corpus:
+        stored = _stored(records, corpus, sid)
+        for at, call in enumerate(stored[-1][1].get("tools") or [] if stored else []):
+            command = (call.get("input") or {}).get("command")
+            if call.get("name") != "Bash" or not isinstance(command, str):
+                continue
+            # The records write the scenario's folder as $ROOT, no variable of the call's.
+            held = legacy_constructs(command.replace("$ROOT", "/root"))
+            if len(held) == 1:  # a call holding two says nothing of either alone
+                picked.setdefault(held[0], []).append((sid, at))
+    found = []
+    for construct, calls in sorted(picked.items()):
+        seen: dict[str, set[str | None]] = {}
+        for sid, at in calls:
+            for version, call in _call_seen(records, corpus, sid, at):
+                text = _refused_text(call) or ""
+                seen.setdefault(version, set()).add(text if LEGACY_TEXT.match(text) else None)
+        points = [
+            (version, next(iter(texts)))
+            for version, texts in sorted(seen.items(), key=lambda item: release_key(item[0]))
+            if len(texts) == 1
+        ]
+        sids = sorted({sid for sid, _ in calls})
+        for since, previous, until, text in _runs(points):
+            says = (
+                f"a Bash command holding {construct.replace('_', ' ').replace('.', ', in a ')}"
+                f" is refused as `{text}`, checked in its text before its parts"
+            )
+            at = _at(records, corpus, sids, since)
+            found.append(
+                _window("legacy-check", says, (since, previous, until), at, construct, text)
+            )
+    return found
+
+
+def blocked_part_windows(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When a compound Bash command (no pipeline) was refused with the text of a part
+    refused for its path, whatever its other parts needed: the calls the newest record
+    refused listing two parts or more that some release refused as blocked
+    (``BLOCKED_ANY``), per kind of part (``outside``: a command of the catalogue's path
+    verbs; ``redirect``; ``write``); a rule per run of releases refusing all of them so,
+    ``until`` the first listing their parts. A run from the oldest stored release starts
+    there (``previous`` is ``since``)."""
+    listing = permission_facts().refusals["compound_parts"].partition("{")[0]
+    verbs = permission_facts().shell["path_verbs"]
+    picked: dict[str, list[tuple[str, int]]] = {}
+    for sid, at in _newest_calls(
+        records, corpus, lambda call: str(_refused_text(call)).startswith(listing)
+    ):
+        newest = _stored(records, corpus, sid)[-1][1]["tools"][at]
+        command = str((newest.get("input") or {}).get("command"))
+        if has_pipe(command):  # a pipeline's parts are listed in every release
+            continue
+        blocked = [
+            seen
+            for _, call in _call_seen(records, corpus, sid, at)
+            if (seen := BLOCKED_ANY.match(_refused_text(call) or ""))
+        ]
+        if blocked:
+            verb = blocked[0]["verb"]
+            kind = "redirect" if verb == "Output" else "outside" if verb in verbs else "write"
+            picked.setdefault(kind, []).append((sid, at))
+
+    def first(call: Mapping[str, Any]) -> bool | None:
+        text = _refused_text(call) or ""
+        if BLOCKED_ANY.match(text):
+            return True
+        return False if text.startswith(GENERIC[1]) else None
+
+    found = []
+    for kind, calls in sorted(picked.items()):
+        points = _calls_points(records, corpus, calls, first)
+        says = (
+            f"a compound Bash command is refused with the text of a part refused for its "
+            f"path ({kind}), whatever its other parts need"
+        )
+        sids = sorted({sid for sid, _ in calls})
+        for since, previous, until, _shown in _runs(points):
+            at = _at(records, corpus, sids, since)
+            found.append(
+                _window("blocked-part-first", says, (since, previous, until), at, kind, kind)
+            )
+    return found
+
+
+def part_spacing_windows(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When a compound Bash command's refusal named a part written with runs of blanks
+    with single spaces: the calls the newest record refused listing a part with a run of
+    two spaces; a release shows it where the listing has none (``after``: ``collapsed``),
+    not where it keeps them. A rule per run of releases showing it."""
+    listing = GENERIC[1]
+
+    def spaced(call: Mapping[str, Any]) -> bool:
+        text = _refused_text(call) or ""
+        return text.startswith(listing) and "  " in text
+
+    def collapsed(call: Mapping[str, Any]) -> bool | None:
+        text = _refused_text(call) or ""
+        return "  " not in text if text.startswith(listing) else None
+
+    calls = _newest_calls(records, corpus, spaced)
+    points = _calls_points(records, corpus, calls, collapsed)
+    says = "a compound Bash command's refusal names its parts with each run of blanks as one space"
+    sids = sorted({sid for sid, _ in calls})
+    return [
+        _window("part-spacing", says, span, _at(records, corpus, sids, span[0]), "", "collapsed")
+        for *span, _shown in _runs(points)
+    ]
+
+
+def _runs(points: Sequence[tuple[str, Any]]) -> Iterator[tuple[str, str, str | None, Any]]:
+    """``(since, previous, until, value)`` of each run of releases showing one value that
+    is not false (``until``: the first release after it showing another). A run from the
+    oldest point starts there: ``previous`` is ``since``, no release before it is known."""
+    for start, (version, value) in enumerate(points):
+        if not value or (start and points[start - 1][1] == value):
+            continue
+        end = next((j for j in range(start, len(points)) if points[j][1] != value), None)
+        previous = points[start - 1][0] if start else version
+        yield version, previous, None if end is None else points[end][0], value
+
+
+def _window(
+    kind: str, says: str, span: Sequence[str | None], sids: Sequence[str], facet: str, after: str
+) -> dict[str, Any]:
+    """A rule of a window (``span``: since, previous, until) of Bash calls' behaviour."""
+    since, previous, until = span
+    assert since is not None and previous is not None
+    facets = {"legacy-check": "legacy", "blocked-part-first": "bash.first"}
+    rule = _rule(kind, says, ["PreToolUse"], since, previous, sids)
+    named = f"{facets[kind]}.{facet}" if kind in facets else "bash.part.spacing"
+    return {**rule, "until": until, "facet": named, "before": None, "after": after}
 
 
 FEEDBACK_NOW = re.compile(r"^(?P<event>\w+) hook feedback:\n(?P<reason>.+)$", re.S)

@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 from oracle_record import digest
 from rules_behaviours import (
+    blocked_part_windows,
     cancel_windows,
     changer_arrivals,
     check_arrivals,
@@ -38,9 +39,11 @@ from rules_behaviours import (
     flag_arrivals,
     if_arrival,
     known_variable_arrivals,
+    legacy_check_windows,
     load_arrivals,
     no_reason_texts,
     on_failure_arrival,
+    part_spacing_windows,
     refusal_texts,
     rewrite_arrival,
     skill_ask_windows,
@@ -337,6 +340,78 @@ def test_a_directory_changer_and_a_flag_check_arrive_where_their_calls_change() 
     assert checks == {("flag_runs_code", "2.0.2")}
 
 
+def test_checks_of_a_command_s_text_a_blocked_part_first_and_spacing_are_windows() -> None:
+    backticks = "Command contains backticks (`) for command substitution"
+    blocked = (
+        "cat in '/etc/hostname' was blocked. For security, Claude Code may only concatenate "
+        "files from the allowed working directories for this session: '/p'."
+    )
+    scenario = _calls("echo `date`", "npm test && cat /etc/hostname", "npm test &&  npm run  b")
+    old = _seen(
+        scenario,
+        (backticks, True),
+        (blocked, True),
+        (f"{GENERIC_COMPOUND}s require approval: npm test, npm run b", True),
+    )
+    new = _seen(
+        scenario,
+        ("Contains command_substitution", True),
+        (f"{GENERIC_COMPOUND}s require approval: npm test, cat /etc/hostname", True),
+        (f"{GENERIC_COMPOUND}s require approval: npm test, npm run  b", True),
+    )
+    records, corpus = _records(scenario, [old, old, new, new])
+    windows = [
+        (r["kind"], r["facet"], r["since"], r["previous"], r["until"], r["after"])
+        for r in (
+            *legacy_check_windows(records, corpus),
+            *blocked_part_windows(records, corpus),
+            *part_spacing_windows(records, corpus),
+        )
+    ]
+    # From the oldest stored release on: it starts there, with no release before it.
+    assert windows == [
+        ("legacy-check", "legacy.backticks", "2.0.0", "2.0.0", "2.0.2", backticks),
+        ("blocked-part-first", "bash.first.outside", "2.0.0", "2.0.0", "2.0.2", "outside"),
+        ("part-spacing", "bash.part.spacing", "2.0.0", "2.0.0", "2.0.2", "collapsed"),
+    ]
+    # Records that change back and forth show two windows, each bounded.
+    records, corpus = _records(scenario, [new, old, new, old])
+    assert [(r["since"], r["until"]) for r in legacy_check_windows(records, corpus)] == [
+        ("2.0.1", "2.0.2"),
+        ("2.0.3", None),
+    ]
+
+
+def test_fire_checks_a_command_s_text_as_each_release_did(tmp_path: Path) -> None:
+    """Before the parsed checks: constructs in the text, a blocked part first, parts
+    spaced singly; after their windows, the newest's answers."""
+    backticks = _rule("legacy-check", "legacy.backticks")
+    path_variable = _rule("legacy-check", "legacy.path_variable")
+    braced = _rule("legacy-check", "legacy.braced_variable")
+    outside = _rule("blocked-part-first", "bash.first.outside")
+    spacing = _rule("part-spacing")
+    _settings(tmp_path, {})
+    facts = permission_facts()
+
+    def refusal(release: str, command: str) -> str:
+        return _bash_refusal(tmp_path, release, command)
+
+    assert refusal(backticks.since, "echo `date`") == backticks.after
+    assert refusal(str(backticks.until), "echo `date`") != backticks.after
+    # Two constructs: the first whose check the release made (a variable in braces in a
+    # path argument is a path's variable before the check of braces arrived).
+    assert refusal(path_variable.since, 'cat "${FOO}/x"') == path_variable.after
+    assert refusal(braced.since, 'cat "${FOO}/x"') == braced.after
+    assert refusal(outside.since, "npm test && cat /etc/hostname").startswith(
+        "cat in '/etc/hostname' was blocked."
+    )
+    listed = facts.refusal("compound_parts", parts="npm test, cat /etc/hostname")
+    assert refusal(str(outside.until), "npm test && cat /etc/hostname") == listed
+    spaced = "npm test &&  npm run  build"
+    assert refusal(spacing.since, spaced).endswith("npm test, npm run build")
+    assert refusal(str(spacing.until), spaced).endswith("npm test, npm run  build")
+
+
 def test_a_project_s_permissions_held_untrusted_inside_a_window() -> None:
     outside = "cd in '/h' was blocked. For security, Claude Code may only change directories"
     scenario = {
@@ -559,6 +634,14 @@ def _settings(cwd: Path, settings: dict[str, Any], name: str = "settings.json") 
 BASH = {"tool_name": "Bash", "tool_use_id": "t1"}
 
 
+def _bash_refusal(cwd: Path, release: str, command: str) -> str:
+    """What fire answering as ``release`` says a Bash call of ``command`` is refused with
+    (default mode named: some releases ran a session given none in auto mode)."""
+    call = {**BASH, "tool_input": {"command": command}}
+    fired = _fire(cwd, release, "PreToolUse", call, ["--permission-mode", "default"])
+    return str(fired["printMode"]["toolResult"]["text"])
+
+
 def test_fire_runs_no_exec_form_hook_before_its_release(tmp_path: Path) -> None:
     rule = _rule("exec-form-arrives")
     hook = {"type": "command", "command": "sh", "args": ["-c", "echo ran >> ran.txt"]}
@@ -771,9 +854,7 @@ def test_fire_judges_pushd_and_find_delete_as_each_release_did(tmp_path: Path) -
     facts = permission_facts()
 
     def refusal(release: str, command: str) -> str:
-        call = {**BASH, "tool_input": {"command": command}}
-        fired = _fire(tmp_path, release, "PreToolUse", call, ["--permission-mode", "default"])
-        return str(fired["printMode"]["toolResult"]["text"])
+        return _bash_refusal(tmp_path, release, command)
 
     several = facts.refusals["several_directory_changes"]
     assert refusal(pushd.previous, "pushd sub && popd") == (
