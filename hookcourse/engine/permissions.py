@@ -75,6 +75,9 @@ from .versions import (
     legacy_check_text,
     missing_tool,
     parts_spaced_singly,
+    read_only_known,
+    redirect_as_part,
+    redirect_unchecked,
     refused_rule_note,
     skill_ask_text,
     variable_known,
@@ -398,6 +401,9 @@ class _Need:
     subject: str = ""
     """A command writing a file inside them: ``<verb> in '<path>'`` (an older release
     answered as refused it even where an allow rule covered it)."""
+    shown: str = ""
+    """How a compound's refusal names this part, when not as written: an older release
+    named an output redirection's file as a part of its own (``npm test, out.txt``)."""
     blocked_as: str = ""
     """``outside`` (a path read or entered outside the working directories), ``write`` or
     ``redirect`` (a write inside them an older release refused as blocked): a part some
@@ -605,8 +611,9 @@ def _release_write(subject: str, path: str, place: CallPlace, generic: _Need) ->
     return replace(need, subject=subject, refusal=blocked, blocked_as=blocked_as)
 
 
-def _examine(part: str, place: CallPlace) -> _Part:
-    """What one simple command needs (None: it only reads inside the working directories)."""
+def _examine(part: str, place: CallPlace, compound: bool = False) -> _Part:
+    """What one simple command (of a ``compound`` command) needs (None: it only reads
+    inside the working directories)."""
     facts, shell = permission_facts(), _shell()
     generic = _Need(facts.refusal("command"), generic=True)
     words = _lex(part, place.home)
@@ -628,6 +635,16 @@ def _examine(part: str, place: CallPlace) -> _Part:
             continue
         path = _absolute(word.text, place)
         if word.redirect == ">" and word.text not in shell["silent_targets"]:
+            # An older release answered as named the file as a part of its own, or let the
+            # redirection through unchecked (fire --claude-version).
+            if redirect_as_part():
+                own = _verb_need(verb, rest, place, [])
+                return _Part(
+                    replace(generic, shown=f"{_shown_part(part)}, " * bool(own) + word.text)
+                )
+            where = "inside" if _inside(path, place) else "outside"
+            if redirect_unchecked(where + ".compound" * compound):
+                continue
             return _Part(_release_write(f"Output redirection to '{path}'", path, place, generic))
         if word.redirect == "<" and not _inside(path, place):
             subject, verb_phrase = f"Input redirection from '{path}'", shell["input_redirect_verb"]
@@ -691,8 +708,9 @@ def _verb_need(verb: str, rest: list[str], place: CallPlace, reads: list[str]) -
         text = facts.refusal(refusal, verb=verb, flag=blocked)
         return _Need(text, generic=refusal == "command", first=refusal != "command")
     if any(word in shell["unparsed_operators"].get(verb, ()) for word in rest):
-        made = check_made("parse_error")
-        return _Need(facts.refusal("parse_error"), first=True) if made else generic
+        if not check_made("parse_error"):
+            return None  # an older release answered as judged it by the word lists alone
+        return _Need(facts.refusal("parse_error"), first=True)
     if verb in shell["path_verbs"]:
         reads.extend(paths)
         outside = [path for path in paths if not _inside(path, place)]
@@ -800,7 +818,9 @@ def _verb(part: str) -> str:
 def _parts(command: str, place: CallPlace) -> tuple[tuple[str, _Part], ...] | None:
     """Each simple command of ``command`` and what it needs (asked twice per call)."""
     parts = simple_commands(command, keep_assignments=True)
-    return None if parts is None else tuple((part, _examine(part, place)) for part in parts)
+    if parts is None:
+        return None
+    return tuple((part, _examine(part, place, len(parts) > 1)) for part in parts)
 
 
 def read_only_command(tool_input: JSValue, place: CallPlace) -> bool:
@@ -923,6 +943,9 @@ def _weighed_parts(
     owed: list[tuple[str, _Need]] = []
     covering: list[PermissionEntry] = []
     for part, examined in parts:
+        if examined.need is None and not read_only_known(_verb(part), len(parts) > 1):
+            # An older release answered as needed approval for it all the same.
+            examined = replace(examined, need=_Need(facts.refusal("command"), generic=True))
         if examined.need is None:
             continue
         rule = next((e for e in allows if _covers_part(e, part, place)), None)
@@ -949,14 +972,14 @@ def _weighed_parts(
         first = next((need for need in kinds if blocked_part_first(need.blocked_as)), None)
     if first is not None or not owed:
         return _Weighed(first, tuple(covering))
-    if len(owed) > 1:
-        named = ", ".join(_shown_part(part) for part, _ in owed)
+    named = [need.shown or _shown_part(part) for part, need in owed]
+    if len(owed) > 1 or ", " in named[0]:
         edits = all(need.edits for _, need in owed)
-        text = facts.refusal("compound_parts", parts=named)
+        text = facts.refusal("compound_parts", parts=", ".join(named))
         return _Weighed(_Need(text, edits=edits, generic=True), tuple(covering))
     part, need = owed[0]
-    if (need.generic or has_pipe(command)) and len(parts) > 1:
-        text = facts.refusal("compound", part=_shown_part(part))
+    if (need.generic or has_pipe(command)) and (len(parts) > 1 or need.shown):
+        text = facts.refusal("compound", part=named[0])
         need = _Need(text, edits=need.edits, generic=True)
     return _Weighed(need, tuple(covering))
 

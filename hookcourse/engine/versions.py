@@ -89,6 +89,9 @@ MODELLED = (
     "legacy-check",
     "blocked-part-first",
     "part-spacing",
+    "read-only-arrives",
+    "redirect-as-part",
+    "redirect-unchecked",
 )
 """The kinds of rule ``fire --claude-version`` applies."""
 
@@ -972,6 +975,28 @@ def parts_spaced_singly() -> bool:
     blanks as one space (inside a ``part-spacing`` rule's window); False where it named
     them as written, as the newest."""
     return _in_window("part-spacing", "bash.part.spacing") is not None
+
+
+def read_only_known(verb: str, compound: bool) -> bool:
+    """Whether the release answered as let a read-only command of ``verb`` run (alone, or
+    as a part of a ``compound`` command); False before its ``read-only-arrives`` rule
+    (alone: also in a compound command): it needed approval as any command."""
+    forms = (verb, f"{verb}.compound") if compound else (verb,)
+    return all(_before_arrival("read-only-arrives", form) is None for form in forms)
+
+
+def redirect_as_part() -> bool:
+    """Whether the release answered as named an output redirection's file as a part of
+    its own needing approval (``The following part requires approval: out.txt``; inside
+    a ``redirect-as-part`` rule's window)."""
+    return _in_window("redirect-as-part") is not None
+
+
+def redirect_unchecked(where: str) -> bool:
+    """Whether the release answered as let an output redirection to a file ``inside`` or
+    ``outside`` the working directories through unchecked (inside a
+    ``redirect-unchecked`` rule's window for ``where``)."""
+    return _in_window("redirect-unchecked", f"bash.redirect.{where}") is not None
 
 
 def check_made(refusal: str) -> bool:

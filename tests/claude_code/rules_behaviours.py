@@ -19,7 +19,7 @@ from typing import Any
 
 from oracle_record import digest
 from oracle_sweep import release_key
-from rules_subagents import AUTO_REFUSAL
+from rules_subagents import AUTO_REFUSAL, default_modes
 
 from hookcourse.engine.catalogue import load_catalogue, permission_facts
 from hookcourse.engine.permission_rule import command_words, has_pipe, simple_commands
@@ -51,6 +51,8 @@ def behaviour_rules(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
         *legacy_check_windows(records, corpus),
         *blocked_part_windows(records, corpus),
         *part_spacing_windows(records, corpus),
+        *read_only_arrivals(records, corpus),
+        *redirect_windows(records, corpus),
         *known_variable_arrivals(records, corpus),
         *cancel_windows(records, corpus),
         *denial_fallback_windows(records, corpus),
@@ -684,6 +686,12 @@ def _call_seen(
     ]
 
 
+def _newest_command(records: Records, corpus: Corpus, sid: str, at: int) -> str:
+    """The command of the call at ``at`` in ``sid``'s newest record."""
+    call = _stored(records, corpus, sid)[-1][1]["tools"][at]
+    return str((call.get("input") or {}).get("command"))
+
+
 def _calls_arrival(
     records: Records,
     corpus: Corpus,
@@ -910,8 +918,14 @@ def cancel_windows(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
 
 
 def _in_auto_mode(scenario: Mapping[str, Any]) -> bool:
+    return _mode_given(scenario) == "auto"
+
+
+def _mode_given(scenario: Mapping[str, Any]) -> str:
+    """The permission mode the scenario's flags give ("" for none)."""
     flags = [str(flag) for flag in scenario.get("flags") or []]
-    return any(a == "--permission-mode" and b == "auto" for a, b in itertools.pairwise(flags))
+    pairs = itertools.pairwise(flags)
+    return next((b for a, b in pairs if a == "--permission-mode"), "")
 
 
 def _project_permissions(scenario: Mapping[str, Any]) -> bool:
@@ -1133,6 +1147,145 @@ LEGACY_TEXT = re.compile(
 judged (``permissions.LEGACY_CONSTRUCTS``): ``Command contains backticks (`) ...``."""
 
 
+def _listed(text: str) -> list[str] | None:
+    """The parts a compound command's refusal names (None: the text names none)."""
+    head, _, named = text.partition(" require approval: ")
+    if not named:
+        head, _, named = text.partition(" requires approval: ")
+    return named.split(", ") if head.startswith(GENERIC[1]) and named else None
+
+
+def read_only_arrivals(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When a command the newest lets run stopped needing approval: per command word of
+    the simple commands of Bash calls, alone and in compound commands apart, the calls
+    whose part with that word the newest record let run (the call ran, or its refusal
+    named other parts); a release shows the old behaviour where such a part needed
+    approval (refused as any command alone, or named in a compound's listing), the
+    newest's where it ran or was left out (``_calls_arrival``)."""
+    generic = permission_facts().refusals["command"]
+
+    def parts(call: Mapping[str, Any]) -> list[str]:
+        command = str((call.get("input") or {}).get("command"))
+        return simple_commands(command.replace("$ROOT", "/root"), keep_assignments=True) or []
+
+    def named(call: Mapping[str, Any], part: str) -> bool | None:
+        text = _refused_text(call)
+        if text is None:
+            return False
+        listed = _listed(text)
+        if listed is None:
+            return True if text == generic and len(parts(call)) == 1 else None
+        return " ".join(part.split()) in listed
+
+    groups: dict[str, list[tuple[str, int]]] = {}
+    for sid in corpus:
+        stored = _stored(records, corpus, sid)
+        for at, call in enumerate(stored[-1][1].get("tools") or [] if stored else []):
+            found = parts(call) if call.get("name") == "Bash" else []
+            for part in found:
+                words = command_words(part) or [""]
+                if words[0] and named(call, part) is False:
+                    key = words[0] + (".compound" if len(found) > 1 else "")
+                    groups.setdefault(key, []).append((sid, at))
+    found_rules = []
+    for key, calls in sorted(groups.items()):
+        verb, compound = key.partition(".compound")[0], key.endswith(".compound")
+
+        def old(
+            call: Mapping[str, Any], verb: str = verb, compound: bool = compound
+        ) -> bool | None:
+            held = [p for p in parts(call) if (command_words(p) or [""])[0] == verb]
+            if not held or (len(parts(call)) > 1) != compound:
+                return None
+            said = [named(call, part) for part in held]
+            return None if None in said else any(said)
+
+        arrived = _calls_arrival(records, corpus, sorted(set(calls)), old)
+        if arrived is not None:
+            where = "in a compound command" if compound else "alone"
+            says = (
+                f"`{verb}` {where} runs without approval where it only reads (before, it "
+                "needed approval as any command)"
+            )
+            found_rules.append(
+                _arrived_rule("read-only-arrives", says, arrived, f"bash.read_only.{key}", key)
+            )
+    return found_rules
+
+
+OUTPUT_TARGET = re.compile(r"(?<![0-9&<>])>\s*(?P<file>[^\s&;|<>]+)")
+"""The file of an output redirection in a recorded command (``echo hi > out.txt``)."""
+
+
+def redirect_windows(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When an output redirection to a file was named as a part of its own needing
+    approval (``redirect-as-part``: a listing names the file), or let through unchecked
+    (``redirect-unchecked``: the call ran; a listing naming its file says not, one
+    leaving its part out says nothing; inside the project and outside, alone and in a
+    compound command apart): the Bash calls of scenarios run in default mode holding one
+    redirection to a file (``legacy_constructs``), a rule per run of releases whose
+    records all show it (a release running a session given no mode in another mode,
+    ``default-mode``, says nothing)."""
+    picked: dict[str, list[tuple[str, int]]] = {}
+    for sid, at in _newest_calls(records, corpus, lambda call: call.get("name") == "Bash"):
+        command = _newest_command(records, corpus, sid, at)
+        held = legacy_constructs(command.replace("$ROOT", "/root"))
+        targets = OUTPUT_TARGET.findall(command)
+        redirected = [c for c in held if c.startswith("output_redirection")]
+        if len(targets) == 1 and redirected and _mode_given(corpus[sid]) in ("", "default"):
+            outside = targets[0].startswith("/") and not targets[0].startswith("$ROOT")
+            where = ("outside" if outside else "inside") + redirected[0][18:]  # .compound
+            picked.setdefault(where, []).append((sid, at))
+    # Releases that ran a session given no mode in another mode say nothing of the checks.
+    moded = [(rule["since"], rule.get("until")) for rule in default_modes(records, corpus)]
+
+    def default(version: str) -> bool:
+        return not any(
+            release_key(since) <= release_key(version)
+            and (until is None or release_key(version) < release_key(until))
+            for since, until in moded
+        )
+
+    def target(call: Mapping[str, Any]) -> str:
+        return str(OUTPUT_TARGET.findall(str((call.get("input") or {}).get("command")))[0])
+
+    def as_part(call: Mapping[str, Any]) -> bool:
+        return target(call) in (_listed(_refused_text(call) or "") or [])
+
+    def unchecked(call: Mapping[str, Any]) -> bool | None:
+        # A listing without the redirection's part says nothing: some releases left a
+        # part they refused as blocked out of it (2.1.89 to 2.1.96).
+        text = _refused_text(call)
+        listed = None if text is None else _listed(text)
+        if listed is not None:
+            return False if target(call) in listed else None
+        return text is None
+
+    found = []
+    for where, calls in sorted(picked.items()):
+        sids = sorted({sid for sid, _ in calls})
+        for kind, shown, facet in (
+            ("redirect-as-part", as_part, "bash.redirect.part"),
+            ("redirect-unchecked", unchecked, f"bash.redirect.{where}"),
+        ):
+            if kind == "redirect-as-part" and where != "inside":
+                continue  # read from a file inside the project alone: one window for all
+            points = [p for p in _calls_points(records, corpus, calls, shown) if default(p[0])]
+            for since, previous, until, _shown in _runs(points):
+                says = (
+                    "an output redirection's file is named as a part of its own needing approval"
+                    if kind == "redirect-as-part"
+                    else f"an output redirection to a file {where.split('.')[0]} the project"
+                    f"{' in a compound command' * where.endswith('.compound')} runs unchecked"
+                )
+                at = _at(records, corpus, sids, since)
+                rule = _rule(kind, says, ["PreToolUse"], since, previous, at)
+                found.append(
+                    {**rule, "until": until, "facet": facet, "before": None, "after": where}
+                )
+    return found
+
+
 def legacy_check_windows(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
     """When the permission step refused a Bash command for a construct found in its text
     (``legacy_constructs``: backticks, ``$(``, ``<``, a variable in a path argument, ...)
@@ -1190,8 +1343,7 @@ def blocked_part_windows(records: Records, corpus: Corpus) -> list[dict[str, Any
     for sid, at in _newest_calls(
         records, corpus, lambda call: str(_refused_text(call)).startswith(listing)
     ):
-        newest = _stored(records, corpus, sid)[-1][1]["tools"][at]
-        command = str((newest.get("input") or {}).get("command"))
+        command = _newest_command(records, corpus, sid, at)
         if has_pipe(command):  # a pipeline's parts are listed in every release
             continue
         blocked = [

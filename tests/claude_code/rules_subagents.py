@@ -140,6 +140,8 @@ def default_modes(
     """``default-mode``: the spans of releases whose sessions, given no permission mode,
     ran in another mode than the newest's."""
     shown, showing = _per_release(records, corpus, _mode_of)
+    if not shown:
+        return []  # no record shows a mode: records without hooks' payloads
     newest = shown[max(shown, key=release_key)]
     return [
         _rule(

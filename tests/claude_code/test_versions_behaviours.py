@@ -44,6 +44,8 @@ from rules_behaviours import (
     no_reason_texts,
     on_failure_arrival,
     part_spacing_windows,
+    read_only_arrivals,
+    redirect_windows,
     refusal_texts,
     rewrite_arrival,
     skill_ask_windows,
@@ -382,6 +384,66 @@ def test_checks_of_a_command_s_text_a_blocked_part_first_and_spacing_are_windows
     ]
 
 
+def test_read_only_commands_and_redirections_are_read_per_command_word() -> None:
+    generic = permission_facts().refusals["command"]
+    scenario = _calls("node --version", "cat a.txt | wc -l", "echo hi > out.txt", "ls")
+    named_file = f"{GENERIC_COMPOUND} requires approval: out.txt"
+    old = _seen(
+        scenario,
+        (generic, True),
+        (f"{GENERIC_COMPOUND} requires approval: cat a.txt", True),
+        (named_file, True),
+        ("a.txt", False),
+    )
+    unchecked = _seen(scenario, (generic, True), ("1", False), ("", False), ("a.txt", False))
+    new = _seen(scenario, ("v20", False), ("1", False), ("blocked", True), ("a.txt", False))
+    records, corpus = _records(scenario, [old, unchecked, new, new])
+    read_only = read_only_arrivals(records, corpus)
+    arrivals = {(r["after"], r["since"], r["previous"]) for r in read_only}
+    # `ls` ran everywhere and `wc` was never named: neither arrives.
+    assert arrivals == {("node", "2.0.2", "2.0.1"), ("cat.compound", "2.0.1", "2.0.0")}
+    windows = {
+        (r["kind"], r["facet"], r["since"], r["until"]) for r in redirect_windows(records, corpus)
+    }
+    assert windows == {
+        ("redirect-as-part", "bash.redirect.part", "2.0.0", "2.0.1"),
+        ("redirect-unchecked", "bash.redirect.inside", "2.0.1", "2.0.2"),
+    }
+
+
+def test_fire_judges_read_only_commands_and_redirections_as_each_release_did(
+    tmp_path: Path,
+) -> None:
+    node = _rule("read-only-arrives", "bash.read_only.node")
+    cat = _rule("read-only-arrives", "bash.read_only.cat.compound")
+    test = _rule("read-only-arrives", "bash.read_only.test")
+    as_part = _rule("redirect-as-part")
+    unchecked = _rule("redirect-unchecked", "bash.redirect.inside")
+    parse_error = _rule("check-arrives", "refusal.parse_error")
+    _settings(tmp_path, {})
+    facts = permission_facts()
+
+    def refusal(release: str, command: str) -> str | None:
+        return _bash_refusal(tmp_path, release, command)
+
+    assert refusal(node.previous, "node --version") == facts.refusals["command"]
+    assert refusal(node.since, "node --version") is None
+    assert refusal(cat.previous, "cat a.txt | wc -l") == facts.refusal("compound", part="cat a.txt")
+    assert refusal(cat.since, "cat a.txt | wc -l") is None
+    # Not read-only alone before its arrival: not in a compound command either.
+    both = facts.refusal("compound_parts", parts="npm test, test a = b")
+    assert refusal(test.previous, "npm test && test a = b") == both
+    # Between the arrival and the parser's check, judged by the word lists alone: it ran.
+    assert refusal(test.since, "test a = b") is None
+    assert refusal(parse_error.since, "test a = b") == facts.refusals["parse_error"]
+    assert refusal(as_part.since, "echo hi > out.txt") == facts.refusal("compound", part="out.txt")
+    assert refusal(as_part.since, "npm test > out.txt && git push") == facts.refusal(
+        "compound_parts", parts="npm test, out.txt, git push"
+    )
+    assert refusal(unchecked.since, "echo hi > out.txt") is None
+    assert refusal(str(unchecked.until), "echo hi > out.txt") is not None
+
+
 def test_fire_checks_a_command_s_text_as_each_release_did(tmp_path: Path) -> None:
     """Before the parsed checks: constructs in the text, a blocked part first, parts
     spaced singly; after their windows, the newest's answers."""
@@ -394,7 +456,7 @@ def test_fire_checks_a_command_s_text_as_each_release_did(tmp_path: Path) -> Non
     facts = permission_facts()
 
     def refusal(release: str, command: str) -> str:
-        return _bash_refusal(tmp_path, release, command)
+        return str(_bash_refusal(tmp_path, release, command))
 
     assert refusal(backticks.since, "echo `date`") == backticks.after
     assert refusal(str(backticks.until), "echo `date`") != backticks.after
@@ -634,12 +696,14 @@ def _settings(cwd: Path, settings: dict[str, Any], name: str = "settings.json") 
 BASH = {"tool_name": "Bash", "tool_use_id": "t1"}
 
 
-def _bash_refusal(cwd: Path, release: str, command: str) -> str:
+def _bash_refusal(cwd: Path, release: str, command: str) -> str | None:
     """What fire answering as ``release`` says a Bash call of ``command`` is refused with
-    (default mode named: some releases ran a session given none in auto mode)."""
+    (None: it runs; default mode named: some releases ran a session given none in auto
+    mode)."""
     call = {**BASH, "tool_input": {"command": command}}
     fired = _fire(cwd, release, "PreToolUse", call, ["--permission-mode", "default"])
-    return str(fired["printMode"]["toolResult"]["text"])
+    result = fired["printMode"]["toolResult"]
+    return None if result is None else str(result["text"])
 
 
 def test_fire_runs_no_exec_form_hook_before_its_release(tmp_path: Path) -> None:
@@ -854,7 +918,7 @@ def test_fire_judges_pushd_and_find_delete_as_each_release_did(tmp_path: Path) -
     facts = permission_facts()
 
     def refusal(release: str, command: str) -> str:
-        return _bash_refusal(tmp_path, release, command)
+        return str(_bash_refusal(tmp_path, release, command))
 
     several = facts.refusals["several_directory_changes"]
     assert refusal(pushd.previous, "pushd sub && popd") == (
@@ -873,10 +937,7 @@ def test_fire_judges_home_tee_and_a_write_s_loads_as_each_release_did(tmp_path: 
     facts = permission_facts()
 
     def refusal(release: str, command: str) -> str | None:
-        call = {**BASH, "tool_input": {"command": command}}
-        fired = _fire(tmp_path, release, "PreToolUse", call, ["--permission-mode", "default"])
-        result = fired["printMode"]["toolResult"]
-        return None if result is None else str(result["text"])
+        return _bash_refusal(tmp_path, release, command)
 
     with versions.answering_as(known.previous):
         variable, quoted = facts.refusal("variable"), facts.refusal("quoted_text")
