@@ -12,6 +12,11 @@ every stage is written from those folders here, never by hand:
 - ``fixtures/<slug>``, a link to the stage's own ``fixtures/`` (the path the grader's
   examples and ``regenerate.mjs`` use).
 
+The files derived from the records of the real Claude Code are written by their own
+generators, which ``update`` and ``check`` run too (``RECORD_GENERATORS``): the
+changelog's rules (``hookcourse/data/claude_versions.json``, the change list, the pages'
+generated parts) and the events seen per mode (``hookcourse/data/events_observed.json``).
+
 ``update`` writes whatever differs; ``check`` writes nothing and fails with one line per
 stale file. Both work on a checkout (the folder holding ``hookcourse/`` and ``tests/``).
 The templates are ``hookcourse/data/starter_templates/``: ``@STAGES@``, ``@IMPORTS@`` and
@@ -36,6 +41,15 @@ ROOT: Final = Path(__file__).resolve().parent.parent
 TEMPLATES: Final = Path("hookcourse/data/starter_templates")
 STARTERS: Final = Path("hookcourse/data/starters")
 USAGE: Final = "usage: python -m hookcourse.dev update | check"
+RECORDS: Final = Path("tests/claude_code")
+RECORD_GENERATORS: Final = (
+    ("oracle.py", ("changelog", "--check"), ("changelog",)),
+    ("observed.py", ("check",), ("write",)),
+)
+"""Each generator of files derived from the records (a script of ``RECORDS``): how it
+checks, how it writes. Each prints one line per file, ``<path>: not current|written``."""
+GENERATOR_TIMEOUT_S: Final = 600.0
+"""Far past the changelog's 3 s: a generator still running then has hung."""
 
 
 @dataclass(frozen=True)
@@ -246,6 +260,30 @@ def update(root: Path = ROOT, stages: tuple[Stage, ...] = STAGES) -> list[Path]:
     return written
 
 
+def _from_records(root: Path, write: bool) -> list[str]:
+    """Run every record generator (writing when ``write``); the lines they print of the
+    files not current or written (one of a generator that fails otherwise)."""
+    from hookcourse.system.processes import run  # a checkout's tool: no start-up cost
+
+    lines = []
+    for script, checking, writing in RECORD_GENERATORS:
+        done = run(
+            [sys.executable, script, *(writing if write else checking)],
+            cwd=root / RECORDS,
+            env={**os.environ, "PYTHONPATH": str(root)},  # this checkout's package
+            timeout_s=GENERATOR_TIMEOUT_S,
+        )
+        said = [line for line in done.stdout.decode().splitlines() if line.strip()]
+        if done.exit_code and not said:
+            last = (done.stderr.decode().strip().splitlines() or ["no output"])[-1]
+            said = [f"{RECORDS / script}: exit {done.exit_code}: {last}"]
+        lines += [
+            str(Path(line).relative_to(root)) if line.startswith(str(root)) else line
+            for line in said
+        ]
+    return lines
+
+
 def main(arguments: list[str]) -> int:
     """The command: ``update`` or ``check``; 0 when everything derived is current."""
     if arguments not in (["update"], ["check"]):
@@ -258,8 +296,10 @@ def main(arguments: list[str]) -> int:
         if arguments == ["update"]:
             for path in update():
                 print(f"wrote {path}")
+            for line in _from_records(ROOT, write=True):
+                print(f"wrote {line.removesuffix(': written')}")
             return 0
-        lines = stale()
+        lines = stale() + _from_records(ROOT, write=False)
     except (OSError, KeyError, ValueError) as error:
         print(f"hookcourse.dev {arguments[0]}: {error}", file=sys.stderr)
         return 1

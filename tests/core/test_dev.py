@@ -51,6 +51,22 @@ def test_check_names_each_stale_file_and_update_rewrites_it(
     capsys.readouterr()
 
 
+@pytest.mark.slow  # copies the records (31 MB) and runs both generators twice: about 9 s
+def test_check_names_a_stale_file_derived_from_the_records(checkout: Path) -> None:
+    """The changelog and the events seen per mode are written by their own generators,
+    which ``check`` and ``update`` run on this checkout too."""
+    shutil.copytree(ROOT / "tests/claude_code", checkout / "tests/claude_code", ignore=SKIP)
+    shutil.copytree(ROOT / "docs", checkout / "docs")
+    shutil.copytree(ROOT / "locks", checkout / "locks")  # the pinned release
+    shutil.copy(ROOT / "README.md", checkout / "README.md")
+    observed = checkout / "hookcourse/data/events_observed.json"
+    observed.write_text(observed.read_text("utf-8") + " ", encoding="utf-8")
+    stale = ["hookcourse/data/events_observed.json: not current"]
+    assert dev._from_records(checkout, write=False) == stale
+    assert dev._from_records(checkout, write=True) == [stale[0].replace("not current", "written")]
+    assert dev._from_records(checkout, write=False) == []
+
+
 def test_a_stage_starter_stub_reaches_the_starter(checkout: Path) -> None:
     stub = checkout / "hookcourse/stages/stop_loop/starter/hooks.mjs"
     stub.write_text(stub.read_text("utf-8").replace("runStopLoop(hook, cap)", "runStopLoop(h, c)"))
