@@ -74,6 +74,7 @@ from .versions import (
     check_made,
     legacy_check_text,
     missing_tool,
+    part_braces_dropped,
     parts_spaced_singly,
     read_only_known,
     redirect_as_part,
@@ -529,12 +530,15 @@ def _lex(part: str, home: str) -> list[_Word] | None:
     return None if reading.open_quote() is not Quoting.NONE else words
 
 
+_BRACED: Final = re.compile(r"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)\}")
+
+
 def _shown_part(part: str) -> str:
     """One simple command as a compound's refusal names it: its redirections (``> out.txt``,
     ``2>&1``) left out, the rest as written (an older release: each run of blanks outside
-    quotes as one space)."""
+    quotes as one space, ``${NAME}`` as ``$NAME``)."""
     reading, kept, i = QuotesOnly(part), list[str](), 0
-    singly = parts_spaced_singly()
+    singly, unbraced = parts_spaced_singly(), part_braces_dropped()
     while i < len(part):
         ch = part[i]
         plain = reading.quoting(i) is Quoting.NONE and not reading.escaped(i)
@@ -543,6 +547,15 @@ def _shown_part(part: str) -> str:
             continue
         if singly and plain and ch == "\t":
             ch = " "
+        braced = (
+            _BRACED.match(part, i)
+            if unbraced and reading.quoting(i) is not Quoting.SINGLE
+            else None
+        )
+        if braced is not None:
+            kept.append(f"${braced['name']}")
+            i = braced.end()
+            continue
         starts = ch in "<>&" or (ch.isdigit() and (i == 0 or part[i - 1] in " \t"))
         operator = _REDIRECT.match(part, i) if plain and starts else None
         if operator is None:
@@ -740,10 +753,12 @@ LEGACY_CONSTRUCTS: Final = (
     "input_redirection",
     "output_redirection",
     "path_variable",
+    "quoted_redirection",
 )
 """What releases before 2.1.89 looked for in a Bash command's text before judging its
 parts, each refused in words of its own: backticks, ``$(`` (``$((`` too), ``${``, a
-``<`` or ``>`` redirection, a variable in a path argument (``cat "$FOO/x"``). The order
+``<`` or ``>`` redirection, a variable in a path argument (``cat "$FOO/x"``), a ``<`` or
+``>`` inside quotes (``echo "a > b"``, refused as any command needing approval). The order
 they are tried in here is this list's (no recorded command holds two)."""
 
 
@@ -753,6 +768,8 @@ def legacy_constructs(command: str, home: str = "~") -> tuple[str, ...]:
     text later than a lone command's)."""
     reading, found = QuotesOnly(command), set()
     for i, ch in enumerate(command):
+        if ch in "<>" and reading.quoting(i) is not Quoting.NONE:
+            found.add("quoted_redirection")
         if reading.quoting(i) is Quoting.SINGLE or reading.escaped(i):
             continue
         if ch == "`":
@@ -779,24 +796,48 @@ def legacy_constructs(command: str, home: str = "~") -> tuple[str, ...]:
 
 def _substitutions_blanked(command: str) -> str:
     """``command`` with each command substitution (backticks, ``$(...)``) outside single
-    quotes written as one word, ``x``: what is left splits into its simple commands."""
-    reading, kept, i = QuotesOnly(command), [], 0
+    quotes written as one word of ``x`` as long as it: what is left splits into its simple
+    commands, each at the same place as in ``command``."""
+    reading, kept, i = QuotesOnly(command), list[str](), 0
     while i < len(command):
         live = reading.quoting(i) is not Quoting.SINGLE and not reading.escaped(i)
+        start = i
         if live and command[i] == "`":
             end = command.find("`", i + 1)
             i = len(command) if end < 0 else end + 1
-            kept.append("x")
         elif live and command.startswith("$(", i) and not command.startswith("$((", i):
             depth, i = 1, i + 2
             while i < len(command) and depth:
                 depth += {"(": 1, ")": -1}.get(command[i], 0)
                 i += 1
-            kept.append("x")
         else:
             kept.append(command[i])
             i += 1
+            continue
+        kept.append("x" * (i - start))
     return "".join(kept)
+
+
+def _parts_around_substitutions(
+    command: str, place: CallPlace
+) -> tuple[tuple[str, _Part], ...] | None:
+    """The simple commands of a command holding a command substitution, as written, each
+    with what it needs (one holding a substitution: approval, as any command); None when
+    it does not split so."""
+    blanked = _substitutions_blanked(command)
+    split = simple_commands(blanked, keep_assignments=True)
+    if not split or blanked == command:
+        return None
+    generic = _Part(_Need(permission_facts().refusal("command"), generic=True))
+    found, at = [], 0
+    for piece in split:
+        start = blanked.find(piece, at)
+        if start < 0:
+            return None
+        at = start + len(piece)
+        written = command[start:at]
+        found.append((written, generic if written != piece else _examine(written, place, True)))
+    return tuple(found)
 
 
 def _legacy_need(command: str, place: CallPlace) -> _Need | None:
@@ -938,6 +979,9 @@ def _weighed_parts(
 ) -> _Weighed:
     facts = permission_facts()
     parts = _parts(command, place)
+    if parts is None and not check_made("nested_command"):
+        # An older release answered as split it around its substitutions all the same.
+        parts = _parts_around_substitutions(command, place)
     if not parts:
         return _Weighed(_unsplittable_need(command), ())
     owed: list[tuple[str, _Need]] = []

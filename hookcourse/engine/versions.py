@@ -89,6 +89,7 @@ MODELLED = (
     "legacy-check",
     "blocked-part-first",
     "part-spacing",
+    "part-braces",
     "read-only-arrives",
     "redirect-as-part",
     "redirect-unchecked",
@@ -968,6 +969,12 @@ def blocked_part_first(kind: str) -> bool:
     ``blocked-part-first`` rule's window for ``kind``: ``outside``, ``write`` or
     ``redirect``); False where it listed every part needing approval, as the newest."""
     return _in_window("blocked-part-first", f"bash.first.{kind}") is not None
+
+
+def part_braces_dropped() -> bool:
+    """Whether the release answered as named a compound command's parts with each
+    variable in braces written ``$NAME`` (inside a ``part-braces`` rule's window)."""
+    return _in_window("part-braces", "bash.part.braces") is not None
 
 
 def parts_spaced_singly() -> bool:

@@ -15,7 +15,7 @@ import itertools
 import json
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from oracle_record import digest
 from oracle_sweep import release_key
@@ -50,7 +50,7 @@ def behaviour_rules(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
         *check_arrivals(records, corpus),
         *legacy_check_windows(records, corpus),
         *blocked_part_windows(records, corpus),
-        *part_spacing_windows(records, corpus),
+        *part_form_windows(records, corpus),
         *read_only_arrivals(records, corpus),
         *redirect_windows(records, corpus),
         *known_variable_arrivals(records, corpus),
@@ -1294,6 +1294,7 @@ def legacy_check_windows(records: Records, corpus: Corpus) -> list[dict[str, Any
     refused all of them with one such text (``after``), ``until`` the first that did
     not. A run from the oldest stored release starts there (``previous`` is ``since``)."""
     picked: dict[str, list[tuple[str, int]]] = {}
+    ran: set[tuple[str, int]] = set()
     for sid in corpus:
         stored = _stored(records, corpus, sid)
         for at, call in enumerate(stored[-1][1].get("tools") or [] if stored else []):
@@ -1304,13 +1305,18 @@ def legacy_check_windows(records: Records, corpus: Corpus) -> list[dict[str, Any
             held = legacy_constructs(command.replace("$ROOT", "/root"))
             if len(held) == 1:  # a call holding two says nothing of either alone
                 picked.setdefault(held[0], []).append((sid, at))
+            if not call.get("isError"):
+                ran.add((sid, at))
+    generic = permission_facts().refusals["command"]
     found = []
     for construct, calls in sorted(picked.items()):
         seen: dict[str, set[str | None]] = {}
         for sid, at in calls:
             for version, call in _call_seen(records, corpus, sid, at):
                 text = _refused_text(call) or ""
-                seen.setdefault(version, set()).add(text if LEGACY_TEXT.match(text) else None)
+                # A call the newest runs, refused as any command: for its construct alone.
+                own = LEGACY_TEXT.match(text) or (text == generic and (sid, at) in ran)
+                seen.setdefault(version, set()).add(text if own else None)
         points = [
             (version, next(iter(texts)))
             for version, texts in sorted(seen.items(), key=lambda item: release_key(item[0]))
@@ -1378,29 +1384,53 @@ def blocked_part_windows(records: Records, corpus: Corpus) -> list[dict[str, Any
     return found
 
 
-def part_spacing_windows(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
-    """When a compound Bash command's refusal named a part written with runs of blanks
-    with single spaces: the calls the newest record refused listing a part with a run of
-    two spaces; a release shows it where the listing has none (``after``: ``collapsed``),
-    not where it keeps them. A rule per run of releases showing it."""
+PART_FORMS: Final = (
+    ("part-spacing", "  ", "collapsed", "with each run of blanks as one space"),
+    ("part-braces", "${", "dropped", "with each variable in braces written `$NAME`"),
+)
+"""How a compound command's refusal may name its parts otherwise than as written: the
+kind, what a part as written holds, ``after``, ``says``."""
+
+
+def part_form_windows(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When a compound Bash command's refusal named its parts otherwise than as written
+    (``PART_FORMS``: runs of blanks as one space, ``${NAME}`` as ``$NAME``): per form, the
+    Bash calls whose command holds it; a release whose refusal lists parts shows the older
+    form where the listing names a part (a ``$`` for braces) without it, the newest's
+    where it keeps it. A rule per run of releases showing the older form."""
     listing = GENERIC[1]
+    found = []
+    for kind, written, after, how in PART_FORMS:
+        named = "$" if written == "${" else ""
 
-    def spaced(call: Mapping[str, Any]) -> bool:
-        text = _refused_text(call) or ""
-        return text.startswith(listing) and "  " in text
+        def holds(call: Mapping[str, Any], written: str = written) -> bool:
+            command = str((call.get("input") or {}).get("command"))
+            parts = simple_commands(command, keep_assignments=True) or []
+            return call.get("name") == "Bash" and len(parts) > 1 and written in command
 
-    def collapsed(call: Mapping[str, Any]) -> bool | None:
-        text = _refused_text(call) or ""
-        return "  " not in text if text.startswith(listing) else None
+        def older(call: Mapping[str, Any], written: str = written, named: str = named) -> Any:
+            text = _refused_text(call) or ""
+            if not text.startswith(listing) or named not in text:
+                return None
+            return written not in text
 
-    calls = _newest_calls(records, corpus, spaced)
-    points = _calls_points(records, corpus, calls, collapsed)
-    says = "a compound Bash command's refusal names its parts with each run of blanks as one space"
-    sids = sorted({sid for sid, _ in calls})
-    return [
-        _window("part-spacing", says, span, _at(records, corpus, sids, span[0]), "", "collapsed")
-        for *span, _shown in _runs(points)
-    ]
+        calls = _newest_calls(records, corpus, holds)
+        points = _calls_points(records, corpus, calls, older)
+        stored = sorted(
+            {v for sid, at in calls for v, _ in _call_seen(records, corpus, sid, at)},
+            key=release_key,
+        )
+        says = f"a compound Bash command's refusal names its parts {how}"
+        sids = sorted({sid for sid, _ in calls})
+        for since, previous, until, _shown in _runs(points):
+            if until is None:
+                # Later records list no such part: the run ends at the next one stored
+                # (the newest names parts as written).
+                last = max((v for v, shown in points if shown), key=release_key)
+                until = next((v for v in stored if release_key(v) > release_key(last)), None)
+            at = _at(records, corpus, sids, since)
+            found.append(_window(kind, says, (since, previous, until), at, "", after))
+    return found
 
 
 def _runs(points: Sequence[tuple[str, Any]]) -> Iterator[tuple[str, str, str | None, Any]]:
@@ -1423,7 +1453,7 @@ def _window(
     assert since is not None and previous is not None
     facets = {"legacy-check": "legacy", "blocked-part-first": "bash.first"}
     rule = _rule(kind, says, ["PreToolUse"], since, previous, sids)
-    named = f"{facets[kind]}.{facet}" if kind in facets else "bash.part.spacing"
+    named = f"{facets[kind]}.{facet}" if kind in facets else f"bash.part.{kind[5:]}"
     return {**rule, "until": until, "facet": named, "before": None, "after": after}
 
 

@@ -43,7 +43,7 @@ from rules_behaviours import (
     load_arrivals,
     no_reason_texts,
     on_failure_arrival,
-    part_spacing_windows,
+    part_form_windows,
     read_only_arrivals,
     redirect_windows,
     refusal_texts,
@@ -348,18 +348,22 @@ def test_checks_of_a_command_s_text_a_blocked_part_first_and_spacing_are_windows
         "cat in '/etc/hostname' was blocked. For security, Claude Code may only concatenate "
         "files from the allowed working directories for this session: '/p'."
     )
-    scenario = _calls("echo `date`", "npm test && cat /etc/hostname", "npm test &&  npm run  b")
+    scenario = _calls(
+        "echo `date`", "npm test && cat /etc/hostname", "npm test &&  npm run  b", "ls && b ${X}"
+    )
     old = _seen(
         scenario,
         (backticks, True),
         (blocked, True),
         (f"{GENERIC_COMPOUND}s require approval: npm test, npm run b", True),
+        (f"{GENERIC_COMPOUND} requires approval: b $X", True),
     )
     new = _seen(
         scenario,
         ("Contains command_substitution", True),
         (f"{GENERIC_COMPOUND}s require approval: npm test, cat /etc/hostname", True),
         (f"{GENERIC_COMPOUND}s require approval: npm test, npm run  b", True),
+        ("A variable in braces in this command can't be checked before it runs", True),
     )
     records, corpus = _records(scenario, [old, old, new, new])
     windows = [
@@ -367,7 +371,7 @@ def test_checks_of_a_command_s_text_a_blocked_part_first_and_spacing_are_windows
         for r in (
             *legacy_check_windows(records, corpus),
             *blocked_part_windows(records, corpus),
-            *part_spacing_windows(records, corpus),
+            *part_form_windows(records, corpus),
         )
     ]
     # From the oldest stored release on: it starts there, with no release before it.
@@ -375,6 +379,8 @@ def test_checks_of_a_command_s_text_a_blocked_part_first_and_spacing_are_windows
         ("legacy-check", "legacy.backticks", "2.0.0", "2.0.0", "2.0.2", backticks),
         ("blocked-part-first", "bash.first.outside", "2.0.0", "2.0.0", "2.0.2", "outside"),
         ("part-spacing", "bash.part.spacing", "2.0.0", "2.0.0", "2.0.2", "collapsed"),
+        # No later record lists the part: the window ends at the next one stored.
+        ("part-braces", "bash.part.braces", "2.0.0", "2.0.0", "2.0.2", "dropped"),
     ]
     # Records that change back and forth show two windows, each bounded.
     records, corpus = _records(scenario, [new, old, new, old])
@@ -472,6 +478,17 @@ def test_fire_checks_a_command_s_text_as_each_release_did(tmp_path: Path) -> Non
     spaced = "npm test &&  npm run  build"
     assert refusal(spacing.since, spaced).endswith("npm test, npm run build")
     assert refusal(str(spacing.until), spaced).endswith("npm test, npm run  build")
+    braces = _rule("part-braces")
+    assert refusal(braces.since, "npm test && echo ${FOO}").endswith("npm test, echo $FOO")
+    # A quoted `>` needed approval as any command while the text was checked.
+    quoted = _rule("legacy-check", "legacy.quoted_redirection")
+    assert refusal(quoted.since, 'echo "a > b"') == facts.refusals["command"]
+    assert _bash_refusal(tmp_path, str(quoted.until), 'echo "a > b"') is None  # it runs
+    # Before a compound's backticks were checked, its parts were listed as written.
+    compound = _rule("legacy-check", "legacy.backticks.compound")
+    listed = facts.refusal("compound_parts", parts="npm test, echo `date`")
+    assert refusal(compound.previous, "npm test && echo `date`") == listed
+    assert refusal(compound.since, "npm test && echo `date`") == compound.after
 
 
 def test_a_project_s_permissions_held_untrusted_inside_a_window() -> None:
