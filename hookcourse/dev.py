@@ -263,19 +263,27 @@ def update(root: Path = ROOT, stages: tuple[Stage, ...] = STAGES) -> list[Path]:
 def _from_records(root: Path, write: bool) -> list[str]:
     """Run every record generator (writing when ``write``); the lines they print of the
     files not current or written (one of a generator that fails otherwise)."""
-    from hookcourse.system.processes import run  # a checkout's tool: no start-up cost
+    from hookcourse.system.processes import CannotStart, run  # only a checkout's tool needs it
 
     lines = []
     for script, checking, writing in RECORD_GENERATORS:
-        done = run(
-            [sys.executable, script, *(writing if write else checking)],
-            cwd=root / RECORDS,
-            env={**os.environ, "PYTHONPATH": str(root)},  # this checkout's package
-            timeout_s=GENERATOR_TIMEOUT_S,
-        )
-        said = [line for line in done.stdout.decode().splitlines() if line.strip()]
-        if done.exit_code and not said:
-            last = (done.stderr.decode().strip().splitlines() or ["no output"])[-1]
+        if not (root / RECORDS / script).is_file():
+            continue  # a checkout without the records (a copy of the stages' parts)
+        try:
+            done = run(
+                [sys.executable, script, *(writing if write else checking)],
+                cwd=root / RECORDS,
+                env={**os.environ, "PYTHONPATH": str(root)},  # this checkout's package
+                timeout_s=GENERATOR_TIMEOUT_S,
+            )
+        except CannotStart as error:
+            lines.append(f"{RECORDS / script}: {error}")
+            continue
+        said = [line for line in done.stdout.decode(errors="replace").splitlines() if line.strip()]
+        if done.timed_out:
+            said = [f"{RECORDS / script}: still running after {GENERATOR_TIMEOUT_S:.0f} s"]
+        elif done.exit_code and not said:
+            last = (done.stderr.decode(errors="replace").strip().splitlines() or ["no output"])[-1]
             said = [f"{RECORDS / script}: exit {done.exit_code}: {last}"]
         lines += [
             str(Path(line).relative_to(root)) if line.startswith(str(root)) else line
