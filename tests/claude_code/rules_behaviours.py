@@ -1286,6 +1286,18 @@ def redirect_windows(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
     return found
 
 
+CONSTRUCT_WORDS: Final = {
+    "backticks": "backticks",
+    "command_substitution": "a command substitution (`$(`)",
+    "braced_variable": "a variable in braces (`${`)",
+    "input_redirection": "an input redirection (`<`)",
+    "output_redirection": "an output redirection (`>`)",
+    "path_variable": "a variable in a path argument",
+    "quoted_redirection": "a `<` or `>` inside quotes",
+}
+"""How a rule names each of ``permissions.LEGACY_CONSTRUCTS``."""
+
+
 def legacy_check_windows(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
     """When the permission step refused a Bash command for a construct found in its text
     (``legacy_constructs``: backticks, ``$(``, ``<``, a variable in a path argument, ...)
@@ -1324,9 +1336,10 @@ def legacy_check_windows(records: Records, corpus: Corpus) -> list[dict[str, Any
         ]
         sids = sorted({sid for sid, _ in calls})
         for since, previous, until, text in _runs(points):
+            name, _, compound = construct.partition(".")
             says = (
-                f"a Bash command holding {construct.replace('_', ' ').replace('.', ', in a ')}"
-                f" is refused as `{text}`, checked in its text before its parts"
+                f"a {'compound ' * bool(compound)}Bash command holding {CONSTRUCT_WORDS[name]} "
+                f"is refused as `{text}`, checked in its text before its parts"
             )
             at = _at(records, corpus, sids, since)
             found.append(
