@@ -69,6 +69,7 @@ from .settings import Origin, PermissionEntry, SettingsSource
 from .versions import (
     allow_lifts_ask_rule,
     allow_lifts_deny_rule,
+    answering,
     blocked_part_first,
     changer_known,
     check_made,
@@ -844,6 +845,8 @@ def _legacy_need(command: str, place: CallPlace) -> _Need | None:
     """The refusal of an older release that checked ``command``'s text for a construct
     (``legacy_constructs``, the first it checked) before judging its parts; None for the
     newest."""
+    if answering() is None:
+        return None  # no window holds for the newest: skip reading the text on every call
     texts = (legacy_check_text(found) for found in legacy_constructs(command, place.home))
     text = next((text for text in texts if text is not None), None)
     return None if text is None else _Need(text, first=True)
