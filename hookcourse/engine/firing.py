@@ -82,9 +82,11 @@ from .versions import (
     event_fires,
     exit2_cancels,
     flag_hooks_run,
+    max_turns_note,
     payload_key_sent,
     refused_rule_note,
     rewrite_note,
+    settings_dirs_read,
     trust_gated,
     unknown_event_note,
 )
@@ -231,6 +233,12 @@ def fire(request: FireRequest) -> FireReport:
         for hook in sorted(ran.hooks, key=lambda h: h.execution.finish_index)
         if hook.reading.classification is Classification.NON_BLOCKING_ERROR
     ]
+    last_turn = _last_turn(request)
+    unchecked = max_turns_note() if last_turn and spec.stop_loop and outcome.keeps_going else None
+    if unchecked is not None:
+        # fire --claude-version: a release that let the continuation past the limit.
+        last_turn = False
+        outcome = replace(outcome, explanation=[*outcome.explanation, unchecked])
     shown = print_mode(
         spec,
         payload,
@@ -238,7 +246,7 @@ def fire(request: FireRequest) -> FireReport:
         permission,
         removed,
         reformatted,
-        _last_turn(request),
+        last_turn,
         failures,
         managed_denied=ran.managed_denied,
     )
@@ -403,6 +411,8 @@ def _settings_dirs(settings: Settings, trusted: bool) -> list[str]:
     """The working directories the settings files add (``permissions.additionalDirectories``,
     as ``--add-dir`` does; a project's only in a trusted folder, 2.1.332)."""
     found: list[str] = []
+    if not settings_dirs_read():
+        return found  # fire --claude-version: a release that took none yet (measured)
     for layer in settings.layers:
         document = layer.document if isinstance(layer.document, dict) else {}
         permissions = document.get("permissions")

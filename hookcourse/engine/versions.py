@@ -93,6 +93,8 @@ MODELLED = (
     "read-only-arrives",
     "redirect-as-part",
     "redirect-unchecked",
+    "max-turns-unchecked",
+    "settings-dirs-arrive",
 )
 """The kinds of rule ``fire --claude-version`` applies."""
 
@@ -940,6 +942,12 @@ def trust_gated() -> bool:
     return _in_window("untrusted-permissions") is None
 
 
+def settings_dirs_read() -> bool:
+    """Whether the release answered as took settings' ``permissions.additionalDirectories``
+    as working directories (False before its ``settings-dirs-arrive`` rule)."""
+    return _before_arrival("settings-dirs-arrive") is None
+
+
 def changer_known(verb: str) -> bool:
     """Whether the release answered as counted ``verb`` (``pushd``) as a change of directory,
     refusing two in one command as several (False before its ``changer-arrives`` rule:
@@ -1081,6 +1089,20 @@ def stop_cap_note() -> str | None:
         f"Claude Code {answering()} capped no Stop hook continuations and read no "
         f"CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: a hook that always continues loops for ever "
         f"(capped from {_when(rule)}, changed in {rule.since})"
+    )
+
+
+def max_turns_note() -> str | None:
+    """Why the release answered as gave a Stop hook's continuation another model response
+    although ``--max-turns`` allowed none (inside a ``max-turns-unchecked`` window); None
+    where the limit ends the run."""
+    rule = _in_window("max-turns-unchecked")
+    if rule is None:
+        return None
+    until = f" until {rule.until}" if rule.until else ""
+    return (
+        f"Claude Code {answering()} did not check --max-turns before a Stop hook's "
+        f"continuation: the run goes on past the limit (from {_when(rule)}{until})"
     )
 
 

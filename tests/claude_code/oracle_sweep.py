@@ -119,6 +119,12 @@ ALSO = {
     "perm-project-allow-untrusted": "a project's allow rule in an untrusted folder",
     "x-cd-other-add-dir": "cd into a folder given with --add-dir",
     "x-subagent-stop-block-json": "a SubagentStop block's text for the model",
+    "perm2-shell-writes": "Bash commands writing files: each verb's refusal words",
+    "x-cd-other-add-dir-trusted": "cd into a trusted project's additionalDirectories",
+    "hidden-flag-max-turns": "--max-turns beside a Stop hook that keeps blocking",
+    "pd-plan-no-verdict": "plan mode's refusal of a removal outside the project",
+    "x-cf-sessionstart": "a SessionStart JSON answer with continue:false",
+    "x-cd-parent-allowed-tools": "cd out of the project under a whole-tool allow rule",
 }
 """Scenarios the core takes beside the greedy cover: changes users reported, and what live
 checks outside the core found changing."""

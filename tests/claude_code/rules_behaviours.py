@@ -56,6 +56,7 @@ def behaviour_rules(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
         *known_variable_arrivals(records, corpus),
         *cancel_windows(records, corpus),
         *denial_fallback_windows(records, corpus),
+        *settings_dirs_arrival(records, corpus),
         *untrusted_permission_windows(records, corpus),
         *write_verb_arrivals(records, corpus),
         *changer_arrivals(records, corpus),
@@ -70,6 +71,7 @@ def behaviour_rules(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
         *unknown_command_windows(records, corpus),
         *load_arrivals(records, corpus),
         *stop_cap_arrival(records, corpus),
+        *max_turns_windows(records, corpus),
         *missing_script_arrival(records, corpus),
         *no_reason_texts(records, corpus),
         *compound_rule_arrival(records, corpus),
@@ -287,7 +289,9 @@ def write_blocked_windows(records: Records, corpus: Corpus) -> list[dict[str, An
         def blocked(observation: Mapping[str, Any], into: list[str] = template) -> bool:
             for tool in observation.get("tools") or []:
                 seen = WRITE_BLOCKED.match(str(tool.get("result")))
-                if seen and tool.get("name") == "Bash":
+                # A write outside the folders refused so is another window's (outside).
+                inside = seen is not None and seen["subject"].split("'")[1].startswith(seen["cwd"])
+                if seen and inside and tool.get("name") == "Bash":
                     text = str(tool["result"])
                     into[:] = [
                         text.replace(seen["subject"], "{subject}")
@@ -363,35 +367,53 @@ compound's part or parts (the catalogue's words; two parts needing approval or m
 listed together: "The following parts require approval: ...")."""
 
 
+INSIDE_NEED = "needs approval. The path is inside the working directories"
+"""The newest's refusal of a Bash command writing a file inside the working directories."""
+
+
 def write_need_arrival(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
-    """When a Bash command writing a file came to be refused for its path (naming it):
-    scenarios calling Bash with no Bash allow rule; a release shows the old behaviour where
-    a refused Bash call got the generic wording, the newest's where its text names the
-    command and path (one change from the oldest on)."""
-
-    def generic(observation: Mapping[str, Any]) -> bool | None:
-        texts = [str(t.get("result")) for t in observation.get("tools") or [] if t.get("isError")]
-        if any(_generic(text) for text in texts):
-            return True
-        return False if any(re.match(r"^\S+ in '", text) for text in texts) else None
-
-    sids = [
+    """When a Bash command writing a file inside the working directories came to be refused
+    for its path (naming it): the calls of scenarios with no Bash allow rule that the
+    newest refused so; per call, where it stopped being refused as any command needing
+    approval (``_calls_arrival``); the earliest of them (a command judged as writing only
+    later has its own rule: ``write-verb-arrives``)."""
+    sids = {
         sid
         for sid, scenario in corpus.items()
-        if '"name": "Bash"' in _calls(scenario)
-        and not any(rule.startswith("Bash(") for rule in _rules_of(scenario, "allow"))
-        and any(
-            WRITE_BLOCKED.match(str(t.get("result")))
-            for _, o in _stored(records, corpus, sid)
-            for t in o.get("tools") or []
+        if not any(rule.startswith("Bash(") for rule in _rules_of(scenario, "allow"))
+    }
+
+    def named(call: Mapping[str, Any]) -> bool:
+        text = _refused_text(call) or ""
+        return (
+            call.get("name") == "Bash"
+            and bool(re.match(r"^\S+ in '", text))
+            and (INSIDE_NEED in text)
         )
+
+    calls = [(sid, at) for sid, at in _newest_calls(records, corpus, named) if sid in sids]
+
+    def generic(call: Mapping[str, Any]) -> bool | None:
+        text = _refused_text(call)
+        if text is None or _generic(text):
+            return None if text is None else True
+        return False if re.match(r"^\S+ in '", text) else None  # a check of its own
+
+    arrivals = [
+        arrived
+        for call in calls
+        if (arrived := _calls_arrival(records, corpus, [call], generic)) is not None
     ]
+    if not arrivals:
+        return []
+    since, previous, _ = min(arrivals, key=lambda arrived: release_key(arrived[0]))
+    at = _at(records, corpus, sorted({sid for sid, _ in calls}), since)
     says = (
         "a Bash command writing a file needs approval for its path, named in the refusal "
         "(before, it was refused as any command that needs approval)"
     )
-    rule = {"kind": "write-need-arrives", "says": says, "facet": "bash.write", "after": "path"}
-    return _joint_arrival(records, corpus, sids, generic, ["PreToolUse"], rule)
+    more = {"facet": "bash.write", "before": None, "after": "path"}
+    return [_rule("write-need-arrives", says, ["PreToolUse"], since, previous, at, **more)]
 
 
 def _joint_arrival(
@@ -897,24 +919,38 @@ def cancel_windows(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
         ]
         return False if refused and refused[0] < len(tools) - 1 else None
 
-    found = []
-    for since, previous, until in _windows(_points(records, corpus, sids, cancelled)):
-        found.append(
-            _rule(
-                "sibling-cancel",
-                "a call refused as needing approval cancels the later calls of its turn: "
-                "they read `" + template[0] + "`",
-                ["PreToolUse"],
-                since,
-                previous,
-                _at(records, corpus, sids, since),
-                until=until,
-                facet="tool[*].result",
-                before=None,
-                after=template[0],
-            )
+    points = _points(records, corpus, sids, cancelled)
+    says = "a call refused as needing approval cancels the later calls of its turn: they "
+    says += "read `" + (template or [""])[0] + "`"
+    window = ("sibling-cancel", says, ["PreToolUse"], "tool[*].result")
+    return _window_rules(records, corpus, sids, points, window, (template or [""])[0])
+
+
+def _window_rules(
+    records: Records,
+    corpus: Corpus,
+    sids: Sequence[str],
+    points: Sequence[tuple[str, bool]],
+    window: tuple[str, str, Sequence[str], str],
+    after: Any,
+) -> list[dict[str, Any]]:
+    """A rule (``window``: kind, says, events, facet) per window of ``points``."""
+    kind, says, events, facet = window
+    return [
+        _rule(
+            kind,
+            says,
+            events,
+            since,
+            previous,
+            _at(records, corpus, sids, since),
+            until=until,
+            facet=facet,
+            before=None,
+            after=after,
         )
-    return found
+        for since, previous, until in _windows(points)
+    ]
 
 
 def _in_auto_mode(scenario: Mapping[str, Any]) -> bool:
@@ -928,30 +964,89 @@ def _mode_given(scenario: Mapping[str, Any]) -> str:
     return next((b for a, b in pairs if a == "--permission-mode"), "")
 
 
-def _project_permissions(scenario: Mapping[str, Any]) -> bool:
-    project = (scenario.get("settings") or {}).get("project")
-    permissions = project.get("permissions") if isinstance(project, dict) else None
-    keys = ("allow", "additionalDirectories")
-    return isinstance(permissions, dict) and any(permissions.get(key) for key in keys)
+def _permissions(scenario: Mapping[str, Any], scope: str, key: str) -> bool:
+    """Whether the scenario's ``scope`` settings give permissions under ``key``."""
+    settings = (scenario.get("settings") or {}).get(scope)
+    permissions = settings.get("permissions") if isinstance(settings, dict) else None
+    return isinstance(permissions, dict) and bool(permissions.get(key))
+
+
+def _settings_dirs(scenario: Mapping[str, Any]) -> bool:
+    """Whether the scenario's settings (any scope) give ``additionalDirectories``."""
+    scopes = ("user", "project", "local", "flag")
+    return any(_permissions(scenario, scope, "additionalDirectories") for scope in scopes)
+
+
+def settings_dirs_arrival(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When settings' ``permissions.additionalDirectories`` came to be working directories:
+    the calls of trusted scenarios whose settings give some (and no ``--add-dir``) that the
+    newest let run and some older release refused; the release from which they ran."""
+    sids = {
+        sid
+        for sid, scenario in corpus.items()
+        if scenario.get("trust")
+        and _settings_dirs(scenario)
+        and "--add-dir" not in (scenario.get("flags") or [])
+    }
+    calls = [
+        (sid, at)
+        for sid, at in _newest_calls(records, corpus, lambda call: not call.get("isError"))
+        if sid in sids
+        and any(call.get("isError") for _, call in _call_seen(records, corpus, sid, at))
+    ]
+    arrived = _calls_arrival(records, corpus, calls, lambda call: bool(call.get("isError")))
+    if arrived is None:
+        return []
+    since, previous, at = arrived
+    says = (
+        "settings' `permissions.additionalDirectories` are working directories (before, "
+        "a command in one was refused as outside them)"
+    )
+    more = {"facet": "permissions.additionalDirectories", "before": None, "after": True}
+    return [_rule("settings-dirs-arrive", says, ["PreToolUse"], since, previous, at, **more)]
+
+
+INSIDE_BLOCKED = re.compile(
+    r"^\S+ in '\$ROOT/project[/']|^Output redirection to '\$ROOT/project[/']"
+)
+"""A refusal as blocked of a path inside the project: a write refused whatever the rules
+said (``write-blocked``), which says nothing of whether they held."""
 
 
 def untrusted_permission_windows(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
     """When a project's permissions (allow rules, ``additionalDirectories``) held in a
     folder never trusted: scenarios in such a folder whose project settings give some, the
-    calls their newest record refused (a write inside the project left out: auto mode lets
-    one run either way, and some releases ran a session given no mode in it); a release
-    shows the behaviour where those calls ran. A rule per window (before its start the
-    settings file that showed it may not have been read at all: ``event-name-arrives``)."""
+    calls their newest record refused; a release shows the behaviour where those calls
+    ran. Says nothing: a release that ran a session given no mode in another mode (auto
+    mode lets a write inside the project run either way), a refusal as blocked of a path
+    inside the project, and a scenario giving only ``additionalDirectories`` before
+    ``settings-dirs-arrive`` (no folder took them yet). A rule per run of releases."""
     sids = {sid for sid, scenario in corpus.items() if not scenario.get("trust")}
-    sids &= {sid for sid in sids if _project_permissions(corpus[sid])}
-    inside = "needs approval. The path is inside"
-
-    def refused(call: Mapping[str, Any]) -> bool:
-        text = _refused_text(call)
-        return text is not None and inside not in text
-
-    calls = [(sid, at) for sid, at in _newest_calls(records, corpus, refused) if sid in sids]
-    points = _calls_points(records, corpus, calls, lambda call: not call.get("isError"))
+    keys = ("allow", "additionalDirectories")
+    sids = {sid for sid in sids if any(_permissions(corpus[sid], "project", k) for k in keys)}
+    default = _in_default_mode(records, corpus)
+    dirs = settings_dirs_arrival(records, corpus)
+    read_from = release_key(dirs[0]["since"]) if dirs else (0,)
+    calls = [
+        (sid, at)
+        for sid, at in _newest_calls(records, corpus, lambda call: bool(call.get("isError")))
+        if sid in sids
+    ]
+    seen: dict[str, set[bool]] = {}
+    for sid, at in calls:
+        dirs_only = not _permissions(corpus[sid], "project", "allow")
+        for version, call in _call_seen(records, corpus, sid, at):
+            if not default(version) or (dirs_only and release_key(version) < read_from):
+                continue
+            text = _refused_text(call) or ""
+            if INSIDE_BLOCKED.match(text) and " was blocked. " in text:
+                continue
+            seen.setdefault(version, set()).add(not call.get("isError"))
+    points = [
+        (version, next(iter(said)))
+        for version, said in sorted(seen.items(), key=lambda item: release_key(item[0]))
+        if len(said) == 1
+    ]
     says = (
         "a project's permissions (its allow rules, its `additionalDirectories`) hold in a "
         "folder never trusted"
@@ -969,7 +1064,7 @@ def untrusted_permission_windows(records: Records, corpus: Corpus) -> list[dict[
             before=None,
             after=True,
         )
-        for since, previous, until in _windows(points)
+        for since, previous, until, _held in _runs(points)
     ]
 
 
@@ -1032,7 +1127,11 @@ def write_verb_arrivals(records: Records, corpus: Corpus) -> list[dict[str, Any]
     its text names the command (``_calls_arrival``, between neighbouring releases)."""
 
     def named(verb: str, call: Mapping[str, Any]) -> bool:
-        return call.get("name") == "Bash" and str(_refused_text(call)).startswith(f"{verb} in '")
+        # A write outside the folders was named by the path check before (an older one).
+        text = str(_refused_text(call))
+        return (
+            call.get("name") == "Bash" and text.startswith(f"{verb} in '") and (INSIDE_NEED in text)
+        )
 
     def says(verb: str) -> str:
         return (
@@ -1217,6 +1316,21 @@ OUTPUT_TARGET = re.compile(r"(?<![0-9&<>])>\s*(?P<file>[^\s&;|<>]+)")
 """The file of an output redirection in a recorded command (``echo hi > out.txt``)."""
 
 
+def _in_default_mode(records: Records, corpus: Corpus) -> Callable[[str], bool]:
+    """Whether a release ran a session given no permission mode in default mode (not
+    inside a ``default-mode`` window)."""
+    moded = [(rule["since"], rule.get("until")) for rule in default_modes(records, corpus)]
+
+    def default(version: str) -> bool:
+        return not any(
+            release_key(since) <= release_key(version)
+            and (until is None or release_key(version) < release_key(until))
+            for since, until in moded
+        )
+
+    return default
+
+
 def redirect_windows(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
     """When an output redirection to a file was named as a part of its own needing
     approval (``redirect-as-part``: a listing names the file), or let through unchecked
@@ -1237,14 +1351,7 @@ def redirect_windows(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
             where = ("outside" if outside else "inside") + redirected[0][18:]  # .compound
             picked.setdefault(where, []).append((sid, at))
     # Releases that ran a session given no mode in another mode say nothing of the checks.
-    moded = [(rule["since"], rule.get("until")) for rule in default_modes(records, corpus)]
-
-    def default(version: str) -> bool:
-        return not any(
-            release_key(since) <= release_key(version)
-            and (until is None or release_key(version) < release_key(until))
-            for since, until in moded
-        )
+    default = _in_default_mode(records, corpus)
 
     def target(call: Mapping[str, Any]) -> str:
         return str(OUTPUT_TARGET.findall(str((call.get("input") or {}).get("command")))[0])
@@ -1259,7 +1366,8 @@ def redirect_windows(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
         listed = None if text is None else _listed(text)
         if listed is not None:
             return False if target(call) in listed else None
-        return text is None
+        # Refused as any command: for the command itself (printf before it was read-only).
+        return None if text == GENERIC[0] else text is None
 
     found = []
     for where, calls in sorted(picked.items()):
@@ -1974,20 +2082,21 @@ def load_arrivals(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
     return found
 
 
-def stop_cap_arrival(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
-    """When Stop hooks' continuations came to be capped: scenarios with a Stop hook that
-    blocks every time; a release shows the old behaviour where the run was stopped at the
-    harness's time limit (no result line after a request), the newest's where it ended."""
+def _looped(observation: Mapping[str, Any]) -> bool | None:
+    """Whether a run was stopped at the harness's time limit (no result line after a
+    request); None where no request was made."""
+    if not observation.get("requests"):
+        return None
+    return (observation.get("result") or {}).get("subtype") is None
 
-    def looped(observation: Mapping[str, Any]) -> bool | None:
-        if not observation.get("requests"):
-            return None
-        return (observation.get("result") or {}).get("subtype") is None
 
-    sids = [
+def _always_blocking_stop(corpus: Corpus, max_turns: bool) -> list[str]:
+    """Scenarios with a Stop hook that blocks every time, given ``--max-turns`` or not."""
+    return [
         sid
         for sid, scenario in corpus.items()
         if any(event == "Stop" for event, _ in _hook_groups(scenario))
+        and ("--max-turns" in (scenario.get("flags") or [])) == max_turns
         and (hooks := [h for h in (scenario.get("hooks") or {}).values() if isinstance(h, dict)])
         and all(
             isinstance(h.get("out"), dict)
@@ -1996,12 +2105,35 @@ def stop_cap_arrival(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
             for h in hooks
         )
     ]
+
+
+def stop_cap_arrival(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When Stop hooks' continuations came to be capped: scenarios with a Stop hook that
+    blocks every time (no ``--max-turns``: ``max_turns_windows``); a release shows the old
+    behaviour where the run was stopped at the harness's time limit, the newest's where it
+    ended."""
     says = (
         "Stop hooks' continuations are capped (`CLAUDE_CODE_STOP_HOOK_BLOCK_CAP`; before, a "
         "Stop hook that always blocks looped for ever)"
     )
     rule = {"kind": "stop-cap-arrives", "says": says, "facet": "stop.cap", "after": "cap"}
-    return _joint_arrival(records, corpus, sids, looped, ["Stop"], rule)
+    sids = _always_blocking_stop(corpus, max_turns=False)
+    return _joint_arrival(records, corpus, sids, _looped, ["Stop"], rule)
+
+
+def max_turns_windows(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When ``--max-turns`` did not end a run a Stop hook kept continuing: scenarios giving
+    it beside a Stop hook that blocks every time; a release shows it where the run went on
+    until the harness's time limit, the newest's where it ended at the limit."""
+    sids = _always_blocking_stop(corpus, max_turns=True)
+    says = (
+        "`--max-turns` does not end a run a Stop hook keeps continuing: each continuation "
+        "gets another model response, past the limit"
+    )
+    window = ("max-turns-unchecked", says, ["Stop"], "stop.max_turns")
+    return _window_rules(
+        records, corpus, sids, _points(records, corpus, sids, _looped), window, True
+    )
 
 
 def missing_script_arrival(records: Records, corpus: Corpus) -> list[dict[str, Any]]:

@@ -41,6 +41,7 @@ from rules_behaviours import (
     known_variable_arrivals,
     legacy_check_windows,
     load_arrivals,
+    max_turns_windows,
     no_reason_texts,
     on_failure_arrival,
     part_form_windows,
@@ -48,12 +49,15 @@ from rules_behaviours import (
     redirect_windows,
     refusal_texts,
     rewrite_arrival,
+    settings_dirs_arrival,
     skill_ask_windows,
+    stop_cap_arrival,
     stop_text_arrival,
     unknown_command_windows,
     untrusted_permission_windows,
     wildcard_rule_arrival,
     write_blocked_windows,
+    write_need_arrival,
     write_verb_arrivals,
 )
 
@@ -119,6 +123,34 @@ def test_a_blocked_write_is_a_window_with_its_text_as_a_template() -> None:
     assert rule["after"].startswith("{subject} was blocked.") and rule["after"].endswith(
         "session: '{cwd}'."
     )
+
+
+def test_a_blocked_write_outside_the_folders_is_no_inside_window() -> None:
+    scenario = {
+        "id": "w",
+        "turns": [{"tools": [{"name": "Bash", "input": {"command": "touch /tmp/x"}}]}],
+    }
+    text = (
+        "touch in '/tmp/x' was blocked. For security, Claude Code may only create or "
+        "modify files in the allowed working directories for this session: '$ROOT/p'."
+    )
+    ran = _bash("RAN")
+    records, corpus = _records(scenario, [ran, _bash(text, True), _bash(text, True), ran])
+    assert write_blocked_windows(records, corpus) == []
+
+
+def test_the_write_need_arrives_with_the_first_command_named_for_its_path() -> None:
+    generic = permission_facts().refusals["command"]
+    scenario = _calls("touch a.txt", "tee b.txt")
+    inside = "{} in '$ROOT/project/{}' needs approval. The path is inside the working directories"
+    touch, tee = inside.format("touch", "a.txt"), inside.format("tee", "b.txt")
+    old = _seen(scenario, (generic, True), (generic, True))
+    touch_named = _seen(scenario, (touch, True), (generic, True))
+    both = _seen(scenario, (touch, True), (tee, True))
+    records, corpus = _records(scenario, [old, touch_named, touch_named, both])
+    (rule,) = write_need_arrival(records, corpus)
+    # The earliest command's arrival: tee, named later, has its own (write-verb-arrives).
+    assert (rule["since"], rule["previous"], rule["after"]) == ("2.0.1", "2.0.0", "path")
 
 
 def test_a_skill_ask_is_a_window_per_run_of_releases() -> None:
@@ -317,12 +349,19 @@ def test_a_known_variable_and_a_writing_command_arrive_where_their_calls_change(
     generic = permission_facts().refusals["command"]
     scenario = _calls("echo $HOME", "tee out.txt")
     old = _seen(scenario, ("Contains simple_expansion", True), (generic, True))
-    new = _seen(scenario, ("/home/u", False), ("tee in '/p/out.txt' needs approval.", True))
+    inside = "tee in '/p/out.txt' needs approval. The path is inside the working directories"
+    new = _seen(scenario, ("/home/u", False), (inside, True))
     records, corpus = _records(scenario, [old, old, new, new])
     (known,) = known_variable_arrivals(records, corpus)
     assert (known["since"], known["previous"], known["after"]) == ("2.0.2", "2.0.1", "HOME")
     (tee,) = write_verb_arrivals(records, corpus)
     assert (tee["since"], tee["after"], tee["facet"]) == ("2.0.2", "tee", "bash.write.verb.tee")
+    # A write outside the folders was named by an older path check: it says nothing here.
+    outside = "tee in '/tmp/x' needs approval. The path is outside the working directories"
+    records, corpus = _records(
+        scenario, [old, old, _seen(scenario, ("/h", False), (outside, True))]
+    )
+    assert write_verb_arrivals(records, corpus) == []
 
 
 def test_a_directory_changer_and_a_flag_check_arrive_where_their_calls_change() -> None:
@@ -503,6 +542,63 @@ def test_a_project_s_permissions_held_untrusted_inside_a_window() -> None:
     assert (rule["since"], rule["previous"], rule["until"]) == ("2.0.1", "2.0.0", "2.0.3")
     # A trusted folder shows nothing of it.
     assert untrusted_permission_windows(records, {"c": {**scenario, "trust": True}}) == []
+
+
+def test_a_project_s_allow_rule_held_untrusted_from_the_oldest_release() -> None:
+    scenario = {
+        **_calls("touch made.txt"),
+        "settings": {"project": {"permissions": {"allow": ["Bash(touch:*)"]}}},
+    }
+    inside = "touch in '$ROOT/project/made.txt' needs approval. The path is inside"
+    blocked = (
+        "touch in '$ROOT/project/made.txt' was blocked. For security, Claude Code may only "
+        "create or modify files in the allowed working directories for this session: '$ROOT'."
+    )
+    ran, refused = _seen(scenario, ("", False)), _seen(scenario, (inside, True))
+    # A refusal as blocked of a path inside the project says nothing of the rule.
+    records, corpus = _records(scenario, [ran, _seen(scenario, (blocked, True)), ran, refused])
+    (rule,) = untrusted_permission_windows(records, corpus)
+    assert (rule["since"], rule["previous"], rule["until"]) == ("2.0.0", "2.0.0", "2.0.3")
+
+
+def test_settings_dirs_arrive_and_say_nothing_of_trust_before() -> None:
+    outside = "cd in '/h' was blocked. For security, Claude Code may only change directories"
+    dirs = {"project": {"permissions": {"additionalDirectories": ["/h"]}}}
+    trusted = {**_calls("cd /h", "echo next"), "id": "t", "settings": dirs, "trust": True}
+    untrusted = {**_calls("cd /h"), "id": "u", "settings": dirs}
+    refused, ran = (outside, True), ("", False)
+    seen_trusted = [_seen(trusted, r, ran) for r in (refused, refused, ran, ran, ran)]
+    seen_untrusted = [_seen(untrusted, r) for r in (refused, refused, ran, ran, refused)]
+    records = {
+        version: {
+            "t": {"scenario": digest(trusted), **a},
+            "u": {"scenario": digest(untrusted), **b},
+        }
+        for version, a, b in zip(RELEASES, seen_trusted, seen_untrusted, strict=True)
+    }
+    corpus = {"t": trusted, "u": untrusted}
+    (arrived,) = settings_dirs_arrival(records, corpus)
+    assert (arrived["since"], arrived["previous"], arrived["exact"]) == ("2.0.2", "2.0.1", True)
+    # Before the arrival the untrusted folder's refusals say nothing: the window starts
+    # where the directories were first read, not after a refusal.
+    (window,) = untrusted_permission_windows(records, corpus)
+    assert (window["since"], window["previous"], window["until"]) == ("2.0.2", "2.0.2", "2.0.5")
+
+
+def test_max_turns_unchecked_is_a_window_apart_from_the_stop_cap() -> None:
+    stop = {"Stop": [{"hooks": [{"type": "command", "command": "@hook:again"}]}]}
+    scenario = {
+        "id": "m",
+        "flags": ["--max-turns", "1"],
+        "settings": {"project": {"hooks": stop}},
+        "hooks": {"again": {"out": {"decision": "block", "reason": "go on"}}},
+    }
+    ended = {"requests": 1, "result": {"subtype": "error_max_turns"}}
+    looped = {"requests": 500, "result": {}}
+    records, corpus = _records(scenario, [ended, looped, looped, ended])
+    (rule,) = max_turns_windows(records, corpus)
+    assert (rule["since"], rule["previous"], rule["until"]) == ("2.0.1", "2.0.0", "2.0.3")
+    assert stop_cap_arrival(records, corpus) == []  # a turn limit's loop is not the cap's
 
 
 def test_a_window_of_cancelled_calls_is_read_with_the_call_as_a_placeholder() -> None:
@@ -1142,3 +1238,34 @@ def test_an_allow_rule_naming_a_compound_whole_runs_it_only_before_its_release(
     call = {**BASH, "tool_input": {"command": command}}
     assert _fire(tmp_path, measured.previous, "PreToolUse", call)["printMode"]["toolRuns"] is True
     assert _fire(tmp_path, measured.since, "PreToolUse", call)["printMode"]["toolRuns"] is False
+
+
+def test_fire_lets_a_stop_continuation_past_max_turns_inside_its_window(tmp_path: Path) -> None:
+    window = _rule("max-turns-unchecked")
+    block = {"decision": "block", "reason": "more"}
+    hook = {"type": "command", "command": f"echo '{json.dumps(block)}'"}
+    _settings(tmp_path, {"hooks": {"Stop": [{"hooks": [hook]}]}})
+    flags = ["--max-turns", "1", "--turn", "1"]
+    inside = _fire(tmp_path, window.since, "Stop", {"stop_hook_active": False}, flags)
+    assert inside["printMode"]["turnContinues"] is True
+    assert f"from {window.since}" in json.dumps(inside["outcome"]["explanation"])
+    for release in (window.previous, str(window.until)):
+        ended = _fire(tmp_path, release, "Stop", {"stop_hook_active": False}, flags)
+        assert ended["printMode"]["terminalReason"] == "max_turns"
+
+
+def test_fire_takes_settings_dirs_as_working_directories_from_their_release(
+    tmp_path: Path,
+) -> None:
+    arrived = _rule("settings-dirs-arrive")
+    other = tmp_path / "other"
+    other.mkdir()
+    project = tmp_path / "project"
+    project.mkdir()
+    _settings(project, {"permissions": {"additionalDirectories": [str(other)]}})
+    call = {**BASH, "tool_input": {"command": f"cd {other}"}}
+    flags = ["--permission-mode", "default", "--trusted"]
+    before = _fire(project, arrived.previous, "PreToolUse", call, flags)["printMode"]
+    assert before["toolRuns"] is False
+    assert "was blocked" in str(before["toolResult"]["text"])
+    assert _fire(project, arrived.since, "PreToolUse", call, flags)["printMode"]["toolRuns"]
