@@ -77,6 +77,7 @@ from .versions import (
     missing_tool,
     part_braces_dropped,
     parts_spaced_singly,
+    plan_checked,
     read_only_known,
     redirect_as_part,
     redirect_unchecked,
@@ -605,8 +606,10 @@ def _write_need(subject: str, path: str, place: CallPlace) -> _Need:
             facts.refusal("write_inside", subject=subject, cwd=_shown_dirs(place)), edits=True
         )
     cwd = _shown_dirs(place)
-    # An older release answered as refused it as blocked (fire --claude-version).
-    blocked = write_blocked_text(subject, cwd, "outside")
+    # An older release answered as refused it as blocked (fire --claude-version); its
+    # output redirections for a shorter span than its commands' writes.
+    which = "outside.redirect" if subject.startswith("Output redirection") else "outside"
+    blocked = write_blocked_text(subject, cwd, which)
     return _Need(blocked or facts.refusal("write_outside", subject=subject, cwd=cwd))
 
 
@@ -1069,6 +1072,9 @@ def _by_mode(
         if tool_name in EDIT_TOOLS and isinstance(path, str):
             text = facts.refusal("plan_write", path=path)
             return step("deny", "plan mode runs only read-only tools", text)
+        if not plan_checked():
+            # fire --claude-version: a release whose plan mode asked as default mode does.
+            return step("ask", "in plan mode the user is prompted (that release's way)", refusal)
         refused = step(
             "deny", "plan mode runs only read-only tools", facts.refusal("plan", tool=tool_name)
         )

@@ -95,6 +95,7 @@ MODELLED = (
     "redirect-unchecked",
     "max-turns-unchecked",
     "settings-dirs-arrive",
+    "plan-check-arrives",
 )
 """The kinds of rule ``fire --claude-version`` applies."""
 
@@ -940,6 +941,12 @@ def trust_gated() -> bool:
     ``additionalDirectories``) only in a trusted folder (False inside an
     ``untrusted-permissions`` rule's window: in any folder)."""
     return _in_window("untrusted-permissions") is None
+
+
+def plan_checked() -> bool:
+    """Whether the release answered as left a call plan mode does not run to auto mode's
+    check (False before its ``plan-check-arrives`` rule: it asked as default mode does)."""
+    return _before_arrival("plan-check-arrives") is None
 
 
 def settings_dirs_read() -> bool:

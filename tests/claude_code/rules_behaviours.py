@@ -58,6 +58,7 @@ def behaviour_rules(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
         *denial_fallback_windows(records, corpus),
         *settings_dirs_arrival(records, corpus),
         *untrusted_permission_windows(records, corpus),
+        *plan_check_arrival(records, corpus),
         *write_verb_arrivals(records, corpus),
         *changer_arrivals(records, corpus),
         *event_name_arrivals(records, corpus),
@@ -320,41 +321,72 @@ OUTSIDE_BLOCKED = re.compile(
 """A shell command's write of a file outside the project, refused as blocked."""
 
 
+OUTSIDE_SUBJECTS: Final = {"outside": r"[a-z]+ in '", "outside.redirect": "Output redirection to '"}
+"""The writes outside the project a window is read for apart: a command's (``touch in``) and
+an output redirection's, which older releases checked otherwise for longer."""
+
+
+CHECKED: Final = ("auto", "plan")
+"""Modes whose own check (auto mode's) judges a call before the path checks, in some
+releases."""
+READS: Final = frozenset(permission_facts().shell["path_verbs"])
+"""Commands whose paths are checked as read (or entered), not written."""
+
+
 def outside_write_windows(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
     """When a Bash command writing a file outside the project was refused as blocked (a
     deny, its text saying what the command may only do), not as needing approval: per
-    window of releases whose record refused a call so (scenarios calling Bash), its text
-    with subject, phrase and folders as ``{subject}``, ``{phrase}``, ``{cwd}``."""
+    window of releases whose record refused a call so (scenarios calling Bash, a command's
+    write and a redirection's apart), its text with subject, phrase and folders as
+    ``{subject}``, ``{phrase}``, ``{cwd}``. A window shown by the oldest stored release
+    starts there."""
     found: list[dict[str, Any]] = []
     for sid, scenario in corpus.items():
-        # In auto mode its own check may come first (``denial-fallback``, auto refusals).
-        if '"name": "Bash"' not in _calls(scenario) or _in_auto_mode(scenario):
+        # In auto mode its own check may come first (``denial-fallback``, auto refusals), in
+        # plan mode from its release too (``plan-check-arrives``).
+        if '"name": "Bash"' not in _calls(scenario) or _mode_given(scenario) in CHECKED:
             continue
-        template: list[str] = []
+        for which, subject in OUTSIDE_SUBJECTS.items():
+            template: list[str] = []
 
-        def blocked(observation: Mapping[str, Any], into: list[str] = template) -> bool | None:
-            texts = [str(t.get("result")) for t in observation.get("tools") or []]
-            for text in texts:
-                seen = OUTSIDE_BLOCKED.match(text)
-                if seen:
-                    into[:] = [
-                        text.replace(seen["subject"], "{subject}")
-                        .replace(f"'{seen['cwd']}'", "'{cwd}'")
-                        .replace(f" only {seen['phrase']} ", " only {phrase} ")
-                    ]
-                    return True
-            outside = "needs approval. The path is outside the working directories"
-            return False if any(outside in text for text in texts) else None
+            def blocked(
+                observation: Mapping[str, Any], into: list[str] = template, start: str = subject
+            ) -> bool | None:
+                texts = [str(t.get("result")) for t in observation.get("tools") or []]
+                # A read or a cd outside is refused by the path check every release has.
+                texts = [t for t in texts if re.match(start, t) and t.split()[0] not in READS]
+                for text in texts:
+                    seen = OUTSIDE_BLOCKED.match(text)
+                    if seen:
+                        into[:] = [
+                            text.replace(seen["subject"], "{subject}")
+                            .replace(f"'{seen['cwd']}'", "'{cwd}'")
+                            .replace(f" only {seen['phrase']} ", " only {phrase} ")
+                        ]
+                        return True
+                outside = "needs approval. The path is outside the working directories"
+                return False if any(outside in text for text in texts) else None
 
-        points = _points(records, corpus, [sid], blocked)
-        stored = sorted((v for v, _ in _stored(records, corpus, sid)), key=release_key)
-        if points and points[0][1] and stored.index(points[0][0]) > 0:
-            # Shown from the first release whose record can say (older ones word the
-            # refusal otherwise): the release stored before it bounds the window's start.
-            points = [(stored[stored.index(points[0][0]) - 1], False), *points]
-        says = "a Bash command writing a file outside the project is refused as blocked"
-        windows = _call_windows("write-blocked", says, sid, points, template[:1])
-        found += [{**rule, "facet": "bash.write.outside"} for rule in windows]
+            points = _points(records, corpus, [sid], blocked)
+            stored = sorted((v for v, _ in _stored(records, corpus, sid)), key=release_key)
+            if points and points[0][1] and stored.index(points[0][0]) > 0:
+                # Shown from the first release whose record can say (older ones word the
+                # refusal otherwise): the release stored before it bounds the start.
+                points = [(stored[stored.index(points[0][0]) - 1], False), *points]
+            says = "a Bash command writing a file outside the project is refused as blocked"
+            if which.endswith("redirect"):
+                says = "an output redirection to a file outside the project is refused as blocked"
+            for since, previous, until, _held in _runs(points):
+                rule = _rule("write-blocked", says, ["PreToolUse"], since, previous, [sid])
+                found.append(
+                    {
+                        **rule,
+                        "until": until,
+                        "facet": f"bash.write.{which}",
+                        "before": None,
+                        "after": template[0],
+                    }
+                )
     return _merged(found, by_facet=True)
 
 
@@ -1013,6 +1045,47 @@ INSIDE_BLOCKED = re.compile(
 said (``write-blocked``), which says nothing of whether they held."""
 
 
+def plan_check_arrival(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When plan mode came to leave a call it would not run to auto mode's check (offline:
+    refused in auto mode's words, a PermissionDenied hook told): the calls of scenarios
+    given ``--permission-mode plan`` that the newest refused so; a release shows the old
+    behaviour where such a call was refused in other words (as default mode refuses it)."""
+    sids = {sid for sid, scenario in corpus.items() if _mode_given(scenario) == "plan"}
+
+    def auto(call: Mapping[str, Any]) -> bool:
+        return bool(AUTO_REFUSAL.search(_refused_text(call) or "\0"))
+
+    def other(call: Mapping[str, Any]) -> bool | None:
+        return None if _refused_text(call) is None else not auto(call)
+
+    calls = [(sid, at) for sid, at in _newest_calls(records, corpus, auto) if sid in sids]
+    # Read from every stored record: auto mode's words are what this rule is about (the
+    # shared readers pass over them as another cause's).
+    seen: dict[str, set[bool]] = {}
+    for sid, at in calls:
+        for version, observation in _stored(records, corpus, sid):
+            tools = observation.get("tools") or []
+            said = other(tools[at]) if at < len(tools) else None
+            if said is not None:
+                seen.setdefault(version, set()).add(said)
+    points = [
+        (version, next(iter(said)))
+        for version, said in sorted(seen.items(), key=lambda item: release_key(item[0]))
+        if len(said) == 1
+    ]
+    arrived = _arrival(points)
+    if arrived is None:
+        return []
+    says = (
+        "plan mode leaves a call it does not run to auto mode's check (before, it refused "
+        "the call as default mode does, and no PermissionDenied hook ran)"
+    )
+    more = {"facet": "permissions.plan.check", "before": None, "after": "check"}
+    at = _at(records, corpus, sorted(sids), arrived[0])
+    events = ["PreToolUse", "PermissionDenied"]
+    return [_rule("plan-check-arrives", says, events, *arrived, at, **more)]
+
+
 def untrusted_permission_windows(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
     """When a project's permissions (allow rules, ``additionalDirectories``) held in a
     folder never trusted: scenarios in such a folder whose project settings give some, the
@@ -1140,11 +1213,15 @@ def write_verb_arrivals(records: Records, corpus: Corpus) -> list[dict[str, Any]
         )
 
     # A span spot checks left wide is most likely the general arrival's
-    # (write-need-arrives): only a change between neighbours says a command's own.
+    # (write-need-arrives): only a change between neighbours says a command's own, and
+    # only one after the general arrival (before it, the command's write outside the
+    # folders was already named by the older path check).
     verbs = permission_facts().shell["file_writing"]
-    return _verb_arrivals(
+    found = _verb_arrivals(
         records, corpus, ("write-verb-arrives", "bash.write.verb"), verbs, named, says, exact=True
     )
+    general = [release_key(rule["since"]) for rule in write_need_arrival(records, corpus)]
+    return [rule for rule in found if not general or release_key(rule["since"]) > general[0]]
 
 
 def changer_arrivals(records: Records, corpus: Corpus) -> list[dict[str, Any]]:

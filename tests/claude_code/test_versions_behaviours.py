@@ -44,7 +44,9 @@ from rules_behaviours import (
     max_turns_windows,
     no_reason_texts,
     on_failure_arrival,
+    outside_write_windows,
     part_form_windows,
+    plan_check_arrival,
     read_only_arrivals,
     redirect_windows,
     refusal_texts,
@@ -151,6 +153,52 @@ def test_the_write_need_arrives_with_the_first_command_named_for_its_path() -> N
     (rule,) = write_need_arrival(records, corpus)
     # The earliest command's arrival: tee, named later, has its own (write-verb-arrives).
     assert (rule["since"], rule["previous"], rule["after"]) == ("2.0.1", "2.0.0", "path")
+
+
+def test_outside_writes_are_read_apart_for_commands_and_redirections() -> None:
+    scenario = _calls("touch /tmp/x", "echo hi > /tmp/o.txt")
+    said = "{} was blocked. For security, Claude Code may only {} the allowed working "
+    said += "directories for this session: '$ROOT/project'."
+    touch = said.format("touch in '/tmp/x'", "create or modify files in")
+    redirect = said.format("Output redirection to '/tmp/o.txt'", "write to files in")
+    legacy = "Command contains output redirection (>) which could write to arbitrary files"
+    asked = "{} needs approval. The path is outside the working directories"
+    newest = _seen(
+        scenario,
+        (asked.format("touch in '/tmp/x'"), True),
+        (asked.format("Output redirection to '/tmp/o.txt'"), True),
+    )
+    records, corpus = _records(
+        scenario,
+        [
+            _seen(scenario, (touch, True), (legacy, True)),
+            _seen(scenario, (touch, True), (redirect, True)),
+            _seen(scenario, (touch, True), (redirect, True)),
+            newest,
+        ],
+    )
+    spans = {
+        r["facet"]: (r["since"], r["previous"], r["until"])
+        for r in outside_write_windows(records, corpus)
+    }
+    # A command's write was blocked from the oldest release; a redirection's only later.
+    assert spans == {
+        "bash.write.outside": ("2.0.0", "2.0.0", "2.0.3"),
+        "bash.write.outside.redirect": ("2.0.1", "2.0.0", "2.0.3"),
+    }
+
+
+def test_plan_mode_s_check_arrives_where_its_refusals_take_auto_mode_s_words() -> None:
+    scenario = {**_calls("rm -rf ~/old"), "flags": ["--permission-mode", "plan"]}
+    blocked = "rm in '$ROOT/home/old' was blocked. For security, Claude Code may only remove"
+    auto = "Auto mode could not evaluate this action and is blocking it for safety"
+    old, new = _seen(scenario, (blocked, True)), _seen(scenario, (auto, True))
+    records, corpus = _records(scenario, [old, old, new, new])
+    (rule,) = plan_check_arrival(records, corpus)
+    assert (rule["since"], rule["previous"], rule["exact"]) == ("2.0.2", "2.0.1", True)
+    # Without the plan flag no call says anything of plan mode.
+    records, corpus = _records(_calls("rm -rf ~/old"), [old, old, new, new])
+    assert plan_check_arrival(records, corpus) == []
 
 
 def test_a_skill_ask_is_a_window_per_run_of_releases() -> None:
@@ -347,20 +395,23 @@ def _seen(scenario: dict[str, Any], *results: tuple[str, bool]) -> dict[str, Any
 
 def test_a_known_variable_and_a_writing_command_arrive_where_their_calls_change() -> None:
     generic = permission_facts().refusals["command"]
-    scenario = _calls("echo $HOME", "tee out.txt")
-    old = _seen(scenario, ("Contains simple_expansion", True), (generic, True))
-    inside = "tee in '/p/out.txt' needs approval. The path is inside the working directories"
-    new = _seen(scenario, ("/home/u", False), (inside, True))
-    records, corpus = _records(scenario, [old, old, new, new])
+    scenario = _calls("echo $HOME", "tee out.txt", "touch a.txt")
+    inside = "{} in '/p/{}' needs approval. The path is inside the working directories"
+    tee, touch = inside.format("tee", "out.txt"), inside.format("touch", "a.txt")
+    old = _seen(scenario, ("Contains simple_expansion", True), (generic, True), (generic, True))
+    touch_named = _seen(scenario, ("/home/u", False), (generic, True), (touch, True))
+    new = _seen(scenario, ("/home/u", False), (tee, True), (touch, True))
+    records, corpus = _records(scenario, [old, touch_named, new, new])
     (known,) = known_variable_arrivals(records, corpus)
-    assert (known["since"], known["previous"], known["after"]) == ("2.0.2", "2.0.1", "HOME")
-    (tee,) = write_verb_arrivals(records, corpus)
-    assert (tee["since"], tee["after"], tee["facet"]) == ("2.0.2", "tee", "bash.write.verb.tee")
+    assert (known["since"], known["previous"], known["after"]) == ("2.0.1", "2.0.0", "HOME")
+    # touch arrived with every write's need (write-need-arrives); tee, later, on its own.
+    (tee_rule,) = write_verb_arrivals(records, corpus)
+    assert (tee_rule["since"], tee_rule["after"]) == ("2.0.2", "tee")
+    assert tee_rule["facet"] == "bash.write.verb.tee"
     # A write outside the folders was named by an older path check: it says nothing here.
     outside = "tee in '/tmp/x' needs approval. The path is outside the working directories"
-    records, corpus = _records(
-        scenario, [old, old, _seen(scenario, ("/h", False), (outside, True))]
-    )
+    later = _seen(scenario, ("/h", False), (outside, True), (touch, True))
+    records, corpus = _records(scenario, [old, touch_named, later])
     assert write_verb_arrivals(records, corpus) == []
 
 
@@ -1269,3 +1320,13 @@ def test_fire_takes_settings_dirs_as_working_directories_from_their_release(
     assert before["toolRuns"] is False
     assert "was blocked" in str(before["toolResult"]["text"])
     assert _fire(project, arrived.since, "PreToolUse", call, flags)["printMode"]["toolRuns"]
+
+
+def test_fire_refuses_in_plan_mode_as_default_mode_before_plan_s_check(tmp_path: Path) -> None:
+    arrived = _rule("plan-check-arrives")
+    call = {**BASH, "tool_input": {"command": "rm -rf /tmp/elsewhere/old"}}
+    flags = ["--permission-mode", "plan"]
+    before = _fire(tmp_path, arrived.previous, "PreToolUse", call, flags)
+    assert "was blocked" in str(before["printMode"]["toolResult"]["text"])
+    after = _fire(tmp_path, arrived.since, "PreToolUse", call, flags)
+    assert "was blocked" not in str(after["printMode"]["toolResult"]["text"])
