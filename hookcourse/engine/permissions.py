@@ -73,6 +73,7 @@ from .versions import (
     blocked_part_first,
     changer_known,
     check_made,
+    first_path_named,
     legacy_check_text,
     missing_tool,
     part_braces_dropped,
@@ -84,6 +85,7 @@ from .versions import (
     refused_rule_note,
     skill_ask_text,
     variable_known,
+    verb_check_text,
     whole_command_rule_note,
     write_blocked_text,
     write_need_read,
@@ -620,6 +622,10 @@ def _release_write(subject: str, path: str, place: CallPlace, generic: _Need) ->
     if not need.edits:
         return need
     if not write_need_read():
+        # A command with a check of its own was refused in its words (sed, 2.0.55).
+        checked = verb_check_text(subject.partition(" ")[0])
+        if checked is not None:
+            return _Need(checked, edits=True)
         return replace(generic, edits=True)  # acceptEdits let it run all the same (2.0.72)
     blocked = write_blocked_text(subject, _shown_dirs(place), "uncovered")
     if blocked is None:
@@ -707,7 +713,8 @@ def _verb_need(verb: str, rest: list[str], place: CallPlace, reads: list[str]) -
         if not paths:
             return generic
         outside = [path for path in paths if not _inside(path, place)]
-        path = (outside or paths)[0]
+        # An older release answered as named the first path (fire --claude-version).
+        path = paths[0] if first_path_named() else (outside or paths)[0]
         need = _release_write(f"{verb} in '{path}'", path, place, generic)
         if need.edits and verb not in shell["accept_edits_verbs"]:
             # acceptEdits lets the write through, not the command (tee, 2.1.332).

@@ -96,6 +96,8 @@ MODELLED = (
     "max-turns-unchecked",
     "settings-dirs-arrive",
     "plan-check-arrives",
+    "first-path-named",
+    "verb-check",
 )
 """The kinds of rule ``fire --claude-version`` applies."""
 
@@ -941,6 +943,19 @@ def trust_gated() -> bool:
     ``additionalDirectories``) only in a trusted folder (False inside an
     ``untrusted-permissions`` rule's window: in any folder)."""
     return _in_window("untrusted-permissions") is None
+
+
+def verb_check_text(verb: str) -> str | None:
+    """How the release answered as refused a ``verb`` command writing a file inside the
+    project by a check of its own (inside its ``verb-check`` window); None elsewhere."""
+    rule = _in_window("verb-check", f"bash.check.{verb}")
+    return None if rule is None else str(rule.after)
+
+
+def first_path_named() -> bool:
+    """Whether the release answered as named a refused command writing several files by its
+    first path (inside a ``first-path-named`` window; the newest names the one outside)."""
+    return _in_window("first-path-named") is not None
 
 
 def plan_checked() -> bool:

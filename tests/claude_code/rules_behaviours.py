@@ -58,6 +58,8 @@ def behaviour_rules(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
         *denial_fallback_windows(records, corpus),
         *settings_dirs_arrival(records, corpus),
         *untrusted_permission_windows(records, corpus),
+        *first_path_windows(records, corpus),
+        *verb_check_windows(records, corpus),
         *plan_check_arrival(records, corpus),
         *write_verb_arrivals(records, corpus),
         *changer_arrivals(records, corpus),
@@ -1084,6 +1086,121 @@ def plan_check_arrival(records: Records, corpus: Corpus) -> list[dict[str, Any]]
     at = _at(records, corpus, sorted(sids), arrived[0])
     events = ["PreToolUse", "PermissionDenied"]
     return [_rule("plan-check-arrives", says, events, *arrived, at, **more)]
+
+
+SUBJECT = re.compile(r"^(?P<verb>[a-z]+) in '(?P<path>[^']*)'")
+"""A refusal naming one command and one path (``cp in '<path>' ...``)."""
+
+
+def first_path_windows(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When a refused command writing several files was named by its first path, not by the
+    one the newest names (``cp a.txt /tmp/b``: the source inside the project, not the
+    target outside): the Bash calls whose newest refusal names a path other than the
+    command's first; a rule per window of releases whose refusal named the first."""
+
+    def first(call: Mapping[str, Any]) -> str | None:
+        command = str((call.get("input") or {}).get("command"))
+        words = command.split()
+        paths = [word for word in words[1:] if not word.startswith("-")]
+        # One command writing files, each argument a path (cp, mv).
+        one = len(simple_commands(command) or []) == 1
+        if len(paths) < 2 or not one or words[0] not in permission_facts().shell["file_writing"]:
+            return None
+        return paths[0] if paths[0].startswith("/") else f"$ROOT/project/{paths[0]}"
+
+    def named(call: Mapping[str, Any]) -> str | None:
+        seen = SUBJECT.match(_refused_text(call) or "")
+        return None if seen is None else seen["path"]
+
+    calls = [
+        (sid, at)
+        for sid, at in _newest_calls(records, corpus, lambda c: c.get("name") == "Bash")
+        if (call := _stored(records, corpus, sid)[-1][1]["tools"][at])
+        and first(call) is not None
+        and named(call) not in (None, first(call))
+    ]
+
+    def first_named(call: Mapping[str, Any]) -> bool | None:
+        path = named(call)
+        return None if path is None else path == first(call)
+
+    points = _calls_points(records, corpus, calls, first_named)
+    sids = sorted({sid for sid, _ in calls})
+    says = (
+        "a refused command writing several files is named by its first path (the newest "
+        "names the one outside the working directories)"
+    )
+    window = ("first-path-named", says, ["PreToolUse"], "bash.write.first_path")
+    return _window_rules(records, corpus, sids, points, window, True)
+
+
+VERB_CHECK = re.compile(r"^(?P<verb>[a-z]+) command requires approval \((?P<why>[^)]+)\)$")
+"""A command refused by a check of its own, in words naming it and why (``sed``)."""
+
+
+def verb_check_windows(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When a command writing a file inside the project was refused by a check of its own
+    (``sed command requires approval (contains potentially dangerous operations)``): per
+    command, the Bash calls some stored record refused so; a rule per run of releases that
+    refused all of them with one such text (``after``)."""
+    picked: dict[str, list[tuple[str, int]]] = {}
+    for sid, at in _newest_calls(records, corpus, lambda call: call.get("name") == "Bash"):
+        said = [
+            VERB_CHECK.match(_refused_text(c) or "")
+            for _, c in _call_seen(records, corpus, sid, at)
+        ]
+        verbs = {seen["verb"] for seen in said if seen}
+        if len(verbs) == 1:
+            picked.setdefault(verbs.pop(), []).append((sid, at))
+    found = []
+    for verb, calls in sorted(picked.items()):
+        points = _texts_points(
+            records,
+            corpus,
+            calls,
+            lambda call: VERB_CHECK.match(_refused_text(call) or "") is not None,
+        )
+        sids = sorted({sid for sid, _ in calls})
+        for since, previous, until, text in _runs(points):
+            says = f"a `{verb}` command writing a file inside the project is refused as `{text}`"
+            rule = _rule(
+                "verb-check",
+                says,
+                ["PreToolUse"],
+                since,
+                previous,
+                _at(records, corpus, sids, since),
+            )
+            found.append(
+                {
+                    **rule,
+                    "until": until,
+                    "facet": f"bash.check.{verb}",
+                    "before": None,
+                    "after": text,
+                }
+            )
+    return found
+
+
+def _texts_points(
+    records: Records,
+    corpus: Corpus,
+    calls: Sequence[tuple[str, int]],
+    kept: Callable[[Mapping[str, Any]], bool],
+) -> list[tuple[str, str | None]]:
+    """Per stored release, the one refusal text ``calls`` there got that ``kept`` takes (None
+    where another refusal or a run; a release where they differ is left out)."""
+    seen: dict[str, set[str | None]] = {}
+    for sid, at in calls:
+        for version, call in _call_seen(records, corpus, sid, at):
+            text = _refused_text(call) if kept(call) else None
+            seen.setdefault(version, set()).add(text)
+    return [
+        (version, next(iter(texts)))
+        for version, texts in sorted(seen.items(), key=lambda item: release_key(item[0]))
+        if len(texts) == 1
+    ]
 
 
 def untrusted_permission_windows(records: Records, corpus: Corpus) -> list[dict[str, Any]]:

@@ -35,6 +35,7 @@ from rules_behaviours import (
     exit2_json_arrival,
     exit2_texts,
     feedback_texts,
+    first_path_windows,
     fixed_refusal_texts,
     flag_arrivals,
     if_arrival,
@@ -57,6 +58,7 @@ from rules_behaviours import (
     stop_text_arrival,
     unknown_command_windows,
     untrusted_permission_windows,
+    verb_check_windows,
     wildcard_rule_arrival,
     write_blocked_windows,
     write_need_arrival,
@@ -199,6 +201,30 @@ def test_plan_mode_s_check_arrives_where_its_refusals_take_auto_mode_s_words() -
     # Without the plan flag no call says anything of plan mode.
     records, corpus = _records(_calls("rm -rf ~/old"), [old, old, new, new])
     assert plan_check_arrival(records, corpus) == []
+
+
+def test_a_command_writing_two_files_named_by_its_first_path_inside_a_window() -> None:
+    scenario = _calls("cp a.txt /tmp/b")
+    said = "cp in '{}' was blocked. For security, Claude Code may only copy files to/from"
+    first, target = (
+        _seen(scenario, (said.format("$ROOT/project/a.txt"), True)),
+        _seen(scenario, (said.format("/tmp/b"), True)),
+    )
+    newest = _seen(scenario, ("cp in '/tmp/b' needs approval. The path is outside", True))
+    records, corpus = _records(scenario, [target, first, first, target, newest])
+    (rule,) = first_path_windows(records, corpus)
+    assert (rule["since"], rule["previous"], rule["until"]) == ("2.0.1", "2.0.0", "2.0.3")
+
+
+def test_a_command_s_own_check_is_a_window_with_its_words() -> None:
+    scenario = _calls("sed -i s/a/b/ a.txt")
+    own = "sed command requires approval (contains potentially dangerous operations)"
+    generic = permission_facts().refusals["command"]
+    seen = [_seen(scenario, (text, True)) for text in (generic, own, own, "sed in 'a.txt' x")]
+    records, corpus = _records(scenario, seen)
+    (rule,) = verb_check_windows(records, corpus)
+    assert (rule["since"], rule["until"], rule["after"]) == ("2.0.1", "2.0.3", own)
+    assert rule["facet"] == "bash.check.sed"
 
 
 def test_a_skill_ask_is_a_window_per_run_of_releases() -> None:
@@ -1330,3 +1356,17 @@ def test_fire_refuses_in_plan_mode_as_default_mode_before_plan_s_check(tmp_path:
     assert "was blocked" in str(before["printMode"]["toolResult"]["text"])
     after = _fire(tmp_path, arrived.since, "PreToolUse", call, flags)
     assert "was blocked" not in str(after["printMode"]["toolResult"]["text"])
+
+
+def test_fire_names_the_first_path_and_a_command_s_own_check_in_their_windows(
+    tmp_path: Path,
+) -> None:
+    first = _rule("first-path-named")
+    (tmp_path / "a.txt").write_text("a", encoding="utf-8")
+    inside = str(tmp_path / "a.txt")
+    assert f"cp in '{inside}'" in str(_bash_refusal(tmp_path, first.since, "cp a.txt /tmp/b"))
+    newest = str(_bash_refusal(tmp_path, str(first.until), "cp a.txt /tmp/b"))
+    assert newest.startswith("cp in '/tmp/b'")
+    check = _rule("verb-check", "bash.check.sed")
+    assert _bash_refusal(tmp_path, check.since, "sed -i s/a/b/ a.txt") == check.after
+    assert _bash_refusal(tmp_path, check.previous, "sed -i s/a/b/ a.txt") != check.after
