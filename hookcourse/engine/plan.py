@@ -139,7 +139,7 @@ def plan_hooks(
     # A handler that is also given as async (in another file, say) runs once, as the
     # async copy (2.1.332): the sync one counts as already seen.
     seen: dict[tuple[object, ...], Handler] = {
-        handler.dedupe_key(): handler
+        _identity(handler): handler
         for group, matched, _, _ in matches
         if matched
         for handler in group.handlers
@@ -154,6 +154,14 @@ def plan_hooks(
         )
         plans.append(GroupPlan(group, matched, branch, why, handlers))
     return _with_timeouts(spec, plans)
+
+
+def _identity(handler: Handler) -> tuple[object, ...]:
+    """What makes two handlers one (``dedupe_key``, whose last item is ``if``); an older
+    release answered as that ignored ``if`` merged handlers differing only there (seen
+    live on 2.0.60: settings-dedup-different-if)."""
+    key = handler.dedupe_key()
+    return key if if_read() else key[:-1]
 
 
 def _plan_handler(
@@ -195,7 +203,7 @@ def _plan_handler(
         if not check.applies:
             return PlannedHandler(handler, False, check.why, check)
     # Async hooks are never merged with an identical one (2.1.332).
-    first = handler if handler.is_async else seen.setdefault(handler.dedupe_key(), handler)
+    first = handler if handler.is_async else seen.setdefault(_identity(handler), handler)
     if first is not handler:
         once = "runs once for both" if not first.is_async else "runs once for both, as async"
         return PlannedHandler(

@@ -39,7 +39,12 @@ from .output_schema import (
     schema_errors,
     stdout_object,
 )
-from .versions import exit2_beside_json_blocks, mismatch_keeps_decision, missing_script_spared
+from .versions import (
+    exit2_beside_json_blocks,
+    json_like_read,
+    mismatch_keeps_decision,
+    missing_script_spared,
+)
 
 NO_STDERR: Final = "No stderr output"
 LOOKS_LIKE_JSON: Final = "Hook output looks like a JSON object but is not valid JSON"
@@ -400,7 +405,9 @@ def _normalise(event: EventSpec, run: HookRun, code: int | None, stdout: str, sa
         top = {key: value for key, value in document.items() if key != "hookSpecificOutput"}
         if "decision" in top and not schema_errors(event, top):
             document, errors = top, ()
-    if document is None and not event.json_discarded and looks_like_json(stdout):
+    # An older release answered as read such text as plain stdout (fire --claude-version).
+    json_like = looks_like_json(stdout) and json_like_read(event.name)
+    if document is None and not event.json_discarded and json_like:
         errors = (LOOKS_LIKE_JSON,)
     return _Exit(code, said, stdout, document, errors, run.stdout_cut)
 

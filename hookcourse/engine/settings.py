@@ -137,6 +137,8 @@ class HandlerBase:
         return None
 
     def _condition(self) -> str | None:
+        """``if`` as the last item of every ``dedupe_key`` (a release that ignored ``if``
+        merged handlers differing only there: the planner drops it)."""
         return None if self.if_rule is None else str(self.if_rule)
 
 

@@ -98,6 +98,7 @@ MODELLED = (
     "plan-check-arrives",
     "first-path-named",
     "verb-check",
+    "json-like-arrives",
 )
 """The kinds of rule ``fire --claude-version`` applies."""
 
@@ -1126,6 +1127,13 @@ def max_turns_note() -> str | None:
         f"Claude Code {answering()} did not check --max-turns before a Stop hook's "
         f"continuation: the run goes on past the limit (from {_when(rule)}{until})"
     )
+
+
+def json_like_read(event: str) -> bool:
+    """Whether, in the release answered as, an ``event`` hook's stdout that looks like JSON
+    but does not parse is a failed JSON answer (False before the event's
+    ``json-like-arrives`` rule: plain stdout)."""
+    return _event_trait("json-like-arrives", event, True)
 
 
 def missing_script_spared(event: str) -> bool:

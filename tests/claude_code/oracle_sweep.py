@@ -42,6 +42,7 @@ from oracle_observe import observe
 from oracle_record import OBSERVATIONS, UUID, digest, stable
 from oracle_scenario import DEFAULT_PROMPT, lay_out, run_claude, scratch
 
+from hookcourse.engine.reading import looks_like_json
 from hookcourse.engine.versions import character_names, text_form
 from hookcourse.stages.matcher_and_dispatch.reference import RuleSet, exact_names
 
@@ -125,6 +126,7 @@ ALSO = {
     "pd-plan-no-verdict": "plan mode's refusal of a removal outside the project",
     "x-cf-sessionstart": "a SessionStart JSON answer with continue:false",
     "x-cd-parent-allowed-tools": "cd out of the project under a whole-tool allow rule",
+    "ups-invalid-json": "UserPromptSubmit stdout that looks like JSON but does not parse",
 }
 """Scenarios the core takes beside the greedy cover: changes users reported, and what live
 checks outside the core found changing."""
@@ -993,7 +995,9 @@ def text_forms(
     the narrowest span. Forms in ``said`` are left out (another rule says them)."""
 
     def forms(observation: Mapping[str, Any]) -> set[tuple[str, str]]:
-        found = (text_form(str(text)) for text in observation.get("modelTexts") or [])
+        # A hook's stdout that only looks like JSON is another rule's (json-like-arrives).
+        texts = [str(text) for text in observation.get("modelTexts") or []]
+        found = (text_form(text) for text in texts if not looks_like_json(text.partition(": ")[2]))
         return {form for form in found if form is not None}
 
     def runs(observation: Mapping[str, Any], event: str) -> int:

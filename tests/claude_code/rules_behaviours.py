@@ -75,6 +75,7 @@ def behaviour_rules(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
         *load_arrivals(records, corpus),
         *stop_cap_arrival(records, corpus),
         *max_turns_windows(records, corpus),
+        *json_like_arrival(records, corpus),
         *missing_script_arrival(records, corpus),
         *no_reason_texts(records, corpus),
         *compound_rule_arrival(records, corpus),
@@ -2313,6 +2314,49 @@ def stop_cap_arrival(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
     rule = {"kind": "stop-cap-arrives", "says": says, "facet": "stop.cap", "after": "cap"}
     sids = _always_blocking_stop(corpus, max_turns=False)
     return _joint_arrival(records, corpus, sids, _looped, ["Stop"], rule)
+
+
+def json_like_arrival(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When a hook's stdout that looks like JSON but does not parse (``{oops}``) came to be
+    read as a failed JSON answer, not as plain stdout: scenarios whose only hook prints such
+    text, exit 0, on an event whose plain stdout reaches the model; a release shows the old
+    behaviour where a model text held it."""
+    from hookcourse.engine.catalogue import get_event
+    from hookcourse.engine.reading import looks_like_json
+
+    picked: dict[str, tuple[str, str]] = {}  # scenario: its event, the text its hook prints
+    for sid, scenario in corpus.items():
+        hooks = [h for h in (scenario.get("hooks") or {}).values() if isinstance(h, dict)]
+        events = {event for event, _ in _hook_groups(scenario)}
+        if len(hooks) != 1 or len(events) != 1 or hooks[0].get("exit", 0) != 0:
+            continue
+        out, event = hooks[0].get("out"), events.pop()
+        spec = get_event(event)
+        if isinstance(out, str) and looks_like_json(out) and spec and spec.plain_stdout_is_context:
+            picked[sid] = (event, out)
+    says = (
+        "a hook's stdout that looks like JSON but does not parse is read as a failed JSON "
+        "answer (before, it reached the model as plain stdout)"
+    )
+    rule = {"kind": "json-like-arrives", "says": says, "facet": "stdout.json_like"}
+    found = []
+    for sid, (event, out) in picked.items():
+
+        def shown(observation: Mapping[str, Any], out: str = out) -> bool | None:
+            texts = observation.get("modelTexts") or []
+            return any(out in text for text in texts) if observation.get("requests") else None
+
+        # Before its event's plain stdout reached the model at all, nothing is said: the
+        # arrival is where the text, once shown, stopped being shown for good.
+        points = _points(records, corpus, [sid], shown)
+        last = max((i for i, (_, held) in enumerate(points) if held), default=None)
+        if last is None or last == len(points) - 1:
+            continue
+        since, previous = points[last + 1][0], points[last][0]
+        at = _at(records, corpus, [sid], since)
+        more = {"facet": rule["facet"], "before": None, "after": "error"}
+        found.append(_rule(rule["kind"], rule["says"], [event], since, previous, at, **more))
+    return _merged(found)
 
 
 def max_turns_windows(records: Records, corpus: Corpus) -> list[dict[str, Any]]:

@@ -39,6 +39,7 @@ from rules_behaviours import (
     fixed_refusal_texts,
     flag_arrivals,
     if_arrival,
+    json_like_arrival,
     known_variable_arrivals,
     legacy_check_windows,
     load_arrivals,
@@ -225,6 +226,28 @@ def test_a_command_s_own_check_is_a_window_with_its_words() -> None:
     (rule,) = verb_check_windows(records, corpus)
     assert (rule["since"], rule["until"], rule["after"]) == ("2.0.1", "2.0.3", own)
     assert rule["facet"] == "bash.check.sed"
+
+
+def test_json_like_stdout_arrives_where_the_model_stops_reading_it() -> None:
+    group = {"hooks": [{"type": "command", "command": "@hook:h"}]}
+    scenario = {
+        "id": "j",
+        "settings": {"project": {"hooks": {"UserPromptSubmit": [group]}}},
+        "hooks": {"h": {"out": "{oops}"}},
+    }
+    shown = {"requests": 1, "modelTexts": ["UserPromptSubmit hook success: {oops}"]}
+    hidden = {"requests": 1, "modelTexts": []}
+    records, corpus = _records(scenario, [shown, shown, hidden, hidden])
+    (rule,) = json_like_arrival(records, corpus)
+    assert (rule["since"], rule["previous"], rule["events"]) == (
+        "2.0.2",
+        "2.0.1",
+        ["UserPromptSubmit"],
+    )
+    # Valid JSON is no such text: nothing to read.
+    valid = {**scenario, "hooks": {"h": {"out": '{"a": 1}'}}}
+    records, corpus = _records(valid, [shown, shown, hidden, hidden])
+    assert json_like_arrival(records, corpus) == []
 
 
 def test_a_skill_ask_is_a_window_per_run_of_releases() -> None:
@@ -1370,3 +1393,29 @@ def test_fire_names_the_first_path_and_a_command_s_own_check_in_their_windows(
     check = _rule("verb-check", "bash.check.sed")
     assert _bash_refusal(tmp_path, check.since, "sed -i s/a/b/ a.txt") == check.after
     assert _bash_refusal(tmp_path, check.previous, "sed -i s/a/b/ a.txt") != check.after
+
+
+def test_fire_merges_handlers_differing_only_in_if_where_if_was_ignored(tmp_path: Path) -> None:
+    arrived = _rule("if-arrives")
+    hooks = [
+        {"type": "command", "command": "echo ran >> ran.txt", "if": rule}
+        for rule in ("Bash(ls:*)", "Bash(git:*)")
+    ]
+    _settings(tmp_path, {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": hooks}]}})
+    call = {**BASH, "tool_input": {"command": "ls"}}
+    _fire(tmp_path, arrived.previous, "PreToolUse", call)
+    assert (tmp_path / "ran.txt").read_text(encoding="utf-8") == "ran\n"  # one run, not two
+    (tmp_path / "ran.txt").unlink()
+    _fire(tmp_path, arrived.since, "PreToolUse", call)  # only the ls handler's if holds
+    assert (tmp_path / "ran.txt").read_text(encoding="utf-8") == "ran\n"
+
+
+def test_fire_shows_json_like_stdout_as_plain_before_its_release(tmp_path: Path) -> None:
+    arrived = _rule("json-like-arrives")
+    hook = {"type": "command", "command": "echo '{oops}'"}
+    _settings(tmp_path, {"hooks": {"UserPromptSubmit": [{"hooks": [hook]}]}})
+    prompt = {"prompt": "hi"}
+    before = _fire(tmp_path, arrived.previous, "UserPromptSubmit", prompt)["printMode"]
+    assert any("{oops}" in text for text in before["systemReminders"])
+    after = _fire(tmp_path, arrived.since, "UserPromptSubmit", prompt)["printMode"]
+    assert not any("{oops}" in text for text in after["systemReminders"])
