@@ -74,6 +74,7 @@ from .versions import (
     changer_known,
     check_made,
     first_path_named,
+    input_read,
     legacy_check_text,
     missing_tool,
     part_braces_dropped,
@@ -675,8 +676,8 @@ def _examine(part: str, place: CallPlace, compound: bool = False) -> _Part:
                 "read_outside", subject=subject, verb=verb_phrase, cwd=_shown_dirs(place)
             )
             return _Part(_Need(text))
-        if word.redirect == "<":
-            reads.append(path)
+        if word.redirect == "<" and input_read():
+            reads.append(path)  # an older release answered as did not count it (--claude-version)
     return _Part(_verb_need(verb, rest, place, reads), tuple(reads))
 
 

@@ -99,6 +99,7 @@ MODELLED = (
     "first-path-named",
     "verb-check",
     "json-like-arrives",
+    "input-read-arrives",
 )
 """The kinds of rule ``fire --claude-version`` applies."""
 
@@ -951,6 +952,12 @@ def verb_check_text(verb: str) -> str | None:
     project by a check of its own (inside its ``verb-check`` window); None elsewhere."""
     rule = _in_window("verb-check", f"bash.check.{verb}")
     return None if rule is None else str(rule.after)
+
+
+def input_read() -> bool:
+    """Whether the release answered as counted an input redirection's file as read by its
+    command, for Read deny rules (False before its ``input-read-arrives`` rule)."""
+    return _before_arrival("input-read-arrives") is None
 
 
 def first_path_named() -> bool:

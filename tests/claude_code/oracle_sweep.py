@@ -127,6 +127,7 @@ ALSO = {
     "x-cf-sessionstart": "a SessionStart JSON answer with continue:false",
     "x-cd-parent-allowed-tools": "cd out of the project under a whole-tool allow rule",
     "ups-invalid-json": "UserPromptSubmit stdout that looks like JSON but does not parse",
+    "perm2-bash-read-deny-head": "a Read deny rule on Bash reads and an input redirection",
 }
 """Scenarios the core takes beside the greedy cover: changes users reported, and what live
 checks outside the core found changing."""

@@ -60,6 +60,7 @@ def behaviour_rules(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
         *untrusted_permission_windows(records, corpus),
         *first_path_windows(records, corpus),
         *verb_check_windows(records, corpus),
+        *input_read_arrival(records, corpus),
         *plan_check_arrival(records, corpus),
         *write_verb_arrivals(records, corpus),
         *changer_arrivals(records, corpus),
@@ -1202,6 +1203,38 @@ def _texts_points(
         for version, texts in sorted(seen.items(), key=lambda item: release_key(item[0]))
         if len(texts) == 1
     ]
+
+
+def input_read_arrival(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When an input redirection's file came to count as read by its command, so that a Read
+    deny rule covering the file refuses it: Bash calls holding ``<`` that the newest refused
+    with a deny rule's text; a release shows the old behaviour where such a call ran (a
+    refusal in other words, such as the old text check of ``<``, says nothing)."""
+    denied = permission_facts().refusals["deny_rule_command"].partition("{command}")[0]
+
+    def holds_input(call: Mapping[str, Any]) -> bool:
+        command = str((call.get("input") or {}).get("command"))
+        return call.get("name") == "Bash" and "input_redirection" in legacy_constructs(command)
+
+    def refused_by_rule(call: Mapping[str, Any]) -> bool:
+        prefix = denied.replace("{tool}", "Bash")
+        return holds_input(call) and (_refused_text(call) or "").startswith(prefix)
+
+    def ran(call: Mapping[str, Any]) -> bool | None:
+        if not call.get("isError"):
+            return True
+        return False if refused_by_rule(call) else None
+
+    calls = _newest_calls(records, corpus, refused_by_rule)
+    arrived = _calls_arrival(records, corpus, calls, ran)
+    if arrived is None:
+        return []
+    says = (
+        "an input redirection's file counts as read by its command: a Read deny rule covering "
+        "it refuses the command (before, the command ran)"
+    )
+    more = {"facet": "bash.read.input_redirection", "before": None, "after": "read"}
+    return [_rule("input-read-arrives", says, ["PreToolUse"], *arrived[:2], arrived[2], **more)]
 
 
 def untrusted_permission_windows(records: Records, corpus: Corpus) -> list[dict[str, Any]]:

@@ -39,6 +39,7 @@ from rules_behaviours import (
     fixed_refusal_texts,
     flag_arrivals,
     if_arrival,
+    input_read_arrival,
     json_like_arrival,
     known_variable_arrivals,
     legacy_check_windows,
@@ -248,6 +249,22 @@ def test_json_like_stdout_arrives_where_the_model_stops_reading_it() -> None:
     valid = {**scenario, "hooks": {"h": {"out": '{"a": 1}'}}}
     records, corpus = _records(valid, [shown, shown, hidden, hidden])
     assert json_like_arrival(records, corpus) == []
+
+
+def test_an_input_redirection_s_file_counts_as_read_from_its_release() -> None:
+    scenario = {
+        **_calls("cat < secrets/key.txt"),
+        "settings": {"user": {"permissions": {"deny": ["Read(./secrets/**)"]}}},
+    }
+    legacy = "Command contains input redirection (<) which could read sensitive files"
+    denied = "Permission to use Bash with command cat < secrets/key.txt has been denied."
+    seen = [
+        _seen(scenario, r) for r in ((legacy, True), ("k", False), ("k", False), (denied, True))
+    ]
+    records, corpus = _records(scenario, seen)
+    (rule,) = input_read_arrival(records, corpus)
+    # The old text check says nothing: the arrival is where the run gave way to the rule.
+    assert (rule["since"], rule["previous"], rule["after"]) == ("2.0.3", "2.0.2", "read")
 
 
 def test_a_skill_ask_is_a_window_per_run_of_releases() -> None:
@@ -1419,3 +1436,15 @@ def test_fire_shows_json_like_stdout_as_plain_before_its_release(tmp_path: Path)
     assert any("{oops}" in text for text in before["systemReminders"])
     after = _fire(tmp_path, arrived.since, "UserPromptSubmit", prompt)["printMode"]
     assert not any("{oops}" in text for text in after["systemReminders"])
+
+
+def test_fire_lets_an_input_redirection_past_a_read_deny_rule_before_its_release(
+    tmp_path: Path,
+) -> None:
+    arrived = _rule("input-read-arrives")
+    (tmp_path / "secrets").mkdir()
+    (tmp_path / "secrets" / "key.txt").write_text("k", encoding="utf-8")
+    _settings(tmp_path, {"permissions": {"deny": ["Read(./secrets/**)"]}})
+    command = "cat < secrets/key.txt"
+    assert _bash_refusal(tmp_path, arrived.previous, command) is None
+    assert "has been denied" in str(_bash_refusal(tmp_path, arrived.since, command))
