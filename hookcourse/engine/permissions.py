@@ -74,6 +74,7 @@ from .versions import (
     changer_known,
     check_made,
     first_path_named,
+    flag_checked,
     input_read,
     legacy_check_text,
     missing_tool,
@@ -723,9 +724,9 @@ def _verb_need(verb: str, rest: list[str], place: CallPlace, reads: list[str]) -
         return need
     if verb not in shell["any_arguments"] and verb not in shell["checked_flags"]:
         return generic
-    blocked = next(
-        (flag for flag in flags if _flag_blocked(flag, shell["checked_flags"].get(verb, ()))), None
-    )
+    # An older release answered as may not have checked the flag yet (fire --claude-version).
+    checked = shell["checked_flags"].get(verb, ())
+    blocked = next((f for f in flags if _flag_blocked(f, checked) and flag_checked(verb, f)), None)
     if blocked is not None:
         refusal = shell["flag_refusals"].get(verb, "command")
         if not check_made(refusal):

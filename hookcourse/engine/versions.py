@@ -100,6 +100,7 @@ MODELLED = (
     "verb-check",
     "json-like-arrives",
     "input-read-arrives",
+    "flag-unchecked",
 )
 """The kinds of rule ``fire --claude-version`` applies."""
 
@@ -952,6 +953,12 @@ def verb_check_text(verb: str) -> str | None:
     project by a check of its own (inside its ``verb-check`` window); None elsewhere."""
     rule = _in_window("verb-check", f"bash.check.{verb}")
     return None if rule is None else str(rule.after)
+
+
+def flag_checked(verb: str, flag: str) -> bool:
+    """Whether the release answered as checked ``flag`` of ``verb`` as the newest does
+    (False inside its ``flag-unchecked`` window: the read-only command ran with it)."""
+    return _in_window("flag-unchecked", f"bash.flag.{verb}.{flag}") is None
 
 
 def input_read() -> bool:

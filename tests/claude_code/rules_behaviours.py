@@ -61,6 +61,7 @@ def behaviour_rules(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
         *first_path_windows(records, corpus),
         *verb_check_windows(records, corpus),
         *input_read_arrival(records, corpus),
+        *flag_unchecked_windows(records, corpus),
         *plan_check_arrival(records, corpus),
         *write_verb_arrivals(records, corpus),
         *changer_arrivals(records, corpus),
@@ -833,6 +834,32 @@ def _narrowed(
     return found
 
 
+def _narrowest(
+    records: Records,
+    corpus: Corpus,
+    texts: tuple[str, str],
+    previous: str,
+    since: str,
+    sids: set[str],
+) -> tuple[str, str, set[str]]:
+    """``previous`` and ``since`` of a refusal's change of text (``texts``: before, after),
+    narrowed by every stored Bash call that changed so between two of its releases inside
+    that span (releases between them not stored say nothing)."""
+    if _exact(since, previous):
+        return previous, since, sids
+    low, high = release_key(previous), release_key(since)
+    for sid in corpus:
+        stored = _stored(records, corpus, sid)
+        count = len(stored[-1][1].get("tools") or []) if stored else 0
+        for at in range(count):
+            seen = [(v, _refused_text(call)) for v, call in _call_seen(records, corpus, sid, at)]
+            for (a, old), (b, new) in itertools.pairwise(seen):
+                if (old, new) == texts and low <= release_key(a) and release_key(b) <= high:
+                    low, high, sids = release_key(a), release_key(b), {*sids, sid}
+                    previous, since = a, b
+    return previous, since, sids
+
+
 def fixed_refusal_texts(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
     """How a refusal of the permission step without placeholders was worded (a command
     holding a variable) after its check arrived (``check-arrives``): per call the newest
@@ -872,6 +899,8 @@ def fixed_refusal_texts(records: Records, corpus: Corpus) -> list[dict[str, Any]
             for other in changes
         )
     }
+    # A span left wide is narrowed by any other call showing the same change inside it.
+    changes = {key: _narrowest(records, corpus, key[1:], *value) for key, value in changes.items()}
     return [
         _rule(
             "refusal-text",
@@ -1235,6 +1264,32 @@ def input_read_arrival(records: Records, corpus: Corpus) -> list[dict[str, Any]]
     )
     more = {"facet": "bash.read.input_redirection", "before": None, "after": "read"}
     return [_rule("input-read-arrives", says, ["PreToolUse"], *arrived[:2], arrived[2], **more)]
+
+
+def flag_unchecked_windows(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When a flag the newest checks (the catalogue's ``checked_flags``: ``test -v``) let
+    its read-only command run: per command and flag, the single Bash commands holding it
+    that the newest refused as any command needing approval; a rule per window of releases
+    where they ran."""
+    checked = permission_facts().shell["checked_flags"]
+    generic = permission_facts().refusals["command"]
+    picked: dict[tuple[str, str], list[tuple[str, int]]] = {}
+    for sid, at in _newest_calls(records, corpus, lambda call: _refused_text(call) == generic):
+        command = _newest_command(records, corpus, sid, at)
+        words = command.split()
+        if len(simple_commands(command) or []) != 1 or not words:
+            continue
+        flags = [w for w in words[1:] if w in checked.get(words[0], ())]
+        if len(flags) == 1:
+            picked.setdefault((words[0], flags[0]), []).append((sid, at))
+    found = []
+    for (verb, flag), calls in sorted(picked.items()):
+        points = _calls_points(records, corpus, calls, lambda call: not call.get("isError"))
+        sids = sorted({sid for sid, _ in calls})
+        says = f"`{verb} {flag}` runs where `{verb}` only reads (the newest checks the flag)"
+        window = ("flag-unchecked", says, ["PreToolUse"], f"bash.flag.{verb}.{flag}")
+        found += _window_rules(records, corpus, sids, points, window, flag)
+    return found
 
 
 def untrusted_permission_windows(records: Records, corpus: Corpus) -> list[dict[str, Any]]:

@@ -38,6 +38,7 @@ from rules_behaviours import (
     first_path_windows,
     fixed_refusal_texts,
     flag_arrivals,
+    flag_unchecked_windows,
     if_arrival,
     input_read_arrival,
     json_like_arrival,
@@ -267,6 +268,15 @@ def test_an_input_redirection_s_file_counts_as_read_from_its_release() -> None:
     assert (rule["since"], rule["previous"], rule["after"]) == ("2.0.3", "2.0.2", "read")
 
 
+def test_a_checked_flag_that_ran_is_a_window() -> None:
+    scenario = _calls("test -v X")
+    generic = permission_facts().refusals["command"]
+    refused, ran = _seen(scenario, (generic, True)), _seen(scenario, ("", False))
+    records, corpus = _records(scenario, [refused, ran, ran, refused])
+    (rule,) = flag_unchecked_windows(records, corpus)
+    assert (rule["since"], rule["until"], rule["facet"]) == ("2.0.1", "2.0.3", "bash.flag.test.-v")
+
+
 def test_a_skill_ask_is_a_window_per_run_of_releases() -> None:
     scenario = {"id": "s", "turns": [{"tools": [{"name": "Skill", "input": {"skill": "s"}}]}]}
     asked, ran = (
@@ -441,6 +451,29 @@ def test_a_refusal_s_check_and_its_wordings_are_read_apart_from_other_causes() -
     (wording,) = fixed_refusal_texts(records, corpus)
     assert (wording["before"], wording["after"]) == ("Contains $X", newest)
     assert (wording["previous"], wording["since"], wording["exact"]) == ("2.0.2", "2.0.5", False)
+
+
+def test_a_wide_wording_span_is_narrowed_by_another_call_showing_the_change() -> None:
+    newest = permission_facts().refusals["variable"]
+    picked = {"id": "v", "turns": [{"tools": [{"name": "Bash", "input": {"command": "echo $X"}}]}]}
+    # Another scenario's call the newest refuses otherwise, stored where the first is not.
+    other = {"id": "o", "turns": [{"tools": [{"name": "Bash", "input": {"command": "ls $X"}}]}]}
+    own, later = _bash("Contains $X", True), _bash(newest, True)
+    records = {
+        "2.0.0": {
+            "v": {"scenario": digest(picked), **own},
+            "o": {"scenario": digest(other), **own},
+        },
+        "2.0.2": {"o": {"scenario": digest(other), **own}},
+        "2.0.3": {"o": {"scenario": digest(other), **later}},
+        "2.0.5": {
+            "v": {"scenario": digest(picked), **later},
+            "o": {"scenario": digest(other), **_bash("x", True)},
+        },
+    }
+    (wording,) = fixed_refusal_texts(records, {"v": picked, "o": other})
+    assert (wording["previous"], wording["since"], wording["exact"]) == ("2.0.2", "2.0.3", True)
+    assert wording["scenarios"] == ["o", "v"]
 
 
 def _calls(*commands: str) -> dict[str, Any]:
@@ -1448,3 +1481,12 @@ def test_fire_lets_an_input_redirection_past_a_read_deny_rule_before_its_release
     command = "cat < secrets/key.txt"
     assert _bash_refusal(tmp_path, arrived.previous, command) is None
     assert "has been denied" in str(_bash_refusal(tmp_path, arrived.since, command))
+
+
+def test_fire_runs_a_read_only_command_with_a_flag_inside_its_unchecked_window(
+    tmp_path: Path,
+) -> None:
+    window = _rule("flag-unchecked", "bash.flag.test.-v")
+    assert _bash_refusal(tmp_path, window.since, "test -v X") is None
+    generic = permission_facts().refusals["command"]
+    assert _bash_refusal(tmp_path, str(window.until), "test -v X") == generic
