@@ -15,7 +15,7 @@ import itertools
 import json
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from oracle_record import digest
 from oracle_sweep import release_key
@@ -111,10 +111,19 @@ def _points(
             said = shown(observation)
             if said is not None:
                 seen.setdefault(version, set()).add(said)
+    return _agreed(seen)
+
+
+Value = TypeVar("Value")
+
+
+def _agreed(seen: Mapping[str, set[Value]]) -> list[tuple[str, Value]]:
+    """Per release (in npm's order), the one value its observations showed (a release that
+    showed two says nothing and is left out)."""
     return [
-        (version, next(iter(said)))
-        for version, said in sorted(seen.items(), key=lambda item: release_key(item[0]))
-        if len(said) == 1
+        (version, next(iter(values)))
+        for version, values in sorted(seen.items(), key=lambda item: release_key(item[0]))
+        if len(values) == 1
     ]
 
 
@@ -780,11 +789,7 @@ def _calls_points(
             said = shown(call)
             if said is not None:
                 seen.setdefault(version, set()).add(said)
-    return [
-        (version, next(iter(said)))
-        for version, said in sorted(seen.items(), key=lambda item: release_key(item[0]))
-        if len(said) == 1
-    ]
+    return _agreed(seen)
 
 
 def _fixed_refusals() -> dict[str, str]:
@@ -1101,11 +1106,7 @@ def plan_check_arrival(records: Records, corpus: Corpus) -> list[dict[str, Any]]
             said = other(tools[at]) if at < len(tools) else None
             if said is not None:
                 seen.setdefault(version, set()).add(said)
-    points = [
-        (version, next(iter(said)))
-        for version, said in sorted(seen.items(), key=lambda item: release_key(item[0]))
-        if len(said) == 1
-    ]
+    points = _agreed(seen)
     arrived = _arrival(points)
     if arrived is None:
         return []
@@ -1143,13 +1144,11 @@ def first_path_windows(records: Records, corpus: Corpus) -> list[dict[str, Any]]
         seen = SUBJECT.match(_refused_text(call) or "")
         return None if seen is None else seen["path"]
 
-    calls = [
-        (sid, at)
-        for sid, at in _newest_calls(records, corpus, lambda c: c.get("name") == "Bash")
-        if (call := _stored(records, corpus, sid)[-1][1]["tools"][at])
-        and first(call) is not None
-        and named(call) not in (None, first(call))
-    ]
+    def named_otherwise(call: Mapping[str, Any]) -> bool:
+        written = first(call) if call.get("name") == "Bash" else None
+        return written is not None and named(call) not in (None, written)
+
+    calls = _newest_calls(records, corpus, named_otherwise)
 
     def first_named(call: Mapping[str, Any]) -> bool | None:
         path = named(call)
@@ -1227,11 +1226,7 @@ def _texts_points(
         for version, call in _call_seen(records, corpus, sid, at):
             text = _refused_text(call) if kept(call) else None
             seen.setdefault(version, set()).add(text)
-    return [
-        (version, next(iter(texts)))
-        for version, texts in sorted(seen.items(), key=lambda item: release_key(item[0]))
-        if len(texts) == 1
-    ]
+    return _agreed(seen)
 
 
 def input_read_arrival(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
@@ -1263,7 +1258,7 @@ def input_read_arrival(records: Records, corpus: Corpus) -> list[dict[str, Any]]
         "it refuses the command (before, the command ran)"
     )
     more = {"facet": "bash.read.input_redirection", "before": None, "after": "read"}
-    return [_rule("input-read-arrives", says, ["PreToolUse"], *arrived[:2], arrived[2], **more)]
+    return [_rule("input-read-arrives", says, ["PreToolUse"], *arrived, **more)]
 
 
 def flag_unchecked_windows(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
@@ -1321,11 +1316,7 @@ def untrusted_permission_windows(records: Records, corpus: Corpus) -> list[dict[
             if INSIDE_BLOCKED.match(text) and " was blocked. " in text:
                 continue
             seen.setdefault(version, set()).add(not call.get("isError"))
-    points = [
-        (version, next(iter(said)))
-        for version, said in sorted(seen.items(), key=lambda item: release_key(item[0]))
-        if len(said) == 1
-    ]
+    points = _agreed(seen)
     says = (
         "a project's permissions (its allow rules, its `additionalDirectories`) hold in a "
         "folder never trusted"
@@ -1720,11 +1711,7 @@ def legacy_check_windows(records: Records, corpus: Corpus) -> list[dict[str, Any
                 # A call the newest runs, refused as any command: for its construct alone.
                 own = LEGACY_TEXT.match(text) or (text == generic and (sid, at) in ran)
                 seen.setdefault(version, set()).add(text if own else None)
-        points = [
-            (version, next(iter(texts)))
-            for version, texts in sorted(seen.items(), key=lambda item: release_key(item[0]))
-            if len(texts) == 1
-        ]
+        points = _agreed(seen)
         sids = sorted({sid for sid, _ in calls})
         for since, previous, until, text in _runs(points):
             name, _, compound = construct.partition(".")
