@@ -141,6 +141,7 @@ if TYPE_CHECKING:
     from .permission_rule import (
         parse_rule as parse_rule,
     )
+    from .permissions import concurrency_safe as concurrency_safe
     from .permissions import path_blocked as path_blocked
     from .permissions import permission_step as permission_step
     from .reading import (
@@ -230,6 +231,9 @@ if TYPE_CHECKING:
         changelog_lines as changelog_lines,
     )
     from .versions import (
+        classifier_takes_turn as classifier_takes_turn,
+    )
+    from .versions import (
         contexts_joined as contexts_joined,
     )
     from .versions import (
@@ -258,6 +262,7 @@ PLACES: Final[dict[str, str]] = {
     "answering_as": "versions",
     "answering_line": "versions",
     "auto_fallback_after": "versions",
+    "classifier_takes_turn": "versions",
     "auto_refusal_text": "versions",
     "cancelled_text": "versions",
     "event_fires": "versions",
@@ -330,6 +335,7 @@ PLACES: Final[dict[str, str]] = {
     "check_rule": "permission_rule",
     "parse_rule": "permission_rule",
     "path_blocked": "permissions",
+    "concurrency_safe": "permissions",
     "permission_step": "permissions",
     # settings
     "CommandHandler": "settings",
@@ -394,6 +400,8 @@ __all__ = [
     "check_rule",
     "checked_against",
     "choose_rules",
+    "classifier_takes_turn",
+    "concurrency_safe",
     "contexts_joined",
     "default_files",
     "describe_event",

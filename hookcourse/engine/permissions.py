@@ -70,7 +70,10 @@ from .versions import (
     allow_lifts_ask_rule,
     allow_lifts_deny_rule,
     answering,
+    assignment_checked,
+    auto_checks_outside,
     blocked_part_first,
+    blocked_part_left_out,
     changer_known,
     check_made,
     first_path_named,
@@ -81,6 +84,7 @@ from .versions import (
     part_braces_dropped,
     parts_spaced_singly,
     plan_checked,
+    quoted_variable_checked,
     read_only_known,
     redirect_as_part,
     redirect_unchecked,
@@ -365,6 +369,10 @@ def permission_step(
             return PermissionStep(
                 "deny", "a path outside the working directories", mode, None, found, outside
             )
+        if outside is not None and mode == "auto" and auto_checks_outside():
+            # A rule for the whole tool leaves a path outside them to auto mode's check
+            # (2.1.332: x-cd-parent-allowed-tools-auto).
+            return _by_mode(tool_name, tool_input, mode, found, outside)
         blocked = _blocked_write(command, place) if tool_name == "Bash" else None
         if blocked is not None:
             return PermissionStep(
@@ -588,6 +596,11 @@ def _flag_blocked(flag: str, patterns: Sequence[str]) -> bool:
 
 
 def _paths(verb: str, arguments: Sequence[str], place: CallPlace) -> list[str]:
+    """The files a command names, as absolute paths."""
+    return [_absolute(word, place) for word in _path_words(verb, arguments)]
+
+
+def _path_words(verb: str, arguments: Sequence[str]) -> list[str]:
     """The files a command names: its arguments that are not flags (nor its pattern)."""
     positional: list[str] = []
     skip_next, patterns_given = False, False
@@ -600,7 +613,7 @@ def _paths(verb: str, arguments: Sequence[str], place: CallPlace) -> list[str]:
             positional.append(word)
     if verb in _shell()["pattern_first"] and not patterns_given:
         positional = positional[1:]
-    return [_absolute(word, place) for word in positional if word != "-"]
+    return [word for word in positional if word != "-"]
 
 
 def _write_need(subject: str, path: str, place: CallPlace) -> _Need:
@@ -641,12 +654,17 @@ def _examine(part: str, place: CallPlace, compound: bool = False) -> _Part:
     inside the working directories)."""
     facts, shell = permission_facts(), _shell()
     generic = _Need(facts.refusal("command"), generic=True)
-    words = _lex(part, place.home)
+    words = _lex(part, place.home) or []
+    # A variable some tools read (LANG=C ls) leaves the command judged as its name alone.
+    while len(words) > 1 and not words[0].redirect and _safe_assignment(words[0].text):
+        words = words[1:]
     if not words or words[0].redirect or _ASSIGNMENT.match(words[0].text):
         return _Part(generic)
     arguments = [word for word in words if not word.redirect]
     verb, rest = arguments[0].text, [word.text for word in arguments[1:]]
     for word in arguments:
+        if word.quoted and word.expansion == "variable" and not quoted_variable_checked(verb):
+            continue  # an older release answered as read it as text (fire --claude-version)
         if word.expansion and not (word.expansion == "arithmetic" and verb in shell["output_only"]):
             name = "braced_variable" if word.expansion == "braced_variable" else "variable"
             if word.expansion == "unfilled":
@@ -663,7 +681,7 @@ def _examine(part: str, place: CallPlace, compound: bool = False) -> _Part:
             # An older release answered as named the file as a part of its own, or let the
             # redirection through unchecked (fire --claude-version).
             if redirect_as_part():
-                own = _verb_need(verb, rest, place, [])
+                own = _verb_need(verb, rest, place, []) or not read_only_known(verb, compound)
                 return _Part(
                     replace(generic, shown=f"{_shown_part(part)}, " * bool(own) + word.text)
                 )
@@ -801,8 +819,9 @@ def legacy_constructs(command: str, home: str = "~") -> tuple[str, ...]:
             found.add("output_redirection")
         arguments = [word for word in words if not word.redirect]
         if arguments and arguments[0].text in shell["path_verbs"]:  # a variable, braced too
-            held = (word.expansion.endswith(("variable", "unfilled")) for word in arguments[1:])
-            found.update(["path_variable"] if any(held) else [])
+            held = {w.text for w in arguments[1:] if w.expansion.endswith(("variable", "unfilled"))}
+            named = _path_words(arguments[0].text, [word.text for word in arguments[1:]])
+            found.update(["path_variable"] if held.intersection(named) else [])
     compound = ".compound" if len(parts) > 1 else ""
     return tuple(name + compound for name in LEGACY_CONSTRUCTS if name in found)
 
@@ -864,11 +883,48 @@ def _legacy_need(command: str, place: CallPlace) -> _Need | None:
     return None if text is None else _Need(text, first=True)
 
 
-@lru_cache(maxsize=16)
 def _verb(part: str) -> str:
-    """The command word of a simple command ("" when it has none)."""
-    words = command_words(part)
+    """The command word of a simple command, past the assignments ``_safe_assignment``
+    takes ("" when it has none)."""
+    words = _words(part)
+    while len(words) > 1 and _safe_assignment(words[0]):
+        words = words[1:]
     return words[0] if words else ""
+
+
+@lru_cache(maxsize=16)
+def _words(part: str) -> tuple[str, ...]:
+    return tuple(command_words(part) or ())
+
+
+@cache
+def _value_pattern(key: str) -> re.Pattern[str]:
+    """One of the catalogue's ``safe_assignments`` patterns for a value: ECMAScript ones
+    Python reads alike (``\\w`` kept to ASCII; the locale one case-blind, as 2.1.332's)."""
+    return re.compile(_shell()["safe_assignments"][key], re.ASCII | re.IGNORECASE)
+
+
+def _safe_assignment(word: str) -> bool:
+    """Whether an assignment before a command's name (quotes removed) leaves the command
+    judged as its name alone: a variable of the catalogue's ``safe_assignments`` (a locale
+    one given a locale), its value not like a path."""
+    checked = assignment_checked("name") if _ASSIGNMENT.match(word) else None
+    if checked is None:
+        return False  # not an assignment, or an older release that read none
+    name, _, value = word.partition("=")
+    safe = _shell()["safe_assignments"]
+    # An older release answered as checked less of it (fire --claude-version).
+    if not checked:
+        return True
+    if name not in safe["names"]:
+        return False
+    if _value_pattern("path_like").search(value) and assignment_checked("path"):
+        return False
+    if name not in safe["locale_names"] or not assignment_checked("locale"):
+        return True
+    return _value_pattern("locale_value").match(value) is not None or (
+        value == "" and name in safe["empty_allowed"]
+    )
 
 
 def _parts(command: str, place: CallPlace) -> tuple[tuple[str, _Part], ...] | None:
@@ -884,6 +940,18 @@ def read_only_command(tool_input: JSValue, place: CallPlace) -> bool:
     command = tool_input.get("command") if isinstance(tool_input, dict) else None
     parts = _parts(command, place) if isinstance(command, str) else None
     return bool(parts) and all(examined.need is None for _, examined in parts or ())
+
+
+def concurrency_safe(tool_name: str, tool_input: JSValue, place: CallPlace) -> bool:
+    """Whether a call may run beside its neighbours in the turn: a read-only tool, or a
+    Bash command of read-only commands wherever their paths lie. The calls of a run of
+    such are checked at once, so that their runs land before their refusals (auto mode's
+    streak of refusals: hidden-readonly-mix-2, 2.1.286)."""
+    if tool_name in READ_ONLY_TOOLS:
+        return True
+    command = tool_input.get("command") if isinstance(tool_input, dict) else None
+    parts = _parts(command, place) if tool_name == "Bash" and isinstance(command, str) else None
+    return bool(parts) and all(e.need is None or e.need.outside for _, e in parts or ())
 
 
 def path_blocked(command: str, place: CallPlace) -> bool:
@@ -1031,6 +1099,10 @@ def _weighed_parts(
         first = next((need for need in kinds if blocked_part_first(need.blocked_as)), None)
     if first is not None or not owed:
         return _Weighed(first, tuple(covering))
+    # An older release answered as left a part refused for its path alone (what it runs
+    # only reads) out of the listing (fire --claude-version).
+    listed = [(part, need) for part, need in owed if not _left_out(part, need, place)]
+    owed = listed or owed
     named = [need.shown or _shown_part(part) for part, need in owed]
     if len(owed) > 1 or ", " in named[0]:
         edits = all(need.edits for _, need in owed)
@@ -1041,6 +1113,15 @@ def _weighed_parts(
         text = facts.refusal("compound", part=named[0])
         need = _Need(text, edits=need.edits, generic=True)
     return _Weighed(need, tuple(covering))
+
+
+def _left_out(part: str, need: _Need, place: CallPlace) -> bool:
+    """Whether the release answered as left ``part``, refused for its path alone, out of a
+    compound command's listing (``blocked_part_left_out``)."""
+    if not need.blocked_as or not blocked_part_left_out(need.blocked_as):
+        return False
+    examined = _examine(_shown_part(part), place, True)
+    return examined.need is None and read_only_known(_verb(part), True)
 
 
 def _covers_part(entry: PermissionEntry, part: str, place: CallPlace) -> bool:

@@ -101,6 +101,12 @@ MODELLED = (
     "json-like-arrives",
     "input-read-arrives",
     "flag-unchecked",
+    "assignments-arrive",
+    "assignment-unchecked",
+    "quoted-variable-unchecked",
+    "blocked-part-left-out",
+    "classifier-takes-turn",
+    "allow-outside-unchecked",
 )
 """The kinds of rule ``fire --claude-version`` applies."""
 
@@ -929,6 +935,21 @@ def writes_known(verb: str) -> bool:
     return _before_arrival("write-verb-arrives", verb) is None
 
 
+def auto_checks_outside() -> bool:
+    """Whether the release answered as left a path outside the working directories to auto
+    mode's check even under a rule for the whole tool, as the newest does (False inside
+    an ``allow-outside-unchecked`` rule's window: the rule let it run)."""
+    return _in_window("allow-outside-unchecked") is None
+
+
+def classifier_takes_turn() -> bool:
+    """Whether the release answered as sent auto mode's check to the model as a request of
+    the main conversation, so that the scripted model's next turn answered it (no verdict)
+    and the conversation went on from the turn after (inside a ``classifier-takes-turn``
+    rule's window)."""
+    return _in_window("classifier-takes-turn") is not None
+
+
 def auto_fallback_after() -> int | None:
     """After how many calls in a row that auto mode's check gave no verdict on the release
     answered as fell back to asking, refusing a call as default mode does instead of with
@@ -1035,6 +1056,32 @@ def read_only_known(verb: str, compound: bool) -> bool:
     (alone: also in a compound command): it needed approval as any command."""
     forms = (verb, f"{verb}.compound") if compound else (verb,)
     return all(_before_arrival("read-only-arrives", form) is None for form in forms)
+
+
+def assignment_checked(what: str) -> bool | None:
+    """Whether the release answered as let assignments before a command's name leave it
+    judged as its name alone, checking their ``what`` (``name``: a variable of the
+    catalogue's ``safe_assignments``; ``path``: a value not like a path; ``locale``: a
+    locale variable's value a locale) as the newest does. None before its
+    ``assignments-arrive`` rule (no assignment did); False inside its
+    ``assignment-unchecked`` window (any did)."""
+    if _before_arrival("assignments-arrive") is not None:
+        return None
+    return _in_window("assignment-unchecked", f"bash.assignment.{what}") is None
+
+
+def quoted_variable_checked(verb: str) -> bool:
+    """Whether the release answered as refused a ``verb`` command holding a variable inside
+    double quotes, as the newest does (False inside its ``quoted-variable-unchecked``
+    window: the command ran, the quoted text read as it stands)."""
+    return _in_window("quoted-variable-unchecked", f"bash.quoted_variable.{verb}") is None
+
+
+def blocked_part_left_out(kind: str) -> bool:
+    """Whether the release answered as left a part refused for its path (``redirect``) out
+    of a compound command's listing of the parts needing approval, when others were
+    listed (inside a ``blocked-part-left-out`` rule's window for ``kind``)."""
+    return _in_window("blocked-part-left-out", f"bash.left_out.{kind}") is not None
 
 
 def redirect_as_part() -> bool:

@@ -55,6 +55,8 @@ from hookcourse.engine.api import (
     auto_refusal_text,
     cancelled_text,
     checked_against,
+    classifier_takes_turn,
+    concurrency_safe,
     event_fires,
     file_written,
     fire,
@@ -151,9 +153,12 @@ class Session:
     """Every tool_result the model is shown, by call id."""
     requests: int = 0
     """Model requests, a subagent's included."""
+    turns_taken: int = 0
+    """Scripted turns a release's auto-mode check took as its own answers this turn (its
+    request reached the scripted model as a main one): the session skips them."""
     unjudged_streak: int = 0
-    """Calls in a row auto mode's check gave no verdict on (an edit auto mode let run ends
-    the streak): some releases fell back to asking after a few."""
+    """Calls in a row auto mode's check gave no verdict on (a call that runs ends the
+    streak): some releases fell back to asking after a few."""
     background: int = 0
     """Subagents finished in the background whose completion has not started a turn yet."""
     tasks: dict[str, Task] = field(default_factory=dict)
@@ -631,6 +636,7 @@ def requests(
             round_["events"].append(_set_off(session, _display(text)))
         if calls:
             ended, errors = play_calls(session, round_, index or 0, calls, response)
+            next_index, session.turns_taken = min(len(turns), next_index + session.turns_taken), 0
             if ended is not None:
                 return ended, next_index
             blocks = 0  # a continuation that ran a tool resets the consecutive count
@@ -753,10 +759,14 @@ def _tool_turn(
             for number, call in enumerate(calls)
         )
     )
+    beside = False  # the previous call may run beside this one (concurrency_safe)
+    refused_beside = 0  # auto-mode refusals among the calls checked at once with it
     for number, call in enumerate(calls):
         call_id = scripted.tool_use_id(index, number)
         name = str(call["name"])
         tool_input = substitute(call.get("input", {}), session.layout)
+        safe = concurrency_safe(name, tool_input, session.place())
+        refused_beside, beside = refused_beside if safe and beside else 0, safe
         if cancelled is not None:
             # An older release answered as cancelled the rest of the turn (no hook runs).
             cancel_text, why = cancelled
@@ -847,7 +857,11 @@ def _tool_turn(
                 break
             continue
         if fallback is not None:
-            # The release fell back to asking: refused as in default mode, no PermissionDenied.
+            # The release fell back to asking: refused as in default mode, no PermissionDenied
+            # (its check was asked all the same).
+            if classifier_takes_turn():
+                session.turns_taken += 1
+                session.requests += 1
             session.record({"type": "tool_result", "tool_use_id": call_id, "is_error": True})
             _result(session, results, call_id, fallback, True)
             cancelled = _cancels(session, pre, name, tool_input)
@@ -857,6 +871,10 @@ def _tool_turn(
             continue
         if unjudged and pre.permission is not None:
             session.unjudged_streak += 1
+            refused_beside += 1
+            if classifier_takes_turn():
+                session.turns_taken += 1
+                session.requests += 1
             session.record({"type": "tool_result", "tool_use_id": call_id, "is_error": True})
             # The check's refusal, the same text whether auto or plan mode asked for it
             # (worded as the release answered as worded it).
@@ -893,8 +911,11 @@ def _tool_turn(
             if ended is not None:
                 break
             continue
-        if pre.permission is not None and pre.permission.edits:
-            session.unjudged_streak = 0  # auto mode let an edit run: the streak starts again
+        if pre.permission is not None:
+            # A call that runs starts the streak again (2.1.332 resets it on every allow;
+            # perm2-auto-static-checks, 2.1.72), but after the refusals of calls checked at
+            # once with it, which land later (hidden-readonly-mix-2, 2.1.286).
+            session.unjudged_streak = refused_beside
         grant = _grant(session, pre)
         refusal = None if "result" in call else confined(session, name, tool_input, grant)
         if refusal is not None:

@@ -128,6 +128,8 @@ ALSO = {
     "x-cd-parent-allowed-tools": "cd out of the project under a whole-tool allow rule",
     "ups-invalid-json": "UserPromptSubmit stdout that looks like JSON but does not parse",
     "perm2-bash-read-deny-head": "a Read deny rule on Bash reads and an input redirection",
+    "perm2-shell-read-only-edges": "printf, quoted variables, assignments, a redirection's part",
+    "x-cd-parent-allowed-tools-auto": "cd out of the project, Bash allowed whole, in auto mode",
 }
 """Scenarios the core takes beside the greedy cover: changes users reported, and what live
 checks outside the core found changing."""

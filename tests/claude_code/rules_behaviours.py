@@ -56,12 +56,17 @@ def behaviour_rules(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
         *known_variable_arrivals(records, corpus),
         *cancel_windows(records, corpus),
         *denial_fallback_windows(records, corpus),
+        *classifier_turn_windows(records, corpus),
+        *allow_outside_windows(records, corpus),
         *settings_dirs_arrival(records, corpus),
         *untrusted_permission_windows(records, corpus),
         *first_path_windows(records, corpus),
         *verb_check_windows(records, corpus),
         *input_read_arrival(records, corpus),
         *flag_unchecked_windows(records, corpus),
+        *assignment_rules(records, corpus),
+        *quoted_variable_windows(records, corpus),
+        *left_out_windows(records, corpus),
         *plan_check_arrival(records, corpus),
         *write_verb_arrivals(records, corpus),
         *changer_arrivals(records, corpus),
@@ -756,8 +761,13 @@ def _call_seen(
 
 def _newest_command(records: Records, corpus: Corpus, sid: str, at: int) -> str:
     """The command of the call at ``at`` in ``sid``'s newest record."""
-    call = _stored(records, corpus, sid)[-1][1]["tools"][at]
-    return str((call.get("input") or {}).get("command"))
+    return str((_newest_call(records, corpus, sid, at).get("input") or {}).get("command"))
+
+
+def _newest_call(records: Records, corpus: Corpus, sid: str, at: int) -> Mapping[str, Any]:
+    """The call at ``at`` in ``sid``'s newest record."""
+    call: Mapping[str, Any] = _stored(records, corpus, sid)[-1][1]["tools"][at]
+    return call
 
 
 def _calls_arrival(
@@ -792,6 +802,21 @@ def _calls_points(
     return _agreed(seen)
 
 
+def _every_record_points(
+    records: Records, corpus: Corpus, calls: Sequence[tuple[str, int]], shown: Shown
+) -> list[tuple[str, bool]]:
+    """``_calls_points`` read from every stored record, auto mode's refusals included
+    (which ``_call_seen`` passes over as another cause's): for rules about them."""
+    seen: dict[str, set[bool]] = {}
+    for sid, at in calls:
+        for version, observation in _stored(records, corpus, sid):
+            tools = observation.get("tools") or []
+            said = shown(tools[at]) if at < len(tools) else None
+            if said is not None:
+                seen.setdefault(version, set()).add(said)
+    return _agreed(seen)
+
+
 def _fixed_refusals() -> dict[str, str]:
     """The permission step's refusals without placeholders (the generic one left out)."""
     texts = permission_facts().refusals.items()
@@ -820,6 +845,16 @@ def _refused_as(text: str) -> Callable[[Mapping[str, Any]], bool]:
 
 def _refused_text(call: Mapping[str, Any]) -> str | None:
     return str(call.get("result")) if call.get("isError") else None
+
+
+COMMAND_FAILED = re.compile(r"^(?:Exit code \d+\n)?[\w.-]+: ")
+"""The result of a Bash call that ran and failed, not a refusal: its exit code, or the
+command's own complaint (``grep: : No such file or directory``)."""
+
+
+def _ran(call: Mapping[str, Any]) -> bool:
+    """Whether a Bash call ran (it may have failed)."""
+    return not call.get("isError") or COMMAND_FAILED.match(str(call.get("result"))) is not None
 
 
 def _narrowed(
@@ -1097,16 +1132,7 @@ def plan_check_arrival(records: Records, corpus: Corpus) -> list[dict[str, Any]]
         return None if _refused_text(call) is None else not auto(call)
 
     calls = [(sid, at) for sid, at in _newest_calls(records, corpus, auto) if sid in sids]
-    # Read from every stored record: auto mode's words are what this rule is about (the
-    # shared readers pass over them as another cause's).
-    seen: dict[str, set[bool]] = {}
-    for sid, at in calls:
-        for version, observation in _stored(records, corpus, sid):
-            tools = observation.get("tools") or []
-            said = other(tools[at]) if at < len(tools) else None
-            if said is not None:
-                seen.setdefault(version, set()).add(said)
-    points = _agreed(seen)
+    points = _every_record_points(records, corpus, calls, other)
     arrived = _arrival(points)
     if arrived is None:
         return []
@@ -1287,6 +1313,161 @@ def flag_unchecked_windows(records: Records, corpus: Corpus) -> list[dict[str, A
     return found
 
 
+ASSIGNED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+"""An assignment word (``LANG=C``) before a command's name."""
+
+ASSIGNMENT_CHECKS: Final = {
+    "name": "an assignment of any variable before a read-only command lets it run",
+    "path": "an assignment of a variable some tools read lets a read-only command run, "
+    "its value like a path (`NODE_ENV=/tmp ls`)",
+    "locale": "an assignment of a locale variable lets a read-only command run, its value "
+    "not a locale (`LANG=xx ls`)",
+}
+"""What the newest checks of an assignment before a command, and what a release that did
+not check it let run."""
+
+
+def assignment_rules(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When assignments before a command's name (``LANG=C ls``) came to leave it judged as
+    its name alone (``assignments-arrive``: single Bash commands starting with one that the
+    newest ran; before, refused as any command), and when releases let through ones the
+    newest refuses as any command (``assignment-unchecked``: per ``name``, a variable not
+    in the catalogue's ``safe_assignments``, a ``path`` as the value, a non-locale value
+    of a locale variable: ``ASSIGNMENT_CHECKS``; a rule per window of releases where they
+    ran)."""
+    generic = permission_facts().refusals["command"]
+    safe = permission_facts().shell["safe_assignments"]
+    path_like = re.compile(safe["path_like"])
+
+    def assigned(sid: str, at: int) -> list[str]:
+        command = _newest_command(records, corpus, sid, at)
+        if len(simple_commands(command, keep_assignments=True) or []) != 1:
+            return []
+        words = command_words(command) or []
+        return list(itertools.takewhile(lambda word: ASSIGNED.match(word) is not None, words))
+
+    def ran(call: Mapping[str, Any]) -> bool | None:
+        return True if _ran(call) else False if _refused_text(call) == generic else None
+
+    def needed(call: Mapping[str, Any]) -> bool | None:
+        said = ran(call)
+        return None if said is None else not said
+
+    def checked(call: tuple[str, int]) -> str:
+        """What of its assignments the newest refused a call for: a name, or a value."""
+        words = [word.partition("=") for word in assigned(*call)]
+        if any(name not in safe["names"] for name, _, _ in words):
+            return "name"
+        return "path" if any(path_like.search(value) for _, _, value in words) else "locale"
+
+    bash = _newest_calls(records, corpus, lambda call: call.get("name") == "Bash")
+    newest = {c: ran(_newest_call(records, corpus, *c)) for c in bash if assigned(*c)}
+    found = []
+    arrived = _calls_arrival(records, corpus, [c for c, said in newest.items() if said], needed)
+    if arrived is not None:
+        says = (
+            "a command after assignments of variables some tools read (`LANG=C ls`) is judged as "
+            "its name alone (before, it needed approval as any command)"
+        )
+        more = {"facet": "bash.assignments", "before": None, "after": "read"}
+        found.append(_rule("assignments-arrive", says, ["PreToolUse"], *arrived, **more))
+    for what, says in ASSIGNMENT_CHECKS.items():
+        picked = [c for c, said in newest.items() if said is False and checked(c) == what]
+        points = _calls_points(records, corpus, picked, ran)
+        sids = sorted({sid for sid, _ in picked})
+        window = ("assignment-unchecked", says, ["PreToolUse"], f"bash.assignment.{what}")
+        found += _window_rules(records, corpus, sids, points, window, what)
+    return found
+
+
+def quoted_variable_windows(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When a command holding a variable inside double quotes (``grep "$FOO" a.txt``) ran,
+    the quoted text read as it stands: per command word, the single Bash commands the
+    newest refused as holding a variable (its catalogue words); a rule per window of
+    releases where they ran (a refusal by a check of the command's text, ``LEGACY_TEXT``,
+    says nothing)."""
+    variable = permission_facts().refusals["variable"]
+    picked: dict[str, list[tuple[str, int]]] = {}
+    for sid, at in _newest_calls(records, corpus, lambda call: _refused_text(call) == variable):
+        command = _newest_command(records, corpus, sid, at)
+        words = command.split()
+        if len(simple_commands(command) or []) == 1 and words and QUOTED_EXPANSION.search(command):
+            picked.setdefault(words[0], []).append((sid, at))
+
+    def ran(call: Mapping[str, Any]) -> bool | None:
+        return None if LEGACY_TEXT.match(_refused_text(call) or "") else _ran(call)
+
+    found = []
+    for verb, calls in sorted(picked.items()):
+        points = _calls_points(records, corpus, calls, ran)
+        sids = sorted({sid for sid, _ in calls})
+        says = f"a `{verb}` command holding a variable inside double quotes runs (read as text)"
+        window = ("quoted-variable-unchecked", says, ["PreToolUse"], f"bash.quoted_variable.{verb}")
+        found += _window_rules(records, corpus, sids, points, window, verb)
+    return found
+
+
+def left_out_windows(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When a compound command's listing of the parts needing approval left out a part
+    refused for its path, an output redirection to a file inside the project (``npm test
+    && echo hi > out.txt`` listing ``npm test`` alone): compound Bash calls, no pipeline,
+    of scenarios given no mode, holding one such redirection in a part the catalogue
+    counts read-only (``cat``, ``echo``), whose newest listing names that part; a rule per
+    window of releases whose listings leave it out (the part's own refusal winning says
+    not; a release that let the redirection through unchecked, or named its file as a
+    part, says nothing)."""
+    other = [
+        (rule["since"], rule.get("until"))
+        for rule in redirect_windows(records, corpus)
+        if rule["facet"] in ("bash.redirect.part", "bash.redirect.inside.compound")
+    ]
+
+    def says_nothing(version: str) -> bool:
+        key = release_key(version)
+        return any(
+            release_key(since) <= key and (until is None or key < release_key(until))
+            for since, until in other
+        )
+
+    shell = permission_facts().shell
+    read_only = {*shell["any_arguments"], *shell["output_only"]}
+    redirected = "Output redirection to "
+    picked: dict[tuple[str, int], str] = {}
+    for sid, at in _newest_calls(records, corpus, lambda call: call.get("name") == "Bash"):
+        command = _newest_command(records, corpus, sid, at)
+        parts = simple_commands(command) or []
+        targets = OUTPUT_TARGET.findall(command)
+        listed = _listed(_refused_text(_newest_call(records, corpus, sid, at)) or "") or []
+        if len(parts) < 2 or has_pipe(command) or len(targets) != 1 or targets[0].startswith("/"):
+            continue
+        holding = [part.partition(">")[0].strip() for part in parts if ">" in part]
+        verb = holding[0].split()[0] if holding and holding[0] else ""
+        if (
+            verb in read_only
+            and _mode_given(corpus[sid]) in ("", "default")
+            and holding[0] in listed
+        ):
+            picked[(sid, at)] = holding[0]
+    seen: dict[str, set[bool]] = {}
+    for (sid, at), name in picked.items():
+        for version, call in _call_seen(records, corpus, sid, at):
+            text = _refused_text(call) or ""
+            listed = _listed(text)
+            if says_nothing(version):
+                continue
+            if listed is not None:
+                seen.setdefault(version, set()).add(name not in listed)
+            elif text.startswith(redirected):  # the part's own refusal won: not left out
+                seen.setdefault(version, set()).add(False)
+    sids = sorted({sid for sid, _ in picked})
+    says = (
+        "a compound command's listing of the parts needing approval leaves out a part refused "
+        "for its output redirection to a file inside the project"
+    )
+    window = ("blocked-part-left-out", says, ["PreToolUse"], "bash.left_out.redirect")
+    return _window_rules(records, corpus, sids, _agreed(seen), window, "redirect")
+
+
 def untrusted_permission_windows(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
     """When a project's permissions (allow rules, ``additionalDirectories``) held in a
     folder never trusted: scenarios in such a folder whose project settings give some, the
@@ -1336,6 +1517,86 @@ def untrusted_permission_windows(records: Records, corpus: Corpus) -> list[dict[
         )
         for since, previous, until, _held in _runs(points)
     ]
+
+
+def classifier_turn_windows(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When auto mode's check sent its request as one of the main conversation, so that
+    the scripted model's next turn answered it (no verdict) and the conversation went on
+    from the turn after: scenarios run in auto mode, on releases whose record refused a
+    call; a release shows it where a record made more requests than the scenario has
+    turns, or holds fewer calls than it scripts, not where it made one a turn and holds
+    every call. A rule per run of releases showing it (from auto mode's first)."""
+    seen: dict[str, set[bool]] = {}
+    for sid, scenario in corpus.items():
+        turns = scenario.get("turns") or []
+        scripted = sum(len(turn.get("tools") or []) for turn in turns)
+        for version, observation in (
+            _stored(records, corpus, sid) if _in_auto_mode(scenario) else ()
+        ):
+            tools, requests = observation.get("tools") or [], observation.get("requests")
+            if not isinstance(requests, int) or all(_ran(call) for call in tools):
+                continue
+            if requests > len(turns) or len(tools) < scripted:
+                seen.setdefault(version, set()).add(True)
+            elif requests == len(turns):
+                seen.setdefault(version, set()).add(False)
+    says = (
+        "auto mode's check sends its request as one of the main conversation: a scripted "
+        "model's next turn answers it (no verdict), and the conversation goes on from the "
+        "turn after"
+    )
+    sids = [sid for sid, scenario in corpus.items() if _in_auto_mode(scenario)]
+    more = {"facet": "auto.classifier_request", "before": None, "after": "main"}
+    return [
+        _rule(
+            "classifier-takes-turn",
+            says,
+            ["PreToolUse"],
+            since,
+            previous,
+            _at(records, corpus, sids, since),
+            until=until,
+            **more,
+        )
+        for since, previous, until, _shown in _runs(_agreed(seen))
+    ]
+
+
+def allow_outside_windows(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
+    """When a rule for the whole Bash tool let a path outside the working directories run
+    in auto mode, where the newest leaves it to auto mode's check: the Bash calls of
+    scenarios run in auto mode with ``Bash`` allowed whole (``--allowedTools Bash``, or
+    an allow rule), which the newest refused in auto mode's words; a rule per window of
+    releases where they ran."""
+
+    def whole(scenario: Mapping[str, Any]) -> bool:
+        flags = [str(flag) for flag in scenario.get("flags") or []]
+        given = [b for a, b in itertools.pairwise(flags) if a == "--allowedTools"]
+        scopes = (scenario.get("settings") or {}).values()
+        rules = [r for scope in scopes for r in (scope.get("permissions") or {}).get("allow", [])]
+        return "Bash" in [*given, *rules]
+
+    sids = {sid for sid, scenario in corpus.items() if _in_auto_mode(scenario) and whole(scenario)}
+    refused = [
+        (sid, at)
+        for sid, at in _newest_calls(
+            records, corpus, lambda call: AUTO_REFUSAL.search(_refused_text(call) or "") is not None
+        )
+        if sid in sids
+    ]
+
+    def ran(call: Mapping[str, Any]) -> bool | None:
+        return (
+            True if _ran(call) else False if AUTO_REFUSAL.search(str(call.get("result"))) else None
+        )
+
+    points = _every_record_points(records, corpus, refused, ran)
+    says = (
+        "in auto mode, a rule for the whole Bash tool lets a command naming a path outside the "
+        "working directories run (the newest leaves it to auto mode's check)"
+    )
+    window = ("allow-outside-unchecked", says, ["PreToolUse"], "auto.allow_outside")
+    return _window_rules(records, corpus, sorted({s for s, _ in refused}), points, window, "run")
 
 
 def denial_fallback_windows(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
@@ -1548,7 +1809,8 @@ def read_only_arrivals(records: Records, corpus: Corpus) -> list[dict[str, Any]]
         listed = _listed(text)
         if listed is None:
             return True if text == generic and len(parts(call)) == 1 else None
-        return " ".join(part.split()) in listed
+        # A listing names a part without its output redirection.
+        return " ".join(OUTPUT_TARGET.sub("", part).split()) in listed
 
     groups: dict[str, list[tuple[str, int]]] = {}
     for sid in corpus:
@@ -1557,7 +1819,8 @@ def read_only_arrivals(records: Records, corpus: Corpus) -> list[dict[str, Any]]
             found = parts(call) if call.get("name") == "Bash" else []
             for part in found:
                 words = command_words(part) or [""]
-                if words[0] and named(call, part) is False:
+                # A part after assignments is read by assignment_rules.
+                if words[0] and not ASSIGNED.match(words[0]) and named(call, part) is False:
                     key = words[0] + (".compound" if len(found) > 1 else "")
                     groups.setdefault(key, []).append((sid, at))
     found_rules = []

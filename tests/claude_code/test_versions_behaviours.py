@@ -23,10 +23,13 @@ from typing import Any
 import pytest
 from oracle_record import digest
 from rules_behaviours import (
+    allow_outside_windows,
+    assignment_rules,
     blocked_part_windows,
     cancel_windows,
     changer_arrivals,
     check_arrivals,
+    classifier_turn_windows,
     compound_rule_arrival,
     continue_deny_arrival,
     deny_rule_arrival,
@@ -43,6 +46,7 @@ from rules_behaviours import (
     input_read_arrival,
     json_like_arrival,
     known_variable_arrivals,
+    left_out_windows,
     legacy_check_windows,
     load_arrivals,
     max_turns_windows,
@@ -51,6 +55,7 @@ from rules_behaviours import (
     outside_write_windows,
     part_form_windows,
     plan_check_arrival,
+    quoted_variable_windows,
     read_only_arrivals,
     redirect_windows,
     refusal_texts,
@@ -275,6 +280,103 @@ def test_a_checked_flag_that_ran_is_a_window() -> None:
     records, corpus = _records(scenario, [refused, ran, ran, refused])
     (rule,) = flag_unchecked_windows(records, corpus)
     assert (rule["since"], rule["until"], rule["facet"]) == ("2.0.1", "2.0.3", "bash.flag.test.-v")
+
+
+def test_assignments_arrive_and_each_check_the_newest_makes_is_a_window() -> None:
+    scenario = _calls("LANG=C ls", "FOO=1 cat a.txt", "NODE_ENV=/tmp ls", "LANG=xx ls")
+    generic = (permission_facts().refusals["command"], True)
+    ran = ("a.txt", False)
+    rows = [
+        (generic, generic, generic, generic),
+        (ran, ran, ran, ran),
+        (ran, generic, ran, ran),
+        (ran, generic, generic, ran),
+        (ran, generic, generic, generic),
+    ]
+    records, corpus = _records(scenario, [_seen(scenario, *row) for row in rows])
+    found = {r["facet"]: r for r in assignment_rules(records, corpus)}
+    arrived = found.pop("bash.assignments")
+    assert (arrived["kind"], arrived["since"], arrived["previous"]) == (
+        "assignments-arrive",
+        "2.0.1",
+        "2.0.0",
+    )
+    spans = {facet: (r["since"], r["until"]) for facet, r in found.items()}
+    assert spans == {
+        "bash.assignment.name": ("2.0.1", "2.0.2"),
+        "bash.assignment.path": ("2.0.1", "2.0.3"),
+        "bash.assignment.locale": ("2.0.1", "2.0.5"),
+    }
+
+
+def test_a_quoted_variable_that_ran_is_a_window_a_text_check_says_nothing_of() -> None:
+    scenario = _calls('grep "$FOO" a.txt')
+    facts = permission_facts().refusals
+    rows = [
+        (facts["command"], True),
+        ("grep: : No such file or directory", True),  # it ran, and failed
+        ("Shell expansion syntax in paths requires manual approval", True),
+        ("a", False),
+        (facts["variable"], True),
+    ]
+    records, corpus = _records(scenario, [_seen(scenario, row) for row in rows])
+    (rule,) = quoted_variable_windows(records, corpus)
+    assert (rule["since"], rule["until"], rule["facet"]) == (
+        "2.0.1",
+        "2.0.5",
+        "bash.quoted_variable.grep",
+    )
+
+
+def test_a_blocked_part_left_out_of_a_listing_is_a_window() -> None:
+    scenario = _calls("npm test && echo hi > out.txt")
+    blocked = "Output redirection to '$ROOT/project/out.txt' was blocked. For security, ..."
+    one = (f"{GENERIC_COMPOUND} requires approval: npm test", True)
+    both = (f"{GENERIC_COMPOUND}s require approval: npm test, echo hi", True)
+    rows = [(blocked, True), one, one, both, both]
+    records, corpus = _records(scenario, [_seen(scenario, row) for row in rows])
+    (rule,) = left_out_windows(records, corpus)
+    assert (rule["since"], rule["until"], rule["facet"]) == (
+        "2.0.1",
+        "2.0.3",
+        "bash.left_out.redirect",
+    )
+
+
+AUTO = "Auto mode could not evaluate this action and is blocking it for safety"
+
+
+def test_a_check_answered_by_the_next_scripted_turn_is_a_run_of_releases() -> None:
+    scenario = {
+        **_calls("cd .."),
+        "flags": ["--permission-mode", "auto"],
+        "turns": [*_calls("cd ..")["turns"], *_calls("pwd")["turns"], {"text": "done"}],
+    }
+    refused = {"name": "Bash", "input": {"command": "cd .."}, "result": AUTO, "isError": True}
+    pwd = {"name": "Bash", "input": {"command": "pwd"}, "result": "/p", "isError": False}
+    taken = {"requests": 3, "tools": [refused]}  # the check took the pwd turn
+    played = {"requests": 3, "tools": [refused, pwd]}
+    records, corpus = _records(scenario, [taken, taken, played, played])
+    (rule,) = classifier_turn_windows(records, corpus)
+    # From the first release that ran auto mode: nothing before it bounds the run.
+    assert (rule["since"], rule["previous"], rule["until"], rule["exact"]) == (
+        "2.0.0",
+        "2.0.0",
+        "2.0.2",
+        False,
+    )
+
+
+def test_a_whole_tool_rule_letting_a_path_outside_run_in_auto_mode_is_a_window() -> None:
+    scenario = {**_calls("cd .."), "flags": ["--allowedTools", "Bash", "--permission-mode", "auto"]}
+    refused, ran = _seen(scenario, (AUTO, True)), _seen(scenario, ("", False))
+    records, corpus = _records(scenario, [refused, ran, ran, refused, refused])
+    (rule,) = allow_outside_windows(records, corpus)
+    assert (rule["since"], rule["until"], rule["facet"]) == ("2.0.1", "2.0.3", "auto.allow_outside")
+    # Without the rule for the whole tool the scenario says nothing.
+    del scenario["flags"][:2]
+    records, corpus = _records(scenario, [refused, ran, ran, refused, refused])
+    assert allow_outside_windows(records, corpus) == []
 
 
 def test_a_skill_ask_is_a_window_per_run_of_releases() -> None:
@@ -1299,9 +1401,18 @@ def test_a_session_in_auto_mode_falls_back_to_asking_as_its_release_did(tmp_path
         return [after.strip() for line, after in pairs if "(is_error: true)" in line]
 
     after = int(str(rule.after))
+
+    def asks_its_check(release: str) -> bool:
+        """Whether the release asked auto mode's check on a request of its own, and worded
+        its refusal in its own words."""
+        with versions.answering_as(release):
+            auto = versions.auto_refusal_text("Bash", "newest")
+            return not versions.classifier_takes_turn() and auto != generic
+
+    release = next(r for r in versions.releases() if versions.holds(rule, r) and asks_its_check(r))
     # Two refusals in a row in auto mode's words, the third asked as default mode asks;
     # the edit auto mode let run starts the streak again.
-    inside = refusals(rule.since)
+    inside = refusals(release)
     assert [text == generic for text in inside] == [False] * after + [True, False]
     assert generic not in refusals(str(rule.until))
 
@@ -1481,6 +1592,79 @@ def test_fire_lets_an_input_redirection_past_a_read_deny_rule_before_its_release
     command = "cat < secrets/key.txt"
     assert _bash_refusal(tmp_path, arrived.previous, command) is None
     assert "has been denied" in str(_bash_refusal(tmp_path, arrived.since, command))
+
+
+def test_fire_judges_a_command_after_assignments_as_each_release_did(tmp_path: Path) -> None:
+    generic = permission_facts().refusals["command"]
+    arrived = _rule("assignments-arrive")
+    assert _bash_refusal(tmp_path, arrived.previous, "LANG=C ls") == generic
+    assert _bash_refusal(tmp_path, arrived.since, "LANG=C ls") is None
+    for facet, command in (
+        ("name", "FOO=1 ls"),
+        ("path", "NODE_ENV=/tmp ls"),
+        ("locale", "LANG=xx ls"),
+    ):
+        window = _rule("assignment-unchecked", f"bash.assignment.{facet}")
+        assert _bash_refusal(tmp_path, window.since, command) is None, command
+        assert _bash_refusal(tmp_path, str(window.until), command) == generic, command
+    # The newest: a variable some tools read, its value checked.
+    newest = versions.newest()
+    assert _bash_refusal(tmp_path, newest, "TZ=UTC ls") is None
+    assert _bash_refusal(tmp_path, newest, "LANG= ls") is None
+    assert _bash_refusal(tmp_path, newest, "LANG=C FOO=1 ls") == generic
+
+
+def test_fire_runs_grep_with_a_quoted_variable_inside_its_window(tmp_path: Path) -> None:
+    window = _rule("quoted-variable-unchecked", "bash.quoted_variable.grep")
+    assert _bash_refusal(tmp_path, window.since, 'grep "$FOO" a.txt') is None
+    generic = permission_facts().refusals["command"]
+    assert _bash_refusal(tmp_path, str(window.until), 'grep "$FOO" a.txt') == generic
+    # A text check of path arguments refused the variable as a file, not as the pattern.
+    legacy = "Shell expansion syntax in paths requires manual approval"
+    check = _rule("legacy-check", "legacy.path_variable")
+    assert _bash_refusal(tmp_path, check.since, 'grep x "$FOO"') == legacy
+
+
+def test_fire_leaves_a_blocked_part_out_of_a_listing_inside_its_window(tmp_path: Path) -> None:
+    window = _rule("blocked-part-left-out", "bash.left_out.redirect")
+    command = "npm test && echo hi > out.txt"
+    left_out = _bash_refusal(tmp_path, window.since, command)
+    assert left_out == f"{GENERIC_COMPOUND} requires approval: npm test"
+    listed = _bash_refusal(tmp_path, str(window.until), command)
+    assert listed == f"{GENERIC_COMPOUND}s require approval: npm test, echo hi"
+    # A part that needs approval for its command too stays listed.
+    both = _bash_refusal(tmp_path, window.since, "npm test > out.txt && git push")
+    assert both == f"{GENERIC_COMPOUND}s require approval: npm test, git push"
+
+
+def test_fire_names_a_command_not_yet_read_only_beside_its_redirection(tmp_path: Path) -> None:
+    printf = _rule("read-only-arrives", "bash.read_only.printf")
+    generic = permission_facts().refusals["command"]
+    assert _bash_refusal(tmp_path, printf.previous, "printf hi") == generic
+    assert _bash_refusal(tmp_path, printf.since, "printf hi") is None
+    as_part = _rule("redirect-as-part")
+    named = _bash_refusal(tmp_path, as_part.since, "printf hi > out.txt")
+    assert named == f"{GENERIC_COMPOUND}s require approval: printf hi, out.txt"
+
+
+def test_fire_leaves_a_path_outside_to_auto_mode_s_check_under_a_whole_tool_rule(
+    tmp_path: Path,
+) -> None:
+    window = _rule("allow-outside-unchecked")
+    call = {**BASH, "tool_input": {"command": "cd .."}}
+    flags = ["--permission-mode", "auto", "--allowed-tools", "Bash"]
+
+    def runs(release: str) -> bool | None:
+        verdict: bool | None = _fire(tmp_path, release, "PreToolUse", call, flags)["printMode"][
+            "toolRuns"
+        ]
+        return verdict
+
+    # None: auto mode's check decides (a model's verdict fire does not play).
+    assert runs(window.previous) is None
+    assert runs(window.since) is True
+    assert runs(str(window.until)) is None
+    assert runs(versions.newest()) is None
 
 
 def test_fire_runs_a_read_only_command_with_a_flag_inside_its_unchecked_window(
