@@ -69,6 +69,7 @@ from .settings import (
     SettingsWarning,
     folder_trusted,
     load_settings,
+    merge_layers,
 )
 from .skill_files import skill_has_hooks
 from .tool_input import known_keys_only, normalised, schema_problems, tool_refusal
@@ -342,6 +343,16 @@ def _load_settings(places: SettingsPlaces) -> Settings:
     catalogue = load_catalogue()
     guards = [name for name, event in catalogue.items() if event.guard]
     settings = load_settings(places, catalogue.keys(), guards)
+    flag = SettingsSource.FLAG
+    if not flag_hooks_run() and any(ly.source is flag for ly in settings.layers):
+        # An older release answered as heeded no disableAllHooks of --settings, whose hooks
+        # it did not run either (settings-disable-all-flag, live on 2.0.15).
+        layers = [
+            replace(ly, disable_all_hooks=None) if ly.source is flag else ly
+            for ly in settings.layers
+        ]
+        kept = merge_layers(layers)
+        settings = replace(settings, groups=kept.groups, notes=kept.notes)
     # An older release answered as (fire --claude-version) read nothing of a file naming
     # an event it did not know yet, or holding a rule it refused.
     unread = {g.origin.file: note for g in settings.groups if (note := unknown_event_note(g.event))}

@@ -36,8 +36,9 @@
         regenerate hookcourse/data/claude_versions.json, versions/changes.json and the
         generated part of docs/versions.md from the stored records (--check: only say
         whether they are current)
-    python tests/claude_code/oracle.py pick-core [--size 50]
-        write versions/core.json: a greedy cover of the corpus's behaviour tags
+    python tests/claude_code/oracle.py pick-core [--rebuild [--size 50]]
+        write versions/core.json: the stored core with the ALSO scenarios it lacks
+        (--rebuild: a new greedy cover of the corpus's behaviour tags)
 
 The binary is $HOOKCOURSE_CLAUDE, else the pinned install (scripts/claude-code.sh).
 """
@@ -75,6 +76,7 @@ from oracle_sweep import (
     stored,
     sweep_release,
     unrunnable,
+    with_also,
     write_all_open,
     write_open,
 )
@@ -287,6 +289,11 @@ def main(argv: list[str]) -> int:
         command.add_argument("--jobs", type=int, default=2, help="Claude Code runs at once (2)")
     pick = sub.add_parser("pick-core")
     pick.add_argument("--size", type=int, default=50)
+    pick.add_argument(
+        "--rebuild",
+        action="store_true",
+        help="a new greedy cover (without it: the stored core, with the ALSO scenarios it lacks)",
+    )
     args = parser.parse_args(argv)
     corpus = load_corpus()
     unknown = [sid for sid in getattr(args, "ids", None) or [] if sid not in corpus]
@@ -294,7 +301,10 @@ def main(argv: list[str]) -> int:
         print(f"{args.command}: no scenario {unknown[0]}; fix: oracle.py list", file=sys.stderr)
         return 2
     if args.command == "pick-core":
-        picked = pick_core(corpus, args.size)
+        # A new cover would leave out scenarios whose records the changelog reads: only
+        # on request.
+        stored = json.loads(CORE.read_text(encoding="utf-8"))["scenarios"]
+        picked = pick_core(corpus, args.size) if args.rebuild else with_also(stored)
         CORE.write_text(json.dumps({"scenarios": picked}, indent=1) + "\n", encoding="utf-8")
         print(f"wrote {CORE} ({len(picked)} scenarios)")
         return 0

@@ -130,6 +130,7 @@ ALSO = {
     "perm2-bash-read-deny-head": "a Read deny rule on Bash reads and an input redirection",
     "perm2-shell-read-only-edges": "printf, quoted variables, assignments, a redirection's part",
     "x-cd-parent-allowed-tools-auto": "cd out of the project, Bash allowed whole, in auto mode",
+    "settings-disable-all-flag": "disableAllHooks in --settings",
 }
 """Scenarios the core takes beside the greedy cover: changes users reported, and what live
 checks outside the core found changing."""
@@ -180,9 +181,14 @@ def pick_core(corpus: Mapping[str, Mapping[str, Any]], size: int) -> list[dict[s
             break
         picked.append({"id": best["id"], "covers": gained})
         left -= set(gained)
-    taken = {item["id"] for item in picked}
-    picked += [{"id": sid, "why": why} for sid, why in ALSO.items() if sid not in taken]
-    return picked
+    return with_also(picked)
+
+
+def with_also(core: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """``core`` with the ``ALSO`` scenarios it lacks appended, in ``ALSO``'s order."""
+    taken = {item["id"] for item in core}
+    kept = [dict(item) for item in core]
+    return kept + [{"id": sid, "why": why} for sid, why in ALSO.items() if sid not in taken]
 
 
 def core_ids() -> list[str]:

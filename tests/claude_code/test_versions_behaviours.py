@@ -1667,6 +1667,23 @@ def test_fire_leaves_a_path_outside_to_auto_mode_s_check_under_a_whole_tool_rule
     assert runs(versions.newest()) is None
 
 
+def test_fire_heeds_disable_all_hooks_in_settings_only_where_their_hooks_run(
+    tmp_path: Path,
+) -> None:
+    rule = next((r for r in versions.rules() if r.kind == "flag-hooks-arrive"), None)
+    if rule is None:
+        pytest.skip("no flag-hooks-arrive rule measured")
+    hook = {"type": "command", "command": "echo ran >> ran.txt"}
+    _settings(tmp_path, {"hooks": {"PreToolUse": [{"hooks": [hook]}]}})
+    call = {**BASH, "tool_input": {"command": "ls"}}
+    flags = ["--settings", json.dumps({"disableAllHooks": True})]
+    _fire(tmp_path, rule.since, "PreToolUse", call, flags)
+    assert not (tmp_path / "ran.txt").exists()
+    # The release before read no hook setting of --settings: the project's hook ran.
+    _fire(tmp_path, rule.previous, "PreToolUse", call, flags)
+    assert (tmp_path / "ran.txt").read_text(encoding="utf-8") == "ran\n"
+
+
 def test_fire_runs_a_read_only_command_with_a_flag_inside_its_unchecked_window(
     tmp_path: Path,
 ) -> None:
