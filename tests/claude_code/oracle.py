@@ -303,8 +303,8 @@ def main(argv: list[str]) -> int:
     if args.command == "pick-core":
         # A new cover would leave out scenarios whose records the changelog reads: only
         # on request.
-        stored = json.loads(CORE.read_text(encoding="utf-8"))["scenarios"]
-        picked = pick_core(corpus, args.size) if args.rebuild else with_also(stored)
+        core = json.loads(CORE.read_text(encoding="utf-8"))["scenarios"]
+        picked = pick_core(corpus, args.size) if args.rebuild else with_also(core)
         CORE.write_text(json.dumps({"scenarios": picked}, indent=1) + "\n", encoding="utf-8")
         print(f"wrote {CORE} ({len(picked)} scenarios)")
         return 0

@@ -94,3 +94,21 @@ def test_a_different_value_is_bisected_on_its_own_scenario() -> None:
     changes = oracle_sweep.measured_changes(records, FINGERPRINTS)
     (taken,) = [c for c in changes if c["scenario"] == "b"]
     assert (taken["previous"], taken["since"], taken["exact"]) == ("2.1.10", "2.1.16", False)
+
+
+def test_a_scenario_joins_the_stored_core_without_a_new_cover() -> None:
+    """``pick-core`` keeps the stored core in its order and appends ALSO's new scenarios."""
+    core = [{"id": "kept-first", "covers": ["x"]}, {"id": next(iter(oracle_sweep.ALSO))}]
+    joined = oracle_sweep.with_also(core)
+    assert joined[:2] == core
+    assert [item["id"] for item in joined[2:]] == list(oracle_sweep.ALSO)[1:]
+    # The stored core already holds every ALSO scenario.
+    stored = oracle_sweep.core_ids()
+    assert [item["id"] for item in oracle_sweep.with_also([{"id": i} for i in stored])] == stored
+
+
+def test_the_oracle_s_command_line_replays_one_release(capsys: pytest.CaptureFixture[str]) -> None:
+    import oracle
+
+    assert oracle.main(["replay", "--version", "2.0.0", "pre-deny-reason"]) == 0
+    assert "{'agree': 1}" in capsys.readouterr().err
