@@ -422,14 +422,14 @@ def _settings_dirs(settings: Settings, trusted: bool) -> list[str]:
     """The working directories the settings files add (``permissions.additionalDirectories``,
     as ``--add-dir`` does; a project's only in a trusted folder, 2.1.332)."""
     found: list[str] = []
-    if not settings_dirs_read():
-        return found  # fire --claude-version: a release that took none yet (measured)
     for layer in settings.layers:
         document = layer.document if isinstance(layer.document, dict) else {}
         permissions = document.get("permissions")
         dirs = permissions.get("additionalDirectories") if isinstance(permissions, dict) else None
         if not isinstance(dirs, list) or (layer.source is SettingsSource.PROJECT and not trusted):
             continue
+        if not settings_dirs_read(str(layer.source)):
+            continue  # fire --claude-version: a release that took none of this file's yet
         found += [os.path.expanduser(d) for d in dirs if isinstance(d, str) and d]
     return found
 

@@ -1000,10 +1000,11 @@ def plan_checked() -> bool:
     return _before_arrival("plan-check-arrives") is None
 
 
-def settings_dirs_read() -> bool:
-    """Whether the release answered as took settings' ``permissions.additionalDirectories``
-    as working directories (False before its ``settings-dirs-arrive`` rule)."""
-    return _before_arrival("settings-dirs-arrive") is None
+def settings_dirs_read(scope: str) -> bool:
+    """Whether the release answered as took the ``scope`` settings file's
+    ``permissions.additionalDirectories`` as working directories (False before that
+    scope's ``settings-dirs-arrive`` rule)."""
+    return _before_arrival("settings-dirs-arrive", scope) is None
 
 
 def changer_known(verb: str) -> bool:

@@ -131,6 +131,8 @@ ALSO = {
     "perm2-shell-read-only-edges": "printf, quoted variables, assignments, a redirection's part",
     "x-cd-parent-allowed-tools-auto": "cd out of the project, Bash allowed whole, in auto mode",
     "settings-disable-all-flag": "disableAllHooks in --settings",
+    "x-cd-local-add-dir": "cd into a folder the local settings add, untrusted",
+    "flag-disallowed-legacy-name": "a tool --disallowedTools removes, by its legacy name",
 }
 """Scenarios the core takes beside the greedy cover: changes users reported, and what live
 checks outside the core found changing."""

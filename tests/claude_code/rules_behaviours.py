@@ -690,10 +690,13 @@ def exit2_texts(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
 REFUSALS_NOW = {
     "plan_write": re.compile(r"^Cannot write to (?P<value>.+) while in plan mode\.$", re.S),
     "skill": re.compile(r"^Execute skill: (?P<value>[^.]+)\. The user can add the allow rule "),
+    "no_such_tool": re.compile(
+        r"^<tool_use_error>Error: No such tool available: (?P<value>\w+)\. (?P=value) is disabled "
+    ),
 }
 """The newest release's refusals (the catalogue's names) whose wording changed, the value
 they hold as ``value``."""
-REFUSAL_FIELDS = {"plan_write": "{path}", "skill": "{skill}"}
+REFUSAL_FIELDS = {"plan_write": "{path}", "skill": "{skill}", "no_such_tool": "{tool}"}
 """The placeholder of each refusal's value, as the catalogue writes it."""
 
 
@@ -1076,39 +1079,44 @@ def _permissions(scenario: Mapping[str, Any], scope: str, key: str) -> bool:
     return isinstance(permissions, dict) and bool(permissions.get(key))
 
 
-def _settings_dirs(scenario: Mapping[str, Any]) -> bool:
-    """Whether the scenario's settings (any scope) give ``additionalDirectories``."""
-    scopes = ("user", "project", "local", "flag")
-    return any(_permissions(scenario, scope, "additionalDirectories") for scope in scopes)
+SETTINGS_SCOPES: Final = ("user", "project", "local", "flag")
+"""The settings files a scenario writes, by scope."""
 
 
 def settings_dirs_arrival(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
-    """When settings' ``permissions.additionalDirectories`` came to be working directories:
-    the calls of trusted scenarios whose settings give some (and no ``--add-dir``) that the
-    newest let run and some older release refused; the release from which they ran."""
-    sids = {
-        sid
-        for sid, scenario in corpus.items()
-        if scenario.get("trust")
-        and _settings_dirs(scenario)
-        and "--add-dir" not in (scenario.get("flags") or [])
-    }
-    calls = [
-        (sid, at)
-        for sid, at in _newest_calls(records, corpus, lambda call: not call.get("isError"))
-        if sid in sids
-        and any(call.get("isError") for _, call in _call_seen(records, corpus, sid, at))
-    ]
-    arrived = _calls_arrival(records, corpus, calls, lambda call: bool(call.get("isError")))
-    if arrived is None:
-        return []
-    since, previous, at = arrived
-    says = (
-        "settings' `permissions.additionalDirectories` are working directories (before, "
-        "a command in one was refused as outside them)"
-    )
-    more = {"facet": "permissions.additionalDirectories", "before": None, "after": True}
-    return [_rule("settings-dirs-arrive", says, ["PreToolUse"], since, previous, at, **more)]
+    """When settings' ``permissions.additionalDirectories`` came to be working directories,
+    per settings file (``after``: its scope): the calls of scenarios whose settings give
+    some in that scope alone (a project's in a trusted folder), and no ``--add-dir``, that
+    the newest let run and some older release refused; the release from which they ran (a
+    scope whose calls always ran has no rule)."""
+    found = []
+    for scope in SETTINGS_SCOPES:
+        sids = {
+            sid
+            for sid, scenario in corpus.items()
+            if [s for s in SETTINGS_SCOPES if _permissions(scenario, s, "additionalDirectories")]
+            == [scope]
+            and (scope != "project" or scenario.get("trust"))
+            and "--add-dir" not in (scenario.get("flags") or [])
+        }
+        calls = [
+            (sid, at)
+            for sid, at in _newest_calls(records, corpus, lambda call: not call.get("isError"))
+            if sid in sids
+            and any(call.get("isError") for _, call in _call_seen(records, corpus, sid, at))
+        ]
+        arrived = _calls_arrival(records, corpus, calls, lambda call: bool(call.get("isError")))
+        if arrived is None:
+            continue
+        since, previous, at = arrived
+        says = (
+            f"{scope} settings' `permissions.additionalDirectories` are working directories "
+            "(before, a command in one was refused as outside them)"
+        )
+        more = {"facet": f"permissions.additionalDirectories.{scope}", "before": None}
+        rule = _rule("settings-dirs-arrive", says, ["PreToolUse"], since, previous, at, **more)
+        found.append({**rule, "after": scope})
+    return found
 
 
 INSIDE_BLOCKED = re.compile(
@@ -1480,7 +1488,7 @@ def untrusted_permission_windows(records: Records, corpus: Corpus) -> list[dict[
     keys = ("allow", "additionalDirectories")
     sids = {sid for sid in sids if any(_permissions(corpus[sid], "project", k) for k in keys)}
     default = _in_default_mode(records, corpus)
-    dirs = settings_dirs_arrival(records, corpus)
+    dirs = [r for r in settings_dirs_arrival(records, corpus) if r["after"] == "project"]
     read_from = release_key(dirs[0]["since"]) if dirs else (0,)
     calls = [
         (sid, at)

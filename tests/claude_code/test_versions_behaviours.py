@@ -1530,6 +1530,14 @@ def test_fire_takes_settings_dirs_as_working_directories_from_their_release(
     assert before["toolRuns"] is False
     assert "was blocked" in str(before["toolResult"]["text"])
     assert _fire(project, arrived.since, "PreToolUse", call, flags)["printMode"]["toolRuns"]
+    # The local settings' took effect from the oldest release measured (x-cd-local-add-dir).
+    assert arrived.after == "project"
+    (project / ".claude" / "settings.json").unlink()
+    _settings(
+        project, {"permissions": {"additionalDirectories": [str(other)]}}, "settings.local.json"
+    )
+    local = _fire(project, arrived.previous, "PreToolUse", call, flags[:2])["printMode"]
+    assert local["toolRuns"] is True
 
 
 def test_fire_refuses_in_plan_mode_as_default_mode_before_plan_s_check(tmp_path: Path) -> None:
