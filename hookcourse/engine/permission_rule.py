@@ -65,7 +65,8 @@ PATH_FIELDS: Final[Mapping[str, str]] = {
 }
 
 _RULE_SHAPE: Final = re.compile(r"\s*([^\s()]+)\s*(?:\((.*)\))?\s*", re.DOTALL)
-_ASSIGNMENT: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+ASSIGNMENT: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+"""A variable assignment at the start of a word (``LANG=C``), as ``sh`` reads one."""
 
 
 class RuleSyntaxError(ValueError):
@@ -325,7 +326,7 @@ def _drop_assignments(simple: str) -> str:
     rest = simple.strip()
     reading = lex(rest, quotes_only=True)  # once: each word ends at a blank outside quotes
     start = 0
-    while (assignment := _ASSIGNMENT.match(rest, start)) is not None:
+    while (assignment := ASSIGNMENT.match(rest, start)) is not None:
         end = assignment.end()
         while end < len(rest) and not (rest[end] in " \t" and reading.plain(end)):
             end += 1

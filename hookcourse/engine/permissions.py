@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 from typing import Any, Final
@@ -50,6 +50,7 @@ from hookcourse.shell import Quoting
 
 from .catalogue import permission_facts
 from .permission_rule import (
+    ASSIGNMENT,
     PATH_FIELDS,
     SHELL_TOOLS,
     CallPlace,
@@ -98,7 +99,6 @@ from .versions import (
     writes_known,
 )
 
-_ASSIGNMENT: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 READ_ONLY_TOOLS: Final = frozenset({"Read", "Grep", "Glob", "LS", "NotebookRead"})
 EDIT_TOOLS: Final = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})
 SESSION_TOOLS: Final = frozenset(
@@ -658,7 +658,7 @@ def _examine(part: str, place: CallPlace, compound: bool = False) -> _Part:
     # A variable some tools read (LANG=C ls) leaves the command judged as its name alone.
     while len(words) > 1 and not words[0].redirect and _safe_assignment(words[0].text):
         words = words[1:]
-    if not words or words[0].redirect or _ASSIGNMENT.match(words[0].text):
+    if not words or words[0].redirect or ASSIGNMENT.match(words[0].text):
         return _Part(generic)
     arguments = [word for word in words if not word.redirect]
     verb, rest = arguments[0].text, [word.text for word in arguments[1:]]
@@ -908,7 +908,7 @@ def _safe_assignment(word: str) -> bool:
     """Whether an assignment before a command's name (quotes removed) leaves the command
     judged as its name alone: a variable of the catalogue's ``safe_assignments`` (a locale
     one given a locale), its value not like a path."""
-    checked = assignment_checked("name") if _ASSIGNMENT.match(word) else None
+    checked = assignment_checked("name") if ASSIGNMENT.match(word) else None
     if checked is None:
         return False  # not an assignment, or an older release that read none
     name, _, value = word.partition("=")
@@ -937,9 +937,7 @@ def _parts(command: str, place: CallPlace) -> tuple[tuple[str, _Part], ...] | No
 
 def read_only_command(tool_input: JSValue, place: CallPlace) -> bool:
     """A Bash command made only of read-only commands that name no path outside the project."""
-    command = tool_input.get("command") if isinstance(tool_input, dict) else None
-    parts = _parts(command, place) if isinstance(command, str) else None
-    return bool(parts) and all(examined.need is None for _, examined in parts or ())
+    return _every_part(tool_input, place, lambda need: need is None)
 
 
 def concurrency_safe(tool_name: str, tool_input: JSValue, place: CallPlace) -> bool:
@@ -949,9 +947,18 @@ def concurrency_safe(tool_name: str, tool_input: JSValue, place: CallPlace) -> b
     streak of refusals: hidden-readonly-mix-2, 2.1.286)."""
     if tool_name in READ_ONLY_TOOLS:
         return True
+    return tool_name == "Bash" and _every_part(
+        tool_input, place, lambda need: need is None or need.outside
+    )
+
+
+def _every_part(
+    tool_input: JSValue, place: CallPlace, kept: Callable[[_Need | None], bool]
+) -> bool:
+    """Whether a Bash input's command splits into parts and ``kept`` takes every part's need."""
     command = tool_input.get("command") if isinstance(tool_input, dict) else None
-    parts = _parts(command, place) if tool_name == "Bash" and isinstance(command, str) else None
-    return bool(parts) and all(e.need is None or e.need.outside for _, e in parts or ())
+    parts = _parts(command, place) if isinstance(command, str) else None
+    return bool(parts) and all(kept(examined.need) for _, examined in parts or ())
 
 
 def path_blocked(command: str, place: CallPlace) -> bool:

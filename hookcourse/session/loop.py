@@ -765,8 +765,6 @@ def _tool_turn(
         call_id = scripted.tool_use_id(index, number)
         name = str(call["name"])
         tool_input = substitute(call.get("input", {}), session.layout)
-        safe = concurrency_safe(name, tool_input, session.place())
-        refused_beside, beside = refused_beside if safe and beside else 0, safe
         if cancelled is not None:
             # An older release answered as cancelled the rest of the turn (no hook runs).
             cancel_text, why = cancelled
@@ -794,6 +792,10 @@ def _tool_turn(
             event_run("PreToolUse", event_label(pre), hooks_run(pre), call=call_id)
         )
         texts.extend(system_texts(pre))
+        # Only auto mode's streak of refusals reads which calls run side by side.
+        auto = pre.permission is not None and pre.permission.mode == "auto"
+        safe = auto and concurrency_safe(name, tool_input, session.place())
+        refused_beside, beside = refused_beside if safe and beside else 0, safe
         mode = pre.print_mode
         effects = None if mode is None else mode.when_run
         # Where print mode would ask; the interactive interface also asks after a hook's ask.
@@ -859,9 +861,7 @@ def _tool_turn(
         if fallback is not None:
             # The release fell back to asking: refused as in default mode, no PermissionDenied
             # (its check was asked all the same).
-            if classifier_takes_turn():
-                session.turns_taken += 1
-                session.requests += 1
+            _check_asked(session)
             session.record({"type": "tool_result", "tool_use_id": call_id, "is_error": True})
             _result(session, results, call_id, fallback, True)
             cancelled = _cancels(session, pre, name, tool_input)
@@ -872,9 +872,7 @@ def _tool_turn(
         if unjudged and pre.permission is not None:
             session.unjudged_streak += 1
             refused_beside += 1
-            if classifier_takes_turn():
-                session.turns_taken += 1
-                session.requests += 1
+            _check_asked(session)
             session.record({"type": "tool_result", "tool_use_id": call_id, "is_error": True})
             # The check's refusal, the same text whether auto or plan mode asked for it
             # (worded as the release answered as worded it).
@@ -1054,6 +1052,14 @@ def _elicitation_answer(report: FireReport) -> dict[str, Any] | None:
 
 CLASSIFIER_UNAVAILABLE = "Classifier unavailable"
 """PermissionDenied's ``reason`` when auto mode's check gave no verdict (2.1.332)."""
+
+
+def _check_asked(session: Session) -> None:
+    """Auto mode's check was asked about a call: where the release sent it as a request of
+    the main conversation, it took the scripted model's next turn (``classifier_takes_turn``)."""
+    if classifier_takes_turn():
+        session.turns_taken += 1
+        session.requests += 1
 
 
 def _unjudged(pre: FireReport, call: Mapping[str, Any]) -> bool:

@@ -22,7 +22,12 @@ from oracle_sweep import release_key
 from rules_subagents import AUTO_REFUSAL, default_modes
 
 from hookcourse.engine.catalogue import load_catalogue, permission_facts
-from hookcourse.engine.permission_rule import command_words, has_pipe, simple_commands
+from hookcourse.engine.permission_rule import (
+    ASSIGNMENT,
+    command_words,
+    has_pipe,
+    simple_commands,
+)
 from hookcourse.engine.permissions import legacy_constructs
 from hookcourse.engine.versions import star_not_prefix
 
@@ -1321,9 +1326,6 @@ def flag_unchecked_windows(records: Records, corpus: Corpus) -> list[dict[str, A
     return found
 
 
-ASSIGNED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
-"""An assignment word (``LANG=C``) before a command's name."""
-
 ASSIGNMENT_CHECKS: Final = {
     "name": "an assignment of any variable before a read-only command lets it run",
     "path": "an assignment of a variable some tools read lets a read-only command run, "
@@ -1352,7 +1354,7 @@ def assignment_rules(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
         if len(simple_commands(command, keep_assignments=True) or []) != 1:
             return []
         words = command_words(command) or []
-        return list(itertools.takewhile(lambda word: ASSIGNED.match(word) is not None, words))
+        return list(itertools.takewhile(lambda word: ASSIGNMENT.match(word) is not None, words))
 
     def ran(call: Mapping[str, Any]) -> bool | None:
         return True if _ran(call) else False if _refused_text(call) == generic else None
@@ -1424,18 +1426,13 @@ def left_out_windows(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
     window of releases whose listings leave it out (the part's own refusal winning says
     not; a release that let the redirection through unchecked, or named its file as a
     part, says nothing)."""
-    other = [
-        (rule["since"], rule.get("until"))
-        for rule in redirect_windows(records, corpus)
-        if rule["facet"] in ("bash.redirect.part", "bash.redirect.inside.compound")
-    ]
-
-    def says_nothing(version: str) -> bool:
-        key = release_key(version)
-        return any(
-            release_key(since) <= key and (until is None or key < release_key(until))
-            for since, until in other
-        )
+    says_nothing = _inside(
+        [
+            rule
+            for rule in redirect_windows(records, corpus)
+            if rule["facet"] in ("bash.redirect.part", "bash.redirect.inside.compound")
+        ]
+    )
 
     shell = permission_facts().shell
     read_only = {*shell["any_arguments"], *shell["output_only"]}
@@ -1828,7 +1825,7 @@ def read_only_arrivals(records: Records, corpus: Corpus) -> list[dict[str, Any]]
             for part in found:
                 words = command_words(part) or [""]
                 # A part after assignments is read by assignment_rules.
-                if words[0] and not ASSIGNED.match(words[0]) and named(call, part) is False:
+                if words[0] and not ASSIGNMENT.match(words[0]) and named(call, part) is False:
                     key = words[0] + (".compound" if len(found) > 1 else "")
                     groups.setdefault(key, []).append((sid, at))
     found_rules = []
@@ -1864,16 +1861,21 @@ OUTPUT_TARGET = re.compile(r"(?<![0-9&<>])>\s*(?P<file>[^\s&;|<>]+)")
 def _in_default_mode(records: Records, corpus: Corpus) -> Callable[[str], bool]:
     """Whether a release ran a session given no permission mode in default mode (not
     inside a ``default-mode`` window)."""
-    moded = [(rule["since"], rule.get("until")) for rule in default_modes(records, corpus)]
+    moded = _inside(default_modes(records, corpus))
+    return lambda version: not moded(version)
 
-    def default(version: str) -> bool:
-        return not any(
-            release_key(since) <= release_key(version)
-            and (until is None or release_key(version) < release_key(until))
-            for since, until in moded
+
+def _inside(rules: Sequence[Mapping[str, Any]]) -> Callable[[str], bool]:
+    """Whether a release lies in one of ``rules``' windows (``since`` until ``until``)."""
+    spans = [(release_key(rule["since"]), rule.get("until")) for rule in rules]
+
+    def inside(version: str) -> bool:
+        key = release_key(version)
+        return any(
+            since <= key and (until is None or key < release_key(until)) for since, until in spans
         )
 
-    return default
+    return inside
 
 
 def redirect_windows(records: Records, corpus: Corpus) -> list[dict[str, Any]]:
