@@ -41,7 +41,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache, lru_cache
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from hookcourse.errors import InputError, json_path
 from hookcourse.js.json import quote
@@ -99,6 +99,8 @@ from .versions import (
     writes_known,
 )
 
+_Text = TypeVar("_Text")
+"""A word of a simple command, lexed (``_Word``) or as text."""
 READ_ONLY_TOOLS: Final = frozenset({"Read", "Grep", "Glob", "LS", "NotebookRead"})
 EDIT_TOOLS: Final = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})
 SESSION_TOOLS: Final = frozenset(
@@ -656,8 +658,7 @@ def _examine(part: str, place: CallPlace, compound: bool = False) -> _Part:
     generic = _Need(facts.refusal("command"), generic=True)
     words = _lex(part, place.home) or []
     # A variable some tools read (LANG=C ls) leaves the command judged as its name alone.
-    while len(words) > 1 and not words[0].redirect and _safe_assignment(words[0].text):
-        words = words[1:]
+    words = words[_assignments_before(words, lambda word: "" if word.redirect else word.text) :]
     if not words or words[0].redirect or ASSIGNMENT.match(words[0].text):
         return _Part(generic)
     arguments = [word for word in words if not word.redirect]
@@ -887,14 +888,25 @@ def _verb(part: str) -> str:
     """The command word of a simple command, past the assignments ``_safe_assignment``
     takes ("" when it has none)."""
     words = _words(part)
-    while len(words) > 1 and _safe_assignment(words[0]):
-        words = words[1:]
-    return words[0] if words else ""
+    return words[_assignments_before(words, lambda word: word)] if words else ""
 
 
 @lru_cache(maxsize=16)
 def _words(part: str) -> tuple[str, ...]:
     return tuple(command_words(part) or ())
+
+
+def _assignments_before(words: Sequence[_Text], text: Callable[[_Text], str]) -> int:
+    """How many of ``words`` (their ``text``, "" for one that is no assignment) are
+    assignments ``_safe_assignment`` takes before the command's name (never the last)."""
+    if len(words) < 2 or not ASSIGNMENT.match(text(words[0])):
+        return 0
+    # What the release answered as checked, looked up once for the whole run of them.
+    checked = {what: assignment_checked(what) for what in ("name", "path", "locale")}
+    count = 0
+    while count < len(words) - 1 and _safe_assignment(text(words[count]), checked):
+        count += 1
+    return count
 
 
 @cache
@@ -904,23 +916,23 @@ def _value_pattern(key: str) -> re.Pattern[str]:
     return re.compile(_shell()["safe_assignments"][key], re.ASCII | re.IGNORECASE)
 
 
-def _safe_assignment(word: str) -> bool:
+def _safe_assignment(word: str, checked: Mapping[str, bool | None]) -> bool:
     """Whether an assignment before a command's name (quotes removed) leaves the command
     judged as its name alone: a variable of the catalogue's ``safe_assignments`` (a locale
-    one given a locale), its value not like a path."""
-    checked = assignment_checked("name") if ASSIGNMENT.match(word) else None
-    if checked is None:
+    one given a locale), its value not like a path; ``checked``: ``assignment_checked`` of
+    each of those checks, for the release answered as."""
+    if not ASSIGNMENT.match(word) or checked["name"] is None:
         return False  # not an assignment, or an older release that read none
     name, _, value = word.partition("=")
     safe = _shell()["safe_assignments"]
     # An older release answered as checked less of it (fire --claude-version).
-    if not checked:
+    if not checked["name"]:
         return True
     if name not in safe["names"]:
         return False
-    if _value_pattern("path_like").search(value) and assignment_checked("path"):
+    if _value_pattern("path_like").search(value) and checked["path"]:
         return False
-    if name not in safe["locale_names"] or not assignment_checked("locale"):
+    if name not in safe["locale_names"] or not checked["locale"]:
         return True
     return _value_pattern("locale_value").match(value) is not None or (
         value == "" and name in safe["empty_allowed"]
